@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "core/context.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <strings.h>
+#include <unordered_map>
+#include <vector>
+
+#include "core/cpu.h"
+#include "core/log.h"
+#include "vp9/itx.h"
+#include "vp9/itx_frame.h"
+
+namespace v3d {
+namespace {
+
+// Tunables of the first scheduler.
+// Smoothing of measured rates: 0.25 follows a change of content within a few frames while one
+// noisy frame moves the split by at most a quarter of its error.
+constexpr double kRateSmoothing = 0.25;
+// A side given less than this share is not used at all: its fixed cost (a GPU submission is
+// ~33 us on a Pi 5) would outweigh the work it takes over.
+constexpr double kMinShare = 0.03;
+// After hybrid measured slower than the best single side, stay on that side this many frames,
+// then try splitting again (content and load change).
+constexpr int kSingleSideFrames = 32;
+// CPU tasks per worker thread in one frame: several, so that uneven blocks even out.
+constexpr int kTasksPerThread = 4;
+// Smallest CPU task, in cost units (pixels): below this, thread hand-off costs more than it saves.
+constexpr uint64_t kMinTaskCost = 16 * 1024;
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+std::mutex g_cpu_alloc_mutex;
+std::unordered_map<void *, size_t> g_cpu_allocs;  // shared allocations made without a GPU
+
+bool parse_backend(const char *name, Backend *out, bool *is_auto) {
+  *is_auto = false;
+  if (!name || !*name || strcasecmp(name, "auto") == 0) {
+    *is_auto = true;
+    return true;
+  }
+  if (strcasecmp(name, "scalar") == 0) *out = Backend::kScalar;
+  else if (strcasecmp(name, "simd") == 0 || strcasecmp(name, "cpu") == 0) *out = Backend::kSimd;
+  else if (strcasecmp(name, "gpu") == 0) *out = Backend::kGpu;
+  else if (strcasecmp(name, "hybrid") == 0) *out = Backend::kHybrid;
+  else return false;
+  return true;
+}
+
+}  // namespace
+
+const char *backend_name(Backend b) {
+  switch (b) {
+    case Backend::kScalar: return "scalar";
+    case Backend::kSimd: return "simd";
+    case Backend::kGpu: return "gpu";
+    case Backend::kHybrid: return "hybrid";
+  }
+  return "?";
+}
+
+double SplitController::next_share(double fixed) {
+  if (fixed >= 0) return last_share_ = std::min(1.0, fixed);
+  // Probe each side alone on the first two frames.
+  if (frame_ == 0) return last_share_ = 0.0;
+  if (frame_ == 1) return last_share_ = 1.0;
+  if (frame_ < single_side_until_) return last_share_ = single_share_;
+  double share = gpu_rate_ / (gpu_rate_ + cpu_rate_);
+  if (share < kMinShare) share = 0;
+  if (share > 1 - kMinShare) share = 1;
+  return last_share_ = share;
+}
+
+void SplitController::record(double cpu_cost, double cpu_seconds, double gpu_cost,
+                             double gpu_seconds, double frame_seconds) {
+  auto ema = [](double &v, double x) { v = v == 0 ? x : v + kRateSmoothing * (x - v); };
+  if (cpu_cost > 0 && cpu_seconds > 0) ema(cpu_rate_, cpu_cost / cpu_seconds);
+  if (gpu_cost > 0 && gpu_seconds > 0) ema(gpu_rate_, gpu_cost / gpu_seconds);
+  double total = cpu_cost + gpu_cost;
+  if (cpu_cost > 0 && gpu_cost > 0 && total > 0) {
+    ema(hybrid_time_per_cost_, frame_seconds / total);
+    // Never slower than the faster side alone: compare with what that side would have taken.
+    double best_single = 1.0 / std::max(cpu_rate_, gpu_rate_);
+    if (hybrid_time_per_cost_ > best_single) {
+      single_share_ = gpu_rate_ > cpu_rate_ ? 1.0 : 0.0;
+      single_side_until_ = frame_ + 1 + kSingleSideFrames;
+      hybrid_time_per_cost_ = 0;
+    }
+  }
+  frame_++;
+}
+
+}  // namespace v3d
+
+using v3d::Backend;
+
+extern "C" {
+
+V3dContext *v3d_context_new(const char *backend, int cpu_threads) {
+  V3dContextOptions o{};
+  o.backend = backend;
+  o.cpu_threads = cpu_threads;
+  o.gpu_share = -1;
+  return v3d_context_new_with_options(&o);
+}
+
+V3dContext *v3d_context_new_with_options(const V3dContextOptions *options) {
+  v3d::clear_error();
+  V3dContextOptions o{};
+  o.gpu_share = -1;
+  if (options) o = *options;
+  const char *name = o.backend;
+  bool is_auto = false;
+  Backend backend = Backend::kSimd;
+  if (!v3d::parse_backend(name, &backend, &is_auto)) {
+    v3d::set_error(V3D_ERROR_INVALID_ARGUMENT,
+                   "unknown backend '%s' (scalar, simd, gpu, hybrid or auto)", name);
+    v3d::log(v3d::kLogError, "%s", v3d_last_error());
+    return nullptr;
+  }
+  if (is_auto) {
+    const char *env = getenv("V3D_BACKEND");
+    bool env_auto = true;
+    if (env && *env && !v3d::parse_backend(env, &backend, &env_auto))
+      v3d::log(v3d::kLogWarning, "ignoring V3D_BACKEND=%s: unknown backend", env);
+    is_auto = env_auto;
+    if (is_auto) backend = Backend::kHybrid;
+  }
+  if (o.cpu_threads < 0 || o.cpu_threads > 1024) {
+    v3d::set_error(V3D_ERROR_INVALID_ARGUMENT, "cpu_threads %d out of range 0..1024",
+                   o.cpu_threads);
+    v3d::log(v3d::kLogError, "%s", v3d_last_error());
+    return nullptr;
+  }
+  v3d::cpu_init();
+
+  auto ctx = std::make_unique<V3dContext>();
+  if (backend == Backend::kGpu || backend == Backend::kHybrid) {
+    std::string err;
+    ctx->gpu = v3d::gpu_open(o.gpu_device, &err);
+    if (!ctx->gpu) {
+      if (backend == Backend::kGpu || (!is_auto && o.gpu_device && *o.gpu_device)) {
+        v3d::set_error(V3D_ERROR_UNAVAILABLE, "backend '%s' needs a Vulkan device: %s",
+                       v3d::backend_name(backend), err.c_str());
+        v3d::log(v3d::kLogError, "%s", v3d_last_error());
+        return nullptr;
+      }
+      v3d::log(v3d::kLogWarning, "no usable Vulkan device (%s): using the CPU only", err.c_str());
+      backend = Backend::kSimd;
+    } else {
+      ctx->gpu_name = v3d::gpu_name(*ctx->gpu);
+    }
+  }
+  ctx->backend = backend;
+  ctx->fixed_share = o.gpu_share >= 0 ? std::min(1.0, o.gpu_share) : -1;
+  int threads = o.cpu_threads > 0 ? o.cpu_threads : std::max(1, v3d::online_cores() - 1);
+  ctx->pool = std::make_unique<v3d::ThreadPool>(threads);
+  v3d::log(v3d::kLogInfo, "context: backend %s, %d CPU threads, SIMD %s, GPU %s",
+           v3d::backend_name(backend), threads, v3d_cpu_target(),
+           ctx->gpu ? ctx->gpu_name.c_str() : "none");
+  return ctx.release();
+}
+
+V3dContext *v3d_context_ref(V3dContext *ctx) {
+  if (ctx) ctx->refcount.fetch_add(1, std::memory_order_relaxed);
+  return ctx;
+}
+
+void v3d_context_free(V3dContext *ctx) {
+  if (ctx && ctx->refcount.fetch_sub(1, std::memory_order_acq_rel) == 1) delete ctx;
+}
+
+const char *v3d_context_backend(const V3dContext *ctx) {
+  return ctx ? v3d::backend_name(ctx->backend) : "";
+}
+
+const char *v3d_context_gpu_name(const V3dContext *ctx) {
+  return ctx && ctx->gpu ? ctx->gpu_name.c_str() : nullptr;
+}
+
+int v3d_context_cpu_threads(const V3dContext *ctx) { return ctx ? ctx->pool->size() : 0; }
+
+void v3d_context_set_gpu_share(V3dContext *ctx, double share) {
+  if (!ctx) return;
+  std::lock_guard<std::mutex> lock(ctx->frame_mutex);
+  ctx->fixed_share = share >= 0 ? std::min(1.0, share) : -1;
+}
+
+void v3d_context_get_stats(const V3dContext *ctx, V3dStats *stats) {
+  if (!ctx || !stats) return;
+  std::lock_guard<std::mutex> lock(ctx->stats_mutex);
+  *stats = ctx->stats;
+}
+
+void *v3d_shared_alloc(V3dContext *ctx, size_t size) {
+  if (!size) size = 1;
+  if (ctx && ctx->gpu) {
+    void *p = v3d::gpu_shared_alloc(ctx->gpu, size);
+    if (p) return p;
+    v3d::log(v3d::kLogWarning, "GPU shared allocation of %zu bytes failed: using plain memory",
+             size);
+  }
+  void *p = aligned_alloc(64, (size + 63) & ~size_t{63});
+  if (!p) return nullptr;
+  std::lock_guard<std::mutex> lock(v3d::g_cpu_alloc_mutex);
+  v3d::g_cpu_allocs[p] = size;
+  return p;
+}
+
+void v3d_shared_free(void *ptr) {
+  if (!ptr || v3d::gpu_shared_free(ptr)) return;
+  {
+    std::lock_guard<std::mutex> lock(v3d::g_cpu_alloc_mutex);
+    if (!v3d::g_cpu_allocs.erase(ptr)) {
+      v3d::log(v3d::kLogError, "v3d_shared_free: %p was not allocated by v3d_shared_alloc", ptr);
+      return;
+    }
+  }
+  free(ptr);
+}
+
+int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptrdiff_t strides[3],
+                            int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
+                            const int16_t *coeffs, size_t n_coeffs) {
+  using namespace v3d;
+  clear_error();
+  if (!ctx || !planes || !strides)
+    return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !ctx ? "context" : !planes ? "planes" : "strides");
+  if (n_coeffs && !coeffs)
+    return set_error(V3D_ERROR_INVALID_ARGUMENT, "coeffs is NULL but n_coeffs is %zu", n_coeffs);
+  int rc = vp9::itx_validate(width, height, blocks, n_blocks, n_coeffs);
+  if (rc) return rc;
+  FramePlanes frame;
+  vp9::itx_plane_sizes(width, height, frame.width, frame.height);
+  for (int p = 0; p < 3; p++) {
+    if (!planes[p]) return set_error(V3D_ERROR_INVALID_ARGUMENT, "plane %d is NULL", p);
+    if (strides[p] < frame.width[p])
+      return set_error(V3D_ERROR_INVALID_ARGUMENT, "stride %td of plane %d is below its width %d",
+                       strides[p], p, frame.width[p]);
+    frame.data[p] = planes[p];
+    frame.stride[p] = strides[p];
+  }
+
+  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
+  auto t_frame = Clock::now();
+
+  // Blocks with work, and their cost prefix sums (for splitting by cost).
+  std::vector<uint32_t> active;
+  std::vector<uint64_t> prefix{0};
+  active.reserve(n_blocks);
+  prefix.reserve(n_blocks + 1);
+  for (size_t i = 0; i < n_blocks; i++) {
+    uint32_t c = vp9::itx_block_cost(blocks[i]);
+    if (!c) continue;
+    active.push_back(static_cast<uint32_t>(i));
+    prefix.push_back(prefix.back() + c);
+  }
+  const size_t n_active = active.size();
+  const uint64_t total = prefix.back();
+
+  double share = 0;
+  if (ctx->backend == Backend::kGpu) share = 1;
+  else if (ctx->backend == Backend::kHybrid) share = ctx->itx_split.next_share(ctx->fixed_share);
+  // GPU takes active[0..n_gpu): a contiguous run of the list, i.e. one region of the frame.
+  size_t n_gpu = 0;
+  if (share >= 1) n_gpu = n_active;
+  else if (share > 0)
+    n_gpu = std::lower_bound(prefix.begin(), prefix.end(), static_cast<uint64_t>(share * total)) -
+            prefix.begin();
+  if (!ctx->gpu) n_gpu = 0;
+
+  std::unique_ptr<GpuJob> job;
+  auto t_gpu = Clock::now();
+  if (n_gpu) {
+    std::string err;
+    job = gpu_vp9_itx_submit(*ctx->gpu, frame, blocks, active.data(), n_gpu, coeffs, n_coeffs,
+                             &err);
+    if (!job) {
+      log(kLogWarning, "GPU submission failed (%s): this frame runs on the CPU", err.c_str());
+      n_gpu = 0;
+    }
+  }
+
+  // CPU share: active[n_gpu..n_active), cut into tasks of about equal cost.
+  auto t_cpu = Clock::now();
+  const bool use_ref = ctx->backend == Backend::kScalar;
+  const uint64_t cpu_cost = total - prefix[n_gpu];
+  double cpu_seconds = 0;
+  if (n_gpu < n_active) {
+    int n_tasks = ctx->pool->size() * kTasksPerThread;
+    n_tasks = static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(n_tasks, cpu_cost / kMinTaskCost)));
+    std::vector<size_t> cut(n_tasks + 1);
+    cut[0] = n_gpu;
+    cut[n_tasks] = n_active;
+    for (int t = 1; t < n_tasks; t++) {
+      uint64_t target = prefix[n_gpu] + cpu_cost * t / n_tasks;
+      cut[t] = std::max(cut[t - 1],
+                        static_cast<size_t>(std::lower_bound(prefix.begin(), prefix.end(), target) -
+                                            prefix.begin()));
+      cut[t] = std::min(cut[t], n_active);
+    }
+    ctx->pool->run(n_tasks, [&](int task, int) {
+      vp9::itx_apply_cpu(frame, blocks, active.data(), cut[task], cut[task + 1], coeffs, use_ref);
+    });
+    cpu_seconds = seconds_since(t_cpu);
+  }
+
+  double gpu_seconds = 0;
+  int copies = 0;
+  if (job) {
+    rc = job->wait();
+    gpu_seconds = seconds_since(t_gpu);
+    copies = job->copies();
+    job.reset();
+    if (rc) {
+      // With a staging copy, the frame has none of the GPU's results yet: redo them here.
+      if (copies > 0) {
+        log(kLogWarning, "GPU failed (%s): its blocks of this frame run on the CPU",
+            v3d_last_error());
+        vp9::itx_apply_cpu(frame, blocks, active.data(), 0, n_gpu, coeffs, use_ref);
+        rc = V3D_OK;
+      } else {
+        return set_error(V3D_ERROR_GPU, "GPU failed while writing the frame in place: %s",
+                         v3d_last_error());
+      }
+    }
+  }
+  double frame_seconds = seconds_since(t_frame);
+  uint64_t gpu_cost = prefix[n_gpu];
+  if (ctx->backend == Backend::kHybrid)
+    ctx->itx_split.record(static_cast<double>(cpu_cost), cpu_seconds,
+                          static_cast<double>(gpu_cost), gpu_seconds, frame_seconds);
+  {
+    std::lock_guard<std::mutex> lock(ctx->stats_mutex);
+    V3dStats &s = ctx->stats;
+    s.frames++;
+    s.blocks_gpu += n_gpu;
+    s.blocks_cpu += n_active - n_gpu;
+    s.cpu_seconds += cpu_seconds;
+    s.gpu_seconds += gpu_seconds;
+    s.gpu_share = total ? static_cast<double>(gpu_cost) / total : 0;
+    s.copies += copies;
+    s.gpu_submissions += n_gpu ? 1 : 0;
+  }
+  return V3D_OK;
+}
+
+}  // extern "C"

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// A fixed pool of CPU worker threads running one parallel loop at a time.
+//
+// Ownership: owned by one V3dContext. Thread-safety: run() may be called from any thread, but
+// calls are serialized internally (one loop at a time); the pool never calls back into the caller
+// except through the loop body, and never holds its lock while running a body.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace v3d {
+
+class ThreadPool {
+ public:
+  // n_threads: how many threads run loop bodies, the calling thread of run() included (so
+  // n_threads - 1 threads are created). At least 1.
+  explicit ThreadPool(int n_threads);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool &) = delete;
+  ThreadPool &operator=(const ThreadPool &) = delete;
+
+  int size() const { return n_threads_; }
+
+  // Runs body(task, thread) for task = 0..n_tasks-1 on the pool's threads and the calling thread;
+  // thread is 0..size()-1 (0 = the caller). Blocks until every task is done.
+  void run(int n_tasks, const std::function<void(int task, int thread)> &body);
+
+ private:
+  void worker_main(int thread);
+  void run_tasks(int thread);
+
+  const int n_threads_;
+  std::vector<std::thread> threads_;
+  std::mutex run_mutex_;  // serializes run()
+  std::mutex mutex_;      // guards the fields below
+  std::condition_variable wake_;
+  std::condition_variable done_cv_;
+  uint64_t generation_ = 0;
+  bool stop_ = false;
+  const std::function<void(int, int)> *body_ = nullptr;
+  int n_tasks_ = 0;
+  std::atomic<int> next_task_{0};
+  int active_ = 0;  // workers still inside the current loop
+};
+
+// Number of online CPU cores (at least 1).
+int online_cores();
+
+}  // namespace v3d

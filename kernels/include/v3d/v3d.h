@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * v3dkernels: decoder kernels (VP9 inverse transforms, ...) on SIMD CPU threads and on the GPU
+ * through Vulkan compute. This is the library's one public C header; it has no GStreamer
+ * dependency. All functions are thread-safe unless their comment says otherwise.
+ */
+#ifndef V3D_V3D_H
+#define V3D_V3D_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define V3D_API __declspec(dllexport)
+#else
+#define V3D_API __attribute__((visibility("default")))
+#endif
+
+/* ------------------------------------------------------------------------------------------ */
+/* Errors                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Return codes: 0 success, negative failure. Functions that fail also set a per-thread message
+ * naming the problem (v3d_last_error()). */
+enum {
+  V3D_OK = 0,
+  V3D_ERROR_INVALID_ARGUMENT = -1, /* NULL pointer, zero or negative size, bad stride */
+  V3D_ERROR_BAD_PLANE = -2,        /* plane index > 2 */
+  V3D_ERROR_BLOCK_OUTSIDE = -3,    /* a block starting outside its plane */
+  V3D_ERROR_BLOCK_OVERLAP = -4,    /* two blocks of one plane share a pixel */
+  V3D_ERROR_BAD_TRANSFORM = -5,    /* invalid (tx_size, tx_type) pair */
+  V3D_ERROR_BAD_EOB = -6,          /* eob > n*n */
+  V3D_ERROR_COEFFS_OUT_OF_RANGE = -7, /* coeff_offset + n*n > n_coeffs */
+  V3D_ERROR_NO_MEMORY = -8,
+  V3D_ERROR_GPU = -9,              /* the GPU failed (device lost, submission error) */
+  V3D_ERROR_UNAVAILABLE = -10,     /* the requested backend or device can't be had */
+};
+
+/* Static English description of an error code ("block overlap", ...). Never NULL. */
+V3D_API const char *v3d_error_name(int code);
+/* Message of the last failure on the calling thread, naming the problem (e.g. "block 17 (plane 0,
+ * x 64, y 32, 8x8) overlaps block 3"). Empty string if none. Valid until the next failing call on
+ * this thread. */
+V3D_API const char *v3d_last_error(void);
+
+/* Log messages of the library (warnings such as "no Vulkan device, using the CPU") go to this
+ * callback; default: stderr for warnings and errors, nothing for debug. level: 0 error,
+ * 1 warning, 2 info, 3 debug. May be called from any thread. NULL restores the default. */
+typedef void (*V3dLogFunc)(int level, const char *message, void *user_data);
+V3D_API void v3d_set_log_func(V3dLogFunc func, void *user_data);
+
+/* ------------------------------------------------------------------------------------------ */
+/* CPU SIMD targets                                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Names of the SIMD targets compiled in and supported by this CPU, best first, always ending with
+ * "scalar" (the references). E.g. "AVX3", "AVX2", "SSE4", "SSSE3", "NEON", "EMU128", "scalar".
+ * Writes up to max pointers to static strings; returns how many there are. */
+V3D_API int v3d_cpu_targets(const char **names, int max);
+/* Makes every kernel table use the named target (as if the CPU had nothing better); NULL or ""
+ * restores the best. Returns 0, or V3D_ERROR_UNAVAILABLE if this CPU lacks that target.
+ * Not thread-safe: call it while no other thread runs kernels (tests, benchmarks). */
+V3D_API int v3d_cpu_force_target(const char *name);
+/* Name of the target the kernel tables use now. */
+V3D_API const char *v3d_cpu_target(void);
+
+/* ------------------------------------------------------------------------------------------ */
+/* VP9 inverse transforms, one block                                                           */
+/* ------------------------------------------------------------------------------------------ */
+
+/* tx_size 0..3 = 4x4, 8x8, 16x16, 32x32. tx_type: 0 DCT_DCT, 1 ADST_DCT (ADST applied vertically,
+ * on columns; DCT on rows), 2 DCT_ADST, 3 ADST_ADST, 4 WHT_WHT (4x4 only).
+ * coeffs: n*n int16 in raster order, not modified. eob: 1 + scan position of the last non-zero
+ * coefficient (0 = nothing to do; n*n is always valid); used only to skip provably-zero work: for
+ * eob > 0 the result is the full inverse transform of coeffs, whatever eob says.
+ * Adds the inverse transform into dst (clamped to 0..255). dst, stride and coeffs carry no
+ * alignment promise. Reads coeffs[0..n*n), reads and writes dst rows 0..n-1, columns 0..n-1.
+ * Invalid (tx_size, tx_type) pairs do nothing.
+ *
+ * Range: bit-exact with the VP9 specification (and libvpx) for coefficients a conformant stream
+ * can carry. Every backend computes each step of the specification's butterflies in 32-bit
+ * two's-complement wrapping arithmetic, so for any other input too the output is defined and
+ * identical on every backend (scalar, SIMD, GPU). */
+V3D_API void v3d_vp9_itxfm_add(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, int tx_size,
+                               int tx_type, int eob); /* best implementation for this CPU */
+V3D_API void v3d_vp9_itxfm_add_ref(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
+                                   int tx_size, int tx_type, int eob); /* scalar reference */
+
+/* ------------------------------------------------------------------------------------------ */
+/* Contexts: CPU worker threads + an optional GPU                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct V3dContext V3dContext;
+
+/* backend: "scalar", "simd", "gpu", "hybrid" or "auto"; cpu_threads 0 = default (online cores - 1,
+ * at least 1). NULL when the backend can't be had (e.g. "gpu" without a Vulkan device), with the
+ * reason logged and in v3d_last_error(). "auto" and "hybrid" without a GPU fall back to "simd"
+ * with one warning. The environment variable V3D_VULKAN_DEVICE (index or name substring) picks
+ * the Vulkan device; V3D_BACKEND overrides "auto". The caller owns the result (reference count 1). */
+V3D_API V3dContext *v3d_context_new(const char *backend, int cpu_threads);
+
+typedef struct {
+  const char *backend;    /* as in v3d_context_new; NULL = "auto" */
+  int cpu_threads;        /* 0 = default (online cores - 1, at least 1) */
+  const char *gpu_device; /* NULL = default choice (V3D first, then V3D_VULKAN_DEVICE, then the
+                             first suitable device); else an index ("1") or a name substring */
+  double gpu_share;       /* hybrid: initial fraction of blocks given to the GPU, 0..1;
+                             negative = default (adaptive) */
+} V3dContextOptions;
+V3D_API V3dContext *v3d_context_new_with_options(const V3dContextOptions *options);
+
+/* Reference counting: v3d_context_ref returns ctx; v3d_context_free drops one reference and
+ * frees the context (joins its threads, waits for its GPU work) with the last one. */
+V3D_API V3dContext *v3d_context_ref(V3dContext *ctx);
+V3D_API void v3d_context_free(V3dContext *ctx);
+
+/* The backend in use after fallbacks ("scalar", "simd", "gpu", "hybrid"). Static string. */
+V3D_API const char *v3d_context_backend(const V3dContext *ctx);
+/* Name of the Vulkan device in use, or NULL when the context has no GPU. Owned by ctx. */
+V3D_API const char *v3d_context_gpu_name(const V3dContext *ctx);
+/* Number of CPU worker threads. */
+V3D_API int v3d_context_cpu_threads(const V3dContext *ctx);
+/* Hybrid: fix the fraction of each frame's work given to the GPU (0..1), or < 0 for adaptive. */
+V3D_API void v3d_context_set_gpu_share(V3dContext *ctx, double share);
+
+typedef struct {
+  uint64_t frames;         /* frame-level calls that succeeded */
+  uint64_t blocks_cpu;     /* blocks (or edges) done on CPU workers */
+  uint64_t blocks_gpu;     /* blocks (or edges) done on the GPU */
+  double cpu_seconds;      /* wall time the CPU side spent on its share, summed over frames */
+  double gpu_seconds;      /* wall time from GPU submission to completion, summed over frames */
+  double gpu_share;        /* fraction of the last frame's work given to the GPU */
+  uint64_t copies;         /* plane copies made because a frame was not in shared memory */
+  uint64_t gpu_submissions;/* queue submissions */
+} V3dStats;
+/* Cumulative statistics of the context. */
+V3D_API void v3d_context_get_stats(const V3dContext *ctx, V3dStats *stats);
+
+/* Memory the CPU workers and the context's GPU share without copies (Vulkan host-visible memory;
+ * plain 64-byte aligned memory when the context has no GPU). 64-byte aligned. Frames whose planes
+ * lie in such memory go to the GPU without copies; others are copied. The allocation keeps what
+ * it needs alive: it may be freed after the context. Returns NULL on failure. Thread-safe. */
+V3D_API void *v3d_shared_alloc(V3dContext *ctx, size_t size);
+V3D_API void v3d_shared_free(void *ptr);
+
+/* ------------------------------------------------------------------------------------------ */
+/* VP9 inverse transforms, one frame                                                           */
+/* ------------------------------------------------------------------------------------------ */
+
+/* One frame's transform blocks. x, y: pixel position of the block's top-left corner in its plane
+ * (0 = Y, 1 = U, 2 = V, 4:2:0); coeff_offset: index in coeffs of the block's first coefficient
+ * (n*n consecutive values, raster order). */
+typedef struct {
+  uint16_t x, y;
+  uint8_t plane, tx_size, tx_type, reserved;
+  uint32_t eob;
+  uint32_t coeff_offset;
+} V3dVp9TxBlock;
+
+/* width, height: luma size. As in a decoder, the planes hold the frame rounded up to whole 8x8
+ * luma blocks (luma 8*ceil(width/8) x 8*ceil(height/8), each chroma plane half that in each
+ * direction); nothing outside that area is read or written, and blocks reaching past it are
+ * clipped to it. Returns 0, or a negative error code for invalid input (overlapping blocks of one
+ * plane, a block starting outside its plane, plane > 2, an invalid (tx_size, tx_type) pair,
+ * eob > n*n, coefficients past n_coeffs, NULL pointers), in which case the frame is left
+ * untouched. Blocks with eob 0 are validated but not applied. Blocks may come in any order (they
+ * do not overlap, so order does not matter). Blocks until the frame is done. Thread-safe; calls on
+ * one context are serialized. */
+V3D_API int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3],
+                                    const ptrdiff_t strides[3], int width, int height,
+                                    const V3dVp9TxBlock *blocks, size_t n_blocks,
+                                    const int16_t *coeffs, size_t n_coeffs);
+
+/* Checks a frame's blocks as v3d_vp9_itxfm_add_frame does, without touching any frame.
+ * Returns 0 or the error code, with v3d_last_error() naming the first offending block. */
+V3D_API int v3d_vp9_itxfm_validate(int width, int height, const V3dVp9TxBlock *blocks,
+                                   size_t n_blocks, size_t n_coeffs);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* V3D_V3D_H */

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// VP9 inverse transform + reconstruction: the kernel table (one prototype, one table, filled with
+// the scalar references first, then overridden slot by slot by the SIMD target chosen at init).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace v3d {
+namespace vp9 {
+
+enum TxSize { kTx4x4 = 0, kTx8x8 = 1, kTx16x16 = 2, kTx32x32 = 3, kNumTxSizes = 4 };
+enum TxType { kDctDct = 0, kAdstDct = 1, kDctAdst = 2, kAdstAdst = 3, kWhtWht = 4, kNumTxTypes = 5 };
+
+// n = 4 << tx_size. Adds the inverse transform of coeffs (n*n int16, raster order: coeffs[i*n+j],
+// i = row) into dst (n rows of n pixels, stride bytes apart), clamped to 0..255.
+// Contract: eob >= 1 (callers skip eob == 0); the result must not depend on eob (it is a hint:
+// implementations may derive fast paths from it only where the coefficients it excludes are
+// checked to be zero, or from the coefficients themselves). No alignment promise on dst, stride
+// or coeffs. Reads coeffs[0..n*n), reads and writes exactly the n x n pixels of dst.
+// Arithmetic: every butterfly step in 32-bit two's-complement wrapping arithmetic, identical
+// to the scalar reference for every int16 input.
+using ItxAddFn = void (*)(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, int eob);
+
+struct ItxDsp {
+  // [tx_size][tx_type]; nullptr for invalid pairs (WHT_WHT only at [kTx4x4][kWhtWht];
+  // only DCT_DCT at kTx32x32).
+  ItxAddFn add[kNumTxSizes][kNumTxTypes];
+};
+
+inline bool valid_tx(int tx_size, int tx_type) {
+  if (tx_size < 0 || tx_size >= kNumTxSizes || tx_type < 0 || tx_type >= kNumTxTypes) return false;
+  if (tx_type == kWhtWht) return tx_size == kTx4x4;
+  if (tx_size == kTx32x32) return tx_type == kDctDct;
+  return true;
+}
+
+// Fills every valid slot with the scalar reference (itx_ref.cpp).
+void itx_dsp_init_ref(ItxDsp *dsp);
+// Overrides slots with the SIMD implementation of the Highway target currently chosen by
+// hwy::GetChosenTarget() (itx_hwy.cpp). Called by core/cpu.cpp, never per call.
+void itx_dsp_init_simd(ItxDsp *dsp);
+
+// The table in use now (set up once, or again by v3d_cpu_force_target()).
+const ItxDsp &itx_dsp();
+
+}  // namespace vp9
+}  // namespace v3d

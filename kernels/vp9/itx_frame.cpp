@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "vp9/itx_frame.h"
+
+#include <cstring>
+#include <vector>
+
+#include "core/log.h"
+#include "vp9/itx.h"
+
+namespace v3d {
+namespace vp9 {
+namespace {
+
+// One bit per pixel of a plane, rows of 64-bit words: detects blocks of one plane that share a
+// pixel, whatever their alignment.
+class Occupancy {
+ public:
+  void reset(int w, int h) {
+    words_ = (w + 63) / 64;
+    bits_.assign(static_cast<size_t>(words_) * h, 0);
+  }
+  // Marks the clipped rectangle; returns false if any of its pixels was marked already.
+  bool mark(int x, int y, int w, int h) {
+    bool ok = true;
+    for (int r = y; r < y + h; r++) {
+      uint64_t *row = &bits_[static_cast<size_t>(r) * words_];
+      for (int c = x; c < x + w;) {
+        int bit = c & 63;
+        int n = 64 - bit < x + w - c ? 64 - bit : x + w - c;
+        uint64_t mask = (n == 64 ? ~uint64_t{0} : ((uint64_t{1} << n) - 1)) << bit;
+        if (row[c >> 6] & mask) ok = false;
+        row[c >> 6] |= mask;
+        c += n;
+      }
+    }
+    return ok;
+  }
+
+ private:
+  int words_ = 0;
+  std::vector<uint64_t> bits_;
+};
+
+// Finds which earlier block of the same plane covers pixel (x, y) (only for the error message).
+long find_owner(const V3dVp9TxBlock *blocks, size_t upto, int plane, int x, int y, int w, int h) {
+  for (size_t j = 0; j < upto; j++) {
+    const V3dVp9TxBlock &o = blocks[j];
+    int n = 4 << o.tx_size;
+    if (o.plane == plane && o.x < x + w && x < o.x + n && o.y < y + h && y < o.y + n)
+      return static_cast<long>(j);
+  }
+  return -1;
+}
+
+}  // namespace
+
+void itx_plane_sizes(int width, int height, int w[3], int h[3]) {
+  w[0] = (width + 7) & ~7;
+  h[0] = (height + 7) & ~7;
+  w[1] = w[2] = w[0] / 2;
+  h[1] = h[2] = h[0] / 2;
+}
+
+int itx_validate(int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
+                 size_t n_coeffs) {
+  if (width <= 0 || height <= 0 || width > 65536 || height > 65536)
+    return set_error(V3D_ERROR_INVALID_ARGUMENT, "invalid frame size %dx%d", width, height);
+  if (n_blocks && !blocks)
+    return set_error(V3D_ERROR_INVALID_ARGUMENT, "blocks is NULL but n_blocks is %zu", n_blocks);
+  int pw[3], ph[3];
+  itx_plane_sizes(width, height, pw, ph);
+  for (size_t i = 0; i < n_blocks; i++) {
+    const V3dVp9TxBlock &b = blocks[i];
+    if (b.plane > 2)
+      return set_error(V3D_ERROR_BAD_PLANE, "block %zu: plane %u (must be 0, 1 or 2)", i, b.plane);
+    if (!valid_tx(b.tx_size, b.tx_type))
+      return set_error(V3D_ERROR_BAD_TRANSFORM, "block %zu: invalid tx_size %u / tx_type %u", i,
+                       b.tx_size, b.tx_type);
+    int n = 4 << b.tx_size;
+    if (b.x >= pw[b.plane] || b.y >= ph[b.plane])
+      return set_error(V3D_ERROR_BLOCK_OUTSIDE,
+                       "block %zu: starts at (%u,%u), outside plane %u (%dx%d)", i, b.x, b.y,
+                       b.plane, pw[b.plane], ph[b.plane]);
+    if (b.eob > static_cast<uint32_t>(n * n))
+      return set_error(V3D_ERROR_BAD_EOB, "block %zu: eob %u > %d", i, b.eob, n * n);
+    if (static_cast<uint64_t>(b.coeff_offset) + static_cast<uint64_t>(n * n) > n_coeffs)
+      return set_error(V3D_ERROR_COEFFS_OUT_OF_RANGE,
+                       "block %zu: coefficients %u..%u past n_coeffs %zu", i, b.coeff_offset,
+                       b.coeff_offset + n * n - 1, n_coeffs);
+  }
+  Occupancy occ[3];
+  for (int p = 0; p < 3; p++) occ[p].reset(pw[p], ph[p]);
+  for (size_t i = 0; i < n_blocks; i++) {
+    const V3dVp9TxBlock &b = blocks[i];
+    int n = 4 << b.tx_size;
+    int w = b.x + n > pw[b.plane] ? pw[b.plane] - b.x : n;
+    int h = b.y + n > ph[b.plane] ? ph[b.plane] - b.y : n;
+    if (!occ[b.plane].mark(b.x, b.y, w, h)) {
+      long j = find_owner(blocks, i, b.plane, b.x, b.y, w, h);
+      return set_error(V3D_ERROR_BLOCK_OVERLAP,
+                       "block %zu (plane %u, x %u, y %u, %dx%d) overlaps block %ld", i, b.plane,
+                       b.x, b.y, n, n, j);
+    }
+  }
+  return V3D_OK;
+}
+
+void itx_apply_cpu(const FramePlanes &frame, const V3dVp9TxBlock *blocks, const uint32_t *index,
+                   size_t begin, size_t end, const int16_t *coeffs, bool use_ref) {
+  ItxDsp ref;
+  if (use_ref) itx_dsp_init_ref(&ref);
+  const ItxDsp &dsp = use_ref ? ref : itx_dsp();
+  for (size_t i = begin; i < end; i++) {
+    const V3dVp9TxBlock &b = blocks[index ? index[i] : i];
+    if (!b.eob) continue;
+    const int n = 4 << b.tx_size;
+    const int p = b.plane;
+    uint8_t *dst = frame.data[p] + b.y * frame.stride[p] + b.x;
+    const int16_t *c = coeffs + b.coeff_offset;
+    ItxAddFn fn = dsp.add[b.tx_size][b.tx_type];
+    int w = b.x + n > frame.width[p] ? frame.width[p] - b.x : n;
+    int h = b.y + n > frame.height[p] ? frame.height[p] - b.y : n;
+    if (w == n && h == n) {
+      fn(dst, frame.stride[p], c, static_cast<int>(b.eob));
+      continue;
+    }
+    // Clipped block: work on a copy whose outside part is never written back.
+    uint8_t tmp[32 * 32] = {0};
+    for (int r = 0; r < h; r++) memcpy(tmp + r * n, dst + r * frame.stride[p], w);
+    fn(tmp, n, c, static_cast<int>(b.eob));
+    for (int r = 0; r < h; r++) memcpy(dst + r * frame.stride[p], tmp + r * n, w);
+  }
+}
+
+}  // namespace vp9
+}  // namespace v3d
+
+extern "C" int v3d_vp9_itxfm_validate(int width, int height, const V3dVp9TxBlock *blocks,
+                                      size_t n_blocks, size_t n_coeffs) {
+  v3d::clear_error();
+  return v3d::vp9::itx_validate(width, height, blocks, n_blocks, n_coeffs);
+}

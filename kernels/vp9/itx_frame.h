@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// VP9 inverse transforms over one frame: validation of a block list, and the CPU application of
+// a range of blocks (with clipping at the plane edges). The scheduler (core/context.cpp) divides
+// a frame's blocks between CPU workers and the GPU with these.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "v3d/v3d.h"
+#include "vulkan/gpu.h"
+
+namespace v3d {
+namespace vp9 {
+
+// Plane sizes of a 4:2:0 frame of luma size width x height, rounded up to whole 8x8 luma blocks.
+void itx_plane_sizes(int width, int height, int w[3], int h[3]);
+
+// Checks the blocks (see v3d_vp9_itxfm_add_frame). Returns V3D_OK or the error code, with the
+// thread's error message naming the first offending block. Does not touch any frame.
+int itx_validate(int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
+                 size_t n_coeffs);
+
+// Relative cost of a block for splitting work (pixels of the block; 0 for eob == 0).
+inline uint32_t itx_block_cost(const V3dVp9TxBlock &b) {
+  return b.eob ? (16u << (2 * b.tx_size)) : 0;
+}
+
+// Applies blocks[index[i]] for i in [begin, end) (all validated) to the frame on the calling
+// thread, with the scalar references when use_ref, else the current SIMD table. Blocks
+// reaching past a plane's width/height are clipped: only pixels inside the plane are read or
+// written. index may be nullptr (then blocks[i] is used).
+void itx_apply_cpu(const FramePlanes &frame, const V3dVp9TxBlock *blocks, const uint32_t *index,
+                   size_t begin, size_t end, const int16_t *coeffs, bool use_ref);
+
+}  // namespace vp9
+}  // namespace v3d

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The GPU side of the library as the scheduler sees it: a Vulkan device with one compute queue,
+// shared (host-visible) memory, and one asynchronous job per frame and kernel family.
+// Without Vulkan at build time, gpu_none.cpp implements this with gpu_open() always failing.
+//
+// Ownership and threads: a Gpu is shared (std::shared_ptr) by the contexts and the shared
+// allocations that use it. All functions are thread-safe; jobs of one Gpu are submitted to its one
+// queue under its internal lock.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "v3d/v3d.h"
+
+namespace v3d {
+
+class Gpu;
+
+// Opens a Vulkan device for compute. device: nullptr or "" = default choice (a V3D device first,
+// else V3D_VULKAN_DEVICE, else the first device with what the shaders need); else an index ("1")
+// or a case-insensitive substring of the device name. Returns nullptr with *error set to the
+// reason (no loader, no device, missing feature) when none is usable. Blocks (creates pipelines).
+std::shared_ptr<Gpu> gpu_open(const char *device, std::string *error);
+
+// Device name, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)". Owned by the Gpu.
+const char *gpu_name(const Gpu &gpu);
+// Subgroup size the device reported (informational only: shaders never depend on it).
+int gpu_subgroup_size(const Gpu &gpu);
+
+// Host-visible, host-coherent memory mapped for the CPU and usable by the GPU without copies.
+// 64-byte aligned. The allocation holds a reference to the Gpu. nullptr on failure.
+void *gpu_shared_alloc(const std::shared_ptr<Gpu> &gpu, size_t size);
+// Frees memory from gpu_shared_alloc; returns false if ptr did not come from it (so the caller
+// can free it another way).
+bool gpu_shared_free(void *ptr);
+
+// The planes of one 4:2:0 frame, as passed to a frame-level function. width/height per plane are
+// the processed area (luma rounded up to 8, chroma half that).
+struct FramePlanes {
+  uint8_t *data[3];
+  ptrdiff_t stride[3];
+  int width[3];
+  int height[3];
+};
+
+// One submitted frame of GPU work. wait() blocks until the GPU finished and the results are in
+// the frame's planes (copied back if the frame was not in shared memory); returns V3D_OK or
+// V3D_ERROR_GPU. Destroying an unwaited job waits for it.
+class GpuJob {
+ public:
+  virtual ~GpuJob() = default;
+  virtual int wait() = 0;
+  // Number of plane copies this job made (0 when the planes were in shared memory).
+  virtual int copies() const = 0;
+};
+
+// VP9 inverse transforms: submits blocks[index[0..n_index)] (already validated; blocks reaching
+// past a plane are clipped by the GPU to FramePlanes' width/height; eob 0 blocks skipped).
+// Writes only pixels inside the chosen blocks (clipped), so the CPU may process the other blocks
+// of the same frame concurrently. Returns nullptr with *error set on failure.
+std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
+                                           const V3dVp9TxBlock *blocks, const uint32_t *index,
+                                           size_t n_index, const int16_t *coeffs, size_t n_coeffs,
+                                           std::string *error);
+
+// ---- Additions (kernels/vulkan/vk_device.cpp; gpu_none.cpp needs stubs: empty list, 0, -1) ----
+
+// Names of the Vulkan devices present, in the order gpu_open() numbers them (index = position),
+// whether usable or not. Empty, with *error set, when there is no loader or no device. Blocks
+// (creates and destroys a Vulkan instance).
+std::vector<std::string> gpu_list_devices(std::string *error);
+// Number of messages (errors and warnings) the validation layers reported on this Gpu; 0 when
+// they are off (they are on when V3D_VULKAN_VALIDATION=1 and the layers are installed).
+int gpu_validation_messages(const Gpu &gpu);
+// Device time of the most recently completed job (timestamp queries), in seconds; -1 if the
+// queue has no timestamps or no job completed yet.
+double gpu_last_job_seconds(const Gpu &gpu);
+
+}  // namespace v3d

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The GPU interface when the library is built without Vulkan: no device can be opened.
+#include "vulkan/gpu.h"
+
+namespace v3d {
+
+class Gpu {};
+
+std::shared_ptr<Gpu> gpu_open(const char *, std::string *error) {
+  if (error) *error = "built without Vulkan support";
+  return nullptr;
+}
+const char *gpu_name(const Gpu &) { return ""; }
+int gpu_subgroup_size(const Gpu &) { return 0; }
+void *gpu_shared_alloc(const std::shared_ptr<Gpu> &, size_t) { return nullptr; }
+bool gpu_shared_free(void *) { return false; }
+std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &, const FramePlanes &, const V3dVp9TxBlock *,
+                                           const uint32_t *, size_t, const int16_t *, size_t,
+                                           std::string *error) {
+  if (error) *error = "built without Vulkan support";
+  return nullptr;
+}
+
+}  // namespace v3d

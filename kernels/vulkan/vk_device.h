@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The Vulkan device behind v3d::Gpu (gpu.h): instance, the chosen physical device, the logical
+// device with one compute queue, and the per-kernel state (pipelines, reusable job slots).
+//
+// Ownership and threads: a Gpu is created by gpu_open() inside a std::shared_ptr and shared by
+// contexts, jobs and shared allocations; it is destroyed with its last reference. All members are
+// immutable after gpu_open() except those documented with their lock: submissions to `queue`
+// hold `queue_mutex`.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "vulkan/gpu.h"
+#include "vulkan/vk_api.h"
+
+namespace v3d {
+
+struct Vp9ItxState;  // vp9_itx_job.cpp
+
+class Gpu : public std::enable_shared_from_this<Gpu> {
+ public:
+  Gpu() = default;
+  Gpu(const Gpu &) = delete;
+  Gpu &operator=(const Gpu &) = delete;
+  ~Gpu();
+
+  VkApi vk;
+  VkInstance instance = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  uint32_t queue_family = 0;
+  std::mutex queue_mutex;  // held around vkQueueSubmit on `queue`
+
+  VkPhysicalDeviceProperties props{};
+  VkPhysicalDeviceMemoryProperties memory{};
+  std::string name;
+  int subgroup_size = 0;
+  bool coef16 = false;          // storageBuffer16BitAccess enabled: int16_t coefficient shaders
+  uint32_t timestamp_bits = 0;  // of the queue family; 0 = no timestamps
+  std::atomic<int> validation_messages{0};  // errors/warnings reported by validation layers
+  std::atomic<double> last_job_seconds{-1.0};
+
+  Vp9ItxState *vp9_itx = nullptr;  // owned; created by gpu_open()
+
+  // Index of the best memory type among type_bits that is host-visible and host-coherent
+  // (preferring host-cached, for the CPU's reads of shared frames), or -1.
+  int host_memory_type(uint32_t type_bits) const;
+};
+
+// vp9_itx_job.cpp: creates/destroys the VP9 inverse-transform pipelines and job slots.
+Vp9ItxState *vp9_itx_state_create(Gpu &gpu, std::string *error);
+void vp9_itx_state_destroy(Gpu &gpu, Vp9ItxState *state);
+
+}  // namespace v3d

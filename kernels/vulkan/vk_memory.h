@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Host-visible, host-coherent buffers: the runtime's persistent per-job buffers (HostBuffer) and
+// the shared allocations of gpu_shared_alloc() with their registry, which maps a pointer inside
+// one to its (VkBuffer, offset) so frames in shared memory reach the GPU without copies.
+//
+// Ownership and threads: a HostBuffer belongs to whoever created it (a job slot) and is not
+// thread-safe. The shared-allocation registry is process-wide and thread-safe (one mutex); each
+// allocation holds a reference to its Gpu.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "vulkan/vk_device.h"
+
+namespace v3d {
+
+struct HostBuffer {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  uint8_t *map = nullptr;  // persistently mapped
+  VkDeviceSize size = 0;
+};
+
+// Creates a storage (and transfer) buffer of `size` bytes in mapped host-coherent memory.
+bool host_buffer_create(Gpu &gpu, VkDeviceSize size, HostBuffer *out, std::string *error);
+void host_buffer_destroy(Gpu &gpu, HostBuffer *buf);
+// Makes buf at least `size` bytes, recreating it (contents lost) with 1.5x headroom if smaller,
+// so steady-state frames allocate nothing.
+bool host_buffer_reserve(Gpu &gpu, HostBuffer *buf, VkDeviceSize size, std::string *error);
+
+// Where [ptr, ptr + size) lies in a shared allocation of `gpu`: its buffer and the byte offset of
+// ptr. False if it does not lie entirely inside one (then the caller copies).
+struct SharedSpan {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceSize offset = 0;
+  VkDeviceSize buffer_size = 0;
+};
+bool shared_lookup(const Gpu &gpu, const void *ptr, size_t size, SharedSpan *out);
+
+}  // namespace v3d

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The VP9 inverse-transform job on the GPU: gpu_vp9_itx_submit() builds one command buffer and
+// makes one queue submission per frame, with the blocks bucketed by size (one dispatch per size)
+// and, inside a size, by type (less divergence); frames and coefficients in shared memory are
+// bound in place, others are copied. The job's wait() copies staged blocks back.
+//
+// Ownership and threads: a job holds its Gpu (shared) and one slot until wait() or destruction;
+// a job is used by one thread at a time; different jobs may run on different threads.
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "core/log.h"
+#include "vulkan/gpu.h"
+#include "vulkan/vp9_itx_state.h"
+
+#include "vp9_itx_layout.h"
+
+namespace v3d {
+namespace {
+
+// Longest wait for a job before reporting V3D_ERROR_GPU instead of hanging: 10 s (a 1080p
+// frame takes milliseconds even on lavapipe).
+constexpr uint64_t kWaitTimeoutNs = 10ull * 1000 * 1000 * 1000;
+constexpr int kNumSizes = kItxNumSizes;
+constexpr int kNumTypes = kItxNumTypes;
+
+struct BlockRecord {
+  uint32_t coeff;   // first coefficient (int16 units) in the coefficient binding
+  uint32_t pixel;   // byte offset of the top-left pixel in the plane binding
+  uint32_t packed;  // V3D_ITX_REC_PACK(plane, type, w, h)
+  uint32_t stride;  // plane row stride in bytes
+};
+static_assert(sizeof(BlockRecord) == 16, "block record is a uvec4 in the shader");
+static_assert(sizeof(V3dItxPush) == 8, "push constants as in vp9_itx_layout.h");
+
+VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
+
+class ItxJob final : public GpuJob {
+ public:
+  ItxJob(std::shared_ptr<Gpu> gpu, ItxSlot *slot, const FramePlanes &frame)
+      : gpu_(std::move(gpu)), slot_(slot), frame_(frame) {}
+  ~ItxJob() override {
+    if (slot_) wait();
+  }
+  int wait() override;
+  int copies() const override { return copies_; }
+
+  // Staged planes: where each lies in the slot's staging buffer (stride = plane width).
+  bool staged[3] = {false, false, false};
+  VkDeviceSize stage_offset[3] = {0, 0, 0};
+  int copies_ = 0;
+  bool submitted = false;  // false: wait() only returns the slot
+
+ private:
+  std::shared_ptr<Gpu> gpu_;
+  ItxSlot *slot_;
+  FramePlanes frame_;
+  int result_ = V3D_OK;
+};
+
+int ItxJob::wait() {
+  if (!slot_) return result_;
+  Gpu &gpu = *gpu_;
+  const VkApi &vk = gpu.vk;
+  if (!submitted) {
+    slot_release(*gpu.vp9_itx, slot_);
+    slot_ = nullptr;
+    return result_ = V3D_ERROR_GPU;
+  }
+  VkResult r = vk.vkWaitForFences(gpu.device, 1, &slot_->fence, VK_TRUE, kWaitTimeoutNs);
+  if (r != VK_SUCCESS) {
+    slot_->lost = true;
+    result_ = set_error(V3D_ERROR_GPU, "GPU job on %s failed: %s%s", gpu.name.c_str(),
+                        vk_result_name(r), r == VK_TIMEOUT ? " (not done after 10 s)" : "");
+  } else {
+    if (slot_->query) {
+      uint64_t ts[2];
+      if (vk.vkGetQueryPoolResults(gpu.device, slot_->query, 0, 2, sizeof(ts), ts, sizeof(uint64_t),
+                                   VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
+        uint64_t mask = gpu.timestamp_bits >= 64 ? ~0ull : (1ull << gpu.timestamp_bits) - 1;
+        gpu.last_job_seconds.store(static_cast<double>((ts[1] - ts[0]) & mask) *
+                                   gpu.props.limits.timestampPeriod * 1e-9);
+      }
+    }
+    // Copy the staged blocks back: only their clipped pixels (the CPU may own the rest).
+    for (const CopyBack &c : slot_->copy_back) {
+      const int p = static_cast<int>(c.plane);
+      const uint8_t *src = slot_->staging.map + stage_offset[p] +
+                           static_cast<size_t>(c.y) * frame_.width[p] + c.x;
+      uint8_t *dst = frame_.data[p] + c.y * frame_.stride[p] + c.x;
+      for (uint32_t row = 0; row < c.h; row++)
+        memcpy(dst + row * frame_.stride[p], src + static_cast<size_t>(row) * frame_.width[p], c.w);
+    }
+  }
+  slot_release(*gpu.vp9_itx, slot_);
+  slot_ = nullptr;
+  return result_;
+}
+
+// Points the slot's descriptors at info[], records one dispatch per size with blocks (split where
+// the device's group count limit requires) and submits it with the slot's fence. Returns "" or
+// the failure.
+std::string record_and_submit(Gpu &gpu, Vp9ItxState &st, ItxSlot *slot,
+                              const VkDescriptorBufferInfo *info, const size_t *size_first,
+                              const size_t *size_count) {
+  const VkApi &vk = gpu.vk;
+  const VkPhysicalDeviceLimits &lim = gpu.props.limits;
+  VkWriteDescriptorSet wr[V3D_ITX_NUM_BINDINGS];
+  for (uint32_t i = 0; i < V3D_ITX_NUM_BINDINGS; i++) {
+    wr[i] = vk_struct<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+    wr[i].dstSet = slot->set;
+    wr[i].dstBinding = i;
+    wr[i].descriptorCount = 1;
+    wr[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    wr[i].pBufferInfo = &info[i];
+  }
+  vk.vkUpdateDescriptorSets(gpu.device, V3D_ITX_NUM_BINDINGS, wr, 0, nullptr);
+
+  VkCommandBuffer cmd = slot->cmd;
+  vk.vkResetCommandPool(gpu.device, slot->pool, 0);
+  auto bi = vk_struct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+  bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  VkResult r = vk.vkBeginCommandBuffer(cmd, &bi);
+  if (r != VK_SUCCESS) return std::string("vkBeginCommandBuffer: ") + vk_result_name(r);
+  if (slot->query) {
+    vk.vkCmdResetQueryPool(cmd, slot->query, 0, 2);
+    vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, slot->query, 0);
+  }
+  vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.layout, 0, 1, &slot->set, 0,
+                             nullptr);
+  for (int s = 0; s < kNumSizes; s++) {
+    if (!size_count[s]) continue;
+    vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.pipeline[s]);
+    const size_t per_group = V3D_ITX_BLOCKS_PER_GROUP(s + 2);
+    const size_t max_blocks = static_cast<size_t>(lim.maxComputeWorkGroupCount[0]) * per_group;
+    for (size_t first = 0; first < size_count[s]; first += max_blocks) {
+      V3dItxPush push;
+      push.block_first = static_cast<uint32_t>(size_first[s] + first);
+      push.block_count = static_cast<uint32_t>(std::min(max_blocks, size_count[s] - first));
+      vk.vkCmdPushConstants(cmd, st.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+      vk.vkCmdDispatch(cmd, static_cast<uint32_t>((push.block_count + per_group - 1) / per_group),
+                       1, 1);
+    }
+  }
+  // Make the shader's writes visible to the host once the fence signals.
+  auto mb = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+  mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
+                          1, &mb, 0, nullptr, 0, nullptr);
+  if (slot->query)
+    vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, slot->query, 1);
+  r = vk.vkEndCommandBuffer(cmd);
+  if (r != VK_SUCCESS) return std::string("vkEndCommandBuffer: ") + vk_result_name(r);
+
+  auto si = vk_struct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
+  si.commandBufferCount = 1;
+  si.pCommandBuffers = &cmd;
+  vk.vkResetFences(gpu.device, 1, &slot->fence);
+  {
+    std::lock_guard<std::mutex> lock(gpu.queue_mutex);
+    r = vk.vkQueueSubmit(gpu.queue, 1, &si, slot->fence);
+  }
+  if (r != VK_SUCCESS) return std::string("vkQueueSubmit: ") + vk_result_name(r);
+  return "";
+}
+
+}  // namespace
+
+std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
+                                           const V3dVp9TxBlock *blocks, const uint32_t *index,
+                                           size_t n_index, const int16_t *coeffs, size_t n_coeffs,
+                                           std::string *error) {
+  std::string err;
+  Vp9ItxState &st = *gpu.vp9_itx;
+  ItxSlot *slot = slot_acquire(gpu, st, &err);
+  if (!slot) {
+    if (error) *error = err;
+    return nullptr;
+  }
+  auto job = std::make_unique<ItxJob>(gpu.shared_from_this(), slot, frame);
+  auto fail = [&](const std::string &why) -> std::unique_ptr<GpuJob> {
+    if (error) *error = why;
+    return nullptr;  // the job's destructor returns the slot (nothing was submitted)
+  };
+  const VkPhysicalDeviceLimits &lim = gpu.props.limits;
+  // Descriptor offsets: the device's alignment, and whole uint words for the coefficient pairs.
+  const VkDeviceSize align = std::max<VkDeviceSize>(lim.minStorageBufferOffsetAlignment, 4);
+
+  // 1. Bucket the blocks with work by (size, type), counting what each plane needs.
+  size_t count[kNumSizes][kNumTypes] = {};
+  bool plane_used[3] = {false, false, false};
+  int row_lo[3] = {INT32_MAX, INT32_MAX, INT32_MAX}, row_hi[3] = {0, 0, 0};  // rows with blocks
+  size_t total = 0, coeff_total = 0;
+  for (size_t i = 0; i < n_index; i++) {
+    const V3dVp9TxBlock &b = blocks[index ? index[i] : i];
+    if (!b.eob) continue;
+    count[b.tx_size][b.tx_type]++;
+    plane_used[b.plane] = true;
+    row_lo[b.plane] = std::min<int>(row_lo[b.plane], b.y);
+    row_hi[b.plane] = std::max<int>(row_hi[b.plane], std::min(b.y + (4 << b.tx_size), frame.height[b.plane]));
+    total++;
+    coeff_total += 16u << (2 * b.tx_size);
+  }
+  size_t start[kNumSizes][kNumTypes], size_first[kNumSizes], size_count[kNumSizes];
+  size_t pos = 0;
+  for (int s = 0; s < kNumSizes; s++) {
+    size_first[s] = pos;
+    for (int t = 0; t < kNumTypes; t++) {
+      start[s][t] = pos;
+      pos += count[s][t];
+    }
+    size_count[s] = pos - size_first[s];
+  }
+  slot->order.resize(total);
+  for (size_t i = 0; i < n_index; i++) {
+    const uint32_t bi = index ? index[i] : static_cast<uint32_t>(i);
+    const V3dVp9TxBlock &b = blocks[bi];
+    if (b.eob) slot->order[start[b.tx_size][b.tx_type]++] = bi;
+  }
+
+  // 2. Planes: in shared memory (bound in place) or copied into the staging buffer.
+  VkDescriptorBufferInfo info[V3D_ITX_NUM_BINDINGS];
+  uint32_t plane_base[3] = {0, 0, 0};  // byte offset of the plane's first pixel in its binding
+  uint32_t plane_stride[3] = {0, 0, 0};
+  VkDeviceSize staging_size = 0;
+  for (int p = 0; p < 3; p++) {
+    info[p] = VkDescriptorBufferInfo{VK_NULL_HANDLE, 0, VK_WHOLE_SIZE};
+    if (!plane_used[p]) continue;
+    const size_t span = static_cast<size_t>(frame.height[p] - 1) * frame.stride[p] + frame.width[p];
+    SharedSpan sh;
+    if (shared_lookup(gpu, frame.data[p], span, &sh)) {
+      const VkDeviceSize off = sh.offset / align * align;
+      const VkDeviceSize range = std::min(sh.buffer_size - off, align_up(sh.offset - off + span, 4));
+      if (range <= lim.maxStorageBufferRange && sh.offset - off + span <= UINT32_MAX) {
+        info[p] = VkDescriptorBufferInfo{sh.buffer, off, range};
+        plane_base[p] = static_cast<uint32_t>(sh.offset - off);
+        plane_stride[p] = static_cast<uint32_t>(frame.stride[p]);
+        continue;
+      }
+    }
+    job->staged[p] = true;
+    job->stage_offset[p] = staging_size;
+    staging_size = align_up(staging_size + static_cast<VkDeviceSize>(frame.width[p]) * frame.height[p], align);
+  }
+  if (staging_size) {
+    if (staging_size > lim.maxStorageBufferRange) return fail("frame too large for the GPU's storage buffers");
+    if (!host_buffer_reserve(gpu, &slot->staging, staging_size, &err)) return fail(err);
+    for (int p = 0; p < 3; p++) {
+      if (!job->staged[p]) continue;
+      info[p] = VkDescriptorBufferInfo{slot->staging.buffer, job->stage_offset[p],
+                                       align_up(static_cast<VkDeviceSize>(frame.width[p]) * frame.height[p], 4)};
+      plane_stride[p] = static_cast<uint32_t>(frame.width[p]);
+      // Only the rows the blocks cover: the GPU touches nothing else of the staged plane.
+      uint8_t *dst = slot->staging.map + job->stage_offset[p];
+      for (int y = row_lo[p]; y < row_hi[p]; y++)
+        memcpy(dst + static_cast<size_t>(y) * frame.width[p], frame.data[p] + y * frame.stride[p],
+               frame.width[p]);
+      job->copies_++;
+    }
+  }
+
+  // 3. Coefficients: in shared memory (bound in place) or packed block after block.
+  bool coeffs_shared = false;
+  uint32_t coeff_base = 0;
+  {
+    SharedSpan sh;
+    if (n_coeffs && shared_lookup(gpu, coeffs, n_coeffs * sizeof(int16_t), &sh)) {
+      const VkDeviceSize off = sh.offset / align * align;
+      const VkDeviceSize range =
+          std::min(sh.buffer_size - off, align_up(sh.offset - off + n_coeffs * sizeof(int16_t), 4));
+      if (range <= lim.maxStorageBufferRange) {
+        info[V3D_ITX_BINDING_COEFFS] = VkDescriptorBufferInfo{sh.buffer, off, range};
+        coeff_base = static_cast<uint32_t>((sh.offset - off) / sizeof(int16_t));
+        coeffs_shared = true;
+      }
+    }
+  }
+  if (!coeffs_shared) {
+    const VkDeviceSize bytes = std::max<VkDeviceSize>(coeff_total * sizeof(int16_t), 4);
+    if (bytes > lim.maxStorageBufferRange) return fail("too many coefficients for one GPU job");
+    if (!host_buffer_reserve(gpu, &slot->coeffs, bytes, &err)) return fail(err);
+    info[V3D_ITX_BINDING_COEFFS] = VkDescriptorBufferInfo{slot->coeffs.buffer, 0, bytes};
+  }
+
+  // 4. Block records (and the copy-back list of staged blocks).
+  const VkDeviceSize rec_bytes = std::max<size_t>(total, 1) * sizeof(BlockRecord);
+  if (!host_buffer_reserve(gpu, &slot->records, rec_bytes, &err)) return fail(err);
+  info[V3D_ITX_BINDING_BLOCKS] = VkDescriptorBufferInfo{slot->records.buffer, 0, rec_bytes};
+  BlockRecord *rec = reinterpret_cast<BlockRecord *>(slot->records.map);
+  int16_t *packed = reinterpret_cast<int16_t *>(slot->coeffs.map);
+  uint32_t packed_pos = 0;
+  slot->copy_back.clear();
+  for (size_t i = 0; i < total; i++) {
+    const V3dVp9TxBlock &b = blocks[slot->order[i]];
+    const uint32_t n = 4u << b.tx_size, p = b.plane;
+    const uint32_t w = std::min<uint32_t>(n, frame.width[p] - b.x);
+    const uint32_t h = std::min<uint32_t>(n, frame.height[p] - b.y);
+    BlockRecord &r = rec[i];
+    if (coeffs_shared) {
+      r.coeff = coeff_base + b.coeff_offset;
+    } else {
+      memcpy(packed + packed_pos, coeffs + b.coeff_offset, n * n * sizeof(int16_t));
+      r.coeff = packed_pos;
+      packed_pos += n * n;
+    }
+    r.pixel = plane_base[p] + b.y * plane_stride[p] + b.x;
+    r.packed = V3D_ITX_REC_PACK(p, static_cast<uint32_t>(b.tx_type), w, h);
+    r.stride = plane_stride[p];
+    if (job->staged[p]) slot->copy_back.push_back(CopyBack{p, b.x, b.y, w, h});
+  }
+  // Unused plane bindings still need a valid buffer.
+  for (int p = 0; p < 3; p++)
+    if (!info[p].buffer) info[p] = VkDescriptorBufferInfo{slot->records.buffer, 0, VK_WHOLE_SIZE};
+
+  // 5. Descriptors, commands, submission.
+  err = record_and_submit(gpu, st, slot, info, size_first, size_count);
+  if (!err.empty()) return fail(err);
+  job->submitted = true;
+  return job;
+}
+
+}  // namespace v3d

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// State of the VP9 inverse-transform jobs of one Gpu: the pipelines (one per transform size) and
+// the reusable job slots (command pool/buffer, fence, descriptor set, timestamp queries, and
+// buffers that only grow, so steady-state frames allocate no GPU resources).
+//
+// Ownership and threads: Vp9ItxState belongs to its Gpu (created by gpu_open(), destroyed with
+// the Gpu once the device is idle); its slot lists are guarded by its mutex. A slot belongs to
+// one job from slot_acquire() until that job calls slot_release().
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "vulkan/vk_device.h"
+#include "vulkan/vk_memory.h"
+
+namespace v3d {
+
+constexpr int kItxNumSizes = 4;  // 4x4 .. 32x32
+constexpr int kItxNumTypes = 5;  // DCT_DCT .. WHT_WHT
+
+// A staged (copied) block to copy back after the job.
+struct CopyBack {
+  uint32_t plane, x, y, w, h;
+};
+
+struct ItxSlot {
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  VkQueryPool query = VK_NULL_HANDLE;  // 2 timestamps, or none
+  HostBuffer records, coeffs, staging;
+  std::vector<uint32_t> order;       // block indices bucketed by (size, type); capacity kept
+  std::vector<CopyBack> copy_back;   // capacity kept
+  bool lost = false;                 // the GPU never finished it: never reused
+};
+
+struct Vp9ItxState {
+  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkPipeline pipeline[kItxNumSizes] = {};
+  VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
+  std::mutex mutex;  // guards slots and free_slots
+  std::vector<std::unique_ptr<ItxSlot>> slots;
+  std::vector<ItxSlot *> free_slots;
+};
+
+// A free slot, created if fewer than the maximum exist; nullptr with *error set when all are in
+// use (the caller then runs the frame on the CPU rather than block).
+ItxSlot *slot_acquire(Gpu &gpu, Vp9ItxState &st, std::string *error);
+// Returns a slot to the free list (a slot marked lost is kept out of use until destruction).
+void slot_release(Vp9ItxState &st, ItxSlot *s);
+
+}  // namespace v3d

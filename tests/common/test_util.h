@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Minimal test support shared by the kernel tests (no GStreamer, no gtest: the same tests build
+// for aarch64 and run under qemu). Every failure prints what failed and the seed that reproduces
+// it; main() ends with "N passed, N failed" and exits non-zero on any failure.
+#pragma once
+
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace v3dtest {
+
+// xorshift64*: small, fast, deterministic on every platform.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : s_(seed ? seed : 0x9E3779B97F4A7C15ull) {}
+  uint64_t next() {
+    s_ ^= s_ >> 12;
+    s_ ^= s_ << 25;
+    s_ ^= s_ >> 27;
+    return s_ * 0x2545F4914F6CDD1Dull;
+  }
+  uint32_t u32() { return static_cast<uint32_t>(next() >> 32); }
+  // Uniform in [lo, hi].
+  int range(int lo, int hi) { return lo + static_cast<int>(u32() % static_cast<uint32_t>(hi - lo + 1)); }
+  double uniform() { return (next() >> 11) * (1.0 / 9007199254740992.0); }
+
+ private:
+  uint64_t s_;
+};
+
+struct Counter {
+  int passed = 0;
+  int failed = 0;
+};
+
+inline Counter &counter() {
+  static Counter c;
+  return c;
+}
+
+// Seed for a test run: V3D_TEST_SEED if set, else a fixed default (so CI is reproducible), and
+// printed either way.
+inline uint64_t base_seed() {
+  static uint64_t seed = [] {
+    const char *e = getenv("V3D_TEST_SEED");
+    uint64_t s = e ? strtoull(e, nullptr, 0) : 0x5EED2026ull;
+    printf("seed 0x%" PRIx64 " (set V3D_TEST_SEED to change)\n", s);
+    return s;
+  }();
+  return seed;
+}
+
+// Records one check. Prints a message for failures (first 20 in full, then counted only).
+inline bool check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+inline bool check(bool ok, const char *fmt, ...) {
+  Counter &c = counter();
+  if (ok) {
+    c.passed++;
+    return true;
+  }
+  c.failed++;
+  if (c.failed <= 20) {
+    va_list ap;
+    va_start(ap, fmt);
+    printf("FAIL: ");
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+  }
+  return false;
+}
+
+// Prints the closing line and returns the exit code for main().
+inline int finish() {
+  Counter &c = counter();
+  printf("%d passed, %d failed\n", c.passed, c.failed);
+  return c.failed ? 1 : 0;
+}
+
+}  // namespace v3dtest

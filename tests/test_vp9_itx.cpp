@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// VP9 inverse transform + reconstruction, one block (checkasm-style):
+//  1. the scalar reference against independent facts: the spec's constants, round trips through
+//     an independent forward transform, the DC-only closed forms, and a golden table of hashes
+//     produced by libvpx's own C inverse transforms on this file's inputs;
+//  2. every SIMD target this CPU has (and "scalar"), every valid (tx_size, tx_type), against the
+//     reference: valid inputs made as an encoder makes them (every eob cut), the largest valid
+//     magnitudes, and raw int16 coefficients (the wrapping contract), with random prediction
+//     pixels, odd strides and offsets, a guard border, an unaligned coefficient pointer, and eob
+//     given as the true value, n*n and a random hint (the result must not depend on it).
+// V3D_TEST_SEED changes the inputs; V3D_TEST_ITERS scales the iteration counts (default 1).
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <strings.h>
+#include <vector>
+
+#include "common/test_util.h"
+#include "v3d/v3d.h"
+#include "vp9/itx_ref_1d.h"
+#include "vp9_itx_inputs.h"
+
+using v3dtest::check;
+using v3dtest::Rng;
+using namespace v3dtest::vp9;
+
+namespace {
+
+double iters_scale() {
+  static const double s = [] {
+    const char *e = getenv("V3D_TEST_ITERS");
+    const double v = e ? strtod(e, nullptr) : 1.0;
+    return v > 0 ? v : 1.0;
+  }();
+  return s;
+}
+int scaled(int base) { return std::max(1, static_cast<int>(base * iters_scale())); }
+
+// Seed of one case, printed on failure (V3D_TEST_SEED=... reproduces the whole run).
+uint64_t case_seed(int a, int b, int c, int d) {
+  uint64_t h = v3dtest::base_seed();
+  for (int v : {a, b, c, d}) h = (h ^ static_cast<uint64_t>(v + 1)) * 0x9E3779B97F4A7C15ull;
+  return h ^ (h >> 29);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. The reference against independent facts.
+
+void test_constants() {
+  using v3d::vp9::ref::kCos64;
+  using v3d::vp9::ref::kSinPi9;
+  const double pi = 3.14159265358979323846;
+  for (int k = 0; k <= 32; k++)
+    check(kCos64[k] == std::lround(16384 * std::cos(k * pi / 64)), "cos64(%d) = %d", k, kCos64[k]);
+  for (int k = 1; k <= 4; k++)
+    check(kSinPi9[k] == std::lround(16384 * std::sqrt(2.0) * 2 / 3 * std::sin(k * pi / 9)),
+          "sinpi_%d_9 = %d", k, kSinPi9[k]);
+}
+
+// inverse(forward(residual)) with the finest quantizer gives the residual back: exactly for the
+// lossless WHT, within a rounding tolerance otherwise.
+void test_round_trip() {
+  for (const TxPair &p : kTxPairs) {
+    const int n = tx_n(p.tx_size);
+    const bool wht = p.tx_type == 4;
+    int max_err = 0;
+    int64_t sum_err = 0, pixels = 0;
+    int skipped = 0;
+    const int iters = scaled(p.tx_size == 3 ? 40 : 120);
+    for (int it = 0; it < iters; it++) {
+      const uint64_t seed = case_seed(100, p.tx_size, p.tx_type, it);
+      Rng rng(seed);
+      int r[kMaxCoeffs];
+      make_residual(rng, p.tx_size, it % kNumPatterns, r);
+      uint8_t pred[kMaxCoeffs], target[kMaxCoeffs];
+      for (int i = 0; i < n * n; i++) {  // prediction such that pred + residual is a pixel
+        pred[i] = static_cast<uint8_t>(rng.range(std::max(0, -r[i]), std::min(255, 255 - r[i])));
+        target[i] = static_cast<uint8_t>(pred[i] + r[i]);
+      }
+      int16_t coeffs[kMaxCoeffs];
+      const int eob = quantize_residual(r, p.tx_size, p.tx_type, 4, 4, 32, coeffs);
+      if (!conformant(coeffs, p.tx_size, p.tx_type)) {
+        skipped++;  // extreme patterns at the finest step may leave VP9's range
+        continue;
+      }
+      v3d_vp9_itxfm_add_ref(pred, n, coeffs, p.tx_size, p.tx_type, eob);
+      int case_max = 0;
+      for (int i = 0; i < n * n; i++) {
+        const int e = std::abs(pred[i] - target[i]);
+        case_max = std::max(case_max, e);
+        sum_err += e;
+      }
+      pixels += n * n;
+      max_err = std::max(max_err, case_max);
+      check(case_max <= (wht ? 0 : 1), "round trip %s: error %d (seed 0x%" PRIx64 ", pattern %d)",
+            tx_name(p.tx_size, p.tx_type), case_max, seed, it % kNumPatterns);
+    }
+    const double mean = pixels ? double(sum_err) / pixels : 0;
+    check(mean <= (wht ? 0.0 : 0.02) && skipped < iters / 4,
+          "round trip %s: mean error %.3f, %d of %d skipped", tx_name(p.tx_size, p.tx_type), mean,
+          skipped, iters);
+    printf("round trip %-16s max error %d, mean %.3f (%d inputs outside VP9's range skipped)\n",
+           tx_name(p.tx_size, p.tx_type), max_err, mean, skipped);
+  }
+}
+
+// DC only: the spec's DCT gives every pixel the same offset Round2(R(R(dc c16) c16), shift) with
+// R = Round2(., 14); the WHT spreads dc >> 2 by its halving steps. Computed here in int64.
+void test_dc_closed_form() {
+  Rng rng(case_seed(200, 0, 0, 0));
+  for (int tx_size = 0; tx_size < 4; tx_size++) {
+    const int n = tx_n(tx_size), shift = tx_size == 0 ? 4 : tx_size == 1 ? 5 : 6;
+    int bad = 0, count = 0;
+    for (int32_t dc = -32768; dc <= 32767; dc += rng.range(1, 97)) {
+      int16_t coeffs[kMaxCoeffs] = {};
+      coeffs[0] = static_cast<int16_t>(dc);
+      const int64_t c16 = 11585;  // cos64(16)
+      const int64_t v1 = (dc * c16 + 8192) >> 14, v2 = (v1 * c16 + 8192) >> 14;
+      const int64_t a = (v2 + (1 << (shift - 1))) >> shift;
+      uint8_t dst[kMaxCoeffs], want[kMaxCoeffs];
+      for (int i = 0; i < n * n; i++) {
+        dst[i] = static_cast<uint8_t>(rng.u32() >> 24);
+        want[i] = static_cast<uint8_t>(std::clamp<int64_t>(dst[i] + a, 0, 255));
+      }
+      v3d_vp9_itxfm_add_ref(dst, n, coeffs, tx_size, 0, 1);
+      bad += memcmp(dst, want, n * n) != 0;
+      count++;
+    }
+    check(bad == 0, "DC closed form %dx%d: %d of %d DC values wrong", n, n, bad, count);
+  }
+  int bad = 0;
+  for (int32_t dc = -32768; dc <= 32767; dc += 3) {  // WHT_WHT
+    int16_t coeffs[16] = {};
+    coeffs[0] = static_cast<int16_t>(dc);
+    const int a1 = dc >> 2, e1 = a1 >> 1;
+    const int row[4] = {a1 - e1, e1, e1, e1};
+    uint8_t dst[16], want[16];
+    for (int i = 0; i < 4; i++)
+      for (int j = 0; j < 4; j++) {
+        const int v = row[j], half = v >> 1;
+        dst[i * 4 + j] = static_cast<uint8_t>(rng.u32() >> 24);
+        want[i * 4 + j] =
+            static_cast<uint8_t>(std::clamp(dst[i * 4 + j] + (i == 0 ? v - half : half), 0, 255));
+      }
+    v3d_vp9_itxfm_add_ref(dst, 4, coeffs, 0, 4, 1);
+    bad += memcmp(dst, want, 16) != 0;
+  }
+  check(bad == 0, "DC closed form WHT_WHT: %d DC values wrong", bad);
+}
+
+// FNV-1a hashes of golden_hash(fn, tx_size, tx_type, seed, 64) where fn applied libvpx's C
+// inverse transforms (vp9_iht*_add / vp9_idct*_add / vp9_iwht4x4_add with their eob-specialised
+// variants; libvpx 0cfc6da, 8-bit build, compiled outside this project) to this project's input
+// generator (vp9_itx_inputs.cpp). An independent reference, like libvpx's test-vector MD5 files.
+// Any change to the input generator changes these values: regenerate them with libvpx then.
+struct Golden {
+  int tx_size, tx_type;
+  uint64_t seed, hash;
+};
+const Golden kGolden[] = {
+    {0, 0, 1, 0x1a8280fe02fe997eull},  // 4x4 DCT_DCT
+    {0, 0, 2, 0x9fb3ed434b1a02b4ull},  // 4x4 DCT_DCT
+    {0, 0, 3, 0x50dfd28d606401a7ull},  // 4x4 DCT_DCT
+    {0, 1, 1, 0x127d6c6101eaeef0ull},  // 4x4 ADST_DCT
+    {0, 1, 2, 0x45bb13c8a4a9e041ull},  // 4x4 ADST_DCT
+    {0, 1, 3, 0x8f2acbe37a15125cull},  // 4x4 ADST_DCT
+    {0, 2, 1, 0x650467e6c39a1e8dull},  // 4x4 DCT_ADST
+    {0, 2, 2, 0xe1ca0c99d5164aa8ull},  // 4x4 DCT_ADST
+    {0, 2, 3, 0x1e5a1c7b6fb6932eull},  // 4x4 DCT_ADST
+    {0, 3, 1, 0xab088d5a352baa22ull},  // 4x4 ADST_ADST
+    {0, 3, 2, 0xa670bc8733b63dfaull},  // 4x4 ADST_ADST
+    {0, 3, 3, 0xdf504d6bd40d780dull},  // 4x4 ADST_ADST
+    {0, 4, 1, 0x90c7fafaf6f70fbbull},  // 4x4 WHT_WHT
+    {0, 4, 2, 0x9f44df205a7d4812ull},  // 4x4 WHT_WHT
+    {0, 4, 3, 0xb04a43de0803d672ull},  // 4x4 WHT_WHT
+    {1, 0, 1, 0x43d6678dd494c60dull},  // 8x8 DCT_DCT
+    {1, 0, 2, 0x1c959ea2e66cba72ull},  // 8x8 DCT_DCT
+    {1, 0, 3, 0x92e5c079c188e300ull},  // 8x8 DCT_DCT
+    {1, 1, 1, 0xfed7af6dbd13cd14ull},  // 8x8 ADST_DCT
+    {1, 1, 2, 0xae92c3895f6409cdull},  // 8x8 ADST_DCT
+    {1, 1, 3, 0x705b741dffdc55ecull},  // 8x8 ADST_DCT
+    {1, 2, 1, 0xac9f2fb9c976ff75ull},  // 8x8 DCT_ADST
+    {1, 2, 2, 0xed96dace710d511aull},  // 8x8 DCT_ADST
+    {1, 2, 3, 0xa109d1509bc4d916ull},  // 8x8 DCT_ADST
+    {1, 3, 1, 0x6bb98b16f84e1755ull},  // 8x8 ADST_ADST
+    {1, 3, 2, 0xe50548007c435253ull},  // 8x8 ADST_ADST
+    {1, 3, 3, 0x9a443200432bd6a4ull},  // 8x8 ADST_ADST
+    {2, 0, 1, 0x7137b5f40878ec02ull},  // 16x16 DCT_DCT
+    {2, 0, 2, 0x481f61ba9e4fb04eull},  // 16x16 DCT_DCT
+    {2, 0, 3, 0x77d3703aec6779c0ull},  // 16x16 DCT_DCT
+    {2, 1, 1, 0xcceefed59c268ea1ull},  // 16x16 ADST_DCT
+    {2, 1, 2, 0xd882f3bd1569430eull},  // 16x16 ADST_DCT
+    {2, 1, 3, 0x0c21d11be8602e40ull},  // 16x16 ADST_DCT
+    {2, 2, 1, 0x3212da2bf22d6841ull},  // 16x16 DCT_ADST
+    {2, 2, 2, 0x38f16894220b403bull},  // 16x16 DCT_ADST
+    {2, 2, 3, 0x5fa44219abe33a4eull},  // 16x16 DCT_ADST
+    {2, 3, 1, 0x135092a5c0c66b17ull},  // 16x16 ADST_ADST
+    {2, 3, 2, 0x047188a8b3f372b9ull},  // 16x16 ADST_ADST
+    {2, 3, 3, 0x07c6d559f929e5f0ull},  // 16x16 ADST_ADST
+    {3, 0, 1, 0xbf07a3f101e8f05aull},  // 32x32 DCT_DCT
+    {3, 0, 2, 0x796f2e054ef9a121ull},  // 32x32 DCT_DCT
+    {3, 0, 3, 0x3b8e59f60e0cf402ull},  // 32x32 DCT_DCT
+};
+
+void test_golden() {
+  for (const Golden &g : kGolden) {
+    const uint64_t h = golden_hash(v3d_vp9_itxfm_add_ref, g.tx_size, g.tx_type, g.seed, 64);
+    check(h == g.hash, "golden %s seed %" PRIu64 ": hash 0x%016" PRIx64 ", libvpx 0x%016" PRIx64,
+          tx_name(g.tx_size, g.tx_type), g.seed, h, g.hash);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Every target against the reference.
+
+constexpr int kGuard = 16;  // bytes (and rows) of guard around the block
+enum Source { kSrcExtreme = kNumCuts, kSrcRaw, kNumSources };
+
+const char *source_name(int s) {
+  return s < kNumCuts ? cut_name(s) : s == kSrcExtreme ? "extreme" : "raw-int16";
+}
+
+// One case on the current target; returns false (after printing) on a mismatch.
+bool run_case(const char *target, const TxPair &p, int source, int it) {
+  const int n = tx_n(p.tx_size);
+  const uint64_t seed = case_seed(p.tx_size, p.tx_type, source, it);
+  Rng rng(seed);
+  std::vector<int16_t> cbuf(kMaxCoeffs + 2);
+  int16_t *coeffs = cbuf.data() + 1;  // not 4-byte aligned
+  int eob;
+  if (source < kNumCuts)
+    eob = make_valid_coeffs(rng, p.tx_size, p.tx_type, source, coeffs);
+  else if (source == kSrcExtreme)
+    eob = make_extreme_coeffs(rng, p.tx_size, p.tx_type, coeffs);
+  else
+    eob = make_raw_coeffs(rng, p.tx_size, coeffs);
+  if (eob == 0) eob = 1;
+  const std::vector<int16_t> saved(coeffs, coeffs + n * n);
+
+  const int xoff = kGuard + 2 * rng.range(0, 3) + 1;             // odd column offset
+  const ptrdiff_t stride = xoff + n + kGuard + 2 * rng.range(0, 8) + 1;  // odd stride
+  const int rows = n + 2 * kGuard;
+  std::vector<uint8_t> init(rows * stride);
+  for (auto &v : init) v = static_cast<uint8_t>(rng.u32() >> 24);
+  const ptrdiff_t off = kGuard * stride + xoff;
+
+  std::vector<uint8_t> want = init;
+  v3d_vp9_itxfm_add_ref(want.data() + off, stride, coeffs, p.tx_size, p.tx_type, n * n);
+  const int eobs[3] = {eob, n * n, rng.range(1, n * n)};
+  for (int e = 0; e < 3; e++) {
+    std::vector<uint8_t> got = init;
+    v3d_vp9_itxfm_add(got.data() + off, stride, coeffs, p.tx_size, p.tx_type, eobs[e]);
+    size_t bad = 0;
+    while (bad < got.size() && got[bad] == want[bad]) bad++;
+    const bool coeffs_ok = std::equal(saved.begin(), saved.end(), coeffs);
+    if (bad == got.size() && coeffs_ok) continue;
+    if (bad < got.size()) {
+      const long y = static_cast<long>(bad / stride) - kGuard;
+      const long x = static_cast<long>(bad % stride) - xoff;
+      const bool inside = y >= 0 && y < n && x >= 0 && x < n;
+      check(false,
+            "%s %s, %s input, iteration %d, eob %d (true %d): pixel (%ld, %ld)%s = %d, "
+            "reference %d (case seed 0x%" PRIx64 ")",
+            target, tx_name(p.tx_size, p.tx_type), source_name(source), it, eobs[e], eob, y, x,
+            inside ? "" : " OUTSIDE the block", got[bad], want[bad], seed);
+    } else {
+      check(false, "%s %s, %s input, iteration %d: coefficients modified (case seed 0x%" PRIx64 ")",
+            target, tx_name(p.tx_size, p.tx_type), source_name(source), it, seed);
+    }
+    return false;
+  }
+  return true;
+}
+
+void test_targets() {
+  const char *names[32];
+  const int nt = std::min(v3d_cpu_targets(names, 32), 32);
+  static const int kBase[4] = {48, 32, 16, 8};  // iterations per (pair, source), by tx_size
+  for (int t = 0; t < nt; t++) {
+    const int rc = v3d_cpu_force_target(names[t]);
+    if (!check(rc == 0, "v3d_cpu_force_target(%s) = %d", names[t], rc)) continue;
+    // Case-insensitive: core/cpu.cpp maps any spelling of "scalar" (Highway's "SCALAR" too)
+    // to the references.
+    check(strcasecmp(v3d_cpu_target(), names[t]) == 0, "target is %s, wanted %s",
+          v3d_cpu_target(), names[t]);
+    if (strcmp(v3d_cpu_target(), names[t]) != 0)
+      printf("note: target %s runs as %s\n", names[t], v3d_cpu_target());
+    int cases = 0, failed = 0;
+    for (const TxPair &p : kTxPairs)
+      for (int s = 0; s < kNumSources; s++) {
+        const int iters = scaled(kBase[p.tx_size]);
+        for (int it = 0; it < iters; it++) {
+          const bool ok = run_case(names[t], p, s, it);
+          if (ok) v3dtest::counter().passed++;
+          failed += !ok;
+          cases++;
+        }
+      }
+    printf("target %-8s %d cases x 3 eob values, %d failed\n", names[t], cases, failed);
+  }
+  v3d_cpu_force_target(nullptr);
+}
+
+// eob <= 0 and invalid (tx_size, tx_type) pairs leave dst untouched, on both entry points.
+void test_no_op() {
+  int16_t coeffs[kMaxCoeffs];
+  for (int i = 0; i < kMaxCoeffs; i++) coeffs[i] = static_cast<int16_t>(1000 - i);
+  uint8_t dst[kMaxCoeffs], ref[kMaxCoeffs];
+  for (int i = 0; i < kMaxCoeffs; i++) dst[i] = ref[i] = static_cast<uint8_t>(i * 7);
+  const int calls[][3] = {{0, 0, 0}, {2, 1, -1}, {3, 1, 1024}, {3, 4, 16}, {1, 4, 64},
+                          {4, 0, 16}, {-1, 0, 16}, {0, 5, 16}, {0, -1, 16}};
+  for (const auto &c : calls) {
+    v3d_vp9_itxfm_add(dst, 32, coeffs, c[0], c[1], c[2]);
+    v3d_vp9_itxfm_add_ref(dst, 32, coeffs, c[0], c[1], c[2]);
+    check(memcmp(dst, ref, sizeof dst) == 0, "tx_size %d tx_type %d eob %d wrote to dst", c[0],
+          c[1], c[2]);
+  }
+}
+
+}  // namespace
+
+int main() {
+  v3dtest::base_seed();
+  test_constants();
+  test_dc_closed_form();
+  test_round_trip();
+  test_golden();
+  test_no_op();
+  test_targets();
+  return v3dtest::finish();
+}

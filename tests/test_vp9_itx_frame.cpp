@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Frame-level VP9 inverse transforms through the C API (v3d_vp9_itxfm_add_frame) on every backend
+// this machine has (scalar, simd, gpu, hybrid with fixed and adaptive splits), against the scalar
+// reference applied block by block by this test (with its own clipping), on frames with guard
+// borders; and the refusal of invalid block lists with the frame left untouched.
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/test_util.h"
+#include "v3d/v3d.h"
+
+using v3dtest::check;
+using v3dtest::Rng;
+
+namespace {
+
+constexpr int kGuard = 24;  // bytes of guard around each plane (left/right and rows above/below)
+
+struct Plane {
+  int w = 0, h = 0;            // processed area
+  ptrdiff_t stride = 0;
+  std::vector<uint8_t> *store = nullptr;
+  uint8_t *base = nullptr;     // start of the allocation (guard included)
+  size_t size = 0;
+  uint8_t *data() const { return base + kGuard * stride + kGuard; }
+};
+
+// A 4:2:0 frame with guard borders, in plain or shared memory.
+struct Frame {
+  int width, height;
+  Plane p[3];
+  V3dContext *alloc_ctx = nullptr;
+  std::vector<uint8_t> plain[3];
+
+  Frame(int w, int h, V3dContext *shared_ctx) : width(w), height(h), alloc_ctx(shared_ctx) {
+    int pw = (w + 7) & ~7, ph = (h + 7) & ~7;
+    for (int i = 0; i < 3; i++) {
+      p[i].w = i ? pw / 2 : pw;
+      p[i].h = i ? ph / 2 : ph;
+      p[i].stride = p[i].w + 2 * kGuard + (i * 7 % 5);  // odd extra padding
+      p[i].size = static_cast<size_t>(p[i].stride) * (p[i].h + 2 * kGuard);
+      if (alloc_ctx) {
+        p[i].base = static_cast<uint8_t *>(v3d_shared_alloc(alloc_ctx, p[i].size));
+      } else {
+        plain[i].resize(p[i].size);
+        p[i].base = plain[i].data();
+      }
+    }
+  }
+  ~Frame() {
+    if (alloc_ctx)
+      for (auto &pl : p) v3d_shared_free(pl.base);
+  }
+  void fill(Rng &rng) {
+    for (auto &pl : p)
+      for (size_t k = 0; k < pl.size; k++) pl.base[k] = static_cast<uint8_t>(rng.u32());
+  }
+  void copy_from(const Frame &o) {
+    for (int i = 0; i < 3; i++) memcpy(p[i].base, o.p[i].base, p[i].size);
+  }
+  bool same(const Frame &o, std::string *where) const {
+    for (int i = 0; i < 3; i++)
+      for (size_t k = 0; k < p[i].size; k++)
+        if (p[i].base[k] != o.p[i].base[k]) {
+          long row = static_cast<long>(k / p[i].stride) - kGuard;
+          long col = static_cast<long>(k % p[i].stride) - kGuard;
+          *where = "plane " + std::to_string(i) + " x " + std::to_string(col) + " y " +
+                   std::to_string(row);
+          return false;
+        }
+    return true;
+  }
+  uint8_t *planes[3];
+  ptrdiff_t strides[3];
+  void api(uint8_t *const **pl, const ptrdiff_t **st) {
+    for (int i = 0; i < 3; i++) {
+      planes[i] = p[i].data();
+      strides[i] = p[i].stride;
+    }
+    *pl = planes;
+    *st = strides;
+  }
+};
+
+struct Blocks {
+  std::vector<V3dVp9TxBlock> blocks;
+  std::vector<int16_t> coeffs;
+};
+
+// Tiles every plane with VP9-like blocks (each aligned to its size), random sizes and types,
+// some eob 0, coefficients either small low-frequency ones or raw random int16 (the library
+// defines the result for any input, identically on every backend).
+Blocks make_blocks(Rng &rng, int width, int height, int max_tx, bool raw) {
+  Blocks out;
+  int pw = (width + 7) & ~7, ph = (height + 7) & ~7;
+  for (int plane = 0; plane < 3; plane++) {
+    int w = plane ? pw / 2 : pw, h = plane ? ph / 2 : ph;
+    // Walk 32x32 cells; split each into blocks of one random size.
+    for (int cy = 0; cy < h; cy += 32)
+      for (int cx = 0; cx < w; cx += 32) {
+        int tx = rng.range(0, max_tx);
+        int n = 4 << tx;
+        for (int y = cy; y < cy + 32 && y < h; y += n)
+          for (int x = cx; x < cx + 32 && x < w; x += n) {
+            if (rng.range(0, 9) == 0) continue;  // uncoded
+            V3dVp9TxBlock b{};
+            b.x = static_cast<uint16_t>(x);
+            b.y = static_cast<uint16_t>(y);
+            b.plane = static_cast<uint8_t>(plane);
+            b.tx_size = static_cast<uint8_t>(tx);
+            b.tx_type = static_cast<uint8_t>(tx == 3 ? 0 : rng.range(0, 3));
+            if (tx == 0 && rng.range(0, 7) == 0) b.tx_type = 4;
+            b.coeff_offset = static_cast<uint32_t>(out.coeffs.size());
+            out.coeffs.resize(out.coeffs.size() + n * n, 0);
+            int16_t *c = &out.coeffs[b.coeff_offset];
+            int kind = rng.range(0, 9);
+            if (raw && kind == 0) {
+              for (int k = 0; k < n * n; k++) c[k] = static_cast<int16_t>(rng.u32());
+            } else if (kind == 1) {
+              c[0] = static_cast<int16_t>(rng.range(-2000, 2000));  // DC only
+            } else {
+              int m = rng.range(1, n);
+              for (int i = 0; i < m; i++)
+                for (int j = 0; j < m; j++)
+                  if (rng.range(0, 2) == 0)
+                    c[i * n + j] = static_cast<int16_t>(rng.range(-400, 400) / (1 + i + j));
+            }
+            int last = 0;
+            for (int k = 0; k < n * n; k++)
+              if (c[k]) last = k + 1;
+            b.eob = rng.range(0, 15) == 0 ? 0 : (last ? static_cast<uint32_t>(n * n) : 0);
+            if (b.eob && rng.range(0, 1)) b.eob = static_cast<uint32_t>(rng.range(1, n * n));
+            out.blocks.push_back(b);
+          }
+      }
+  }
+  // Any order is valid.
+  for (size_t i = out.blocks.size(); i > 1; i--) std::swap(out.blocks[i - 1], out.blocks[rng.u32() % i]);
+  return out;
+}
+
+// The expected result: the scalar reference per block, clipped by this test.
+void apply_reference(Frame &f, const Blocks &bl) {
+  for (const V3dVp9TxBlock &b : bl.blocks) {
+    if (!b.eob) continue;
+    Plane &pl = f.p[b.plane];
+    int n = 4 << b.tx_size;
+    uint8_t tmp[32 * 32];
+    uint8_t *dst = pl.data() + b.y * pl.stride + b.x;
+    int w = std::min(n, pl.w - b.x), h = std::min(n, pl.h - b.y);
+    for (int r = 0; r < n; r++)
+      for (int c = 0; c < n; c++) tmp[r * n + c] = r < h && c < w ? dst[r * pl.stride + c] : 0;
+    v3d_vp9_itxfm_add_ref(tmp, n, &bl.coeffs[b.coeff_offset], b.tx_size, b.tx_type,
+                          static_cast<int>(n * n));
+    for (int r = 0; r < h; r++) memcpy(dst + r * pl.stride, tmp + r * n, w);
+  }
+}
+
+struct BackendCase {
+  const char *name;
+  const char *backend;
+  double share;  // hybrid: fixed GPU share, < 0 adaptive
+};
+
+void test_backend(const BackendCase &bc, uint64_t seed) {
+  V3dContextOptions o{};
+  o.backend = bc.backend;
+  o.cpu_threads = 2;
+  o.gpu_share = bc.share;
+  V3dContext *ctx = v3d_context_new_with_options(&o);
+  if (!ctx) {
+    // CI sets V3D_REQUIRE_GPU=1: it always has lavapipe, so the GPU path must run there.
+    const char *req = getenv("V3D_REQUIRE_GPU");
+    check(!(req && atoi(req)), "backend %s unavailable although V3D_REQUIRE_GPU is set: %s",
+          bc.name, v3d_last_error());
+    printf("backend %s: unavailable here (%s)\n", bc.name, v3d_last_error());
+    return;
+  }
+  printf("backend %s -> %s (GPU: %s)\n", bc.name, v3d_context_backend(ctx),
+         v3d_context_gpu_name(ctx) ? v3d_context_gpu_name(ctx) : "none");
+  const int sizes[][2] = {{352, 288}, {250, 130}, {33, 17}, {8, 8}, {1, 1}, {64, 72}, {1920, 1088}};
+  int iter = 0;
+  for (auto &sz : sizes) {
+    for (int shared = 0; shared < 2; shared++) {
+      for (int rep = 0; rep < (sz[0] > 1000 ? 1 : 3); rep++, iter++) {
+        uint64_t s = seed ^ (static_cast<uint64_t>(iter) * 0x9E3779B97F4A7C15ull);
+        Rng rng(s);
+        Frame got(sz[0], sz[1], shared ? ctx : nullptr), want(sz[0], sz[1], nullptr);
+        got.fill(rng);
+        want.copy_from(got);
+        Blocks bl = make_blocks(rng, sz[0], sz[1], 3, true);
+        uint8_t *const *planes;
+        const ptrdiff_t *strides;
+        got.api(&planes, &strides);
+        int rc = v3d_vp9_itxfm_add_frame(ctx, planes, strides, sz[0], sz[1], bl.blocks.data(),
+                                         bl.blocks.size(), bl.coeffs.data(), bl.coeffs.size());
+        check(rc == 0, "backend %s %dx%d: returned %d (%s), seed 0x%llx", bc.name, sz[0], sz[1],
+              rc, v3d_last_error(), static_cast<unsigned long long>(s));
+        apply_reference(want, bl);
+        std::string where;
+        check(got.same(want, &where),
+              "backend %s %dx%d %s memory, %zu blocks: differs from the reference at %s, seed "
+              "0x%llx",
+              bc.name, sz[0], sz[1], shared ? "shared" : "plain", bl.blocks.size(), where.c_str(),
+              static_cast<unsigned long long>(s));
+      }
+    }
+  }
+  V3dStats st;
+  v3d_context_get_stats(ctx, &st);
+  printf("  frames %llu, blocks cpu %llu gpu %llu, copies %llu, last gpu share %.2f\n",
+         static_cast<unsigned long long>(st.frames), static_cast<unsigned long long>(st.blocks_cpu),
+         static_cast<unsigned long long>(st.blocks_gpu), static_cast<unsigned long long>(st.copies),
+         st.gpu_share);
+  v3d_context_free(ctx);
+}
+
+// Each invalid list must be refused with its error code and leave the frame untouched.
+void test_invalid(uint64_t seed) {
+  V3dContext *ctx = v3d_context_new("simd", 2);
+  check(ctx != nullptr, "simd context");
+  if (!ctx) return;
+  Rng rng(seed);
+  const int W = 100, H = 60;
+  Frame f(W, H, nullptr), orig(W, H, nullptr);
+  f.fill(rng);
+  orig.copy_from(f);
+  std::vector<int16_t> coeffs(64 * 64, 5);
+  auto block = [](int x, int y, int plane, int txs, int txt, uint32_t eob, uint32_t off) {
+    V3dVp9TxBlock b{};
+    b.x = static_cast<uint16_t>(x);
+    b.y = static_cast<uint16_t>(y);
+    b.plane = static_cast<uint8_t>(plane);
+    b.tx_size = static_cast<uint8_t>(txs);
+    b.tx_type = static_cast<uint8_t>(txt);
+    b.eob = eob;
+    b.coeff_offset = off;
+    return b;
+  };
+  struct Case {
+    const char *what;
+    std::vector<V3dVp9TxBlock> blocks;
+    int expect;
+  };
+  std::vector<Case> cases = {
+      {"overlap", {block(0, 0, 0, 1, 0, 64, 0), block(4, 4, 0, 0, 0, 16, 100)}, V3D_ERROR_BLOCK_OVERLAP},
+      {"overlap after clipping", {block(96, 0, 0, 2, 0, 1, 0), block(100, 8, 0, 0, 0, 1, 300)}, V3D_ERROR_BLOCK_OVERLAP},
+      {"x outside", {block(104, 0, 0, 0, 0, 1, 0)}, V3D_ERROR_BLOCK_OUTSIDE},
+      {"y outside chroma", {block(0, 32, 1, 0, 0, 1, 0)}, V3D_ERROR_BLOCK_OUTSIDE},
+      {"plane 3", {block(0, 0, 3, 0, 0, 1, 0)}, V3D_ERROR_BAD_PLANE},
+      {"32x32 adst", {block(0, 0, 0, 3, 1, 1, 0)}, V3D_ERROR_BAD_TRANSFORM},
+      {"8x8 wht", {block(0, 0, 0, 1, 4, 1, 0)}, V3D_ERROR_BAD_TRANSFORM},
+      {"tx_size 4", {block(0, 0, 0, 4, 0, 1, 0)}, V3D_ERROR_BAD_TRANSFORM},
+      {"tx_type 5", {block(0, 0, 0, 0, 5, 1, 0)}, V3D_ERROR_BAD_TRANSFORM},
+      {"eob > n*n", {block(0, 0, 0, 0, 0, 17, 0)}, V3D_ERROR_BAD_EOB},
+      {"coeffs past end", {block(0, 0, 0, 3, 0, 1, 64 * 64 - 1023)}, V3D_ERROR_COEFFS_OUT_OF_RANGE},
+      {"huge offset", {block(0, 0, 0, 0, 0, 1, 0xFFFFFFF0u)}, V3D_ERROR_COEFFS_OUT_OF_RANGE},
+  };
+  uint8_t *const *planes;
+  const ptrdiff_t *strides;
+  f.api(&planes, &strides);
+  for (auto &c : cases) {
+    int rc = v3d_vp9_itxfm_add_frame(ctx, planes, strides, W, H, c.blocks.data(), c.blocks.size(),
+                                     coeffs.data(), coeffs.size());
+    check(rc == c.expect, "invalid case '%s': got %d (%s), want %d", c.what, rc, v3d_last_error(),
+          c.expect);
+    check(strlen(v3d_last_error()) > 0, "invalid case '%s': no error message", c.what);
+    int rc2 = v3d_vp9_itxfm_validate(W, H, c.blocks.data(), c.blocks.size(), coeffs.size());
+    check(rc2 == c.expect, "validate '%s': got %d want %d", c.what, rc2, c.expect);
+    std::string where;
+    check(f.same(orig, &where), "invalid case '%s': frame modified at %s", c.what, where.c_str());
+  }
+  V3dVp9TxBlock ok = block(0, 0, 0, 0, 0, 1, 0);
+  check(v3d_vp9_itxfm_add_frame(nullptr, planes, strides, W, H, &ok, 1, coeffs.data(), 16) ==
+            V3D_ERROR_INVALID_ARGUMENT, "NULL context refused");
+  check(v3d_vp9_itxfm_add_frame(ctx, nullptr, strides, W, H, &ok, 1, coeffs.data(), 16) ==
+            V3D_ERROR_INVALID_ARGUMENT, "NULL planes refused");
+  check(v3d_vp9_itxfm_add_frame(ctx, planes, strides, 0, H, &ok, 1, coeffs.data(), 16) ==
+            V3D_ERROR_INVALID_ARGUMENT, "zero width refused");
+  check(v3d_vp9_itxfm_add_frame(ctx, planes, strides, W, H, &ok, 1, nullptr, 16) ==
+            V3D_ERROR_INVALID_ARGUMENT, "NULL coeffs refused");
+  ptrdiff_t small[3] = {strides[0], 10, strides[2]};
+  check(v3d_vp9_itxfm_add_frame(ctx, planes, small, W, H, &ok, 1, coeffs.data(), 16) ==
+            V3D_ERROR_INVALID_ARGUMENT, "stride below width refused");
+  std::string where;
+  check(f.same(orig, &where), "refused calls left the frame untouched (%s)", where.c_str());
+  check(v3d_vp9_itxfm_add_frame(ctx, planes, strides, W, H, nullptr, 0, nullptr, 0) == 0,
+        "empty block list accepted");
+  check(v3d_context_new("warp-drive", 0) == nullptr, "unknown backend refused");
+  v3d_context_free(ctx);
+}
+
+}  // namespace
+
+int main() {
+  uint64_t seed = v3dtest::base_seed();
+  const BackendCase cases[] = {
+      {"scalar", "scalar", -1}, {"simd", "simd", -1},         {"gpu", "gpu", -1},
+      {"hybrid-30", "hybrid", 0.3}, {"hybrid-70", "hybrid", 0.7}, {"hybrid-adaptive", "hybrid", -1},
+      {"auto", "auto", -1},
+  };
+  for (const auto &c : cases) test_backend(c, seed);
+  test_invalid(seed);
+  return v3dtest::finish();
+}

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Shared pieces of v3d-bench: options, a tiny JSON writer, timing statistics.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace v3dbench {
+
+struct Options {
+  std::string json_path;
+  bool quick = false;
+  int frames = 0;
+  int threads = 0;  // 0 = online cores
+  bool gpu = true;
+  std::string only;
+};
+
+// Builds a JSON document of nested objects and arrays, in order of calls. Keys and strings are
+// plain ASCII written by this tool.
+class Json {
+ public:
+  Json() { s_ = "{"; first_.push_back(true); }
+  void key(const std::string &k) {
+    sep();
+    s_ += "\"" + k + "\": ";
+    pending_value_ = true;
+  }
+  void num(const std::string &k, double v) {
+    key(k);
+    char b[64];
+    snprintf(b, sizeof b, "%.6g", v);
+    s_ += b;
+    pending_value_ = false;
+  }
+  void str(const std::string &k, const std::string &v) {
+    key(k);
+    s_ += "\"" + v + "\"";
+    pending_value_ = false;
+  }
+  void begin_object(const std::string &k) { open(k, '{'); }
+  void begin_array(const std::string &k) { open(k, '['); }
+  void begin_object() { open("", '{'); }
+  void end_object() { close('}'); }
+  void end_array() { close(']'); }
+  std::string str() const { return s_ + "}\n"; }
+
+ private:
+  void sep() {
+    if (pending_value_) return;
+    if (!first_.back()) s_ += ", ";
+    first_.back() = false;
+  }
+  void open(const std::string &k, char c) {
+    if (!k.empty()) key(k);
+    else sep();
+    s_ += c;
+    pending_value_ = false;
+    first_.push_back(true);
+  }
+  void close(char c) {
+    s_ += c;
+    first_.pop_back();
+  }
+  std::string s_;
+  std::vector<bool> first_;
+  bool pending_value_ = false;
+};
+
+using Clock = std::chrono::steady_clock;
+inline double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+struct Stats {
+  double median = 0, p99 = 0, mean = 0, min = 0;
+};
+inline Stats stats_of(std::vector<double> v) {
+  Stats s;
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  s.min = v.front();
+  s.median = v[v.size() / 2];
+  s.p99 = v[std::min(v.size() - 1, static_cast<size_t>(v.size() * 0.99))];
+  double sum = 0;
+  for (double x : v) sum += x;
+  s.mean = sum / v.size();
+  return s;
+}
+
+void print_machine(Json &json, const Options &opt);
+int bench_vp9_itx(const Options &opt, Json &json);
+
+}  // namespace v3dbench

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// v3d-bench: speed of the kernels, per kernel family, printed as a table and written as JSON.
+// A tool, not a test: timings depend on the machine. No GStreamer dependency, so it runs on the
+// device machine.
+//
+//   v3d-bench [--json FILE] [--quick] [--frames N] [--threads N] [--no-gpu] [--only SIZE]
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "bench_common.h"
+
+int main(int argc, char **argv) {
+  v3dbench::Options opt;
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    auto next = [&]() -> const char * {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "%s needs a value\n", a.c_str());
+        exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--json") opt.json_path = next();
+    else if (a == "--quick") opt.quick = true;
+    else if (a == "--frames") opt.frames = atoi(next());
+    else if (a == "--threads") opt.threads = atoi(next());
+    else if (a == "--no-gpu") opt.gpu = false;
+    else if (a == "--only") opt.only = next();
+    else if (a == "--help" || a == "-h") {
+      printf("usage: v3d-bench [--json FILE] [--quick] [--frames N] [--threads N] [--no-gpu] "
+             "[--only 4x4|8x8|16x16|32x32|mixed]\n"
+             "  --threads N  CPU cores to count as N for the M4 matrix (default: online cores)\n");
+      return 0;
+    } else {
+      fprintf(stderr, "unknown option %s (try --help)\n", a.c_str());
+      return 2;
+    }
+  }
+  if (opt.frames <= 0) opt.frames = opt.quick ? 3 : 20;
+  v3dbench::Json json;
+  v3dbench::print_machine(json, opt);
+  int rc = v3dbench::bench_vp9_itx(opt, json);
+  if (!opt.json_path.empty()) {
+    FILE *f = fopen(opt.json_path.c_str(), "w");
+    if (!f) {
+      fprintf(stderr, "cannot write %s\n", opt.json_path.c_str());
+      return 1;
+    }
+    fputs(json.str().c_str(), f);
+    fclose(f);
+    printf("JSON written to %s\n", opt.json_path.c_str());
+  }
+  return rc;
+}
