@@ -339,6 +339,12 @@ void test_device(int index, const std::string &name, bool coef32, int *opened) {
     const uint64_t seed = seed0 + 7777777ull * (m + 1);
     Rng rng(seed);
     Case c = mixed_case(rng, sz[0], sz[1]);
+    if (m == 3) {  // a band of rows (as the hybrid split gives the GPU one region)
+      std::vector<uint32_t> keep;
+      for (uint32_t i : c.index)
+        if (c.blocks[i].y >= 16 && c.blocks[i].y < 48) keep.push_back(i);
+      c.index = keep;
+    }
     if (m >= 5) {  // one plane only: the other bindings unused, one plane copy at most
       std::vector<uint32_t> keep;
       for (uint32_t i : c.index)

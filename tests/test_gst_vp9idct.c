@@ -350,9 +350,38 @@ static gchar *stats_string(GstElement *e, const char *field) {
   return v;
 }
 
-/* Pushes buf (with a meta from `res`) and checks the output against the reference. */
+/* Bytes of buf that v3dvp9idct may change: each plane's processed area (8x8-rounded luma, half
+ * for chroma) from the plane's start, per the buffer's GstVideoMeta or the default layout. */
+static guint8 *writable_mask(GstBuffer *buf, int w, int h) {
+  gsize size = gst_buffer_get_size(buf);
+  guint8 *mask = g_malloc0(size);
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_I420, w, h);
+  GstVideoMeta *vm = gst_buffer_get_video_meta(buf);
+  int pw = (w + 7) / 8 * 8, ph = (h + 7) / 8 * 8;
+  for (int p = 0; p < 3; p++) {
+    gsize off = vm ? vm->offset[p] : GST_VIDEO_INFO_PLANE_OFFSET(&info, p);
+    gint stride = vm ? vm->stride[p] : GST_VIDEO_INFO_PLANE_STRIDE(&info, p);
+    int cw = p ? pw / 2 : pw, ch = p ? ph / 2 : ph;
+    for (int y = 0; y < ch; y++)
+      for (int x = 0; x < cw; x++) {
+        gsize i = off + (gsize)y * stride + x;
+        if (i < size) mask[i] = 1;
+      }
+  }
+  return mask;
+}
+
+/* Pushes buf (with a meta from `res`) and checks the output against the reference, and that no
+ * byte outside the planes' processed areas changed. */
 static void push_and_check(Idct *t, GstBuffer *buf, const Residual *res, int w, int h,
                            const char *what) {
+  GstMapInfo map;
+  guint8 *mask = writable_mask(buf, w, h);
+  gst_buffer_map(buf, &map, GST_MAP_READ);
+  guint8 *before = g_memdup2(map.data, map.size);
+  gsize size = map.size;
+  gst_buffer_unmap(buf, &map);
   Planes expected = read_planes(buf, w, h);
   apply_reference(&expected, (const V3dVp9TxBlock *)res->blocks->data, res->blocks->len,
                   (const gint16 *)res->coeffs->data);
@@ -367,6 +396,17 @@ static void push_and_check(Idct *t, GstBuffer *buf, const Residual *res, int w, 
   planes_equal(&got, &expected, what);
   planes_clear(&got);
   planes_clear(&expected);
+  gst_buffer_map(out, &map, GST_MAP_READ);
+  fail_unless(map.size == size);
+  for (gsize i = 0; i < size; i++)
+    if (!mask[i] && map.data[i] != before[i]) {
+      fail("%s: %dx%d: byte %" G_GSIZE_FORMAT " outside the planes changed (seed 0x%"
+           G_GINT64_MODIFIER "x)", what, w, h, i, g_seed);
+      break;
+    }
+  gst_buffer_unmap(out, &map);
+  g_free(before);
+  g_free(mask);
   gst_buffer_unref(out);
 }
 
@@ -644,7 +684,10 @@ GST_START_TEST(test_gpu_unavailable) {
   g_object_set(e, "backend", 3 /* gpu */, "gpu-device", "no-such-gpu-xyz", NULL);
   expect_ready_failure(e, bus, "gpu-device=no-such-gpu-xyz");
 
-  /* No Vulkan driver at all (this test runs in its own process, check's fork mode). */
+  /* No Vulkan driver at all (this test runs in its own process in check's fork mode; the
+   * variables are restored at the end for CK_FORK=no runs). */
+  gchar *old_icd = g_strdup(g_getenv("VK_ICD_FILENAMES"));
+  gchar *old_drv = g_strdup(g_getenv("VK_DRIVER_FILES"));
   g_setenv("VK_ICD_FILENAMES", "/nonexistent/icd.json", TRUE);
   g_setenv("VK_DRIVER_FILES", "/nonexistent/icd.json", TRUE);
   g_object_set(e, "gpu-device", NULL, NULL);
@@ -664,6 +707,12 @@ GST_START_TEST(test_gpu_unavailable) {
   gst_element_set_bus(e, NULL);
   gst_object_unref(bus);
   gst_object_unref(e);
+  if (old_icd) g_setenv("VK_ICD_FILENAMES", old_icd, TRUE);
+  else g_unsetenv("VK_ICD_FILENAMES");
+  if (old_drv) g_setenv("VK_DRIVER_FILES", old_drv, TRUE);
+  else g_unsetenv("VK_DRIVER_FILES");
+  g_free(old_icd);
+  g_free(old_drv);
 }
 GST_END_TEST;
 
@@ -792,13 +841,15 @@ GST_START_TEST(test_pipeline_end_to_end) {
     const int w = 250, h = 130, n = 3;
     gchar *desc = g_strdup_printf(
         "v3dvp9residualsrc num-buffers=%d seed=9 ! video/x-raw,width=%d,height=%d ! "
-        "v3dvp9idct name=idct backend=%s ! fakesink name=sink", n, w, h, backends[k]);
+        "v3dvp9idct name=idct backend=%s checksum=true ! fakesink name=sink", n, w, h,
+        backends[k]);
     GstElement *pipeline = gst_parse_launch(desc, NULL);
     fail_unless(pipeline != NULL);
     GPtrArray *out = run_pipeline(pipeline);
     fail_unless_equals_int((int)out->len, n);
     /* The same frames again from the source alone, through the reference. */
     GstHarness *hs = src_new("seed=9", w, h);
+    GChecksum *sum = g_checksum_new(G_CHECKSUM_MD5);
     for (int i = 0; i < n; i++) {
       GstBuffer *ref = gst_harness_pull(hs);
       GstV3dVp9ResidualMeta *m = gst_buffer_get_v3d_vp9_residual_meta(ref);
@@ -806,6 +857,8 @@ GST_START_TEST(test_pipeline_end_to_end) {
       apply_reference(&expected, m->blocks, m->n_blocks, m->coeffs);
       Planes got = read_planes(g_ptr_array_index(out, i), w, h);
       planes_equal(&got, &expected, desc);
+      for (int p = 0; p < 3; p++)
+        g_checksum_update(sum, expected.plane[p], (gssize)expected.pw[p] * expected.ph[p]);
       planes_clear(&got);
       planes_clear(&expected);
       gst_buffer_unref(ref);
@@ -816,6 +869,12 @@ GST_START_TEST(test_pipeline_end_to_end) {
     /* The source used the element's pool (with GstVideoMeta): no copy anywhere. */
     fail_unless_equals_int((int)stats_u64(idct, "padded-copies"), 0);
     fail_unless_equals_int((int)stats_u64(idct, "copies"), 0);
+    /* The checksum property digests the visible pixels of the output frames. */
+    gchar *digest = stats_string(idct, "checksum");
+    fail_unless(g_strcmp0(digest, g_checksum_get_string(sum)) == 0, "%s: checksum %s, expected %s",
+                desc, digest, g_checksum_get_string(sum));
+    g_free(digest);
+    g_checksum_free(sum);
     gst_object_unref(idct);
     gst_element_set_state(pipeline, GST_STATE_NULL);
     g_ptr_array_unref(out);

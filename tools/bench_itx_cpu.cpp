@@ -7,13 +7,15 @@
 //
 // Realistic coefficients: a residual (a gentle gradient plus Gaussian noise whose sigma is drawn
 // per block, log-uniform from 0.75 up to 8 / 8 / 4 / 2 for 4x4 / 8x8 / 16x16 / 32x32, since
-// encoders choose large transforms for smooth areas), an orthonormal 2-D DCT scaled to VP9's coefficient scale (x8 for
-// 4x4..16x16, x4 for 32x32: the inverse's final shifts), then a dead-zone quantizer (step 48,
-// rounding offset 1/3). This is a timing model, not an encoder: most blocks end up DC-only or
-// with a few low-frequency coefficients, some are dense. Full blocks: uniform residual in
-// [-255, 255], step 8, nearest rounding (every coefficient non-zero or nearly).
+// encoders choose large transforms for smooth areas), an orthonormal 2-D DCT scaled to VP9's
+// coefficient scale (x8 for 4x4..16x16, x4 for 32x32: the inverse's final shifts), then a
+// dead-zone quantizer (step 48, rounding offset 1/3; 32x32 values halved as VP9 dequantizes).
+// This is a timing model, not an encoder: many blocks end up DC-only or with a few
+// low-frequency coefficients, some are dense (the average count is printed). Full blocks:
+// uniform residual in [-255, 255], step 8, nearest rounding (nearly every coefficient non-zero).
 //
 // Build standalone: compile with -DBENCH_ITX_CPU_MAIN and link with the kernel library.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -44,14 +46,23 @@ struct Rng {
   }
 };
 
-// One block of coefficients (see the header comment). Returns the eob: 1 + raster index of the
-// last non-zero coefficient (an upper bound of the scan eob's meaning is enough here: kernels
-// treat eob as a hint only).
+// Position of coefficient (i, j) in a diagonal scan (raster indices sorted by (i + j, i)): close
+// enough to VP9's default scans for an eob that kernels use only as a hint.
+int diag_pos(int n, int i, int j) {
+  int pos = 0;
+  for (int s = 0; s < i + j; s++) pos += s < n ? s + 1 : 2 * n - 1 - s;  // earlier diagonals
+  const int i0 = i + j < n ? 0 : i + j - n + 1;  // first row on this diagonal
+  return pos + i - i0;
+}
+
+// One block of coefficients (see the header comment). Returns the eob: 1 + diag_pos of the last
+// non-zero coefficient.
 int make_block(Rng &rng, int n, bool full, int16_t *out) {
   std::vector<double> r(n * n), t(n * n), basis(n * n);
   for (int k = 0; k < n; k++)
     for (int i = 0; i < n; i++)
-      basis[k * n + i] = std::sqrt((k ? 2.0 : 1.0) / n) * std::cos(M_PI * (2 * i + 1) * k / (2 * n));
+      basis[k * n + i] =
+          std::sqrt((k ? 2.0 : 1.0) / n) * std::cos(M_PI * (2 * i + 1) * k / (2 * n));
   // Encoders pick large transforms for smooth areas: the noise shrinks with the block size.
   const double sigma_max = n <= 8 ? 8 : n == 16 ? 4 : 2;
   const double sigma = 0.75 * std::pow(sigma_max / 0.75, rng.uniform());
@@ -59,7 +70,8 @@ int make_block(Rng &rng, int n, bool full, int16_t *out) {
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)
       r[i * n + j] = full ? std::floor(rng.uniform() * 511) - 255
-                          : m + gx * (j - n / 2.0) / n + gy * (i - n / 2.0) / n + rng.gauss() * sigma;
+                          : m + (gx * (j - n / 2.0) + gy * (i - n / 2.0)) / n +
+                                rng.gauss() * sigma;
   for (int i = 0; i < n; i++)  // rows
     for (int k = 0; k < n; k++) {
       double s = 0;
@@ -78,7 +90,7 @@ int make_block(Rng &rng, int n, bool full, int16_t *out) {
       if (n == 32) v = std::trunc(v / 2);  // VP9 halves dequantized 32x32 coefficients
       v = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
       out[k * n + j] = static_cast<int16_t>(v);
-      if (v != 0) eob = k * n + j + 1;
+      if (v != 0) eob = std::max(eob, diag_pos(n, k, j) + 1);
     }
   if (eob == 0) {  // callers skip empty blocks: keep a DC
     out[0] = static_cast<int16_t>(q);

@@ -8,5 +8,6 @@ cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
 meson setup build -Dvulkan=enabled -Dgst=enabled >/dev/null 2>&1 || meson setup build --reconfigure -Dvulkan=enabled -Dgst=enabled
 ninja -C build
+export V3D_REQUIRE_GPU=1
 export GST_PLUGIN_PATH="$PWD/build/gst" GST_REGISTRY="$PWD/build/registry.dat"
 exec bash pipelines/vp9idct-gpu.sh "$@"

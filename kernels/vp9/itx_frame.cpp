@@ -88,14 +88,19 @@ int itx_validate(int width, int height, const V3dVp9TxBlock *blocks, size_t n_bl
                        "block %zu: coefficients %u..%u past n_coeffs %zu", i, b.coeff_offset,
                        b.coeff_offset + n * n - 1, n_coeffs);
   }
-  Occupancy occ[3];
-  for (int p = 0; p < 3; p++) occ[p].reset(pw[p], ph[p]);
+  // Blocks on a 4-pixel grid (every VP9 block is) are checked at 4x4-cell resolution, which is
+  // exact for them because the planes' sizes are multiples of 4 too; others pixel by pixel.
+  int shift = 2;
+  for (size_t i = 0; i < n_blocks && shift; i++)
+    if ((blocks[i].x | blocks[i].y) & 3) shift = 0;
+  thread_local Occupancy occ[3];
+  for (int p = 0; p < 3; p++) occ[p].reset(pw[p] >> shift, ph[p] >> shift);
   for (size_t i = 0; i < n_blocks; i++) {
     const V3dVp9TxBlock &b = blocks[i];
     int n = 4 << b.tx_size;
     int w = b.x + n > pw[b.plane] ? pw[b.plane] - b.x : n;
     int h = b.y + n > ph[b.plane] ? ph[b.plane] - b.y : n;
-    if (!occ[b.plane].mark(b.x, b.y, w, h)) {
+    if (!occ[b.plane].mark(b.x >> shift, b.y >> shift, w >> shift, h >> shift)) {
       long j = find_owner(blocks, i, b.plane, b.x, b.y, w, h);
       return set_error(V3D_ERROR_BLOCK_OVERLAP,
                        "block %zu (plane %u, x %u, y %u, %dx%d) overlaps block %ld", i, b.plane,

@@ -44,8 +44,9 @@ namespace vp9 {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-#if HWY_TARGET == HWY_SCALAR
-// One-lane vectors: nothing to gain over the reference, which stays in the table.
+#if HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE
+// One-lane vectors: nothing to gain over the reference, which stays in the table. Scalable
+// vectors (SVE, RVV; normally disabled above) cannot form the arrays of vectors used here.
 void InitItxSimd(ItxDsp *) {}
 #else
 
@@ -311,7 +312,7 @@ void InitItxSimd(ItxDsp *dsp) {
   FillSize<32>(dsp, kTx32x32);
   dsp->add[kTx4x4][kWhtWht] = &WhtAdd4x4;
 }
-#endif  // HWY_TARGET == HWY_SCALAR
+#endif  // HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE
 
 }  // namespace HWY_NAMESPACE
 }  // namespace vp9

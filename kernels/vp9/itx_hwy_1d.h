@@ -24,6 +24,8 @@
 
 #include <hwy/highway.h>
 
+#include "vp9/itx_ref_1d.h"  // constants (pragma once: included on the first pass only)
+
 // Full unrolling of the small constant-count loops over vectors: arrays of vectors then live in
 // registers (or plain spill slots) instead of being indexed in memory.
 #ifndef V3D_UNROLL
@@ -44,16 +46,13 @@ namespace v3d {
 namespace vp9 {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-#if HWY_TARGET != HWY_SCALAR
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
 
-// cospi_k_64 = round(16384 * cos(k * pi / 64)): the VP9 specification's cos64 lookup table
-// (section 8.7.1.1, "cos64( angle )"), entries 0..32.
-constexpr int32_t kC[33] = {16384, 16364, 16305, 16207, 16069, 15893, 15679, 15426, 15137,
-                            14811, 14449, 14053, 13623, 13160, 12665, 12140, 11585, 11003,
-                            10394, 9760,  9102,  8423,  7723,  7005,  6270,  5520,  4756,
-                            3981,  3196,  2404,  1606,  804,   0};
-// SINPI_k_9 of the VP9 specification (section 8.7.1.1, used by the 4-point ADST).
-constexpr int32_t kS1 = 5283, kS2 = 9929, kS3 = 13377, kS4 = 15212;
+// The constants are the reference's (itx_ref_1d.h): kC[k] = cos64(k) of the VP9 specification
+// (libvpx's cospi_k_64), kSn = SINPI_n_9 of its inverse ADST4 process.
+constexpr const int32_t (&kC)[33] = ref::kCos64;
+constexpr int32_t kS1 = ref::kSinPi9[1], kS2 = ref::kSinPi9[2], kS3 = ref::kSinPi9[3],
+                  kS4 = ref::kSinPi9[4];
 
 // Small helpers bound to one descriptor (d is an empty tag; everything inlines).
 template <class D>
@@ -95,8 +94,9 @@ HWY_INLINE V In(const Ops<D> &o, const V *v, int k) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// DCT. The even half of an n-point IDCT is the n/2-point IDCT of the even inputs; Dct*Even
-// return it in e[0..n/2).
+// DCT. The even half of an n-point IDCT is the n/2-point IDCT of the even inputs (e[] below);
+// the odd inputs go through the stages of the odd half, and out[k] = e[k] + odd[n/2-1-k],
+// out[n-1-k] = e[k] - odd[n/2-1-k]. Stage numbers follow libvpx's idct*_c.
 
 template <int kNz, class D, class V = hn::Vec<D>>
 HWY_INLINE void Idct4(D d, const V *in, V *out) {
@@ -371,7 +371,7 @@ HWY_INLINE void Iwht4(D d, const V *in, V *out) {
   out[3] = dd;
 }
 
-// Functors selecting a 1-D transform by type, for the 2-D driver. Run<kNz>(d, v) transforms
+// Functors selecting a 1-D transform by type, for the 2-D driver. Run<n, kNz>(d, v) transforms
 // v[0..n) in place.
 struct TxDct {
   template <size_t kN, int kNz, class D, class V>
@@ -397,7 +397,7 @@ struct TxAdst {
   }
 };
 
-#endif  // HWY_TARGET != HWY_SCALAR
+#endif  // HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
 }  // namespace HWY_NAMESPACE
 }  // namespace vp9
 }  // namespace v3d

@@ -22,7 +22,7 @@ namespace v3d {
 namespace vp9 {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-#if HWY_TARGET != HWY_SCALAR
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
 
 // Transposes the 4x4 tiles held in each 128-bit block of v[0..3] (block b of v[i] holds row i,
 // columns 4b..4b+3): afterwards block b of v[j] holds column 4b+j, rows 0..3.
@@ -86,7 +86,7 @@ HWY_INLINE void TransposeTile(D d, V *v) {
   }
 }
 
-#endif  // HWY_TARGET != HWY_SCALAR
+#endif  // HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
 }  // namespace HWY_NAMESPACE
 }  // namespace vp9
 }  // namespace v3d

@@ -20,9 +20,9 @@ namespace v3d {
 
 class Gpu;
 
-// Opens a Vulkan device for compute. device: nullptr or "" = default choice (a V3D device first,
-// else V3D_VULKAN_DEVICE, else the first device with what the shaders need); else an index ("1")
-// or a case-insensitive substring of the device name. Returns nullptr with *error set to the
+// Opens a Vulkan device for compute. device: an index ("1") or a case-insensitive substring of
+// the device name; nullptr or "" = V3D_VULKAN_DEVICE if set, else a V3D device (Raspberry Pi)
+// if present, else the first device with what the shaders need. Returns nullptr with *error set to the
 // reason (no loader, no device, missing feature) when none is usable. Blocks (creates pipelines).
 std::shared_ptr<Gpu> gpu_open(const char *device, std::string *error);
 

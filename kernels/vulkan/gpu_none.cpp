@@ -21,4 +21,11 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &, const FramePlanes &, const V3d
   return nullptr;
 }
 
+std::vector<std::string> gpu_list_devices(std::string *error) {
+  if (error) *error = "built without Vulkan support";
+  return {};
+}
+int gpu_validation_messages(const Gpu &) { return 0; }
+double gpu_last_job_seconds(const Gpu &) { return -1; }
+
 }  // namespace v3d

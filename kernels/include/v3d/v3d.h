@@ -106,8 +106,8 @@ V3D_API V3dContext *v3d_context_new(const char *backend, int cpu_threads);
 typedef struct {
   const char *backend;    /* as in v3d_context_new; NULL = "auto" */
   int cpu_threads;        /* 0 = default (online cores - 1, at least 1) */
-  const char *gpu_device; /* NULL = default choice (V3D first, then V3D_VULKAN_DEVICE, then the
-                             first suitable device); else an index ("1") or a name substring */
+  const char *gpu_device; /* an index ("1") or a name substring; NULL = V3D_VULKAN_DEVICE if
+                             set, else a V3D device if present, else the first suitable one */
   double gpu_share;       /* hybrid: initial fraction of blocks given to the GPU, 0..1;
                              negative = default (adaptive) */
 } V3dContextOptions;

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * GstV3dAllocator: GstMemory from v3d_shared_alloc() of a V3dContext, i.e. host-visible memory
+ * that the context's CPU workers and GPU use without copies (plain aligned memory when the
+ * context has no GPU). Mapping is free (the memory is always mapped). Memory type
+ * GST_V3D_SHARED_MEMORY_TYPE.
+ *
+ * Ownership: the allocator holds a reference to its V3dContext; each memory keeps what it needs
+ * alive (v3d_shared_free() may run after the context is freed). Thread-safe.
+ */
+#ifndef GST_V3D_ALLOCATOR_H
+#define GST_V3D_ALLOCATOR_H
+
+#include <gst/gst.h>
+#include <v3d/v3d.h>
+
+G_BEGIN_DECLS
+
+#define GST_V3D_SHARED_MEMORY_TYPE "V3dSharedMemory"
+
+#define GST_TYPE_V3D_ALLOCATOR (gst_v3d_allocator_get_type ())
+G_DECLARE_FINAL_TYPE (GstV3dAllocator, gst_v3d_allocator, GST, V3D_ALLOCATOR, GstAllocator)
+
+/* Returns: (transfer full): a new allocator for ctx (which it references). */
+GstAllocator *gst_v3d_allocator_new (V3dContext *ctx);
+
+/* TRUE if mem (or its parent) came from a GstV3dAllocator. */
+gboolean gst_is_v3d_shared_memory (GstMemory *mem);
+
+G_END_DECLS
+
+#endif /* GST_V3D_ALLOCATOR_H */

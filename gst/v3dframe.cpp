@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// ItxFrameLayout: direct or padded hand-over of a frame to the library. See v3dframe.h.
+#include "v3dframe.h"
+
+#include <cstring>
+
+namespace v3d {
+namespace {
+
+void copy_plane(guint8 *dst, gsize dst_stride, const guint8 *src, gsize src_stride, gsize width,
+                int height) {
+  for (int y = 0; y < height; y++) memcpy(dst + y * dst_stride, src + y * src_stride, width);
+}
+
+// Row alignment of the padded copy: 64 bytes, the alignment of v3d_shared_alloc (v3d.h).
+constexpr gsize kScratchRowAlign = 64;
+
+}  // namespace
+
+bool ItxFrameLayout::configure(const GstVideoInfo &info, V3dContext *ctx) {
+  reset();
+  info_ = info;
+  const int w = GST_VIDEO_INFO_WIDTH(&info), h = GST_VIDEO_INFO_HEIGHT(&info);
+  // v3d.h, v3d_vp9_itxfm_add_frame: luma 8*ceil(w/8) x 8*ceil(h/8), each chroma plane half that.
+  pw_[0] = (w + 7) / 8 * 8;
+  ph_[0] = (h + 7) / 8 * 8;
+  pw_[1] = pw_[2] = pw_[0] / 2;
+  ph_[1] = ph_[2] = ph_[0] / 2;
+  gsize total = 0;
+  for (int p = 0; p < 3; p++) {
+    scratch_stride_[p] = (pw_[p] + kScratchRowAlign - 1) / kScratchRowAlign * kScratchRowAlign;
+    scratch_offset_[p] = total;
+    total += static_cast<gsize>(scratch_stride_[p]) * ph_[p];
+  }
+  scratch_ = static_cast<guint8 *>(v3d_shared_alloc(ctx, total));
+  if (!scratch_) return false;
+  memset(scratch_, 0, total);
+  return true;
+}
+
+void ItxFrameLayout::reset() {
+  if (scratch_) v3d_shared_free(scratch_);
+  scratch_ = nullptr;
+}
+
+bool ItxFrameLayout::has_room(GstBuffer *buf) const {
+  gsize offset[3];
+  gint stride[3];
+  if (GstVideoMeta *vmeta = gst_buffer_get_video_meta(buf)) {
+    for (int p = 0; p < 3; p++) offset[p] = vmeta->offset[p], stride[p] = vmeta->stride[p];
+  } else {
+    for (int p = 0; p < 3; p++)
+      offset[p] = GST_VIDEO_INFO_PLANE_OFFSET(&info_, p),
+      stride[p] = GST_VIDEO_INFO_PLANE_STRIDE(&info_, p);
+  }
+  gsize start[3], end[3];
+  for (int p = 0; p < 3; p++) {
+    if (stride[p] < pw_[p]) return false;
+    start[p] = offset[p];
+    end[p] = offset[p] + static_cast<gsize>(stride[p]) * (ph_[p] - 1) + pw_[p];
+    guint idx = 0, len = 0;
+    gsize skip = 0;
+    if (end[p] > gst_buffer_get_size(buf) ||
+        !gst_buffer_find_memory(buf, start[p], end[p] - start[p], &idx, &len, &skip) || len != 1)
+      return false;
+  }
+  for (int a = 0; a < 3; a++)
+    for (int b = a + 1; b < 3; b++)
+      if (start[a] < end[b] && start[b] < end[a]) return false;
+  return true;
+}
+
+void ItxFrameLayout::planes_for(const GstVideoFrame &frame, bool direct, uint8_t *planes[3],
+                                ptrdiff_t strides[3]) {
+  for (int p = 0; p < 3; p++) {
+    auto *data = static_cast<guint8 *>(GST_VIDEO_FRAME_PLANE_DATA(&frame, p));
+    const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p);
+    if (direct) {
+      planes[p] = data;
+      strides[p] = stride;
+      continue;
+    }
+    planes[p] = scratch_ + scratch_offset_[p];
+    strides[p] = scratch_stride_[p];
+    copy_plane(planes[p], strides[p], data, stride, GST_VIDEO_FRAME_COMP_WIDTH(&frame, p),
+               GST_VIDEO_FRAME_COMP_HEIGHT(&frame, p));
+  }
+}
+
+void ItxFrameLayout::copy_back(GstVideoFrame &frame) const {
+  for (int p = 0; p < 3; p++)
+    copy_plane(static_cast<guint8 *>(GST_VIDEO_FRAME_PLANE_DATA(&frame, p)),
+               GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p), scratch_ + scratch_offset_[p],
+               scratch_stride_[p], GST_VIDEO_FRAME_COMP_WIDTH(&frame, p),
+               GST_VIDEO_FRAME_COMP_HEIGHT(&frame, p));
+}
+
+void checksum_visible(GChecksum *sum, const GstVideoFrame &frame) {
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES(&frame); p++) {
+    const auto *data = static_cast<const guint8 *>(GST_VIDEO_FRAME_PLANE_DATA(&frame, p));
+    for (int y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT(&frame, p); y++)
+      g_checksum_update(sum,
+                        data + static_cast<gsize>(y) * GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p),
+                        GST_VIDEO_FRAME_COMP_WIDTH(&frame, p));
+  }
+}
+
+}  // namespace v3d
