@@ -315,6 +315,71 @@ void test_invalid(uint64_t seed) {
   v3d_context_free(ctx);
 }
 
+// v3d_vp9_itxfm_add_frames: more frames than the GPU keeps in flight, each against the reference;
+// one invalid frame in a batch leaves every frame untouched.
+void test_batch(const char *backend, uint64_t seed) {
+  V3dContext *ctx = v3d_context_new(backend, test_threads());
+  if (!ctx) {
+    const char *req = getenv("V3D_REQUIRE_GPU");
+    check(!(req && atoi(req)), "batch: backend %s unavailable: %s", backend, v3d_last_error());
+    return;
+  }
+  Rng rng(seed ^ 0xBA7C4);
+  const int n = 20;
+  std::vector<std::unique_ptr<Frame>> got, want;
+  std::vector<Blocks> bl(n);
+  std::vector<V3dVp9ItxFrame> frames(n);
+  for (int f = 0; f < n; f++) {
+    int w = rng.range(1, 200), h = rng.range(1, 120);
+    got.emplace_back(new Frame(w, h, f % 2 ? ctx : nullptr));
+    want.emplace_back(new Frame(w, h, nullptr));
+    got[f]->fill(rng);
+    want[f]->copy_from(*got[f]);
+    bl[f] = make_blocks(rng, w, h, 3, true);
+    uint8_t *const *planes;
+    const ptrdiff_t *strides;
+    got[f]->api(&planes, &strides);
+    V3dVp9ItxFrame &fr = frames[f];
+    for (int p = 0; p < 3; p++) {
+      fr.planes[p] = planes[p];
+      fr.strides[p] = strides[p];
+    }
+    fr.width = w;
+    fr.height = h;
+    fr.blocks = bl[f].blocks.data();
+    fr.n_blocks = bl[f].blocks.size();
+    fr.coeffs = bl[f].coeffs.data();
+    fr.n_coeffs = bl[f].coeffs.size();
+  }
+  // An invalid last frame: nothing may change.
+  std::vector<V3dVp9TxBlock> bad = bl[n - 1].blocks;
+  if (!bad.empty()) {
+    bad.push_back(bad.front());  // duplicate = overlap
+    V3dVp9ItxFrame save = frames[n - 1];
+    frames[n - 1].blocks = bad.data();
+    frames[n - 1].n_blocks = bad.size();
+    int rc = v3d_vp9_itxfm_add_frames(ctx, frames.data(), n);
+    check(rc == V3D_ERROR_BLOCK_OVERLAP, "batch %s: invalid frame refused (got %d: %s)", backend,
+          rc, v3d_last_error());
+    std::string where;
+    for (int f = 0; f < n; f++)
+      check(got[f]->same(*want[f], &where), "batch %s: frame %d touched by a refused batch at %s",
+            backend, f, where.c_str());
+    frames[n - 1] = save;
+  }
+  int rc = v3d_vp9_itxfm_add_frames(ctx, frames.data(), n);
+  check(rc == 0, "batch %s: returned %d (%s)", backend, rc, v3d_last_error());
+  for (int f = 0; f < n; f++) {
+    apply_reference(*want[f], bl[f]);
+    std::string where;
+    check(got[f]->same(*want[f], &where), "batch %s: frame %d (%dx%d) differs at %s, seed 0x%llx",
+          backend, f, got[f]->width, got[f]->height, where.c_str(),
+          static_cast<unsigned long long>(seed));
+  }
+  got.clear();
+  v3d_context_free(ctx);
+}
+
 }  // namespace
 
 int main() {
@@ -326,5 +391,7 @@ int main() {
   };
   for (const auto &c : cases) test_backend(c, seed);
   test_invalid(seed);
+  test_batch("simd", seed);
+  test_batch("gpu", seed);
   return v3dtest::finish();
 }

@@ -12,11 +12,14 @@ namespace v3dbench {
 
 struct Options {
   std::string json_path;
+  std::string cpu_json_path;
+  bool cpu_targets = true;  // the per-target single-thread table (bench_itx_cpu.cpp)
   bool quick = false;
   int frames = 0;
   int threads = 0;  // 0 = online cores
   bool gpu = true;
   std::string only;
+  double bandwidth_gbs = 0;  // device memory bandwidth, for the batch table's ratio
 };
 
 // Builds a JSON document of nested objects and arrays, in order of calls. Keys and strings are

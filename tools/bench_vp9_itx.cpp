@@ -277,6 +277,61 @@ double gpu_submission_overhead_us(int frames) {
   return stats_of(times).median * 1e6;
 }
 
+// GPU throughput with batches of frames in flight (v3d_vp9_itxfm_add_frames), and the bytes the
+// GPU must move per frame: each block's pixels read and written once, its coefficients read once.
+void gpu_batches(const Options &opt, const Workload &w, Json &json) {
+  V3dContext *ctx = v3d_context_new("gpu", 1);
+  if (!ctx) return;
+  double bytes = 0;
+  for (const auto &b : w.blocks) {
+    double n = 4 << b.tx_size;
+    bytes += n * n * (2 + 2);  // 1 byte read + 1 written per pixel, 2 bytes per coefficient
+  }
+  printf("GPU batches, %s (%.1f MB moved per frame):", w.name.c_str(), bytes / 1e6);
+  json.begin_object("gpu_batches");
+  json.num("bytes_per_frame", bytes);
+  for (int batch : {1, 4, 16}) {
+    std::vector<std::unique_ptr<Frame>> fr;
+    std::vector<V3dVp9ItxFrame> frames(batch);
+    for (int i = 0; i < batch; i++) {
+      fr.emplace_back(new Frame(ctx, kWidth, kHeight));
+      V3dVp9ItxFrame &f = frames[i];
+      for (int p = 0; p < 3; p++) {
+        f.planes[p] = fr[i]->planes[p];
+        f.strides[p] = fr[i]->strides[p];
+      }
+      f.width = kWidth;
+      f.height = kHeight;
+      f.blocks = w.blocks.data();
+      f.n_blocks = w.blocks.size();
+      f.coeffs = w.coeffs.data();
+      f.n_coeffs = w.coeffs.size();
+    }
+    v3d_vp9_itxfm_add_frames(ctx, frames.data(), frames.size());  // warm-up
+    int reps = std::max(2, opt.frames * 2 / batch);
+    std::vector<double> t;
+    for (int r = 0; r < reps; r++) {
+      auto t0 = Clock::now();
+      v3d_vp9_itxfm_add_frames(ctx, frames.data(), frames.size());
+      t.push_back(since(t0) / batch);
+    }
+    Stats st = stats_of(t);
+    double mbs = w.blocks.size() / st.median / 1e6, gbs = bytes / st.median / 1e9;
+    printf("  batch %2d: %.3f ms/frame, %.1f Mblock/s, %.1f GB/s", batch, st.median * 1e3, mbs, gbs);
+    if (opt.bandwidth_gbs > 0) printf(" (%.1f%% of %.0f GB/s)", 100 * gbs / opt.bandwidth_gbs, opt.bandwidth_gbs);
+    printf(";");
+    json.begin_object("batch_" + std::to_string(batch));
+    json.num("frame_ms_median", st.median * 1e3);
+    json.num("frame_ms_p99", st.p99 * 1e3);
+    json.num("mblocks_per_s", mbs);
+    json.num("gb_per_s", gbs);
+    json.end_object();
+  }
+  printf("\n");
+  json.end_object();
+  v3d_context_free(ctx);
+}
+
 }  // namespace
 
 void print_machine(Json &json, const Options &opt) {
@@ -397,6 +452,15 @@ int bench_vp9_itx(const Options &opt, Json &json) {
     json.end_object();
   }
   json.end_array();
+  if (opt.gpu) {
+    printf("\n");
+    for (auto sp : {Spec{1, 0, false}, Spec{-1, -1, false}}) {
+      Workload w = make_workload(sp.size, sp.type, sp.full, 99);
+      json.begin_object(w.name == "mixed" ? "batches_mixed" : "batches_8x8");
+      gpu_batches(opt, w, json);
+      json.end_object();
+    }
+  }
   json.end_object();
   printf("\nM4 columns: Mblock/s at the median frame time; frame-time medians and p99 are in the "
          "JSON.\n");

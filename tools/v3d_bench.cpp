@@ -3,13 +3,16 @@
 // A tool, not a test: timings depend on the machine. No GStreamer dependency, so it runs on the
 // device machine.
 //
-//   v3d-bench [--json FILE] [--quick] [--frames N] [--threads N] [--no-gpu] [--only SIZE]
+//   v3d-bench [--json FILE] [--cpu-json FILE] [--quick] [--frames N] [--threads N] [--no-gpu]
+//             [--only SIZE] [--no-cpu-targets]
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "bench_common.h"
+
+void bench_itx_cpu(FILE *json_or_null);  // bench_itx_cpu.cpp
 
 int main(int argc, char **argv) {
   v3dbench::Options opt;
@@ -23,14 +26,20 @@ int main(int argc, char **argv) {
       return argv[++i];
     };
     if (a == "--json") opt.json_path = next();
+    else if (a == "--cpu-json") opt.cpu_json_path = next();
+    else if (a == "--no-cpu-targets") opt.cpu_targets = false;
     else if (a == "--quick") opt.quick = true;
     else if (a == "--frames") opt.frames = atoi(next());
     else if (a == "--threads") opt.threads = atoi(next());
     else if (a == "--no-gpu") opt.gpu = false;
+    else if (a == "--bandwidth-gbs") opt.bandwidth_gbs = atof(next());
     else if (a == "--only") opt.only = next();
     else if (a == "--help" || a == "-h") {
       printf("usage: v3d-bench [--json FILE] [--quick] [--frames N] [--threads N] [--no-gpu] "
-             "[--only 4x4|8x8|16x16|32x32|mixed]\n"
+             "[--only 4x4|8x8|16x16|32x32|mixed] [--cpu-json FILE] [--no-cpu-targets]\n"
+             "       [--bandwidth-gbs B]\n"
+             "  --bandwidth-gbs B  the GPU's memory bandwidth (GB/s), to print batches against it\n"
+             "  --cpu-json F  per-SIMD-target single-thread kernel table (M3 for every target) as JSON\n"
              "  --threads N  CPU cores to count as N for the M4 matrix (default: online cores)\n");
       return 0;
     } else {
@@ -41,6 +50,12 @@ int main(int argc, char **argv) {
   if (opt.frames <= 0) opt.frames = opt.quick ? 3 : 20;
   v3dbench::Json json;
   v3dbench::print_machine(json, opt);
+  if (opt.cpu_targets) {
+    FILE *cj = opt.cpu_json_path.empty() ? nullptr : fopen(opt.cpu_json_path.c_str(), "w");
+    printf("\n");
+    bench_itx_cpu(cj);
+    if (cj) fclose(cj);
+  }
   int rc = v3dbench::bench_vp9_itx(opt, json);
   if (!opt.json_path.empty()) {
     FILE *f = fopen(opt.json_path.c_str(), "w");

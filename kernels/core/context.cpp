@@ -56,6 +56,27 @@ bool parse_backend(const char *name, Backend *out, bool *is_auto) {
   return true;
 }
 
+// One Gpu per device choice for the whole process, shared by every context (and so by every
+// element of every pipeline): one queue per device, never two VkDevices competing for it. It is
+// kept open until the process exits: creating and destroying Vulkan instances over and over made
+// the NVIDIA driver report no device after about ten rounds (seen on the device machine's H100).
+// The map is never destroyed, so no Vulkan call runs from static destructors at exit.
+std::shared_ptr<Gpu> open_shared_gpu(const char *device, std::string *error) {
+  static std::mutex mutex;
+  static auto *cache = new std::unordered_map<std::string, std::shared_ptr<Gpu>>();
+  std::string key = device ? device : "";
+  if (key.empty()) {
+    const char *env = getenv("V3D_VULKAN_DEVICE");
+    key = std::string("default:") + (env ? env : "");
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache->find(key);
+  if (it != cache->end()) return it->second;
+  std::shared_ptr<Gpu> gpu = gpu_open(device, error);
+  if (gpu) (*cache)[key] = gpu;
+  return gpu;
+}
+
 }  // namespace
 
 const char *backend_name(Backend b) {
@@ -146,7 +167,7 @@ V3dContext *v3d_context_new_with_options(const V3dContextOptions *options) {
   auto ctx = std::make_unique<V3dContext>();
   if (backend == Backend::kGpu || backend == Backend::kHybrid) {
     std::string err;
-    ctx->gpu = v3d::gpu_open(o.gpu_device, &err);
+    ctx->gpu = v3d::open_shared_gpu(o.gpu_device, &err);
     if (!ctx->gpu) {
       if (backend == Backend::kGpu || (!is_auto && o.gpu_device && *o.gpu_device)) {
         v3d::set_error(V3D_ERROR_UNAVAILABLE, "backend '%s' needs a Vulkan device: %s",
@@ -228,27 +249,48 @@ void v3d_shared_free(void *ptr) {
   free(ptr);
 }
 
+}  // extern "C"
+
+namespace v3d {
+namespace {
+
+// Checks one frame's arguments and blocks, and describes its planes. Touches nothing.
+int check_itx_frame(uint8_t *const planes[3], const ptrdiff_t strides[3], int width, int height,
+                    const V3dVp9TxBlock *blocks, size_t n_blocks, const int16_t *coeffs,
+                    size_t n_coeffs, FramePlanes *frame) {
+  if (!planes || !strides)
+    return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !planes ? "planes" : "strides");
+  if (n_coeffs && !coeffs)
+    return set_error(V3D_ERROR_INVALID_ARGUMENT, "coeffs is NULL but n_coeffs is %zu", n_coeffs);
+  int rc = vp9::itx_validate(width, height, blocks, n_blocks, n_coeffs);
+  if (rc) return rc;
+  vp9::itx_plane_sizes(width, height, frame->width, frame->height);
+  for (int p = 0; p < 3; p++) {
+    if (!planes[p]) return set_error(V3D_ERROR_INVALID_ARGUMENT, "plane %d is NULL", p);
+    if (strides[p] < frame->width[p])
+      return set_error(V3D_ERROR_INVALID_ARGUMENT, "stride %td of plane %d is below its width %d",
+                       strides[p], p, frame->width[p]);
+    frame->data[p] = planes[p];
+    frame->stride[p] = strides[p];
+  }
+  return V3D_OK;
+}
+
+}  // namespace
+}  // namespace v3d
+
+extern "C" {
+
 int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptrdiff_t strides[3],
                             int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
                             const int16_t *coeffs, size_t n_coeffs) {
   using namespace v3d;
   clear_error();
-  if (!ctx || !planes || !strides)
-    return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !ctx ? "context" : !planes ? "planes" : "strides");
-  if (n_coeffs && !coeffs)
-    return set_error(V3D_ERROR_INVALID_ARGUMENT, "coeffs is NULL but n_coeffs is %zu", n_coeffs);
-  int rc = vp9::itx_validate(width, height, blocks, n_blocks, n_coeffs);
-  if (rc) return rc;
+  if (!ctx) return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL context");
   FramePlanes frame;
-  vp9::itx_plane_sizes(width, height, frame.width, frame.height);
-  for (int p = 0; p < 3; p++) {
-    if (!planes[p]) return set_error(V3D_ERROR_INVALID_ARGUMENT, "plane %d is NULL", p);
-    if (strides[p] < frame.width[p])
-      return set_error(V3D_ERROR_INVALID_ARGUMENT, "stride %td of plane %d is below its width %d",
-                       strides[p], p, frame.width[p]);
-    frame.data[p] = planes[p];
-    frame.stride[p] = strides[p];
-  }
+  int rc = check_itx_frame(planes, strides, width, height, blocks, n_blocks, coeffs, n_coeffs,
+                           &frame);
+  if (rc) return rc;
 
   std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
   auto t_frame = Clock::now();
@@ -352,6 +394,101 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
     s.gpu_submissions += n_gpu ? 1 : 0;
   }
   return V3D_OK;
+}
+
+int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size_t n_frames) {
+  using namespace v3d;
+  clear_error();
+  if (!ctx || (n_frames && !frames))
+    return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !ctx ? "context" : "frames");
+  std::vector<FramePlanes> planes(n_frames);
+  for (size_t f = 0; f < n_frames; f++) {
+    const V3dVp9ItxFrame &fr = frames[f];
+    int rc = check_itx_frame(fr.planes, fr.strides, fr.width, fr.height, fr.blocks, fr.n_blocks,
+                             fr.coeffs, fr.n_coeffs, &planes[f]);
+    if (rc) {
+      std::string msg = v3d_last_error();
+      return set_error(rc, "frame %zu: %s", f, msg.c_str());
+    }
+  }
+  if (ctx->backend != Backend::kGpu || !ctx->gpu) {
+    // CPU and hybrid: frame after frame (each already uses every worker, or both sides).
+    for (size_t f = 0; f < n_frames; f++) {
+      const V3dVp9ItxFrame &fr = frames[f];
+      int rc = v3d_vp9_itxfm_add_frame(ctx, fr.planes, fr.strides, fr.width, fr.height, fr.blocks,
+                                       fr.n_blocks, fr.coeffs, fr.n_coeffs);
+      if (rc) return rc;
+    }
+    return V3D_OK;
+  }
+  // GPU: keep up to every free job slot busy; wait for the oldest job when none is free.
+  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
+  struct InFlight {
+    std::unique_ptr<GpuJob> job;
+    size_t frame;
+    size_t blocks;
+  };
+  std::vector<InFlight> queue;  // oldest first
+  size_t head = 0;
+  int rc_all = V3D_OK;
+  uint64_t blocks_gpu = 0, blocks_cpu = 0, copies = 0, submissions = 0;
+  auto t0 = Clock::now();
+  auto retire_oldest = [&]() {
+    InFlight &q = queue[head++];
+    int rc = q.job->wait();
+    copies += q.job->copies();
+    if (rc) {
+      const V3dVp9ItxFrame &fr = frames[q.frame];
+      if (q.job->copies() > 0) {  // staging copy: the frame has none of the GPU's results
+        log(kLogWarning, "GPU failed (%s): frame %zu runs on the CPU", v3d_last_error(), q.frame);
+        vp9::itx_apply_cpu(planes[q.frame], fr.blocks, nullptr, 0, fr.n_blocks, fr.coeffs, false);
+        blocks_cpu += q.blocks;
+      } else if (!rc_all) {
+        rc_all = set_error(V3D_ERROR_GPU, "frame %zu: GPU failed while writing in place: %s",
+                           q.frame, v3d_last_error());
+      }
+    } else {
+      blocks_gpu += q.blocks;
+    }
+    q.job.reset();
+  };
+  for (size_t f = 0; f < n_frames; f++) {
+    const V3dVp9ItxFrame &fr = frames[f];
+    std::vector<uint32_t> active;
+    for (size_t i = 0; i < fr.n_blocks; i++)
+      if (fr.blocks[i].eob) active.push_back(static_cast<uint32_t>(i));
+    if (active.empty()) continue;
+    for (;;) {
+      std::string err;
+      auto job = gpu_vp9_itx_submit(*ctx->gpu, planes[f], fr.blocks, active.data(), active.size(),
+                                    fr.coeffs, fr.n_coeffs, &err);
+      if (job) {
+        queue.push_back({std::move(job), f, active.size()});
+        submissions++;
+        break;
+      }
+      if (head < queue.size()) {  // no free slot: wait for the oldest job, then try again
+        retire_oldest();
+        continue;
+      }
+      log(kLogWarning, "GPU submission failed (%s): frame %zu runs on the CPU", err.c_str(), f);
+      vp9::itx_apply_cpu(planes[f], fr.blocks, nullptr, 0, fr.n_blocks, fr.coeffs, false);
+      blocks_cpu += active.size();
+      break;
+    }
+  }
+  while (head < queue.size()) retire_oldest();
+  double seconds = seconds_since(t0);
+  std::lock_guard<std::mutex> lock(ctx->stats_mutex);
+  V3dStats &s = ctx->stats;
+  s.frames += n_frames;
+  s.blocks_gpu += blocks_gpu;
+  s.blocks_cpu += blocks_cpu;
+  s.gpu_seconds += seconds;
+  s.gpu_share = blocks_gpu + blocks_cpu ? static_cast<double>(blocks_gpu) / (blocks_gpu + blocks_cpu) : 0;
+  s.copies += copies;
+  s.gpu_submissions += submissions;
+  return rc_all;
 }
 
 }  // extern "C"

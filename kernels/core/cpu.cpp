@@ -13,17 +13,20 @@
 #include "core/log.h"
 #include "v3d/v3d.h"
 #include "vp9/itx.h"
+#include "vp9/lpf.h"
 
 namespace v3d {
 namespace {
 
 vp9::ItxDsp g_itx;
+vp9::LpfDsp g_lpf;
 const char *g_target = "scalar";
 std::once_flag g_once;
 
 // Fills every table for the given Highway target bit, or with the references when target == 0.
 void fill_tables(int64_t target) {
   vp9::itx_dsp_init_ref(&g_itx);
+  vp9::lpf_dsp_init_ref(&g_lpf);
   if (target == 0) {
     g_target = "scalar";
     return;
@@ -31,6 +34,7 @@ void fill_tables(int64_t target) {
   hwy::SetSupportedTargetsForTest(target);
   hwy::GetChosenTarget().Update(hwy::SupportedTargets());
   vp9::itx_dsp_init_simd(&g_itx);
+  vp9::lpf_dsp_init_simd(&g_lpf);
   g_target = hwy::TargetName(target);
   hwy::SetSupportedTargetsForTest(0);
   hwy::GetChosenTarget().Update(hwy::SupportedTargets());
@@ -71,6 +75,10 @@ namespace vp9 {
 const ItxDsp &itx_dsp() {
   cpu_init();
   return g_itx;
+}
+const LpfDsp &lpf_dsp() {
+  cpu_init();
+  return g_lpf;
 }
 }  // namespace vp9
 

@@ -14,9 +14,11 @@
 namespace v3d {
 namespace {
 
-// Jobs of one Gpu in flight at once (slots). Beyond that, a submission fails (the caller runs
-// the frame on the CPU) rather than block: the scheduler keeps one job per context in flight.
-constexpr size_t kMaxSlots = 4;
+// Jobs of one Gpu in flight at once (slots). Beyond that, a submission fails (the caller waits
+// for an older job or runs the frame on the CPU) rather than block. 16: a batch call
+// (v3d_vp9_itxfm_add_frames) keeps up to 16 frames in flight; each slot's buffers only grow to
+// the largest frame it carried.
+constexpr size_t kMaxSlots = 16;
 
 struct Spirv {
   const uint32_t *code;

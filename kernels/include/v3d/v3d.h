@@ -91,6 +91,25 @@ V3D_API void v3d_vp9_itxfm_add_ref(uint8_t *dst, ptrdiff_t stride, const int16_t
                                    int tx_size, int tx_type, int eob); /* scalar reference */
 
 /* ------------------------------------------------------------------------------------------ */
+/* VP9 loop filter, one edge                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/* dir 0: vertical edge (pixels left and right of dst are filtered), 1: horizontal edge (rows
+ * above and below). filter_width 4, 8 or 16; len 8 or 16 pixels along the edge; E, I, H: the
+ * thresholds (libvpx's blimit, limit, thresh), clamped to 0..255 by every backend.
+ * Same results as libvpx's vpx_lpf_{vertical,horizontal}_{4,8,16}[_dual] (one threshold set for
+ * all len pixels). dst points at q0 of the first line (libvpx's s). Reads p3..q3 of each line
+ * (p7..q7 when filter_width is 16), changes at most p2..q2 (p6..q6); a vertical edge may store
+ * back the unchanged p3/q3 (p7/q7) with the values read, so no other thread may write them
+ * meanwhile. dst and stride carry no alignment promise. Invalid dir/width/len or NULL dst: does
+ * nothing. */
+V3D_API void v3d_vp9_loop_filter_edge(uint8_t *dst, ptrdiff_t stride, int dir, int filter_width,
+                                      int len, int E, int I, int H); /* best for this CPU */
+V3D_API void v3d_vp9_loop_filter_edge_ref(uint8_t *dst, ptrdiff_t stride, int dir,
+                                          int filter_width, int len, int E, int I,
+                                          int H); /* scalar reference */
+
+/* ------------------------------------------------------------------------------------------ */
 /* Contexts: CPU worker threads + an optional GPU                                              */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -174,6 +193,25 @@ V3D_API int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3],
                                     const ptrdiff_t strides[3], int width, int height,
                                     const V3dVp9TxBlock *blocks, size_t n_blocks,
                                     const int16_t *coeffs, size_t n_coeffs);
+
+/* Several frames in one call: one frame of v3d_vp9_itxfm_add_frame each. */
+typedef struct {
+  uint8_t *planes[3];
+  ptrdiff_t strides[3];
+  int width, height;
+  const V3dVp9TxBlock *blocks;
+  size_t n_blocks;
+  const int16_t *coeffs;
+  size_t n_coeffs;
+} V3dVp9ItxFrame;
+
+/* Applies n_frames frames, as n_frames calls of v3d_vp9_itxfm_add_frame would, but with up to 16
+ * frames in flight on the GPU at once (one submission each), so the GPU's per-submission cost
+ * overlaps. The frames must not share pixels. Every frame is validated before any is touched:
+ * on invalid input returns its error code (v3d_last_error() names the frame and block) and no
+ * frame is modified. Blocks until all are done. */
+V3D_API int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames,
+                                     size_t n_frames);
 
 /* Checks a frame's blocks as v3d_vp9_itxfm_add_frame does, without touching any frame.
  * Returns 0 or the error code, with v3d_last_error() naming the first offending block. */
