@@ -320,17 +320,21 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
             prefix.begin();
   if (!ctx->gpu) n_gpu = 0;
 
+  // The GPU's submission (its host-side preparation copies blocks and coefficients) runs as one
+  // task of the same parallel loop as the CPU's share, so the CPU workers never wait for it.
   std::unique_ptr<GpuJob> job;
+  bool gpu_failed_submit = false;
   auto t_gpu = Clock::now();
-  if (n_gpu) {
+  auto submit_gpu = [&]() {
     std::string err;
     job = gpu_vp9_itx_submit(*ctx->gpu, frame, blocks, active.data(), n_gpu, coeffs, n_coeffs,
                              &err);
     if (!job) {
-      log(kLogWarning, "GPU submission failed (%s): this frame runs on the CPU", err.c_str());
-      n_gpu = 0;
+      log(kLogWarning, "GPU submission failed (%s): its blocks of this frame run on the CPU",
+          err.c_str());
+      gpu_failed_submit = true;
     }
-  }
+  };
 
   // CPU share: active[n_gpu..n_active), cut into tasks of about equal cost.
   auto t_cpu = Clock::now();
@@ -350,10 +354,22 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
                                             prefix.begin()));
       cut[t] = std::min(cut[t], n_active);
     }
-    ctx->pool->run(n_tasks, [&](int task, int) {
+    const int first = n_gpu ? 1 : 0;  // task 0 submits the GPU's share
+    ctx->pool->run(n_tasks + first, [&](int task, int) {
+      if (task < first) {
+        submit_gpu();
+        return;
+      }
+      task -= first;
       vp9::itx_apply_cpu(frame, blocks, active.data(), cut[task], cut[task + 1], coeffs, use_ref);
     });
     cpu_seconds = seconds_since(t_cpu);
+  } else if (n_gpu) {
+    submit_gpu();
+  }
+  if (gpu_failed_submit) {  // nothing reached the GPU: its share runs here
+    vp9::itx_apply_cpu(frame, blocks, active.data(), 0, n_gpu, coeffs, use_ref);
+    n_gpu = 0;
   }
 
   double gpu_seconds = 0;
