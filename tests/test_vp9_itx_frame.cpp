@@ -297,6 +297,35 @@ void test_invalid(uint64_t seed) {
   check(v3d_vp9_itxfm_add_frame(ctx, planes, strides, W, H, nullptr, 0, nullptr, 0) == 0,
         "empty block list accepted");
   check(v3d_context_new("warp-drive", 0) == nullptr, "unknown backend refused");
+  // Long lists are validated by several threads: errors far apart in the list must still be
+  // found, and the first one in list order reported.
+  {
+    const int BW = 1920, BH = 1088;
+    std::vector<V3dVp9TxBlock> big;
+    for (int y = 0; y < BH; y += 4)
+      for (int x = 0; x < BW; x += 4) big.push_back(block(x, y, 0, 0, 0, 1, 0));
+    std::vector<int16_t> c16(16, 1);
+    check(v3d_vp9_itxfm_validate(BW, BH, big.data(), big.size(), c16.size()) == 0,
+          "long valid list accepted");
+    auto dup = big;
+    dup.push_back(big[5]);
+    V3dContext *c2 = v3d_context_new("simd", 2);
+    std::vector<uint8_t> y(BW * BH), u(BW * BH / 4), v(BW * BH / 4);
+    uint8_t *pl[3] = {y.data(), u.data(), v.data()};
+    ptrdiff_t st[3] = {BW, BW / 2, BW / 2};
+    int rc = v3d_vp9_itxfm_add_frame(c2, pl, st, BW, BH, dup.data(), dup.size(), c16.data(), 16);
+    check(rc == V3D_ERROR_BLOCK_OVERLAP, "overlap at the end of a long list found (got %d)", rc);
+    auto bad = big;
+    bad[100000].eob = 17;
+    bad[120000].tx_type = 9;
+    rc = v3d_vp9_itxfm_add_frame(c2, pl, st, BW, BH, bad.data(), bad.size(), c16.data(), 16);
+    check(rc == V3D_ERROR_BAD_EOB && strstr(v3d_last_error(), "block 100000"),
+          "first error of a long list reported (got %d: %s)", rc, v3d_last_error());
+    bool untouched = true;
+    for (uint8_t b : y) untouched &= b == 0;
+    check(untouched, "refused long lists left the frame untouched");
+    v3d_context_free(c2);
+  }
   // Blocks off the 4-pixel grid that touch but do not overlap are valid, and applied exactly.
   {
     Blocks bl;

@@ -255,14 +255,14 @@ namespace v3d {
 namespace {
 
 // Checks one frame's arguments and blocks, and describes its planes. Touches nothing.
-int check_itx_frame(uint8_t *const planes[3], const ptrdiff_t strides[3], int width, int height,
-                    const V3dVp9TxBlock *blocks, size_t n_blocks, const int16_t *coeffs,
-                    size_t n_coeffs, FramePlanes *frame) {
+int check_itx_frame(ThreadPool *pool, uint8_t *const planes[3], const ptrdiff_t strides[3],
+                    int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
+                    const int16_t *coeffs, size_t n_coeffs, FramePlanes *frame) {
   if (!planes || !strides)
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !planes ? "planes" : "strides");
   if (n_coeffs && !coeffs)
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "coeffs is NULL but n_coeffs is %zu", n_coeffs);
-  int rc = vp9::itx_validate(width, height, blocks, n_blocks, n_coeffs);
+  int rc = vp9::itx_validate(width, height, blocks, n_blocks, n_coeffs, pool);
   if (rc) return rc;
   vp9::itx_plane_sizes(width, height, frame->width, frame->height);
   for (int p = 0; p < 3; p++) {
@@ -288,7 +288,7 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   clear_error();
   if (!ctx) return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL context");
   FramePlanes frame;
-  int rc = check_itx_frame(planes, strides, width, height, blocks, n_blocks, coeffs, n_coeffs,
+  int rc = check_itx_frame(ctx->pool.get(), planes, strides, width, height, blocks, n_blocks, coeffs, n_coeffs,
                            &frame);
   if (rc) return rc;
 
@@ -420,7 +420,7 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
   std::vector<FramePlanes> planes(n_frames);
   for (size_t f = 0; f < n_frames; f++) {
     const V3dVp9ItxFrame &fr = frames[f];
-    int rc = check_itx_frame(fr.planes, fr.strides, fr.width, fr.height, fr.blocks, fr.n_blocks,
+    int rc = check_itx_frame(ctx->pool.get(), fr.planes, fr.strides, fr.width, fr.height, fr.blocks, fr.n_blocks,
                              fr.coeffs, fr.n_coeffs, &planes[f]);
     if (rc) {
       std::string msg = v3d_last_error();

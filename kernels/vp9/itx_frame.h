@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/thread_pool.h"
 #include "v3d/v3d.h"
 #include "vulkan/gpu.h"
 
@@ -17,9 +18,10 @@ namespace vp9 {
 void itx_plane_sizes(int width, int height, int w[3], int h[3]);
 
 // Checks the blocks (see v3d_vp9_itxfm_add_frame). Returns V3D_OK or the error code, with the
-// thread's error message naming the first offending block. Does not touch any frame.
+// thread's error message naming the first offending block (for an overlap: one of the two).
+// Does not touch any frame. pool (may be nullptr) spreads the work over its threads.
 int itx_validate(int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
-                 size_t n_coeffs);
+                 size_t n_coeffs, ThreadPool *pool);
 
 // Relative cost of a block for splitting work (pixels of the block; 0 for eob == 0).
 inline uint32_t itx_block_cost(const V3dVp9TxBlock &b) {
