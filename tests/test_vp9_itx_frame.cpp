@@ -309,7 +309,7 @@ void test_invalid(uint64_t seed) {
           "long valid list accepted");
     auto dup = big;
     dup.push_back(big[5]);
-    V3dContext *c2 = v3d_context_new("simd", 2);
+    V3dContext *c2 = v3d_context_new("simd", test_threads());
     std::vector<uint8_t> y(BW * BH), u(BW * BH / 4), v(BW * BH / 4);
     uint8_t *pl[3] = {y.data(), u.data(), v.data()};
     ptrdiff_t st[3] = {BW, BW / 2, BW / 2};

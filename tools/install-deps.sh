@@ -6,7 +6,7 @@ set -euo pipefail
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
-pkgs=(meson ninja-build pkg-config g++ glslang-tools libvulkan-dev mesa-vulkan-drivers vulkan-tools
+pkgs=(meson ninja-build pkg-config g++ glslang-tools libvulkan-dev mesa-vulkan-drivers vulkan-tools vulkan-validationlayers
       libhwy-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-base
       gstreamer1.0-plugins-good gstreamer1.0-tools)
 if [ "${1:-}" = "--cross" ]; then
