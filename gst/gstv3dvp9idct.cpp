@@ -164,7 +164,7 @@ static void gst_v3d_vp9_idct_class_init(GstV3dVp9IdctClass *klass) {
   g_object_class_install_property(gobject_class, PROP_GPU_DEVICE,
       g_param_spec_string("gpu-device", "GPU device",
           "Vulkan device of a context this element creates: an index (\"1\") or a name "
-          "substring (NULL = a V3D device first, then $V3D_VULKAN_DEVICE, then the first "
+          "substring (NULL = $V3D_VULKAN_DEVICE if set, else a V3D device, else the first "
           "suitable device)", DEFAULT_PROP_GPU_DEVICE,
           static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
                                    GST_PARAM_MUTABLE_READY)));
