@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -71,6 +73,22 @@ class Json {
   std::string s_;
   std::vector<bool> first_;
   bool pending_value_ = false;
+};
+
+// xorshift64*, as the tests use (tests/common/test_util.h), with a normal deviate for residuals.
+struct Rng {
+  uint64_t s;
+  uint64_t next() {
+    s ^= s >> 12;
+    s ^= s << 25;
+    s ^= s >> 27;
+    return s * 0x2545F4914F6CDD1Dull;
+  }
+  double uniform() { return (next() >> 11) * (1.0 / 9007199254740992.0); }
+  double gauss() {
+    const double u = uniform() + 1e-12, v = uniform();
+    return std::sqrt(-2 * std::log(u)) * std::cos(2 * M_PI * v);
+  }
 };
 
 using Clock = std::chrono::steady_clock;

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_common.h"
 #include "v3d/v3d.h"
 #include "vp9/itx.h"
 
@@ -31,20 +32,7 @@ void bench_itx_cpu(FILE *json_or_null);
 
 namespace {
 
-struct Rng {
-  uint64_t s;
-  uint64_t next() {
-    s ^= s >> 12;
-    s ^= s << 25;
-    s ^= s >> 27;
-    return s * 0x2545F4914F6CDD1Dull;
-  }
-  double uniform() { return (next() >> 11) * (1.0 / 9007199254740992.0); }
-  double gauss() {
-    const double u = uniform() + 1e-12, v = uniform();
-    return std::sqrt(-2 * std::log(u)) * std::cos(2 * M_PI * v);
-  }
-};
+using v3dbench::Rng;
 
 // Position of coefficient (i, j) in a diagonal scan (raster indices sorted by (i + j, i)): close
 // enough to VP9's default scans for an eob that kernels use only as a hint.

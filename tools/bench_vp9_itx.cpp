@@ -22,21 +22,6 @@ namespace {
 
 constexpr int kWidth = 1920, kHeight = 1088;
 
-// xorshift64*, as the tests use.
-struct Rng {
-  uint64_t s;
-  uint64_t next() {
-    s ^= s >> 12;
-    s ^= s << 25;
-    s ^= s >> 27;
-    return s * 0x2545F4914F6CDD1Dull;
-  }
-  double uniform() { return (next() >> 11) * (1.0 / 9007199254740992.0); }
-  double gauss() {
-    double u = uniform() + 1e-12, v = uniform();
-    return std::sqrt(-2 * std::log(u)) * std::cos(2 * M_PI * v);
-  }
-};
 
 // Realistic coefficients, the way an encoder makes them: a residual (half the blocks nearly flat
 // noise, half textured with an edge), an orthonormal 2-D DCT scaled to VP9's coefficient scale
