@@ -13,9 +13,12 @@ namespace vp9 {
 // vpx_lpf_{vertical,horizontal}_{4,8,16}[_dual]_c. dst points at the first pixel after the edge
 // (q0 of the first line): for a vertical edge (dir 0) the edge lies between dst[-1] and dst[0]
 // and the len lines go down by stride; for a horizontal edge (dir 1) it lies between row -1 and
-// row 0 and the len pixels go right. E, I, H: blimit, limit, thresh (0..255 as libvpx stores
-// them). Reads p7..q7 (16-wide), p3..q3 (4- and 8-wide) of each line; writes at most p6..q6
-// (16-wide), p2..q2 (8-wide), p1..q1 (4-wide). No alignment promise on dst or stride.
+// row 0 and the len pixels go right. E, I, H: blimit, limit, thresh, each in 0..255 (callers
+// clamp: v3d_vp9_loop_filter_edge does). Reads p7..q7 (16-wide), p3..q3 (4- and 8-wide) of each
+// line; changes at most p6..q6 (16-wide), p2..q2 (8-wide), p1..q1 (4-wide). SIMD vertical-edge
+// kernels store back whole line segments (p3..q3, or p7..q7 for 16-wide) when any line of the
+// edge is filtered, the unchanged pixels with the values they read: no other thread may write
+// those pixels meanwhile. No alignment promise on dst or stride.
 using LpfEdgeFn = void (*)(uint8_t *dst, ptrdiff_t stride, int E, int I, int H);
 
 enum LpfWidth { kLpf4 = 0, kLpf8 = 1, kLpf16 = 2, kNumLpfWidths = 3 };

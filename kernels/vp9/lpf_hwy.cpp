@@ -60,9 +60,10 @@ HWY_INLINE void TapFilter(D d, const V *v, V *out) {
 
 // Filters the lanes of one chunk: x[0..15] = rows p7..q7 (x[4..11] only, below 16-wide), values
 // 0..255; on return the rows that the filter may change hold results that saturate to the
-// output bytes. Returns false when no lane passed the mask (x unchanged).
+// output bytes. Returns how far from the edge rows changed: 0 (no lane passed the mask, x
+// unchanged), 2 (p1..q1), 3 (p2..q2) or 7 (p6..q6).
 template <int kWidth, class D, class V = hn::Vec<D>>
-HWY_INLINE bool FilterChunk(D d, V *x, const V E, const V I, const V H) {
+HWY_INLINE int FilterChunk(D d, V *x, const V E, const V I, const V H) {
   auto ad = [](V a, V b) { return hn::Abs(hn::Sub(a, b)); };
   const V p3 = x[4], p2 = x[5], p1 = x[6], p0 = x[7], q0 = x[8], q1 = x[9], q2 = x[10],
           q3 = x[11];
@@ -73,15 +74,14 @@ HWY_INLINE bool FilterChunk(D d, V *x, const V E, const V I, const V H) {
   const V a0 = ad(p0, q0);
   const V edge = hn::Add(hn::Add(a0, a0), hn::ShiftRight<1>(ad(p1, q1)));
   const auto mask = hn::Not(hn::Or(hn::Gt(inner, I), hn::Gt(edge, E)));
-  if (hn::AllFalse(d, mask)) return false;
+  if (hn::AllFalse(d, mask)) return 0;
 
   // Narrow filter on every lane (a lane outside the mask gets a zero filter value).
   const auto hev = hn::Gt(hev_v, H);
-  const V k128 = hn::Set(d, 128), lo = hn::Set(d, -128), hi = hn::Set(d, 127);
+  const V lo = hn::Set(d, -128), hi = hn::Set(d, 127);
   auto cs8 = [&](V v) { return hn::Min(hn::Max(v, lo), hi); };
-  const V ps1 = hn::Sub(p1, k128), qs1 = hn::Sub(q1, k128);
   const V dq = hn::Sub(q0, p0);
-  V f = hn::IfThenElseZero(hev, cs8(hn::Sub(ps1, qs1)));
+  V f = hn::IfThenElseZero(hev, cs8(hn::Sub(p1, q1)));  // ps1 - qs1 == p1 - q1
   f = hn::IfThenElseZero(mask, cs8(hn::Add(f, hn::Add(dq, hn::Add(dq, dq)))));
   const V f1 = hn::ShiftRight<3>(cs8(hn::Add(f, hn::Set(d, 4))));
   const V f2 = hn::ShiftRight<3>(cs8(hn::Add(f, hn::Set(d, 3))));
@@ -90,7 +90,7 @@ HWY_INLINE bool FilterChunk(D d, V *x, const V E, const V I, const V H) {
   V n[4] = {hn::Add(p1, f3), hn::Add(p0, f2), hn::Sub(q0, f1), hn::Sub(q1, f3)};
   if constexpr (kWidth == 4) {
     for (int i = 0; i < 4; i++) x[6 + i] = n[i];
-    return true;
+    return 2;
   } else {
     const V one = hn::Set(d, 1);
     const V flat_v = hn::Max(hn::Max(hev_v, hn::Max(ad(p2, p0), ad(q2, q0))),
@@ -98,7 +98,7 @@ HWY_INLINE bool FilterChunk(D d, V *x, const V E, const V I, const V H) {
     const auto flat = hn::And(mask, hn::Not(hn::Gt(flat_v, one)));
     if (hn::AllFalse(d, flat)) {
       for (int i = 0; i < 4; i++) x[6 + i] = n[i];
-      return true;
+      return 2;
     }
     V t7[8];
     TapFilter<8>(d, x + 4, t7);
@@ -117,16 +117,29 @@ HWY_INLINE bool FilterChunk(D d, V *x, const V E, const V I, const V H) {
         TapFilter<16>(d, x, t15);
         for (int i = 1; i <= 14; i++)
           x[i] = hn::IfThenElse(flat2, t15[i], (i >= 5 && i <= 10) ? r8[i] : x[i]);
-        return true;
+        return 7;
       }
     }
     for (int i = 5; i <= 10; i++) x[i] = r8[i];
-    return true;
+    return 3;
   }
 }
 
 template <int kWidth>
 constexpr int kReach = kWidth == 16 ? 8 : 4;  // rows read on each side of the edge
+
+// Calls fn(r) for the rows r a change of the given reach (FilterChunk's result) covers, with
+// constant loop bounds (a run-time bound would keep the row arrays in memory).
+template <int kWidth, class Fn>
+HWY_INLINE void ForChangedRows(int reach, Fn fn) {
+  if (kWidth == 16 && reach == 7) {
+    for (int r = 1; r <= 14; r++) fn(r);
+  } else if (kWidth >= 8 && reach == 3) {
+    for (int r = 5; r <= 10; r++) fn(r);
+  } else {
+    for (int r = 6; r <= 9; r++) fn(r);
+  }
+}
 
 template <int kWidth, int kLen>
 HWY_NOINLINE void LpfHorizontal(uint8_t *dst, ptrdiff_t stride, int E, int I, int H) {
@@ -140,9 +153,11 @@ HWY_NOINLINE void LpfHorizontal(uint8_t *dst, ptrdiff_t stride, int E, int I, in
     hn::Vec<D> x[16];
     for (int r = 8 - kR; r < 8 + kR; r++)
       x[r] = hn::PromoteTo(d, hn::LoadU(d8, dst + (r - 8) * stride + c));
-    if (!FilterChunk<kWidth>(d, x, e, i, h)) continue;
-    for (int r = 8 - kR + 1; r < 8 + kR - 1; r++)
+    const int reach = FilterChunk<kWidth>(d, x, e, i, h);
+    if (!reach) continue;
+    ForChangedRows<kWidth>(reach, [&](int r) {
       hn::StoreU(hn::DemoteTo(d8, x[r]), d8, dst + (r - 8) * stride + c);
+    });
   }
 }
 
@@ -168,9 +183,10 @@ HWY_NOINLINE void LpfVertical(uint8_t *dst, ptrdiff_t stride, int E, int I, int 
         x[r] = hn::PromoteTo(d, c ? hn::UpperHalf(dh, rows[r]) : hn::LowerHalf(dh, rows[r]));
       }
     }
-    if (!FilterChunk<kWidth>(d, x, e, i, h)) continue;
+    const int reach = FilterChunk<kWidth>(d, x, e, i, h);
+    if (!reach) continue;
     any = true;
-    for (int r = 8 - kR + 1; r < 8 + kR - 1; r++) {
+    ForChangedRows<kWidth>(reach, [&](int r) {
       const auto n = hn::DemoteTo(d8, x[r]);
       if constexpr (L == 16) {
         rows[r] = n;
@@ -179,7 +195,7 @@ HWY_NOINLINE void LpfVertical(uint8_t *dst, ptrdiff_t stride, int E, int I, int 
       } else {
         rows[r] = hn::Combine(LpfD8(), n, hn::LowerHalf(dh, rows[r]));
       }
-    }
+    });
   }
   if (!any) return;
   TransposeLinesOut<kLen>(rows + 8 - kR, dst - kR, stride);

@@ -26,11 +26,15 @@ uint64_t rect_bits(int r, int c, int w, int h, int n) {
 
 // Cells of the rectangle whose column (for left edges) or row (for above edges) offset from the
 // superblock's origin is a multiple of step: the transform edges of a transform step cells wide.
+// The rectangle is a block, aligned to its size, which is at least the transform's: r and c are
+// multiples of step.
 uint64_t tx_edge_bits(int r, int c, int w, int h, int n, int step, bool columns) {
   uint64_t bits = 0;
-  for (int i = 0; i < h; i++)
-    for (int j = 0; j < w; j++)
-      if (((columns ? c + j : r + i) % step) == 0) bits |= uint64_t{1} << ((r + i) * n + c + j);
+  if (columns) {
+    for (int j = 0; j < w; j += step) bits |= rect_bits(r, c + j, 1, h, n);
+  } else {
+    for (int i = 0; i < h; i += step) bits |= rect_bits(r + i, c, w, 1, n);
+  }
   return bits;
 }
 
@@ -68,7 +72,8 @@ void add_block(const V3dVp9LfInfo &b, int r, int c, TxMasks *m, LpfSbMask *out) 
   if (tx == kTx4) m->int_y |= rect_bits(r, c, w, h, 8);
   if (uv) {
     m->left_uv[txuv] |= static_cast<uint16_t>(tx_edge_bits(ur, uc, uw, uh, 4, tx_step(txuv), true));
-    m->above_uv[txuv] |= static_cast<uint16_t>(tx_edge_bits(ur, uc, uw, uh, 4, tx_step(txuv), false));
+    m->above_uv[txuv] |=
+        static_cast<uint16_t>(tx_edge_bits(ur, uc, uw, uh, 4, tx_step(txuv), false));
     if (txuv == kTx4) m->int_uv |= static_cast<uint16_t>(rect_bits(ur, uc, uw, uh, 4));
   }
 }
@@ -86,8 +91,10 @@ void lpf_build_sb_mask(const LpfGrid &grid, int sb_row, int sb_col, LpfSbMask *o
   for (int r = 0; r < rows; r++) {
     for (int c = 0; c < cols; c++) {
       const V3dVp9LfInfo &b = grid.at(mi_row + r, mi_col + c);
-      const int w = kBlockWidthLog2[b.block_size] > 3 ? 1 << (kBlockWidthLog2[b.block_size] - 3) : 1;
-      const int h = kBlockHeightLog2[b.block_size] > 3 ? 1 << (kBlockHeightLog2[b.block_size] - 3) : 1;
+      const int w =
+          kBlockWidthLog2[b.block_size] > 3 ? 1 << (kBlockWidthLog2[b.block_size] - 3) : 1;
+      const int h =
+          kBlockHeightLog2[b.block_size] > 3 ? 1 << (kBlockHeightLog2[b.block_size] - 3) : 1;
       if ((r & (h - 1)) || (c & (w - 1))) continue;  // not the block's top-left 8x8
       add_block(b, r, c, &m, out);
     }

@@ -24,11 +24,13 @@ struct LpfGrid {
   int stride;   // entries per grid row
   int mi_rows;  // (height + 7) / 8
   int mi_cols;  // (width + 7) / 8
-  const V3dVp9LfInfo &at(int row, int col) const { return info[static_cast<ptrdiff_t>(row) * stride + col]; }
+  const V3dVp9LfInfo &at(int row, int col) const {
+    return info[static_cast<ptrdiff_t>(row) * stride + col];
+  }
 };
 
 struct LpfSbMask {
-  uint64_t left_y[kNumLpfWidths];   // [kLpf4, kLpf8, kLpf16]
+  uint64_t left_y[kNumLpfWidths];  // [kLpf4, kLpf8, kLpf16]
   uint64_t above_y[kNumLpfWidths];
   uint64_t int_y;
   uint16_t left_uv[kNumLpfWidths];
@@ -38,7 +40,8 @@ struct LpfSbMask {
   uint8_t lvl_uv[16];  // level of each chroma 8x8 block: that of its top-left luma 8x8 block
 };
 
-// Builds the masks of superblock (sb_row, sb_col) of a validated grid (lpf_validate_grid).
+// Builds the masks of superblock (sb_row, sb_col) of a grid accepted by lpf_validate
+// (vp9/lpf_frame.h).
 void lpf_build_sb_mask(const LpfGrid &grid, int sb_row, int sb_col, LpfSbMask *mask);
 
 // Block size tables of the VP9 specification (BLOCK_4X4 .. BLOCK_64X64): log2 of the width and

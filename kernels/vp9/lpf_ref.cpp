@@ -45,12 +45,15 @@ void narrow_filter(int x[4], bool hev) {
 }
 
 // Tap filter over v[0..n) (n = 8: 7 taps, log2 3; n = 16: 15 taps, log2 4), writing v[1..n-2].
+// Running sum of the window: out[j] = Round2(v[j] + sum of v[clamp(t, 0, n-1)], |t - j| <= k).
 void tap_filter(int *v, int n, int log2) {
   const int k = n / 2 - 1;
+  auto at = [&](int t) { return v[std::clamp(t, 0, n - 1)]; };
   int out[16];
+  int sum = v[1];
+  for (int t = 1 - k; t <= 1 + k; t++) sum += at(t);
   for (int j = 1; j < n - 1; j++) {
-    int sum = v[j];
-    for (int t = j - k; t <= j + k; t++) sum += v[std::clamp(t, 0, n - 1)];
+    if (j > 1) sum += at(j + k) + v[j] - at(j - 1 - k) - v[j - 1];
     out[j] = (sum + (1 << (log2 - 1))) >> log2;
   }
   for (int j = 1; j < n - 1; j++) v[j] = out[j];

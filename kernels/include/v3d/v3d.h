@@ -218,6 +218,41 @@ V3D_API int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *fram
 V3D_API int v3d_vp9_itxfm_validate(int width, int height, const V3dVp9TxBlock *blocks,
                                    size_t n_blocks, size_t n_coeffs);
 
+/* ------------------------------------------------------------------------------------------ */
+/* VP9 loop filter, one frame                                                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+/* One entry per 8x8 luma block (libvpx's "mi" unit). */
+typedef struct {
+  uint8_t filter_level;  /* 0..63; 0 = this block is not filtered */
+  uint8_t block_size;    /* libvpx BLOCK_SIZE: 0 = 4X4, 1 = 4X8, 2 = 8X4, 3 = 8X8, ... 12 = 64X64 */
+  uint8_t tx_size;       /* luma: 0 = 4X4 ... 3 = 32X32 */
+  uint8_t skip_inter;    /* 1 if the block is inter-predicted and has no residual */
+} V3dVp9LfInfo;
+
+/* Applies the VP9 loop filter to a decoded 4:2:0 frame in place, bit-exact with libvpx's decoder
+ * (64x64 superblocks in raster order; in each, per plane, the vertical edges then the horizontal
+ * ones). grid: (height+7)/8 rows of grid_stride entries, (width+7)/8 used per row; the entries a
+ * block covers carry that block's values (VP9 blocks are aligned to their size). filter_level is
+ * what libvpx's get_filter_level returns (segment, reference and mode deltas applied; a frame
+ * whose frame-level filter level is 0 is not filtered at all: do not call). skip_inter is
+ * libvpx's mi->skip && is_inter_block(mi) after decoding (the decoder sets skip for blocks of
+ * 8x8 and larger without coefficients; sub-8x8 blocks keep the bitstream's flag).
+ * width, height: luma size. As in libvpx's decoder, the planes hold the frame rounded up to whole
+ * 8x8 luma blocks (luma 8*ceil(width/8) x 8*ceil(height/8), chroma half that) and the process
+ * works in whole 8x8 blocks: samples between the visible edge and that rounded-up edge are read
+ * and may be written; nothing outside that area is touched. Returns 0, or a negative error code
+ * for invalid input (sharpness outside 0..7, filter_level > 63, block_size > 12, a transform
+ * larger than its block, a grid that is not a VP9 partition, grid_stride < (width+7)/8, a zero
+ * size, NULL pointers, a stride below its plane's width), with the frame untouched and
+ * v3d_last_error() naming the offending block. Blocks until the frame is done. Thread-safe; calls
+ * on one context are serialized. Backends: "scalar" runs the scalar references in sequence;
+ * the others the SIMD kernels on the context's CPU threads (a wavefront over superblock rows,
+ * same result); the GPU is not used yet. */
+V3D_API int v3d_vp9_loop_filter_frame(V3dContext *ctx, uint8_t *const planes[3],
+                                      const ptrdiff_t strides[3], int width, int height,
+                                      const V3dVp9LfInfo *grid, int grid_stride, int sharpness);
+
 #ifdef __cplusplus
 }
 #endif

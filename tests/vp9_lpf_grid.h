@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Test inputs for the VP9 frame loop filter: random VP9 partitions of a frame into blocks (every
+// block size 4x4 .. 64x64, the partitions the decoder allows at the picture's right and bottom
+// edges), with random transform sizes, levels and skip flags, as the V3dVp9LfInfo grid of
+// v3d_vp9_loop_filter_frame; and pixel content that makes the filters fire (smooth areas with
+// small steps at 4- and 8-pixel boundaries, some larger steps and noise).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/test_util.h"
+#include "v3d/v3d.h"
+
+namespace v3dtest {
+namespace vp9 {
+
+struct LfGridParams {
+  int level_zero_pct = 10;  // blocks of level 0 (not filtered)
+  int skip_pct = 30;        // blocks with skip_inter set
+  int split_pct = 55;       // partition SPLIT at each level (else NONE/HORZ/VERT)
+  int max_level = 63;
+};
+
+// A grid of (height+7)/8 rows of stride entries (stride >= (width+7)/8; unused entries are
+// filled with junk that must be ignored).
+std::vector<V3dVp9LfInfo> make_lf_grid(Rng &rng, int width, int height, int stride,
+                                       const LfGridParams &params);
+
+// One 4:2:0 frame rounded up to whole 8x8 luma blocks, inside a buffer with a guard border of
+// kGuard pixels on each side (and a padded stride) filled with a known pattern.
+struct LfFrame {
+  static constexpr int kGuard = 24;
+  int w[3], h[3];
+  ptrdiff_t stride[3];
+  std::vector<uint8_t> buf[3];
+  uint8_t *data[3];
+  LfFrame(int width, int height);
+  void fill_smooth(Rng &rng);  // content that makes the filters fire
+  bool same_as(const LfFrame &o, int *plane, int *x, int *y) const;  // whole buffers, guards too
+  bool guards_intact() const;
+};
+
+}  // namespace vp9
+}  // namespace v3dtest
