@@ -41,6 +41,7 @@
 
 #include "gstv3delements.h"
 #include "v3dcontext.h"
+#include "v3dfilter_common.h"
 #include "v3dframe.h"
 #include "v3dpool.h"
 #include "v3dvp9meta.h"
@@ -85,11 +86,10 @@ struct Settings {
   gboolean checksum = DEFAULT_PROP_CHECKSUM;
 };
 
-// Running state; guarded by GstV3dVp9IdctPrivate::state_lock, which is never held while calling
+// Running state (the context is GstV3dVp9IdctPrivate::context, from NULL->READY to READY->NULL);
+// guarded by GstV3dVp9IdctPrivate::state_lock, which is never held while calling
 // into the kernel library's frame functions or into GStreamer.
 struct State {
-  V3dContext *ctx = nullptr;  // from NULL->READY to READY->NULL
-  std::string ctx_backend;    // backend the context was created for ("auto", "simd", ...)
   guint64 frames = 0;         // frames with a meta, processed
   guint64 blocks = 0;         // blocks of those metas
   guint64 frames_without_meta = 0;
@@ -107,6 +107,7 @@ struct GstV3dVp9IdctPrivate {
   Settings settings;
   std::mutex state_lock;
   State state;
+  v3d::ElementContext context;
   // Caps-time plane layout and padded copy; streaming thread (and stop/finalize) only.
   v3d::ItxFrameLayout layout;
 };
@@ -225,7 +226,7 @@ static void gst_v3d_vp9_idct_init(GstV3dVp9Idct *self) {
 static void gst_v3d_vp9_idct_finalize(GObject *object) {
   auto *self = GST_V3D_VP9_IDCT(object);
   self->priv->layout.reset();
-  if (self->priv->state.ctx) v3d_context_free(self->priv->state.ctx);
+  self->priv->context.drop();
   if (self->priv->state.checksum) g_checksum_free(self->priv->state.checksum);
   delete self->priv;
   self->priv = nullptr;
@@ -233,10 +234,7 @@ static void gst_v3d_vp9_idct_finalize(GObject *object) {
 }
 
 // Returns a new reference to the element's context, or NULL.
-static V3dContext *ref_context(GstV3dVp9Idct *self) {
-  std::lock_guard<std::mutex> lock(self->priv->state_lock);
-  return self->priv->state.ctx ? v3d_context_ref(self->priv->state.ctx) : nullptr;
-}
+static V3dContext *ref_context(GstV3dVp9Idct *self) { return self->priv->context.ref(); }
 
 static void gst_v3d_vp9_idct_set_property(GObject *object, guint prop_id, const GValue *value,
                                           GParamSpec *pspec) {
@@ -275,7 +273,6 @@ static void gst_v3d_vp9_idct_set_property(GObject *object, guint prop_id, const 
 // Builds the "v3d-stats" structure (see the stats property). Caller owns the result.
 static GstStructure *make_stats(GstV3dVp9Idct *self) {
   State snap;
-  V3dContext *ctx = nullptr;
   std::string checksum;
   {
     std::lock_guard<std::mutex> lock(self->priv->state_lock);
@@ -286,21 +283,11 @@ static GstStructure *make_stats(GstV3dVp9Idct *self) {
     snap.process_us = self->priv->state.process_us;
     snap.first_us = self->priv->state.first_us;
     snap.last_us = self->priv->state.last_us;
-    if (self->priv->state.ctx) ctx = v3d_context_ref(self->priv->state.ctx);
     if (self->priv->state.checksum) {
       GChecksum *copy = g_checksum_copy(self->priv->state.checksum);
       checksum = g_checksum_get_string(copy);
       g_checksum_free(copy);
     }
-  }
-  V3dStats st = {};
-  const gchar *backend = "none", *gpu = nullptr;
-  gint threads = 0;
-  if (ctx) {
-    v3d_context_get_stats(ctx, &st);
-    backend = v3d_context_backend(ctx);
-    gpu = v3d_context_gpu_name(ctx);
-    threads = v3d_context_cpu_threads(ctx);
   }
   GstStructure *s = gst_structure_new("v3d-stats",
       "frames", G_TYPE_UINT64, snap.frames,
@@ -310,20 +297,11 @@ static GstStructure *make_stats(GstV3dVp9Idct *self) {
       "process-time", G_TYPE_DOUBLE, snap.process_us / 1e6,
       "stream-time", G_TYPE_DOUBLE,
       snap.first_us >= 0 ? (snap.last_us - snap.first_us) / 1e6 : 0.0,
-      "backend", G_TYPE_STRING, backend,
-      "gpu-device", G_TYPE_STRING, gpu ? gpu : "",
-      "cpu-threads", G_TYPE_INT, threads,
-      "context-frames", G_TYPE_UINT64, static_cast<guint64>(st.frames),
-      "blocks-cpu", G_TYPE_UINT64, static_cast<guint64>(st.blocks_cpu),
-      "blocks-gpu", G_TYPE_UINT64, static_cast<guint64>(st.blocks_gpu),
-      "cpu-time", G_TYPE_DOUBLE, st.cpu_seconds,
-      "gpu-time", G_TYPE_DOUBLE, st.gpu_seconds,
-      "gpu-share", G_TYPE_DOUBLE, st.gpu_share,
-      "copies", G_TYPE_UINT64, static_cast<guint64>(st.copies),
-      "gpu-submissions", G_TYPE_UINT64, static_cast<guint64>(st.gpu_submissions),
       nullptr);
-  if (!checksum.empty()) gst_structure_set(s, "checksum", G_TYPE_STRING, checksum.c_str(), nullptr);
+  V3dContext *ctx = ref_context(self);
+  v3d::add_context_stats(s, ctx);
   if (ctx) v3d_context_free(ctx);
+  if (!checksum.empty()) gst_structure_set(s, "checksum", G_TYPE_STRING, checksum.c_str(), nullptr);
   return s;
 }
 
@@ -362,119 +340,30 @@ static void gst_v3d_vp9_idct_get_property(GObject *object, guint prop_id, GValue
 // was made for a compatible backend (see v3dcontext.h).
 static void gst_v3d_vp9_idct_set_context(GstElement *element, GstContext *context) {
   auto *self = GST_V3D_VP9_IDCT(element);
-  gchar *offered = nullptr;
-  V3dContext *ctx = gst_v3d_context_from_gst_context(context, &offered);
-  if (ctx) {
-    std::string wanted;
-    {
-      std::lock_guard<std::mutex> lock(self->priv->settings_lock);
-      wanted = gst_v3d_backend_to_string(self->priv->settings.backend);
-    }
-    bool adopted = false;
-    if (gst_v3d_context_backend_compatible(wanted.c_str(), offered)) {
-      std::lock_guard<std::mutex> lock(self->priv->state_lock);
-      if (!self->priv->state.ctx) {
-        self->priv->state.ctx = ctx;
-        self->priv->state.ctx_backend = offered ? offered : "";
-        ctx = nullptr;
-        adopted = true;
-      }
-    }
-    GST_DEBUG_OBJECT(self, "%s a v3d context made for backend %s", adopted ? "adopted" : "ignored",
-                     offered ? offered : "(unknown)");
-    if (ctx) v3d_context_free(ctx);
-    g_free(offered);
+  GstV3dBackend wanted;
+  {
+    std::lock_guard<std::mutex> lock(self->priv->settings_lock);
+    wanted = self->priv->settings.backend;
   }
+  self->priv->context.offer(element, context, wanted);
   GST_ELEMENT_CLASS(gst_v3d_vp9_idct_parent_class)->set_context(element, context);
 }
 
 // NULL->READY: finds the pipeline's context (peers, then bins/application) or creates one.
 static gboolean ensure_context(GstV3dVp9Idct *self) {
-  if (V3dContext *have = ref_context(self)) {
-    v3d_context_free(have);
-    return TRUE;
-  }
-  gst_v3d_context_query_peers(GST_ELEMENT(self));
-  if (V3dContext *have = ref_context(self)) {
-    v3d_context_free(have);
-    return TRUE;
-  }
-  gst_v3d_context_post_need(GST_ELEMENT(self));
-  if (V3dContext *have = ref_context(self)) {
-    v3d_context_free(have);
-    return TRUE;
-  }
-
-  Settings s;
+  v3d::ElementContextOptions opts;
   {
     std::lock_guard<std::mutex> lock(self->priv->settings_lock);
-    s = self->priv->settings;
+    const Settings &s = self->priv->settings;
+    opts.backend = s.backend;
+    opts.cpu_threads = s.cpu_threads;
+    opts.gpu_device = s.gpu_device;
+    opts.gpu_share = s.gpu_share;
   }
-  const gchar *backend = gst_v3d_backend_to_string(s.backend);
-  V3dContextOptions opts = {};
-  opts.backend = backend;
-  opts.cpu_threads = static_cast<int>(s.cpu_threads);
-  opts.gpu_device = s.gpu_device.empty() ? nullptr : s.gpu_device.c_str();
-  opts.gpu_share = s.gpu_share;
-  V3dContext *ctx = v3d_context_new_with_options(&opts);
-  if (!ctx) {
-    std::string why = v3d_last_error();
-    GST_ELEMENT_ERROR(self, RESOURCE, NOT_FOUND,
-        ("Could not set up the v3d \"%s\" backend: %s", backend, why.c_str()),
-        ("v3d_context_new_with_options(backend=%s, cpu_threads=%u, gpu_device=%s) failed",
-         backend, s.cpu_threads, opts.gpu_device ? opts.gpu_device : "(default)"));
-    return FALSE;
-  }
-  const gchar *used = v3d_context_backend(ctx);
-  const gchar *gpu = v3d_context_gpu_name(ctx);
-  GST_INFO_OBJECT(self, "created a v3d context: backend %s (asked %s), %d CPU threads, GPU %s",
-                  used, backend, v3d_context_cpu_threads(ctx), gpu ? gpu : "none");
-  if (s.backend == GST_V3D_BACKEND_HYBRID && !gpu) {
-    GST_ELEMENT_WARNING(self, RESOURCE, NOT_FOUND,
-        ("No usable GPU for the hybrid backend: running on the CPU only (%s)", used), (nullptr));
-  }
-
-  // Share it unless another (incompatible) context is already shared in the pipeline: in that
-  // case this one stays private to this element.
-  bool share = true;
-  {
-    std::lock_guard<std::mutex> lock(self->priv->state_lock);
-    if (self->priv->state.ctx) {  // adopted one meanwhile (another thread's set_context)
-      v3d_context_free(ctx);
-      return TRUE;
-    }
-    self->priv->state.ctx = ctx;
-    // Label for sharing: what was asked for, or for "auto" what it resolved to.
-    self->priv->state.ctx_backend = s.backend == GST_V3D_BACKEND_AUTO ? used : backend;
-  }
-  GstContext *existing = gst_element_get_context(GST_ELEMENT(self), GST_V3D_CONTEXT_TYPE);
-  if (existing) {
-    share = false;  // we ignored it: incompatible backend
-    gst_context_unref(existing);
-    GST_INFO_OBJECT(self, "the pipeline shares a v3d context of another backend: this element "
-                          "uses its own \"%s\" context", backend);
-  }
-  if (share) {
-    std::string label;
-    {
-      std::lock_guard<std::mutex> lock(self->priv->state_lock);
-      label = self->priv->state.ctx_backend;
-    }
-    gst_v3d_context_post(GST_ELEMENT(self), ctx, label.c_str());
-  }
-  return TRUE;
+  return self->priv->context.ensure(GST_ELEMENT(self), opts);
 }
 
-static void drop_context(GstV3dVp9Idct *self) {
-  V3dContext *ctx;
-  {
-    std::lock_guard<std::mutex> lock(self->priv->state_lock);
-    ctx = self->priv->state.ctx;
-    self->priv->state.ctx = nullptr;
-    self->priv->state.ctx_backend.clear();
-  }
-  if (ctx) v3d_context_free(ctx);
-}
+static void drop_context(GstV3dVp9Idct *self) { self->priv->context.drop(); }
 
 static GstStateChangeReturn gst_v3d_vp9_idct_change_state(GstElement *element,
                                                           GstStateChange transition) {
@@ -504,24 +393,11 @@ static GstStateChangeReturn gst_v3d_vp9_idct_change_state(GstElement *element,
 static gboolean gst_v3d_vp9_idct_query(GstBaseTransform *trans, GstPadDirection direction,
                                        GstQuery *query) {
   auto *self = GST_V3D_VP9_IDCT(trans);
-  if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT) {
-    V3dContext *ctx = nullptr;
-    std::string backend;
-    {
-      std::lock_guard<std::mutex> lock(self->priv->state_lock);
-      // Private contexts (made because the pipeline's shared one has another backend) answer
-      // too: neighbours asking for the same backend then share them.
-      if (self->priv->state.ctx) ctx = v3d_context_ref(self->priv->state.ctx);
-      backend = self->priv->state.ctx_backend;
-    }
-    gboolean answered = FALSE;
-    if (ctx) {
-      answered = gst_v3d_context_handle_query(GST_ELEMENT(self), query, ctx,
-                                              backend.empty() ? nullptr : backend.c_str());
-      v3d_context_free(ctx);
-    }
-    if (answered) return TRUE;
-  }
+  // Private contexts (made because the pipeline's shared one has another backend) answer too:
+  // neighbours asking for the same backend then share them.
+  if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT &&
+      self->priv->context.answer_query(GST_ELEMENT(self), query))
+    return TRUE;
   return GST_BASE_TRANSFORM_CLASS(gst_v3d_vp9_idct_parent_class)->query(trans, direction, query);
 }
 
@@ -571,39 +447,11 @@ static gboolean gst_v3d_vp9_idct_stop(GstBaseTransform *trans) {
 static gboolean gst_v3d_vp9_idct_propose_allocation(GstBaseTransform *trans, GstQuery *,
                                                     GstQuery *query) {
   auto *self = GST_V3D_VP9_IDCT(trans);
-  GstCaps *caps = nullptr;
-  gboolean need_pool = FALSE;
-  gst_query_parse_allocation(query, &caps, &need_pool);
   gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr);
   gst_query_add_allocation_meta(query, GST_V3D_VP9_RESIDUAL_META_API_TYPE, nullptr);
-  GstVideoInfo info;
-  if (!caps || !gst_video_info_from_caps(&info, caps)) return TRUE;
   V3dContext *ctx = ref_context(self);
-  if (!ctx) return TRUE;
-  // Offered whether or not upstream asked for a pool: its allocator alone saves the GPU copies.
-  GstBufferPool *pool = gst_v3d_buffer_pool_new(ctx);
-  v3d_context_free(ctx);
-  GstAllocator *allocator = gst_v3d_buffer_pool_get_allocator(GST_V3D_BUFFER_POOL(pool));
-  GstAllocationParams params;
-  gst_allocation_params_init(&params);
-  params.align = 63;  // 64-byte rows starts help the CPU kernels and GPU transfers alike
-  GstStructure *config = gst_buffer_pool_get_config(pool);
-  // No GST_BUFFER_POOL_OPTION_VIDEO_META here: upstream adds it if it supports it, and then the
-  // pool pads the planes to whole 8x8 luma blocks.
-  gst_buffer_pool_config_set_params(config, caps, GST_VIDEO_INFO_SIZE(&info), 0, 0);
-  gst_buffer_pool_config_set_allocator(config, allocator, &params);
-  if (!gst_buffer_pool_set_config(pool, config)) {
-    GST_WARNING_OBJECT(self, "could not configure the v3d pool");
-    gst_object_unref(pool);
-    return TRUE;
-  }
-  config = gst_buffer_pool_get_config(pool);
-  guint size = 0;
-  gst_buffer_pool_config_get_params(config, nullptr, &size, nullptr, nullptr);
-  gst_structure_free(config);
-  gst_query_add_allocation_pool(query, need_pool ? pool : nullptr, size, 0, 0);
-  gst_query_add_allocation_param(query, allocator, &params);
-  gst_object_unref(pool);
+  if (ctx) v3d::propose_v3d_pool(GST_ELEMENT(self), query, ctx);
+  if (ctx) v3d_context_free(ctx);
   return TRUE;
 }
 

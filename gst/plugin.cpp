@@ -58,6 +58,7 @@ static gboolean plugin_init(GstPlugin *plugin) {
   gboolean ok = FALSE;
   ok |= GST_ELEMENT_REGISTER(v3dvp9idct, plugin);
   ok |= GST_ELEMENT_REGISTER(v3dvp9residualsrc, plugin);
+  ok |= GST_ELEMENT_REGISTER(v3dvp9lpf, plugin);
   return ok;
 }
 

@@ -14,12 +14,14 @@
 #include "v3d/v3d.h"
 #include "vp9/itx.h"
 #include "vp9/lpf.h"
+#include "h264/deblock.h"
 
 namespace v3d {
 namespace {
 
 vp9::ItxDsp g_itx;
 vp9::LpfDsp g_lpf;
+h264::DeblockDsp g_deblock;
 const char *g_target = "scalar";
 std::once_flag g_once;
 
@@ -27,6 +29,7 @@ std::once_flag g_once;
 void fill_tables(int64_t target) {
   vp9::itx_dsp_init_ref(&g_itx);
   vp9::lpf_dsp_init_ref(&g_lpf);
+  h264::deblock_dsp_init_ref(&g_deblock);
   if (target == 0) {
     g_target = "scalar";
     return;
@@ -35,6 +38,7 @@ void fill_tables(int64_t target) {
   hwy::GetChosenTarget().Update(hwy::SupportedTargets());
   vp9::itx_dsp_init_simd(&g_itx);
   vp9::lpf_dsp_init_simd(&g_lpf);
+  h264::deblock_dsp_init_simd(&g_deblock);
   g_target = hwy::TargetName(target);
   hwy::SetSupportedTargetsForTest(0);
   hwy::GetChosenTarget().Update(hwy::SupportedTargets());
@@ -81,6 +85,13 @@ const LpfDsp &lpf_dsp() {
   return g_lpf;
 }
 }  // namespace vp9
+
+namespace h264 {
+const DeblockDsp &deblock_dsp() {
+  cpu_init();
+  return g_deblock;
+}
+}  // namespace h264
 
 }  // namespace v3d
 

@@ -110,6 +110,30 @@ V3D_API void v3d_vp9_loop_filter_edge_ref(uint8_t *dst, ptrdiff_t stride, int di
                                           int H); /* scalar reference */
 
 /* ------------------------------------------------------------------------------------------ */
+/* H.264 deblocking, one edge (clause 8.7.2 of ITU-T H.264; FFmpeg h264dsp semantics)          */
+/* ------------------------------------------------------------------------------------------ */
+
+/* dir 0: vertical edge (p samples to the left of pix), 1: horizontal edge (p samples above).
+   luma: 16 pixels along the edge, tc0[i] for pixels 4i..4i+3; chroma (4:2:0): 8 pixels, tc0[i] for pixels 2i..2i+1.
+   tc0 is always the standard's tC0 (Table 8-17 value); tc0[i] < 0 leaves those pixels unchanged. The chroma filter
+   uses tC = tC0 + 1 internally (FFmpeg's chroma function instead expects its caller to pass tC0 + 1: not so here).
+   alpha = 0 or beta = 0 leaves every pixel unchanged. pix and stride carry no alignment promise (GStreamer strides are
+   often only 4-byte aligned).
+   Every backend clamps alpha and beta to 0..255 (so a negative one leaves every pixel unchanged); dir other than
+   0/1, NULL pix or NULL tc0: does nothing. Luma reads p3..q3 and changes at most p2..q2 (a SIMD vertical edge may
+   store back p3/q3 with the values read: no other thread may write them meanwhile); chroma reads p1..q1 and changes
+   p0/q0. */
+V3D_API void v3d_h264_loop_filter_luma(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta, const int8_t tc0[4]);
+V3D_API void v3d_h264_loop_filter_luma_intra(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta);
+V3D_API void v3d_h264_loop_filter_chroma(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta, const int8_t tc0[4]);
+V3D_API void v3d_h264_loop_filter_chroma_intra(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta);
+/* The same four as scalar references. */
+V3D_API void v3d_h264_loop_filter_luma_ref(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta, const int8_t tc0[4]);
+V3D_API void v3d_h264_loop_filter_luma_intra_ref(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta);
+V3D_API void v3d_h264_loop_filter_chroma_ref(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta, const int8_t tc0[4]);
+V3D_API void v3d_h264_loop_filter_chroma_intra_ref(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta);
+
+/* ------------------------------------------------------------------------------------------ */
 /* Contexts: CPU worker threads + an optional GPU                                              */
 /* ------------------------------------------------------------------------------------------ */
 
