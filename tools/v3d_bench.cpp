@@ -12,7 +12,8 @@
 
 #include "bench_common.h"
 
-void bench_itx_cpu(FILE *json_or_null);  // bench_itx_cpu.cpp
+void bench_itx_cpu(FILE *json_or_null);           // bench_itx_cpu.cpp
+void bench_h264_deblock_cpu(FILE *out);           // bench_h264_cpu.cpp: text table
 
 int main(int argc, char **argv) {
   v3dbench::Options opt;
@@ -55,6 +56,9 @@ int main(int argc, char **argv) {
     printf("\n");
     bench_itx_cpu(cj);
     if (cj) fclose(cj);
+    printf("\n");
+    fflush(stdout);
+    bench_h264_deblock_cpu(stdout);  // a text table (per SIMD target), no JSON yet
   }
   int rc = v3dbench::bench_vp9_itx(opt, json);
   if (!opt.json_path.empty()) {
