@@ -114,5 +114,6 @@ inline Stats stats_of(std::vector<double> v) {
 
 void print_machine(Json &json, const Options &opt);
 int bench_vp9_itx(const Options &opt, Json &json);
+int bench_vp9_lpf(const Options &opt, Json &json);
 
 }  // namespace v3dbench

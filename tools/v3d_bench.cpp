@@ -61,6 +61,7 @@ int main(int argc, char **argv) {
     bench_h264_deblock_cpu(stdout);  // a text table (per SIMD target), no JSON yet
   }
   int rc = v3dbench::bench_vp9_itx(opt, json);
+  rc |= v3dbench::bench_vp9_lpf(opt, json);
   if (!opt.json_path.empty()) {
     FILE *f = fopen(opt.json_path.c_str(), "w");
     if (!f) {
