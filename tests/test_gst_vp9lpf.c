@@ -25,18 +25,8 @@
 
 static guint64 g_seed = 0x1F5EED26u;
 
-/* Random numbers (xorshift64*) */
-typedef struct {
-  guint64 s;
-} Rng;
-static void rng_init(Rng *r, guint64 seed) { r->s = seed ? seed : 0x9E3779B97F4A7C15ull; }
-static guint64 rng_next(Rng *r) {
-  r->s ^= r->s >> 12;
-  r->s ^= r->s << 25;
-  r->s ^= r->s >> 27;
-  return r->s * 0x2545F4914F6CDD1Dull;
-}
-static guint32 rng_below(Rng *r, guint32 n) { return n ? (guint32)((rng_next(r) >> 32) % n) : 0; }
+#include "gst_test_common.h"
+
 
 /* ----------------------------------------------------------------------------------------- */
 /* Grids                                                                                      */
@@ -124,51 +114,13 @@ static Grid uniform_grid(int w, int h, int level, int block_size, int tx_size) {
 /* Frames                                                                                     */
 /* ----------------------------------------------------------------------------------------- */
 
-typedef enum { LAYOUT_DEFAULT, LAYOUT_PADDED, LAYOUT_TIGHT, LAYOUT_COUNT } Layout;
-static const char *layout_name[] = {"default", "padded", "tight"};
-
-static GstCaps *i420_caps(int w, int h) {
-  return gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, "I420", "width", G_TYPE_INT,
-                             w, "height", G_TYPE_INT, h, "framerate", GST_TYPE_FRACTION, 30, 1,
-                             NULL);
-}
 
 /* Blocky random pixels (8x8 tiles of one value plus a little noise: edges the filter changes),
  * random bytes elsewhere in the buffer. */
-static GstBuffer *make_frame(Rng *r, int w, int h, Layout layout) {
+static GstBuffer *make_blocky_frame(Rng *r, int w, int h, Layout layout) {
+  GstBuffer *buf = make_frame(r, w, h, layout);
   GstVideoInfo info;
   gst_video_info_set_format(&info, GST_VIDEO_FORMAT_I420, w, h);
-  gsize offset[4] = {0, 0, 0, 0}, size = 0;
-  gint stride[4] = {0, 0, 0, 0};
-  int pw = (w + 7) / 8 * 8, ph = (h + 7) / 8 * 8;
-  switch (layout) {
-    case LAYOUT_DEFAULT:
-      size = GST_VIDEO_INFO_SIZE(&info);
-      break;
-    case LAYOUT_PADDED:
-      stride[0] = pw + 24;
-      stride[1] = stride[2] = pw / 2 + 8;
-      offset[0] = 40;
-      offset[1] = offset[0] + (gsize)stride[0] * (ph + 2);
-      offset[2] = offset[1] + (gsize)stride[1] * (ph / 2 + 3);
-      size = offset[2] + (gsize)stride[2] * (ph / 2 + 1);
-      break;
-    default:
-      stride[0] = w;
-      stride[1] = stride[2] = (w + 1) / 2;
-      offset[1] = (gsize)w * h;
-      offset[2] = offset[1] + (gsize)stride[1] * ((h + 1) / 2);
-      size = offset[2] + (gsize)stride[2] * ((h + 1) / 2);
-      break;
-  }
-  GstBuffer *buf = gst_buffer_new_allocate(NULL, size, NULL);
-  GstMapInfo map;
-  gst_buffer_map(buf, &map, GST_MAP_WRITE);
-  for (gsize i = 0; i < size; i++) map.data[i] = (guint8)(rng_next(r) >> 56);
-  gst_buffer_unmap(buf, &map);
-  if (layout != LAYOUT_DEFAULT)
-    gst_buffer_add_video_meta_full(buf, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_I420, w, h, 3,
-                                   offset, stride);
   GstVideoFrame f;
   fail_unless(gst_video_frame_map(&f, &info, buf, GST_MAP_WRITE));
   for (int p = 0; p < 3; p++) {
@@ -186,37 +138,6 @@ static GstBuffer *make_frame(Rng *r, int w, int h, Layout layout) {
   return buf;
 }
 
-/* Visible planes, packed. */
-typedef struct {
-  int w, h;
-  guint8 *plane[3];
-  int pw[3], ph[3];
-} Planes;
-
-static Planes read_planes(GstBuffer *buf, int w, int h) {
-  Planes out;
-  GstVideoInfo info;
-  GstVideoFrame f;
-  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_I420, w, h);
-  out.w = w;
-  out.h = h;
-  fail_unless(gst_video_frame_map(&f, &info, buf, GST_MAP_READ));
-  for (int p = 0; p < 3; p++) {
-    out.pw[p] = GST_VIDEO_FRAME_COMP_WIDTH(&f, p);
-    out.ph[p] = GST_VIDEO_FRAME_COMP_HEIGHT(&f, p);
-    out.plane[p] = g_malloc((gsize)out.pw[p] * out.ph[p]);
-    for (int y = 0; y < out.ph[p]; y++)
-      memcpy(out.plane[p] + y * out.pw[p],
-             (guint8 *)GST_VIDEO_FRAME_PLANE_DATA(&f, p) + y * GST_VIDEO_FRAME_PLANE_STRIDE(&f, p),
-             out.pw[p]);
-  }
-  gst_video_frame_unmap(&f);
-  return out;
-}
-
-static void planes_clear(Planes *p) {
-  for (int i = 0; i < 3; i++) g_free(p->plane[i]);
-}
 
 static V3dContext *scalar_ctx(void) {
   static V3dContext *ctx = NULL;
@@ -278,19 +199,6 @@ static void apply_reference(Planes *pl, const Grid *g, int sharpness, GstBuffer 
   }
 }
 
-static gboolean planes_equal(const Planes *a, const Planes *b, const char *what) {
-  for (int p = 0; p < 3; p++)
-    for (int y = 0; y < a->ph[p]; y++)
-      for (int x = 0; x < a->pw[p]; x++) {
-        guint8 va = a->plane[p][y * a->pw[p] + x], vb = b->plane[p][y * b->pw[p] + x];
-        if (va != vb) {
-          fail("%s: %dx%d plane %d pixel (%d, %d): got %u, expected %u (seed 0x%" G_GINT64_MODIFIER
-               "x)", what, a->w, a->h, p, x, y, va, vb, g_seed);
-          return FALSE;
-        }
-      }
-  return TRUE;
-}
 
 static gboolean planes_differ(const Planes *a, const Planes *b) {
   for (int p = 0; p < 3; p++)
@@ -323,24 +231,7 @@ static guint8 *writable_mask(GstBuffer *buf, int w, int h) {
 /* Element helpers                                                                            */
 /* ----------------------------------------------------------------------------------------- */
 
-static gboolean gpu_available(void) {
-  static int have = -1;
-  if (have < 0) {
-    V3dContext *ctx = v3d_context_new("gpu", 1);
-    have = ctx != NULL;
-    if (ctx) v3d_context_free(ctx);
-    else printf("no GPU (%s)\n", v3d_last_error());
-  }
-  return have;
-}
 
-static gboolean want_gpu(void) {
-  if (gpu_available()) return TRUE;
-  const char *req = g_getenv("V3D_REQUIRE_GPU");
-  fail_if(req && strcmp(req, "1") == 0, "V3D_REQUIRE_GPU=1 but no Vulkan device");
-  printf("SKIP: gpu/hybrid cases (no Vulkan device)\n");
-  return FALSE;
-}
 
 typedef struct {
   GstElement *element;
@@ -447,7 +338,7 @@ GST_START_TEST(test_passthrough_level0) {
   rng_init(&r, g_seed);
   gst_harness_set_src_caps(t.h, i420_caps(33, 17));
   for (int layout = 0; layout < LAYOUT_COUNT; layout++) {
-    GstBuffer *in = make_frame(&r, 33, 17, layout);
+    GstBuffer *in = make_blocky_frame(&r, 33, 17, layout);
     GstMapInfo a, b;
     gst_buffer_map(in, &a, GST_MAP_READ);
     guint8 *copy = g_memdup2(a.data, a.size);
@@ -483,7 +374,7 @@ static void run_meta(const char *backend) {
       Grid g = random_grid(&r, w, h);
       int sharpness = (int)rng_below(&r, 8);
       gchar *what = g_strdup_printf("meta, %s, layout %s", backend, layout_name[layout]);
-      push_and_check(&t, make_frame(&r, w, h, layout), &g, sharpness, TRUE, layout, w, h,
+      push_and_check(&t, make_blocky_frame(&r, w, h, layout), &g, sharpness, TRUE, layout, w, h,
                      what);
       g_free(what);
       g_free(g.e);
@@ -516,7 +407,7 @@ static void run_post(const char *backend) {
         Rng r;
         rng_init(&r, g_seed ^ (guint64)(ci * 100 + si * 7 + layout + 1) * 0x7F4Au);
         gchar *what = g_strdup_printf("post-filter '%s', layout %s", props, layout_name[layout]);
-        push_and_check(&t, make_frame(&r, w, h, layout), &g, cfg[ci].sharpness, FALSE, layout,
+        push_and_check(&t, make_blocky_frame(&r, w, h, layout), &g, cfg[ci].sharpness, FALSE, layout,
                        w, h, what);
         g_free(what);
       }
@@ -562,7 +453,7 @@ static void run_bad_meta(Grid *g, int n_entries, int sharpness, const char *expe
   Rng r;
   rng_init(&r, g_seed);
   gst_harness_set_src_caps(t.h, i420_caps(64, 48));
-  GstBuffer *buf = make_frame(&r, 64, 48, LAYOUT_DEFAULT);
+  GstBuffer *buf = make_blocky_frame(&r, 64, 48, LAYOUT_DEFAULT);
   Planes before = read_planes(buf, 64, 48);
   gst_buffer_add_v3d_vp9_lf_meta(buf, g->e, (gsize)n_entries, g->stride, sharpness);
   gst_buffer_ref(buf);
@@ -632,7 +523,7 @@ GST_START_TEST(test_properties) {
   Rng r;
   rng_init(&r, g_seed);
   gst_harness_set_src_caps(t.h, i420_caps(64, 64));
-  fail_unless_equals_int(gst_harness_push(t.h, make_frame(&r, 64, 64, LAYOUT_DEFAULT)),
+  fail_unless_equals_int(gst_harness_push(t.h, make_blocky_frame(&r, 64, 64, LAYOUT_DEFAULT)),
                          GST_FLOW_ERROR);
   GstMessage *msg = gst_bus_pop_filtered(t.bus, GST_MESSAGE_ERROR);
   fail_unless(msg != NULL);
