@@ -2,7 +2,8 @@
 /*
  * Helpers shared by the GstHarness tests of the v3d elements (tests/test_gst_*.c): random
  * numbers, I420 frames in three memory layouts, packed copies of the visible planes and their
- * comparison, and whether the GPU cases run. Include after defining `static guint64 g_seed`
+ * comparison, the bytes an element may write, an element inside a GstHarness, its stats, and
+ * whether the GPU cases run. Include after defining `static guint64 g_seed`
  * (printed in every failure) and the gst/check and video headers. Everything is static: each
  * test program gets its own copy.
  */
@@ -11,6 +12,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <gst/check/gstharness.h>
 #include <v3d/v3d.h>
 
 /* Random numbers (xorshift64*) */
@@ -151,6 +153,65 @@ static G_GNUC_UNUSED gboolean want_gpu(void) {
   fail_if(req && strcmp(req, "1") == 0, "V3D_REQUIRE_GPU=1 but no Vulkan device");
   printf("SKIP: GPU cases (no Vulkan device)\n");
   return FALSE;
+}
+
+/* Bytes of buf that a v3d filter element may change: each plane's processed area (8x8-rounded luma, half
+ * for chroma) from the plane's start, per the buffer's GstVideoMeta or the default layout. */
+static G_GNUC_UNUSED guint8 *writable_mask(GstBuffer *buf, int w, int h) {
+  gsize size = gst_buffer_get_size(buf);
+  guint8 *mask = g_malloc0(size);
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_I420, w, h);
+  GstVideoMeta *vm = gst_buffer_get_video_meta(buf);
+  int pw = (w + 7) / 8 * 8, ph = (h + 7) / 8 * 8;
+  for (int p = 0; p < 3; p++) {
+    gsize off = vm ? vm->offset[p] : GST_VIDEO_INFO_PLANE_OFFSET(&info, p);
+    gint stride = vm ? vm->stride[p] : GST_VIDEO_INFO_PLANE_STRIDE(&info, p);
+    int cw = p ? pw / 2 : pw, ch = p ? ph / 2 : ph;
+    for (int y = 0; y < ch; y++)
+      for (int x = 0; x < cw; x++) {
+        gsize i = off + (gsize)y * stride + x;
+        if (i < size) mask[i] = 1;
+      }
+  }
+  return mask;
+}
+
+static G_GNUC_UNUSED guint64 stats_u64(GstElement *e, const char *field) {
+  GstStructure *s = NULL;
+  guint64 v = 0;
+  g_object_get(e, "stats", &s, NULL);
+  fail_unless(s != NULL);
+  fail_unless(gst_structure_get_uint64(s, field, &v), "no stats field %s", field);
+  gst_structure_free(s);
+  return v;
+}
+
+/* One element under test inside a GstHarness, with its own bus (to read its errors). */
+typedef struct {
+  GstElement *element;
+  GstBus *bus;
+  GstHarness *h;
+} TestElement;
+
+static G_GNUC_UNUSED TestElement test_element_new(const char *factory, const char *props) {
+  TestElement t;
+  gchar *desc = g_strdup_printf("%s %s", factory, props ? props : "");
+  GError *err = NULL;
+  t.element = gst_parse_launch(desc, &err);
+  fail_unless(t.element != NULL, "could not make '%s': %s", desc, err ? err->message : "?");
+  g_free(desc);
+  t.bus = gst_bus_new();
+  gst_element_set_bus(t.element, t.bus);
+  t.h = gst_harness_new_with_element(t.element, "sink", "src");
+  return t;
+}
+
+static G_GNUC_UNUSED void test_element_free(TestElement *t) {
+  gst_harness_teardown(t->h);
+  gst_element_set_bus(t->element, NULL);
+  gst_object_unref(t->bus);
+  gst_object_unref(t->element);
 }
 
 #endif /* V3D_TESTS_GST_TEST_COMMON_H */

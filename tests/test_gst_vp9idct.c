@@ -129,8 +129,6 @@ static Residual make_residual(guint64 seed, int w, int h) {
 /* Frames                                                                                     */
 /* ----------------------------------------------------------------------------------------- */
 
-
-
 /* Fills the visible planes of buf (any layout, via GstVideoFrame) with random pixels. */
 static void fill_frame(Rng *r, GstBuffer *buf, int w, int h) {
   GstVideoInfo info;
@@ -174,43 +172,10 @@ static void apply_reference(Planes *pl, const V3dVp9TxBlock *blocks, gsize n_blo
 /* Element helpers                                                                            */
 /* ----------------------------------------------------------------------------------------- */
 
+typedef TestElement Idct;
+static Idct idct_new(const char *props) { return test_element_new("v3dvp9idct", props); }
+static void idct_free(Idct *t) { test_element_free(t); }
 
-
-typedef struct {
-  GstElement *element;
-  GstBus *bus;
-  GstHarness *h;
-} Idct;
-
-static Idct idct_new(const char *props) {
-  Idct t;
-  gchar *desc = g_strdup_printf("v3dvp9idct %s", props ? props : "");
-  GError *err = NULL;
-  t.element = gst_parse_launch(desc, &err);
-  fail_unless(t.element != NULL, "could not make '%s': %s", desc, err ? err->message : "?");
-  g_free(desc);
-  t.bus = gst_bus_new();
-  gst_element_set_bus(t.element, t.bus);
-  t.h = gst_harness_new_with_element(t.element, "sink", "src");
-  return t;
-}
-
-static void idct_free(Idct *t) {
-  gst_harness_teardown(t->h);
-  gst_element_set_bus(t->element, NULL);
-  gst_object_unref(t->bus);
-  gst_object_unref(t->element);
-}
-
-static guint64 stats_u64(GstElement *e, const char *field) {
-  GstStructure *s = NULL;
-  guint64 v = 0;
-  g_object_get(e, "stats", &s, NULL);
-  fail_unless(s != NULL);
-  fail_unless(gst_structure_get_uint64(s, field, &v), "no stats field %s", field);
-  gst_structure_free(s);
-  return v;
-}
 
 static gchar *stats_string(GstElement *e, const char *field) {
   GstStructure *s = NULL;
@@ -221,27 +186,6 @@ static gchar *stats_string(GstElement *e, const char *field) {
   return v;
 }
 
-/* Bytes of buf that v3dvp9idct may change: each plane's processed area (8x8-rounded luma, half
- * for chroma) from the plane's start, per the buffer's GstVideoMeta or the default layout. */
-static guint8 *writable_mask(GstBuffer *buf, int w, int h) {
-  gsize size = gst_buffer_get_size(buf);
-  guint8 *mask = g_malloc0(size);
-  GstVideoInfo info;
-  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_I420, w, h);
-  GstVideoMeta *vm = gst_buffer_get_video_meta(buf);
-  int pw = (w + 7) / 8 * 8, ph = (h + 7) / 8 * 8;
-  for (int p = 0; p < 3; p++) {
-    gsize off = vm ? vm->offset[p] : GST_VIDEO_INFO_PLANE_OFFSET(&info, p);
-    gint stride = vm ? vm->stride[p] : GST_VIDEO_INFO_PLANE_STRIDE(&info, p);
-    int cw = p ? pw / 2 : pw, ch = p ? ph / 2 : ph;
-    for (int y = 0; y < ch; y++)
-      for (int x = 0; x < cw; x++) {
-        gsize i = off + (gsize)y * stride + x;
-        if (i < size) mask[i] = 1;
-      }
-  }
-  return mask;
-}
 
 /* Pushes buf (with a meta from `res`) and checks the output against the reference, and that no
  * byte outside the planes' processed areas changed. */

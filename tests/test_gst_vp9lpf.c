@@ -206,68 +206,15 @@ static gboolean planes_differ(const Planes *a, const Planes *b) {
   return FALSE;
 }
 
-/* Bytes the element may change: each plane's 8x8-rounded area. */
-static guint8 *writable_mask(GstBuffer *buf, int w, int h) {
-  gsize size = gst_buffer_get_size(buf);
-  guint8 *mask = g_malloc0(size);
-  GstVideoInfo info;
-  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_I420, w, h);
-  GstVideoMeta *vm = gst_buffer_get_video_meta(buf);
-  int pw = (w + 7) / 8 * 8, ph = (h + 7) / 8 * 8;
-  for (int p = 0; p < 3; p++) {
-    gsize off = vm ? vm->offset[p] : GST_VIDEO_INFO_PLANE_OFFSET(&info, p);
-    gint stride = vm ? vm->stride[p] : GST_VIDEO_INFO_PLANE_STRIDE(&info, p);
-    int cw = p ? pw / 2 : pw, ch = p ? ph / 2 : ph;
-    for (int y = 0; y < ch; y++)
-      for (int x = 0; x < cw; x++) {
-        gsize i = off + (gsize)y * stride + x;
-        if (i < size) mask[i] = 1;
-      }
-  }
-  return mask;
-}
 
 /* ----------------------------------------------------------------------------------------- */
 /* Element helpers                                                                            */
 /* ----------------------------------------------------------------------------------------- */
 
+typedef TestElement Lpf;
+static Lpf lpf_new(const char *props) { return test_element_new("v3dvp9lpf", props); }
+static void lpf_free(Lpf *t) { test_element_free(t); }
 
-
-typedef struct {
-  GstElement *element;
-  GstBus *bus;
-  GstHarness *h;
-} Lpf;
-
-static Lpf lpf_new(const char *props) {
-  Lpf t;
-  gchar *desc = g_strdup_printf("v3dvp9lpf %s", props ? props : "");
-  GError *err = NULL;
-  t.element = gst_parse_launch(desc, &err);
-  fail_unless(t.element != NULL, "could not make '%s': %s", desc, err ? err->message : "?");
-  g_free(desc);
-  t.bus = gst_bus_new();
-  gst_element_set_bus(t.element, t.bus);
-  t.h = gst_harness_new_with_element(t.element, "sink", "src");
-  return t;
-}
-
-static void lpf_free(Lpf *t) {
-  gst_harness_teardown(t->h);
-  gst_element_set_bus(t->element, NULL);
-  gst_object_unref(t->bus);
-  gst_object_unref(t->element);
-}
-
-static guint64 stats_u64(GstElement *e, const char *field) {
-  GstStructure *s = NULL;
-  guint64 v = 0;
-  g_object_get(e, "stats", &s, NULL);
-  fail_unless(s != NULL);
-  fail_unless(gst_structure_get_uint64(s, field, &v), "no stats field %s", field);
-  gst_structure_free(s);
-  return v;
-}
 
 /* Pushes buf (with a meta of grid g when with_meta) and checks the output against the reference
  * and that no byte outside the planes' 8x8-rounded areas changed. */
