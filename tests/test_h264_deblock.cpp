@@ -27,14 +27,7 @@ using namespace v3dtest::h264;
 
 namespace {
 
-int scaled(int base) {
-  static const double s = [] {
-    const char *e = getenv("V3D_TEST_ITERS");
-    const double v = e ? strtod(e, nullptr) : 1.0;
-    return v > 0 ? v : 1.0;
-  }();
-  return std::max(1, static_cast<int>(base * s));
-}
+using v3dtest::scaled;
 
 uint64_t case_seed(int a, int b, int c, int d) {
   uint64_t h = v3dtest::base_seed();

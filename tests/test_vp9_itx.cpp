@@ -28,15 +28,7 @@ using namespace v3dtest::vp9;
 
 namespace {
 
-double iters_scale() {
-  static const double s = [] {
-    const char *e = getenv("V3D_TEST_ITERS");
-    const double v = e ? strtod(e, nullptr) : 1.0;
-    return v > 0 ? v : 1.0;
-  }();
-  return s;
-}
-int scaled(int base) { return std::max(1, static_cast<int>(base * iters_scale())); }
+using v3dtest::scaled;
 
 // Seed of one case, printed on failure (V3D_TEST_SEED=... reproduces the whole run).
 uint64_t case_seed(int a, int b, int c, int d) {

@@ -55,6 +55,17 @@ inline uint64_t base_seed() {
   return seed;
 }
 
+// An iteration count scaled by V3D_TEST_ITERS (a positive factor, default 1), at least 1.
+inline int scaled(int base) {
+  static const double factor = [] {
+    const char *e = getenv("V3D_TEST_ITERS");
+    const double v = e ? strtod(e, nullptr) : 1.0;
+    return v > 0 ? v : 1.0;
+  }();
+  const int n = static_cast<int>(base * factor);
+  return n > 1 ? n : 1;
+}
+
 // Records one check. Prints a message for failures (first 20 in full, then counted only).
 inline bool check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 inline bool check(bool ok, const char *fmt, ...) {
