@@ -277,6 +277,58 @@ V3D_API int v3d_vp9_loop_filter_frame(V3dContext *ctx, uint8_t *const planes[3],
                                       const ptrdiff_t strides[3], int width, int height,
                                       const V3dVp9LfInfo *grid, int grid_stride, int sharpness);
 
+/* ------------------------------------------------------------------------------------------ */
+/* H.264 deblocking, one picture (clause 8.7 of ITU-T H.264)                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/* One macroblock's deblocking input. Frame macroblocks only (no MBAFF; a field picture is
+ * deblocked as a picture of its own, each field's planes addressed with twice the stride). */
+typedef struct {
+  uint8_t qp;            /* QP_Y of the macroblock, 0..51 (0 for I_PCM macroblocks) */
+  uint8_t transform_8x8; /* transform_size_8x8_flag: luma internal edges only at 8 (edges 1, 3
+                            of each direction are not filtered); chroma (4:2:0) unaffected */
+  uint16_t slice;        /* index into the picture's slices array */
+  /* bS (0..4) of each 4-sample segment of the macroblock's luma edges: bs[dir][edge][segment].
+   * dir 0: vertical edges, edge e at x = 4e (e = 0: the left macroblock edge), segment s = rows
+   * 4s..4s+3; dir 1: horizontal edges, edge e at y = 4e (0: the top edge), segment s = columns
+   * 4s..4s+3. Chroma (4:2:0) edges use the bS of luma edges 0 and 2, chroma sample i along the
+   * edge that of luma segment i/2 (the standard's rule). bS of edges on the picture's border,
+   * of internal edges 1 and 3 when transform_8x8, and of macroblocks in a slice with
+   * disable_deblocking_filter_idc 1 are ignored. */
+  uint8_t bs[2][4][4];
+} V3dH264MbInfo;
+
+/* Per slice: what the slice header (and its picture parameter set) says. The values of the slice
+ * holding macroblock q (the current one) apply to each edge, as in the standard. */
+typedef struct {
+  int8_t disable_deblocking_filter_idc; /* 0, 1 (not filtered), 2 (no filtering across slice
+                                           boundaries) */
+  int8_t filter_offset_a;               /* FilterOffsetA = slice_alpha_c0_offset_div2 * 2, -12..12 */
+  int8_t filter_offset_b;               /* FilterOffsetB = slice_beta_offset_div2 * 2, -12..12 */
+  int8_t chroma_qp_index_offset;        /* Cb, -12..12 */
+  int8_t second_chroma_qp_index_offset; /* Cr, -12..12 (= chroma_qp_index_offset when the PPS
+                                           has none) */
+  int8_t reserved[3];
+} V3dH264SliceInfo;
+
+/* Deblocks one decoded 4:2:0 8-bit picture in place, bit-exact with the standard's sequential
+ * process (macroblocks in raster order; in each, luma vertical edges left to right, then
+ * horizontal edges top to bottom, then chroma likewise).
+ * planes: Y, Cb, Cr; width, height: luma size in pixels, any size >= 1 (chroma (width+1)/2 x
+ * (height+1)/2). mbs: ceil(height/16) rows of mb_stride entries, ceil(width/16) used per row.
+ * For pictures whose size is not a multiple of 16 (post-filter use), only samples inside the
+ * picture are read or written: an edge segment is filtered on the lines along it that lie inside
+ * the picture, and only where every sample the filter reads across it (4 each side for luma,
+ * 2 for chroma) lies inside too. Returns 0, or a negative error code for invalid input (qp > 51,
+ * bS > 4, slice >= n_slices, idc > 2, offsets outside -12..12 or odd filter offsets,
+ * mb_stride < ceil(width/16), a stride below its plane's width, a zero size, NULL pointers),
+ * with the picture untouched and v3d_last_error() naming the offending macroblock or slice.
+ * Blocks until the picture is done. Thread-safe; calls on one context are serialized. */
+V3D_API int v3d_h264_deblock_frame(V3dContext *ctx, uint8_t *const planes[3],
+                                   const ptrdiff_t strides[3], int width, int height,
+                                   const V3dH264MbInfo *mbs, int mb_stride,
+                                   const V3dH264SliceInfo *slices, int n_slices);
+
 #ifdef __cplusplus
 }
 #endif
