@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/fault.h"
 #include "core/log.h"
 #include "vulkan/gpu.h"
 #include "vulkan/vp9_itx_state.h"
@@ -23,7 +24,8 @@ namespace v3d {
 namespace {
 
 // Longest wait for a job before reporting V3D_ERROR_GPU instead of hanging: 10 s (a 1080p
-// frame takes milliseconds even on lavapipe).
+// frame takes milliseconds even on lavapipe). After that the Gpu is marked lost and the frame's
+// GPU blocks are restored and redone on the CPU.
 constexpr uint64_t kWaitTimeoutNs = 10ull * 1000 * 1000 * 1000;
 constexpr int kNumSizes = kItxNumSizes;
 constexpr int kNumTypes = kItxNumTypes;
@@ -48,6 +50,8 @@ class ItxJob final : public GpuJob {
   }
   int wait() override;
   int copies() const override { return copies_; }
+  // Saves the pixels of an in-place block (before submission); see ItxSlot::backup.
+  void save_in_place(const CopyBack &c);
 
   // Staged planes: where each lies in the slot's staging buffer (stride = plane width).
   bool staged[3] = {false, false, false};
@@ -60,7 +64,35 @@ class ItxJob final : public GpuJob {
   ItxSlot *slot_;
   FramePlanes frame_;
   int result_ = V3D_OK;
+
+  // Puts back the in-place blocks' pixels saved before submission (after a failed job).
+  void restore_in_place();
+  // Fault injection only: garbage over the in-place blocks, as a lost device may leave them.
+  void scribble_in_place();
 };
+
+void ItxJob::save_in_place(const CopyBack &c) {
+  slot_->in_place.push_back(c);
+  const uint8_t *src = frame_.data[c.plane] + c.y * frame_.stride[c.plane] + c.x;
+  for (uint32_t row = 0; row < c.h; row++)
+    slot_->backup.insert(slot_->backup.end(), src + row * frame_.stride[c.plane],
+                         src + row * frame_.stride[c.plane] + c.w);
+}
+
+void ItxJob::restore_in_place() {
+  const uint8_t *src = slot_->backup.data();
+  for (const CopyBack &c : slot_->in_place) {
+    uint8_t *dst = frame_.data[c.plane] + c.y * frame_.stride[c.plane] + c.x;
+    for (uint32_t row = 0; row < c.h; row++, src += c.w) memcpy(dst + row * frame_.stride[c.plane], src, c.w);
+  }
+}
+
+void ItxJob::scribble_in_place() {
+  for (const CopyBack &c : slot_->in_place) {
+    uint8_t *dst = frame_.data[c.plane] + c.y * frame_.stride[c.plane] + c.x;
+    for (uint32_t row = 0; row < c.h; row++) memset(dst + row * frame_.stride[c.plane], 0x5A, c.w);
+  }
+}
 
 int ItxJob::wait() {
   if (!slot_) return result_;
@@ -72,10 +104,26 @@ int ItxJob::wait() {
     return result_ = V3D_ERROR_GPU;
   }
   VkResult r = vk.vkWaitForFences(gpu.device, 1, &slot_->fence, VK_TRUE, kWaitTimeoutNs);
+  bool injected = false;
+  if (r == VK_SUCCESS && fault_hit(Fault::kDeviceLost)) {
+    r = VK_ERROR_DEVICE_LOST;
+    injected = true;
+  } else if (r == VK_SUCCESS && fault_hit(Fault::kGpuTimeout)) {
+    r = VK_TIMEOUT;
+    injected = true;
+  }
+  if (injected) scribble_in_place();
   if (r != VK_SUCCESS) {
+    // Lost, or not done in time (then perhaps never): the slot and the Gpu are not used again,
+    // and the in-place blocks get their old pixels back so the caller can redo them on the CPU.
+    // (A GPU that finishes after the timeout could still write them: see docs/reliability.md.)
     slot_->lost = true;
-    result_ = set_error(V3D_ERROR_GPU, "GPU job on %s failed: %s%s", gpu.name.c_str(),
-                        vk_result_name(r), r == VK_TIMEOUT ? " (not done after 10 s)" : "");
+    gpu.lost.store(true, std::memory_order_release);
+    restore_in_place();
+    result_ = set_error(V3D_ERROR_GPU, "job %s%s", vk_result_name(r),
+                        injected               ? ", injected by V3D_FAULT"
+                        : r == VK_TIMEOUT      ? ": not done after 10 s"
+                                               : "");
   } else {
     if (slot_->query) {
       uint64_t ts[2];
@@ -163,8 +211,10 @@ std::string record_and_submit(Gpu &gpu, Vp9ItxState &st, ItxSlot *slot,
   vk.vkResetFences(gpu.device, 1, &slot->fence);
   {
     std::lock_guard<std::mutex> lock(gpu.queue_mutex);
-    r = vk.vkQueueSubmit(gpu.queue, 1, &si, slot->fence);
+    r = fault_hit(Fault::kSubmitLost) ? VK_ERROR_DEVICE_LOST
+                                      : vk.vkQueueSubmit(gpu.queue, 1, &si, slot->fence);
   }
+  if (r == VK_ERROR_DEVICE_LOST) gpu.lost.store(true, std::memory_order_release);
   if (r != VK_SUCCESS) return std::string("vkQueueSubmit: ") + vk_result_name(r);
   return "";
 }
@@ -176,6 +226,10 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
                                            size_t n_index, const int16_t *coeffs, size_t n_coeffs,
                                            std::string *error) {
   std::string err;
+  if (gpu_lost(gpu)) {
+    if (error) *error = "the GPU was lost";
+    return nullptr;
+  }
   Vp9ItxState &st = *gpu.vp9_itx;
   ItxSlot *slot = slot_acquire(gpu, st, &err);
   if (!slot) {
@@ -295,6 +349,8 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
   int16_t *packed = reinterpret_cast<int16_t *>(slot->coeffs.map);
   uint32_t packed_pos = 0;
   slot->copy_back.clear();
+  slot->in_place.clear();
+  slot->backup.clear();
   for (size_t i = 0; i < total; i++) {
     const V3dVp9TxBlock &b = blocks[slot->order[i]];
     const uint32_t n = 4u << b.tx_size, p = b.plane;
@@ -312,6 +368,7 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
     r.packed = V3D_ITX_REC_PACK(p, static_cast<uint32_t>(b.tx_type), w, h);
     r.stride = plane_stride[p];
     if (job->staged[p]) slot->copy_back.push_back(CopyBack{p, b.x, b.y, w, h});
+    else job->save_in_place(CopyBack{p, b.x, b.y, w, h});
   }
   // Unused plane bindings still need a valid buffer.
   for (int p = 0; p < 3; p++)
