@@ -248,15 +248,12 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
   // 1. Bucket the blocks with work by (size, type), counting what each plane needs.
   size_t count[kNumSizes][kNumTypes] = {};
   bool plane_used[3] = {false, false, false};
-  int row_lo[3] = {INT32_MAX, INT32_MAX, INT32_MAX}, row_hi[3] = {0, 0, 0};  // rows with blocks
   size_t total = 0, coeff_total = 0;
   for (size_t i = 0; i < n_index; i++) {
     const V3dVp9TxBlock &b = blocks[index ? index[i] : i];
     if (!b.eob) continue;
     count[b.tx_size][b.tx_type]++;
     plane_used[b.plane] = true;
-    row_lo[b.plane] = std::min<int>(row_lo[b.plane], b.y);
-    row_hi[b.plane] = std::max<int>(row_hi[b.plane], std::min(b.y + (4 << b.tx_size), frame.height[b.plane]));
     total++;
     coeff_total += 16u << (2 * b.tx_size);
   }
@@ -309,12 +306,7 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
       info[p] = VkDescriptorBufferInfo{slot->staging.buffer, job->stage_offset[p],
                                        align_up(static_cast<VkDeviceSize>(frame.width[p]) * frame.height[p], 4)};
       plane_stride[p] = static_cast<uint32_t>(frame.width[p]);
-      // Only the rows the blocks cover: the GPU touches nothing else of the staged plane.
-      uint8_t *dst = slot->staging.map + job->stage_offset[p];
-      for (int y = row_lo[p]; y < row_hi[p]; y++)
-        memcpy(dst + static_cast<size_t>(y) * frame.width[p], frame.data[p] + y * frame.stride[p],
-               frame.width[p]);
-      job->copies_++;
+      job->copies_++;  // the job's blocks are copied in step 4
     }
   }
 
@@ -367,8 +359,19 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
     r.pixel = plane_base[p] + b.y * plane_stride[p] + b.x;
     r.packed = V3D_ITX_REC_PACK(p, static_cast<uint32_t>(b.tx_type), w, h);
     r.stride = plane_stride[p];
-    if (job->staged[p]) slot->copy_back.push_back(CopyBack{p, b.x, b.y, w, h});
-    else job->save_in_place(CopyBack{p, b.x, b.y, w, h});
+    if (job->staged[p]) {
+      // Only the job's own pixels: the CPU workers may be writing the frame's other blocks at
+      // this moment (hybrid), so copying whole rows would read pixels they write (a data race
+      // ThreadSanitizer reported). The GPU touches nothing else of the staged plane.
+      slot->copy_back.push_back(CopyBack{p, b.x, b.y, w, h});
+      uint8_t *dst = slot->staging.map + job->stage_offset[p] +
+                     static_cast<size_t>(b.y) * frame.width[p] + b.x;
+      const uint8_t *src = frame.data[p] + b.y * frame.stride[p] + b.x;
+      for (uint32_t row = 0; row < h; row++)
+        memcpy(dst + static_cast<size_t>(row) * frame.width[p], src + row * frame.stride[p], w);
+    } else {
+      job->save_in_place(CopyBack{p, b.x, b.y, w, h});
+    }
   }
   // Unused plane bindings still need a valid buffer.
   for (int p = 0; p < 3; p++)
