@@ -49,7 +49,8 @@ class GuardedFrame {
   }
   // Whole allocations equal (guards included)? On a difference, where (plane, x, y of the plane).
   bool same_as(const GuardedFrame &o, int *plane, long *x, long *y) const {
-    for (int p = 0; p < 3; p++)
+    for (int p = 0; p < 3; p++) {
+      if (memcmp(base_[p], o.base_[p], size_[p]) == 0) continue;
       for (size_t k = 0; k < size_[p]; k++)
         if (base_[p][k] != o.base_[p][k]) {
           *plane = p;
@@ -57,16 +58,27 @@ class GuardedFrame {
           *x = static_cast<long>(k % stride_[p]) - kGuard;
           return false;
         }
+    }
     return true;
   }
   bool guards_intact() const {
-    for (int p = 0; p < 3; p++)
-      for (size_t k = 0; k < size_[p]; k++) {
-        const long y = static_cast<long>(k / stride_[p]) - kGuard;
-        const long x = static_cast<long>(k % stride_[p]) - kGuard;
-        if (y >= 0 && y < h_[p] && x >= 0 && x < w_[p]) continue;
-        if (base_[p][k] != kGuardByte) return false;
+    auto all_guard = [](const uint8_t *b, size_t n) {
+      for (size_t i = 0; i < n; i++)
+        if (b[i] != kGuardByte) return false;
+      return true;
+    };
+    for (int p = 0; p < 3; p++) {
+      const size_t stride = static_cast<size_t>(stride_[p]);
+      const uint8_t *b = base_[p];
+      if (!all_guard(b, kGuard * stride)) return false;                                  // above
+      if (!all_guard(b + (kGuard + h_[p]) * stride, size_[p] - (kGuard + h_[p]) * stride))  // below
+        return false;
+      for (int y = 0; y < h_[p]; y++) {
+        const uint8_t *row = b + (kGuard + y) * stride;
+        if (!all_guard(row, kGuard) || !all_guard(row + kGuard + w_[p], stride - kGuard - w_[p]))
+          return false;
       }
+    }
     return true;
   }
 
