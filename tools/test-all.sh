@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Installs, builds and runs the whole test suite: the native build (kernels, Vulkan on whatever
 # device is present — lavapipe without a GPU —, the GStreamer plugin, pipelines as smoke tests)
-# and the aarch64 build of the kernel library and its tests under qemu-aarch64 (the NEON path).
+# and the aarch64 build of the kernel library and its tests under qemu-aarch64 (the NEON path);
+# then the native suite again under ASan + UBSan + LeakSanitizer (tools/asan.sh), and each
+# libFuzzer target for a bounded time when clang is there (tools/fuzz.sh --ci).
 # Ends with one line "N passed, N failed"; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -24,11 +26,31 @@ meson setup build-aarch64 --wipe --cross-file .ci/aarch64-linux-gnu.ini -Dgst=di
 ninja -C build-aarch64 -j"$jobs" || exit 1
 meson test -C build-aarch64 --print-errorlogs --num-processes 1 || fail=1
 
-python3 - build/meson-logs/testlog.json build-aarch64/meson-logs/testlog.json <<'PY'
+# Sanitizers: the whole suite again under ASan + UBSan + LeakSanitizer (tools/asan.sh).
+bash tools/asan.sh build-asan || fail=1
+# Fuzzing: each libFuzzer target for FUZZ_SECONDS (30) when clang and its runtime are present.
+logs=(build/meson-logs/testlog.json build-aarch64/meson-logs/testlog.json
+      build-asan/meson-logs/testlog-asan.json build-asan/meson-logs/testlog-asan-gst.json
+      build-asan/meson-logs/testlog-asan-pipelines.json)
+if command -v clang++ >/dev/null &&
+   [ -f "$(clang++ -print-file-name=libclang_rt.fuzzer-x86_64.a)" ]; then
+  bash tools/fuzz.sh --ci || fail=1
+  logs+=(build-fuzz/meson-logs/testlog-fuzz.json)
+else
+  echo "clang with libFuzzer not found: fuzzing skipped (tools/install-deps.sh installs it)"
+fi
+
+python3 - "${logs[@]}" <<'PY'
 import json, sys
 passed = failed = skipped = 0
 for path in sys.argv[1:]:
-    for line in open(path):
+    try:
+        lines = open(path).readlines()
+    except OSError:
+        print(f"missing test log {path}: counted as one failure")
+        failed += 1
+        continue
+    for line in lines:
         r = json.loads(line)
         res = r.get("result")
         if res == "OK" or res == "EXPECTEDFAIL": passed += 1

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# ThreadSanitizer build (build-tsan, unoptimized: Highway code compiles in minutes, not tens of
+# minutes) and run of the tests that exercise threads: the scheduler
+# and frame-level tests (worker pool, hybrid CPU+GPU split, superblock-row wavefront), the
+# fault-injection tests, and the GStreamer element tests (streaming threads, shared context).
+# By hand (not in CI: GLib's own synchronization is invisible to TSan and the element tests
+# report races inside GLib/GStreamer; tests/tsan.supp suppresses those by library, and
+# docs/reliability.md lists what is left).
+#   tools/tsan.sh [TEST...]      default: the list below
+set -uo pipefail
+cd "$(dirname "$0")/.."
+dir=build-tsan
+meson setup "$dir" --wipe -Dvulkan=enabled -Dgst=enabled -Dtests=enabled -Dbench=disabled \
+  -Dbuildtype=debug -Db_sanitize=thread -Db_lundef=false >/dev/null 2>&1 ||
+  meson setup "$dir" -Dvulkan=enabled -Dgst=enabled -Dtests=enabled -Dbench=disabled \
+    -Dbuildtype=debug -Db_sanitize=thread -Db_lundef=false || exit 1
+ninja -C "$dir" -j"$(nproc)" || exit 1
+tests=("$@")
+[ ${#tests[@]} -gt 0 ] || tests=(vp9_itx_frame vp9_lpf_frame fault_thread fault_device_lost
+                                  fault_gpu_timeout gst_vp9idct gst_vp9lpf)
+export TSAN_OPTIONS="halt_on_error=0:second_deadlock_stack=1:history_size=4:suppressions=$PWD/tests/tsan.supp"
+export GST_REGISTRY_FORK=no
+export V3D_TEST_ITERS=${V3D_TEST_ITERS:-0.25}
+export V3D_REQUIRE_GPU=1
+meson test -C "$dir" --print-errorlogs --num-processes 1 --logbase testlog-tsan "${tests[@]}"
+rc=$?
+# TSan reports go to each test's output (testlog-tsan.txt); halt_on_error=0 lets a test finish.
+echo "ThreadSanitizer reports: $(grep -c 'WARNING: ThreadSanitizer' "$dir/meson-logs/testlog-tsan.txt")"
+grep -A12 'WARNING: ThreadSanitizer' "$dir/meson-logs/testlog-tsan.txt" | grep -E '^ +#[0-9] ' |
+  sort | uniq -c | sort -rn | head -20
+exit $rc
