@@ -166,10 +166,11 @@ int main (int argc, char **argv) {
     }
     gboolean ok = run_chain (cases[i].chain, &c);
     ran++;
-    /* The GPU path stages what is not in shared memory: copied in before, out after. */
+    /* What is not in shared memory the GPU path imports (VK_EXT_external_memory_host, where the
+     device has it) or else copies in before and out after. */
     printf ("%-18s %8d %8d (%3.0f%%) %s\n", cases[i].upstream, c.total, c.shared,
         c.total ? 100.0 * c.shared / c.total : 0.0,
-        c.total && c.shared == c.total ? "0" : "staged: copied in and out");
+        c.total && c.shared == c.total ? "0" : "imported, or copied in and out");
     if (!ok || c.total != FRAMES) {
       printf ("FAIL %s: pipeline did not deliver %d frames (%d)\n", cases[i].upstream, FRAMES,
           c.total);

@@ -3,6 +3,7 @@
 #include "vulkan/vk_device.h"
 
 #include <strings.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -149,6 +150,7 @@ struct Candidate {
   bool ext_8bit = false;  // enable VK_KHR_8bit_storage (device API < 1.2)
   bool int16 = false;     // storageBuffer16BitAccess
   int subgroup = 0;
+  VkDeviceSize import_align = 0;  // VK_EXT_external_memory_host usable: its alignment; else 0
 };
 
 Candidate inspect(VkApi &vk, VkPhysicalDevice pd) {
@@ -207,6 +209,21 @@ Candidate inspect(VkApi &vk, VkPhysicalDevice pd) {
   p2.pNext = &sg;
   vk.vkGetPhysicalDeviceProperties2(pd, &p2);
   c.subgroup = static_cast<int>(sg.subgroupSize);
+  // Importing foreign frames (VK_EXT_external_memory_host) instead of copying them: only when the
+  // import alignment is at most the CPU page size, so that rounding a frame's range out to it
+  // stays inside pages the process has mapped. V3D_VULKAN_NO_IMPORT=1 turns it off.
+  if (has_device_ext(vk, pd, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME) &&
+      !env_is("V3D_VULKAN_NO_IMPORT", "1")) {
+    auto hp = vk_struct<VkPhysicalDeviceExternalMemoryHostPropertiesEXT>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT);
+    auto hp2 = vk_struct<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+    hp2.pNext = &hp;
+    vk.vkGetPhysicalDeviceProperties2(pd, &hp2);
+    const long page = sysconf(_SC_PAGESIZE);
+    const VkDeviceSize a = hp.minImportedHostPointerAlignment;
+    if (a > 0 && (a & (a - 1)) == 0 && page > 0 && a <= static_cast<VkDeviceSize>(page))
+      c.import_align = a;
+  }
   return c;
 }
 
@@ -248,6 +265,7 @@ bool create_device(Gpu &g, const Candidate &c, std::string *error) {
   f16.pNext = &f8;
   std::vector<const char *> exts;
   if (c.ext_8bit) exts.push_back(VK_KHR_8BIT_STORAGE_EXTENSION_NAME);
+  if (c.import_align) exts.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
   auto ci = vk_struct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
   ci.pNext = &f16;
   ci.queueCreateInfoCount = 1;
@@ -269,6 +287,11 @@ bool create_device(Gpu &g, const Candidate &c, std::string *error) {
   g.subgroup_size = c.subgroup;
   g.coef16 = c.int16;
   g.timestamp_bits = c.timestamp_bits;
+  if (c.import_align) {
+    g.vk.vkGetMemoryHostPointerPropertiesEXT = reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(
+        g.vk.vkGetDeviceProcAddr(g.device, "vkGetMemoryHostPointerPropertiesEXT"));
+    if (g.vk.vkGetMemoryHostPointerPropertiesEXT) g.import_align = c.import_align;
+  }
   return true;
 }
 

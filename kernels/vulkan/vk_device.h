@@ -43,6 +43,9 @@ class Gpu : public std::enable_shared_from_this<Gpu> {
   int subgroup_size = 0;
   bool coef16 = false;          // storageBuffer16BitAccess enabled: int16_t coefficient shaders
   uint32_t timestamp_bits = 0;  // of the queue family; 0 = no timestamps
+  // VK_EXT_external_memory_host enabled: frames outside shared memory are imported, not copied
+  // (vk_memory.h host_import); the import alignment in bytes, 0 when unavailable.
+  VkDeviceSize import_align = 0;
   std::atomic<int> validation_messages{0};  // errors/warnings reported by validation layers
   std::atomic<double> last_job_seconds{-1.0};
 

@@ -48,11 +48,14 @@ class ItxJob final : public GpuJob {
   }
   int wait() override;
   int copies() const override { return copies_; }
+  int imports() const override { return imports_; }
 
   // Staged planes: where each lies in the slot's staging buffer (stride = plane width).
   bool staged[3] = {false, false, false};
+  ImportedSpan imported[3];  // planes imported for this job (VK_EXT_external_memory_host)
   VkDeviceSize stage_offset[3] = {0, 0, 0};
   int copies_ = 0;
+  int imports_ = 0;
   bool submitted = false;  // false: wait() only returns the slot
 
  private:
@@ -67,6 +70,7 @@ int ItxJob::wait() {
   Gpu &gpu = *gpu_;
   const VkApi &vk = gpu.vk;
   if (!submitted) {
+    for (ImportedSpan &im : imported) host_import_release(gpu, &im);
     slot_release(*gpu.vp9_itx, slot_);
     slot_ = nullptr;
     return result_ = V3D_ERROR_GPU;
@@ -74,6 +78,7 @@ int ItxJob::wait() {
   VkResult r = vk.vkWaitForFences(gpu.device, 1, &slot_->fence, VK_TRUE, kWaitTimeoutNs);
   if (r != VK_SUCCESS) {
     slot_->lost = true;
+    // The imports stay: the GPU may still be using them (a lost device is never fully idle).
     result_ = set_error(V3D_ERROR_GPU, "GPU job on %s failed: %s%s", gpu.name.c_str(),
                         vk_result_name(r), r == VK_TIMEOUT ? " (not done after 10 s)" : "");
   } else {
@@ -96,6 +101,8 @@ int ItxJob::wait() {
         memcpy(dst + row * frame_.stride[p], src + static_cast<size_t>(row) * frame_.width[p], c.w);
     }
   }
+  if (result_ == V3D_OK)
+    for (ImportedSpan &im : imported) host_import_release(gpu, &im);
   slot_release(*gpu.vp9_itx, slot_);
   slot_ = nullptr;
   return result_;
@@ -242,6 +249,20 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
         plane_stride[p] = static_cast<uint32_t>(frame.stride[p]);
         continue;
       }
+    }
+    // Not in shared memory: import its pages when the device can, else stage a copy.
+    ImportedSpan &im = job->imported[p];
+    if (host_import(gpu, frame.data[p], span, &im)) {
+      const VkDeviceSize off = im.offset / align * align;
+      const VkDeviceSize range = std::min(im.buffer_size - off, align_up(im.offset - off + span, 4));
+      if (range <= lim.maxStorageBufferRange && im.offset - off + span <= UINT32_MAX) {
+        info[p] = VkDescriptorBufferInfo{im.buffer, off, range};
+        plane_base[p] = static_cast<uint32_t>(im.offset - off);
+        plane_stride[p] = static_cast<uint32_t>(frame.stride[p]);
+        job->imports_++;
+        continue;
+      }
+      host_import_release(gpu, &im);
     }
     job->staged[p] = true;
     job->stage_offset[p] = staging_size;
