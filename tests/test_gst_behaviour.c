@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What a GStreamer user expects of every v3d video filter, checked on each element in turn:
+ * renegotiation mid-stream (the output after a size change equals a fresh element's), EOS after
+ * exactly the frames that went in, flushing seeks, state changes at any moment (no failure, no
+ * hang), several instances sharing one context, and a latency query that the element answers
+ * without adding latency (it keeps no frames in flight). Seed: V3D_TEST_SEED (printed).
+ */
+#include <gst/check/gstcheck.h>
+#include <gst/video/video.h>
+#include <stdlib.h>
+
+static guint64 g_seed = 0xBE4A51u;
+
+#include "gst_test_common.h"
+
+/* The elements under test and properties that make them do real work without a meta. */
+typedef struct {
+  const char *factory;
+  const char *props;
+} ElementCase;
+
+static const ElementCase kElements[] = {
+  { "v3dvp9lpf", "level=40 sharpness=2" },
+  { "v3dvp9idct", "" },
+};
+
+/* ---- pipelines ---- */
+
+typedef struct {
+  int buffers;
+  GstClockTime first_pts_after_flush;
+  gboolean flushed;
+} PadCount;
+
+static GstPadProbeReturn count_probe (GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+  PadCount *c = data;
+  if (GST_PAD_PROBE_INFO_TYPE (info) & GST_PAD_PROBE_TYPE_BUFFER) {
+    GstBuffer *b = GST_PAD_PROBE_INFO_BUFFER (info);
+    if (c->flushed && c->first_pts_after_flush == GST_CLOCK_TIME_NONE)
+      c->first_pts_after_flush = GST_BUFFER_PTS (b);
+    c->buffers++;
+  } else if (GST_PAD_PROBE_INFO_TYPE (info) & GST_PAD_PROBE_TYPE_EVENT_FLUSH) {
+    GstEvent *e = GST_PAD_PROBE_INFO_EVENT (info);
+    if (GST_EVENT_TYPE (e) == GST_EVENT_FLUSH_STOP) {
+      c->flushed = TRUE;
+      c->first_pts_after_flush = GST_CLOCK_TIME_NONE;
+      c->buffers = 0;
+    }
+  }
+  (void) pad;
+  return GST_PAD_PROBE_OK;
+}
+
+static GstElement *make_pipeline (const char *desc) {
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (desc, &err);
+  fail_unless (p != NULL, "pipeline '%s': %s", desc, err ? err->message : "?");
+  return p;
+}
+
+/* Attaches a counting probe (buffers and flushes) to the sink pad of the element named name. */
+static void add_count_probe (GstElement *pipeline, const char *name, PadCount *c) {
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
+  fail_unless (e != NULL);
+  GstPad *pad = gst_element_get_static_pad (e, "sink");
+  c->buffers = 0;
+  c->flushed = FALSE;
+  c->first_pts_after_flush = GST_CLOCK_TIME_NONE;
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_FLUSH,
+      count_probe, c, NULL);
+  gst_object_unref (pad);
+  gst_object_unref (e);
+}
+
+/* Waits for EOS (TRUE) or an error (fails the test) within 60 s. */
+static void wait_eos (GstElement *pipeline, const char *what) {
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *m = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (m != NULL, "%s: no EOS within 60 s", what);
+  if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+    GError *e = NULL;
+    gchar *dbg = NULL;
+    gst_message_parse_error (m, &e, &dbg);
+    fail ("%s: error %s (%s)", what, e ? e->message : "?", dbg ? dbg : "");
+  }
+  gst_message_unref (m);
+  gst_object_unref (bus);
+}
+
+static void set_state_sync (GstElement *p, GstState s, const char *what) {
+  GstStateChangeReturn r = gst_element_set_state (p, s);
+  fail_if (r == GST_STATE_CHANGE_FAILURE, "%s: change to %s failed", what,
+      gst_element_state_get_name (s));
+  r = gst_element_get_state (p, NULL, NULL, 30 * GST_SECOND);
+  fail_if (r == GST_STATE_CHANGE_FAILURE || r == GST_STATE_CHANGE_ASYNC,
+      "%s: state %s not reached within 30 s (%s)", what, gst_element_state_get_name (s),
+      gst_element_state_change_return_get_name (r));
+}
+
+static const char *backends_to_test (int i) {
+  static const char *b[] = { "cpu", "scalar", "gpu", "hybrid" };
+  return i < 4 ? b[i] : NULL;
+}
+
+static gboolean backend_runs (const char *backend) {
+  if (strcmp (backend, "gpu") == 0 || strcmp (backend, "hybrid") == 0)
+    return want_gpu ();
+  return TRUE;
+}
+
+static gint stats_int (GstElement *e, const char *field) {
+  GstStructure *s = NULL;
+  gint v = 0;
+  g_object_get (e, "stats", &s, NULL);
+  fail_unless (s != NULL);
+  fail_unless (gst_structure_get_int (s, field, &v), "no int stats field %s", field);
+  gst_structure_free (s);
+  return v;
+}
+
+static gboolean planes_equal_quiet (const Planes *a, const Planes *b) {
+  for (int p = 0; p < 3; p++)
+    if (memcmp (a->plane[p], b->plane[p], (size_t) a->pw[p] * a->ph[p]) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* A frame that deblocking filters change: flat 8x8 blocks with small steps between them and a
+ * little noise (random pixels would exceed every threshold and pass unchanged). */
+static GstBuffer *make_blocky_frame (Rng *r, int w, int h) {
+  GstBuffer *buf = make_frame (r, w, h, (Layout) rng_below (r, LAYOUT_COUNT));
+  GstVideoInfo info;
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, w, h);
+  GstVideoFrame f;
+  fail_unless (gst_video_frame_map (&f, &info, buf, GST_MAP_READWRITE));
+  const int base = rng_range (r, 40, 200);
+  for (int p = 0; p < 3; p++) {
+    guint8 *d = GST_VIDEO_FRAME_PLANE_DATA (&f, p);
+    const int stride = GST_VIDEO_FRAME_PLANE_STRIDE (&f, p);
+    const int pw = GST_VIDEO_FRAME_COMP_WIDTH (&f, p), ph = GST_VIDEO_FRAME_COMP_HEIGHT (&f, p);
+    for (int y = 0; y < ph; y++)
+      for (int x = 0; x < pw; x++) {
+        const int block = (x / 8) * 7 + (y / 8) * 13;
+        d[y * stride + x] = (guint8) (base + (block % 9) - 4 + (int) rng_below (r, 2));
+      }
+  }
+  gst_video_frame_unmap (&f);
+  return buf;
+}
+
+/* ---- renegotiation ---- */
+
+/* Output of a fresh element for one frame: what the long-lived one must also give. */
+static Planes fresh_output (const ElementCase *ec, const char *backend, GstBuffer *in, int w,
+    int h) {
+  gchar *props = g_strdup_printf ("%s backend=%s", ec->props, backend);
+  TestElement t = test_element_new (ec->factory, props);
+  g_free (props);
+  gst_harness_set_src_caps (t.h, i420_caps (w, h));
+  GstBuffer *out = gst_harness_push_and_pull (t.h, gst_buffer_copy_deep (in));
+  fail_unless (out != NULL);
+  Planes p = read_planes (out, w, h);
+  gst_buffer_unref (out);
+  test_element_free (&t);
+  return p;
+}
+
+GST_START_TEST (test_renegotiate)
+{
+  static const int sizes[][2] = { { 320, 240 }, { 176, 144 }, { 250, 130 }, { 320, 240 }, { 64, 64 } };
+  Rng r;
+  rng_init (&r, g_seed);
+  for (size_t e = 0; e < G_N_ELEMENTS (kElements); e++) {
+    for (int bi = 0; backends_to_test (bi); bi++) {
+      const char *backend = backends_to_test (bi);
+      if (!backend_runs (backend))
+        continue;
+      gchar *props = g_strdup_printf ("%s backend=%s", kElements[e].props, backend);
+      TestElement t = test_element_new (kElements[e].factory, props);
+      g_free (props);
+      for (size_t s = 0; s < G_N_ELEMENTS (sizes); s++) {
+        const int w = sizes[s][0], h = sizes[s][1];
+        gst_harness_set_src_caps (t.h, i420_caps (w, h));
+        for (int f = 0; f < 2; f++) {
+          GstBuffer *in = make_blocky_frame (&r, w, h);
+          Planes want = fresh_output (&kElements[e], backend, in, w, h);
+          GstBuffer *in_copy = gst_buffer_copy_deep (in);
+          GstBuffer *out = gst_harness_push_and_pull (t.h, in);
+          fail_unless (out != NULL, "%s %s: no output after renegotiating to %dx%d",
+              kElements[e].factory, backend, w, h);
+          Planes got = read_planes (out, w, h);
+          if (strcmp (kElements[e].factory, "v3dvp9lpf") == 0 && s == 0 && f == 0) {
+            /* The content is one that the filter changes: the comparison means something. */
+            Planes orig = read_planes (in_copy, w, h);
+            fail_if (planes_equal_quiet (&orig, &got), "%s: the filter changed nothing",
+                kElements[e].factory);
+            planes_clear (&orig);
+          }
+          gst_buffer_unref (in_copy);
+          gchar *what = g_strdup_printf ("%s backend=%s, size %d (%dx%d), frame %d, seed 0x%"
+              G_GINT64_MODIFIER "x", kElements[e].factory, backend, (int) s, w, h, f, g_seed);
+          fail_unless (planes_equal (&got, &want, what), "%s: differs from a fresh element",
+              what);
+          g_free (what);
+          planes_clear (&got);
+          planes_clear (&want);
+          gst_buffer_unref (out);
+        }
+      }
+      test_element_free (&t);
+    }
+  }
+}
+GST_END_TEST;
+
+/* ---- EOS: exactly the frames that went in come out, on every backend ---- */
+
+GST_START_TEST (test_eos_frame_count)
+{
+  for (size_t e = 0; e < G_N_ELEMENTS (kElements); e++) {
+    for (int bi = 0; backends_to_test (bi); bi++) {
+      const char *backend = backends_to_test (bi);
+      if (!backend_runs (backend))
+        continue;
+      gchar *desc = g_strdup_printf ("videotestsrc num-buffers=25 pattern=ball ! "
+          "video/x-raw,format=I420,width=250,height=130,framerate=30/1 ! %s %s backend=%s ! "
+          "fakesink name=sink sync=false", kElements[e].factory, kElements[e].props, backend);
+      GstElement *p = make_pipeline (desc);
+      PadCount c;
+      add_count_probe (p, "sink", &c);
+      set_state_sync (p, GST_STATE_PLAYING, desc);
+      wait_eos (p, desc);
+      fail_unless_equals_int (c.buffers, 25);
+      set_state_sync (p, GST_STATE_NULL, desc);
+      gst_object_unref (p);
+      g_free (desc);
+    }
+  }
+}
+GST_END_TEST;
+
+/* ---- flushing seek ---- */
+
+GST_START_TEST (test_flushing_seek)
+{
+  for (size_t e = 0; e < G_N_ELEMENTS (kElements); e++) {
+    gchar *desc = g_strdup_printf ("videotestsrc pattern=ball ! "
+        "video/x-raw,format=I420,width=160,height=96,framerate=30/1 ! %s %s ! "
+        "fakesink name=sink sync=false", kElements[e].factory, kElements[e].props);
+    GstElement *p = make_pipeline (desc);
+    PadCount c;
+    add_count_probe (p, "sink", &c);
+    set_state_sync (p, GST_STATE_PAUSED, desc);
+    /* Seek to [2 s, 3 s): 30 frames, then EOS. */
+    fail_unless (gst_element_seek (p, 1.0, GST_FORMAT_TIME,
+            GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, GST_SEEK_TYPE_SET, 2 * GST_SECOND,
+            GST_SEEK_TYPE_SET, 3 * GST_SECOND), "%s: seek refused", desc);
+    set_state_sync (p, GST_STATE_PLAYING, desc);
+    wait_eos (p, desc);
+    fail_unless (c.flushed, "%s: no flush reached the sink", desc);
+    fail_unless_equals_uint64 (c.first_pts_after_flush, 2 * GST_SECOND);
+    fail_unless_equals_int (c.buffers, 30);
+    set_state_sync (p, GST_STATE_NULL, desc);
+    gst_object_unref (p);
+    g_free (desc);
+  }
+}
+GST_END_TEST;
+
+/* ---- state changes at any moment ---- */
+
+GST_START_TEST (test_state_changes)
+{
+  static const GstState states[] = { GST_STATE_NULL, GST_STATE_READY, GST_STATE_PAUSED,
+    GST_STATE_PLAYING };
+  Rng r;
+  rng_init (&r, g_seed ^ 0x5157A7E5ull);
+  for (size_t e = 0; e < G_N_ELEMENTS (kElements); e++) {
+    const char *backend = want_gpu () ? "hybrid" : "cpu";
+    gchar *desc = g_strdup_printf ("videotestsrc pattern=snow ! "
+        "video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! %s %s backend=%s ! "
+        "fakesink sync=true", kElements[e].factory, kElements[e].props, backend);
+    GstElement *p = make_pipeline (desc);
+    for (int i = 0; i < 40; i++) {
+      GstState s = states[rng_below (&r, 4)];
+      gchar *what = g_strdup_printf ("%s, transition %d to %s, seed 0x%" G_GINT64_MODIFIER "x",
+          desc, i, gst_element_state_get_name (s), g_seed);
+      set_state_sync (p, s, what);
+      g_free (what);
+      g_usleep (rng_below (&r, 20000));
+    }
+    set_state_sync (p, GST_STATE_NULL, desc);
+    gst_object_unref (p);
+    g_free (desc);
+  }
+}
+GST_END_TEST;
+
+/* ---- several instances share one context ---- */
+
+GST_START_TEST (test_instances_share_context)
+{
+  const char *desc = "videotestsrc num-buffers=12 ! "
+      "video/x-raw,format=I420,width=176,height=144,framerate=30/1 ! "
+      "v3dvp9lpf name=a level=20 backend=cpu ! v3dvp9lpf name=b level=50 backend=cpu ! "
+      "v3dvp9idct name=c backend=cpu ! fakesink";
+  GstElement *p = make_pipeline (desc);
+  set_state_sync (p, GST_STATE_PLAYING, desc);
+  wait_eos (p, desc);
+  GstElement *a = gst_bin_get_by_name (GST_BIN (p), "a");
+  GstElement *b = gst_bin_get_by_name (GST_BIN (p), "b");
+  /* One context: the frames both filters sent to it are counted together. */
+  guint64 fa = stats_u64 (a, "frames"), fb = stats_u64 (b, "frames");
+  fail_unless_equals_uint64 (fa, 12);
+  fail_unless_equals_uint64 (fb, 12);
+  fail_unless_equals_uint64 (stats_u64 (a, "context-frames"), fa + fb);
+  fail_unless_equals_uint64 (stats_u64 (b, "context-frames"), fa + fb);
+  fail_unless_equals_int (stats_int (a, "cpu-threads"), stats_int (b, "cpu-threads"));
+  gst_object_unref (a);
+  gst_object_unref (b);
+  set_state_sync (p, GST_STATE_NULL, desc);
+  gst_object_unref (p);
+}
+GST_END_TEST;
+
+/* ---- latency ---- */
+
+static GstClockTime pipeline_min_latency (const char *desc) {
+  GstElement *p = make_pipeline (desc);
+  set_state_sync (p, GST_STATE_PLAYING, desc);
+  GstQuery *q = gst_query_new_latency ();
+  fail_unless (gst_element_query (p, q), "%s: latency query not answered", desc);
+  gboolean live = FALSE;
+  GstClockTime min = 0, max = 0;
+  gst_query_parse_latency (q, &live, &min, &max);
+  fail_unless (live, "%s: not live", desc);
+  gst_query_unref (q);
+  set_state_sync (p, GST_STATE_NULL, desc);
+  gst_object_unref (p);
+  return min;
+}
+
+GST_START_TEST (test_latency)
+{
+  const char *src = "videotestsrc is-live=true ! "
+      "video/x-raw,format=I420,width=160,height=96,framerate=30/1";
+  gchar *plain = g_strdup_printf ("%s ! fakesink sync=true", src);
+  GstClockTime base = pipeline_min_latency (plain);
+  g_free (plain);
+  for (size_t e = 0; e < G_N_ELEMENTS (kElements); e++) {
+    gchar *desc = g_strdup_printf ("%s ! %s %s ! fakesink sync=true", src, kElements[e].factory,
+        kElements[e].props);
+    /* No frames in flight: the element adds no latency of its own. */
+    fail_unless_equals_uint64 (pipeline_min_latency (desc), base);
+    g_free (desc);
+  }
+}
+GST_END_TEST;
+
+static Suite *behaviour_suite (void) {
+  Suite *s = suite_create ("v3d-behaviour");
+  TCase *tc = tcase_create ("general");
+  tcase_set_timeout (tc, 600);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_renegotiate);
+  tcase_add_test (tc, test_eos_frame_count);
+  tcase_add_test (tc, test_flushing_seek);
+  tcase_add_test (tc, test_state_changes);
+  tcase_add_test (tc, test_instances_share_context);
+  tcase_add_test (tc, test_latency);
+  return s;
+}
+
+int main (int argc, char **argv) {
+  gst_check_init (&argc, &argv);
+  const char *env = g_getenv ("V3D_TEST_SEED");
+  if (env)
+    g_seed = g_ascii_strtoull (env, NULL, 0);
+  printf ("seed 0x%" G_GINT64_MODIFIER "x (V3D_TEST_SEED)\n", g_seed);
+  return gst_check_run_suite (behaviour_suite (), "v3d-behaviour", __FILE__);
+}
