@@ -139,8 +139,8 @@ V3D_API void v3d_h264_loop_filter_chroma_intra_ref(uint8_t *pix, ptrdiff_t strid
 
 typedef struct V3dContext V3dContext;
 
-/* backend: "scalar", "simd", "gpu", "hybrid" or "auto"; cpu_threads 0 = default (online cores - 1,
- * at least 1). NULL when the backend can't be had (e.g. "gpu" without a Vulkan device), with the
+/* backend: "scalar", "simd", "gpu", "hybrid" or "auto"; cpu_threads 0 = default (the environment
+ * variable V3D_CPU_THREADS when set to 1..1024, else online cores - 1, at least 1). NULL when the backend can't be had (e.g. "gpu" without a Vulkan device), with the
  * reason logged and in v3d_last_error(). "auto" and "hybrid" without a GPU fall back to "simd"
  * with one warning. The environment variable V3D_VULKAN_DEVICE (index or name substring) picks
  * the Vulkan device; V3D_BACKEND overrides "auto". The caller owns the result (reference count 1). */
