@@ -177,13 +177,25 @@ static G_GNUC_UNUSED guint8 *writable_mask(GstBuffer *buf, int w, int h) {
   return mask;
 }
 
-static G_GNUC_UNUSED guint64 stats_u64(GstElement *e, const char *field) {
+/* A field of the element's "stats" structure: guint64 fields, or int fields (stats_int). */
+static G_GNUC_UNUSED gboolean stats_field(GstElement *e, const char *field, GType type, gpointer v) {
   GstStructure *s = NULL;
-  guint64 v = 0;
   g_object_get(e, "stats", &s, NULL);
   fail_unless(s != NULL);
-  fail_unless(gst_structure_get_uint64(s, field, &v), "no stats field %s", field);
+  gboolean ok = type == G_TYPE_INT ? gst_structure_get_int(s, field, v)
+                                   : gst_structure_get_uint64(s, field, v);
   gst_structure_free(s);
+  fail_unless(ok, "no stats field %s of type %s", field, g_type_name(type));
+  return ok;
+}
+static G_GNUC_UNUSED guint64 stats_u64(GstElement *e, const char *field) {
+  guint64 v = 0;
+  stats_field(e, field, G_TYPE_UINT64, &v);
+  return v;
+}
+static G_GNUC_UNUSED gint stats_int(GstElement *e, const char *field) {
+  gint v = 0;
+  stats_field(e, field, G_TYPE_INT, &v);
   return v;
 }
 

@@ -110,16 +110,6 @@ static gboolean backend_runs (const char *backend) {
   return TRUE;
 }
 
-static gint stats_int (GstElement *e, const char *field) {
-  GstStructure *s = NULL;
-  gint v = 0;
-  g_object_get (e, "stats", &s, NULL);
-  fail_unless (s != NULL);
-  fail_unless (gst_structure_get_int (s, field, &v), "no int stats field %s", field);
-  gst_structure_free (s);
-  return v;
-}
-
 static gboolean planes_equal_quiet (const Planes *a, const Planes *b) {
   for (int p = 0; p < 3; p++)
     if (memcmp (a->plane[p], b->plane[p], (size_t) a->pw[p] * a->ph[p]) != 0)

@@ -239,26 +239,25 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
     info[p] = VkDescriptorBufferInfo{VK_NULL_HANDLE, 0, VK_WHOLE_SIZE};
     if (!plane_used[p]) continue;
     const size_t span = static_cast<size_t>(frame.height[p] - 1) * frame.stride[p] + frame.width[p];
+    // Binds the plane in place from `buffer`, where it starts at byte `offset`; false when the
+    // binding would exceed the device's limits.
+    auto bind_in_place = [&](VkBuffer buffer, VkDeviceSize offset, VkDeviceSize buffer_size) {
+      const VkDeviceSize off = offset / align * align;
+      const VkDeviceSize range = std::min(buffer_size - off, align_up(offset - off + span, 4));
+      if (range > lim.maxStorageBufferRange || offset - off + span > UINT32_MAX) return false;
+      info[p] = VkDescriptorBufferInfo{buffer, off, range};
+      plane_base[p] = static_cast<uint32_t>(offset - off);
+      plane_stride[p] = static_cast<uint32_t>(frame.stride[p]);
+      return true;
+    };
     SharedSpan sh;
-    if (shared_lookup(gpu, frame.data[p], span, &sh)) {
-      const VkDeviceSize off = sh.offset / align * align;
-      const VkDeviceSize range = std::min(sh.buffer_size - off, align_up(sh.offset - off + span, 4));
-      if (range <= lim.maxStorageBufferRange && sh.offset - off + span <= UINT32_MAX) {
-        info[p] = VkDescriptorBufferInfo{sh.buffer, off, range};
-        plane_base[p] = static_cast<uint32_t>(sh.offset - off);
-        plane_stride[p] = static_cast<uint32_t>(frame.stride[p]);
-        continue;
-      }
-    }
+    if (shared_lookup(gpu, frame.data[p], span, &sh) &&
+        bind_in_place(sh.buffer, sh.offset, sh.buffer_size))
+      continue;
     // Not in shared memory: import its pages when the device can, else stage a copy.
     ImportedSpan &im = job->imported[p];
     if (host_import(gpu, frame.data[p], span, &im)) {
-      const VkDeviceSize off = im.offset / align * align;
-      const VkDeviceSize range = std::min(im.buffer_size - off, align_up(im.offset - off + span, 4));
-      if (range <= lim.maxStorageBufferRange && im.offset - off + span <= UINT32_MAX) {
-        info[p] = VkDescriptorBufferInfo{im.buffer, off, range};
-        plane_base[p] = static_cast<uint32_t>(im.offset - off);
-        plane_stride[p] = static_cast<uint32_t>(frame.stride[p]);
+      if (bind_in_place(im.buffer, im.offset, im.buffer_size)) {
         job->imports_++;
         continue;
       }
