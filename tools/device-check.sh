@@ -40,12 +40,13 @@ if [ "$mode" != bench ]; then
   for t in "$build"/tests/test_*; do
     [ -f "$t" ] && [ -x "$t" ] || continue
     case "$t" in *gst*) continue ;; esac
-    start=$(date +%s.%N)
+    start=$(date +%s%N)
     V3D_REQUIRE_GPU=1 V3D_TEST_THREADS=$threads "$t" >"$out/$(basename "$t").log" 2>&1
     rc=$?
     line=$(grep -E "[0-9]+ passed, [0-9]+ failed" "$out/$(basename "$t").log" | tail -n 1)
-    printf '%-28s rc=%d  %s  (%.1f s)\n' "$(basename "$t")" "$rc" "$line" \
-      "$(echo "$(date +%s.%N) - $start" | bc)" | tee -a "$out/tests.txt"
+    ms=$(( ($(date +%s%N) - start) / 1000000 ))
+    printf '%-28s rc=%d  %s  (%d ms)\n' "$(basename "$t")" "$rc" "$line" "$ms" |
+      tee -a "$out/tests.txt"
     if [ "$rc" -ne 0 ]; then
       status=1
       grep -m 5 FAIL "$out/$(basename "$t").log"
