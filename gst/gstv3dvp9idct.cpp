@@ -110,6 +110,7 @@ struct GstV3dVp9IdctPrivate {
   v3d::ElementContext context;
   // Caps-time plane layout and padded copy; streaming thread (and stop/finalize) only.
   v3d::ItxFrameLayout layout;
+  v3d::OutputPool output;  // for read-only input frames
 };
 
 #define GST_TYPE_V3D_VP9_IDCT (gst_v3d_vp9_idct_get_type())
@@ -140,6 +141,8 @@ static gboolean gst_v3d_vp9_idct_stop(GstBaseTransform *trans);
 static gboolean gst_v3d_vp9_idct_propose_allocation(GstBaseTransform *trans,
                                                     GstQuery *decide_query, GstQuery *query);
 static GstFlowReturn gst_v3d_vp9_idct_transform_ip(GstBaseTransform *trans, GstBuffer *buf);
+static GstFlowReturn gst_v3d_vp9_idct_prepare_output_buffer(GstBaseTransform *trans, GstBuffer *in,
+                                                      GstBuffer **out);
 
 static void gst_v3d_vp9_idct_class_init(GstV3dVp9IdctClass *klass) {
   GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
@@ -186,7 +189,8 @@ static void gst_v3d_vp9_idct_class_init(GstV3dVp9IdctClass *klass) {
   g_object_class_install_property(gobject_class, PROP_STATS,
       g_param_spec_boxed("stats", "Statistics",
           "Statistics (read-only): this element's frames, blocks, frames-without-meta, "
-          "padded-copies, process-time (seconds inside the element for those frames), "
+          "padded-copies, input-copies (read-only input frames copied into the element's pool) and input-copy-time (seconds), "
+          "process-time (seconds inside the element for those frames), "
           "stream-time (seconds from the first such frame's arrival to the last one's end); and "
           "its context's backend, gpu-device, cpu-threads, context-frames, "
           "blocks-cpu, blocks-gpu, cpu-time and gpu-time (seconds), gpu-share (last frame, "
@@ -210,6 +214,7 @@ static void gst_v3d_vp9_idct_class_init(GstV3dVp9IdctClass *klass) {
   trans_class->stop = GST_DEBUG_FUNCPTR(gst_v3d_vp9_idct_stop);
   trans_class->propose_allocation = GST_DEBUG_FUNCPTR(gst_v3d_vp9_idct_propose_allocation);
   trans_class->transform_ip = GST_DEBUG_FUNCPTR(gst_v3d_vp9_idct_transform_ip);
+  trans_class->prepare_output_buffer = GST_DEBUG_FUNCPTR(gst_v3d_vp9_idct_prepare_output_buffer);
 
   gst_type_mark_as_plugin_api(GST_TYPE_V3D_BACKEND, static_cast<GstPluginAPIFlags>(0));
   // Registered up front so that applications can put a V3dContext into a GstContext.
@@ -294,6 +299,8 @@ static GstStructure *make_stats(GstV3dVp9Idct *self) {
       "blocks", G_TYPE_UINT64, snap.blocks,
       "frames-without-meta", G_TYPE_UINT64, snap.frames_without_meta,
       "padded-copies", G_TYPE_UINT64, snap.padded_copies,
+      "input-copies", G_TYPE_UINT64, self->priv->output.copies(),
+      "input-copy-time", G_TYPE_DOUBLE, self->priv->output.copy_seconds(),
       "process-time", G_TYPE_DOUBLE, snap.process_us / 1e6,
       "stream-time", G_TYPE_DOUBLE,
       snap.first_us >= 0 ? (snap.last_us - snap.first_us) / 1e6 : 0.0,
@@ -417,6 +424,7 @@ static gboolean gst_v3d_vp9_idct_sink_event(GstBaseTransform *trans, GstEvent *e
 // the room for them.
 static gboolean gst_v3d_vp9_idct_set_caps(GstBaseTransform *trans, GstCaps *incaps, GstCaps *) {
   auto *self = GST_V3D_VP9_IDCT(trans);
+  self->priv->output.reset();
   GstVideoInfo info;
   self->priv->layout.reset();
   if (!gst_video_info_from_caps(&info, incaps)) {
@@ -441,6 +449,7 @@ static gboolean gst_v3d_vp9_idct_set_caps(GstBaseTransform *trans, GstCaps *inca
 
 static gboolean gst_v3d_vp9_idct_stop(GstBaseTransform *trans) {
   GST_V3D_VP9_IDCT(trans)->priv->layout.reset();
+  GST_V3D_VP9_IDCT(trans)->priv->output.reset();
   return TRUE;
 }
 
@@ -556,4 +565,19 @@ static GstFlowReturn apply_meta(GstV3dVp9Idct *self, GstBuffer *buf) {
     st.last_us = t_end;
   }
   return GST_FLOW_OK;
+}
+
+// A read-only input frame (a decoder's reference frame) is copied into the element's pool of
+// shared memory rather than into freshly allocated memory (v3dfilter_common.h: OutputPool).
+static GstFlowReturn gst_v3d_vp9_idct_prepare_output_buffer(GstBaseTransform *trans, GstBuffer *in,
+                                                      GstBuffer **out) {
+  auto *self = GST_V3D_VP9_IDCT(trans);
+  V3dContext *ctx = self->priv->context.ref();
+  GstFlowReturn ret = GST_FLOW_NOT_NEGOTIATED;
+  if (self->priv->layout.configured())
+    ret = self->priv->output.prepare(GST_ELEMENT(self), ctx, self->priv->layout.info(), in, out);
+  else
+    GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, (nullptr), ("no caps set before the first buffer"));
+  if (ctx) v3d_context_free(ctx);
+  return ret;
 }

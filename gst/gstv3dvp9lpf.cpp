@@ -163,6 +163,7 @@ struct GstV3dVp9LpfPrivate {
   // Streaming thread only (and stop/finalize).
   v3d::ItxFrameLayout layout;
   UniformGrid uniform;
+  v3d::OutputPool output;  // for read-only input frames
 };
 
 #define GST_TYPE_V3D_VP9_LPF (gst_v3d_vp9_lpf_get_type())
@@ -193,6 +194,8 @@ static gboolean gst_v3d_vp9_lpf_stop(GstBaseTransform *trans);
 static gboolean gst_v3d_vp9_lpf_propose_allocation(GstBaseTransform *trans,
                                                    GstQuery *decide_query, GstQuery *query);
 static GstFlowReturn gst_v3d_vp9_lpf_transform_ip(GstBaseTransform *trans, GstBuffer *buf);
+static GstFlowReturn gst_v3d_vp9_lpf_prepare_output_buffer(GstBaseTransform *trans, GstBuffer *in,
+                                                      GstBuffer **out);
 
 static void gst_v3d_vp9_lpf_class_init(GstV3dVp9LpfClass *klass) {
   GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
@@ -237,7 +240,7 @@ static void gst_v3d_vp9_lpf_class_init(GstV3dVp9LpfClass *klass) {
   g_object_class_install_property(gobject_class, PROP_STATS,
       g_param_spec_boxed("stats", "Statistics",
           "Statistics (read-only): this element's frames (filtered), frames-with-meta, "
-          "frames-post-filter, frames-passthrough, padded-copies, process-time (seconds inside "
+          "frames-post-filter, frames-passthrough, padded-copies, input-copies (read-only input frames copied into the element's pool) and input-copy-time (seconds), process-time (seconds inside "
           "the element for filtered frames), stream-time (first filtered frame's arrival to the "
           "last one's end); and its context's backend, gpu-device, cpu-threads, "
           "context-frames, blocks-cpu, blocks-gpu, cpu-time, gpu-time, gpu-share, copies, "
@@ -261,6 +264,7 @@ static void gst_v3d_vp9_lpf_class_init(GstV3dVp9LpfClass *klass) {
   trans_class->stop = GST_DEBUG_FUNCPTR(gst_v3d_vp9_lpf_stop);
   trans_class->propose_allocation = GST_DEBUG_FUNCPTR(gst_v3d_vp9_lpf_propose_allocation);
   trans_class->transform_ip = GST_DEBUG_FUNCPTR(gst_v3d_vp9_lpf_transform_ip);
+  trans_class->prepare_output_buffer = GST_DEBUG_FUNCPTR(gst_v3d_vp9_lpf_prepare_output_buffer);
 
   gst_type_mark_as_plugin_api(GST_TYPE_V3D_BACKEND, static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(gst_v3d_lpf_block_size_get_type(),
@@ -317,6 +321,8 @@ static GstStructure *make_stats(GstV3dVp9Lpf *self) {
       "frames-post-filter", G_TYPE_UINT64, snap.frames_post,
       "frames-passthrough", G_TYPE_UINT64, snap.frames_passthrough,
       "padded-copies", G_TYPE_UINT64, snap.padded_copies,
+      "input-copies", G_TYPE_UINT64, self->priv->output.copies(),
+      "input-copy-time", G_TYPE_DOUBLE, self->priv->output.copy_seconds(),
       "process-time", G_TYPE_DOUBLE, snap.process_us / 1e6,
       "stream-time", G_TYPE_DOUBLE,
       snap.first_us >= 0 ? (snap.last_us - snap.first_us) / 1e6 : 0.0,
@@ -403,6 +409,7 @@ static gboolean gst_v3d_vp9_lpf_sink_event(GstBaseTransform *trans, GstEvent *ev
 
 static gboolean gst_v3d_vp9_lpf_set_caps(GstBaseTransform *trans, GstCaps *incaps, GstCaps *) {
   auto *self = GST_V3D_VP9_LPF(trans);
+  self->priv->output.reset();
   GstVideoInfo info;
   self->priv->layout.reset();
   self->priv->uniform = UniformGrid();
@@ -426,6 +433,7 @@ static gboolean gst_v3d_vp9_lpf_set_caps(GstBaseTransform *trans, GstCaps *incap
 
 static gboolean gst_v3d_vp9_lpf_stop(GstBaseTransform *trans) {
   auto *self = GST_V3D_VP9_LPF(trans);
+  self->priv->output.reset();
   self->priv->layout.reset();
   self->priv->uniform = UniformGrid();
   return TRUE;
@@ -565,4 +573,19 @@ static GstFlowReturn gst_v3d_vp9_lpf_transform_ip(GstBaseTransform *trans, GstBu
   if (st.first_us < 0) st.first_us = t_start;
   st.last_us = t_end;
   return GST_FLOW_OK;
+}
+
+// A read-only input frame (a decoder's reference frame) is copied into the element's pool of
+// shared memory rather than into freshly allocated memory (v3dfilter_common.h: OutputPool).
+static GstFlowReturn gst_v3d_vp9_lpf_prepare_output_buffer(GstBaseTransform *trans, GstBuffer *in,
+                                                      GstBuffer **out) {
+  auto *self = GST_V3D_VP9_LPF(trans);
+  V3dContext *ctx = self->priv->context.ref();
+  GstFlowReturn ret = GST_FLOW_NOT_NEGOTIATED;
+  if (self->priv->layout.configured())
+    ret = self->priv->output.prepare(GST_ELEMENT(self), ctx, self->priv->layout.info(), in, out);
+  else
+    GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, (nullptr), ("no caps set before the first buffer"));
+  if (ctx) v3d_context_free(ctx);
+  return ret;
 }

@@ -93,12 +93,14 @@ timed "$work/decode.log" $decode ! fakesink sync=false
 # shellcheck disable=SC2086
 timed "$work/decode.log" $decode ! fakesink sync=false
 read -r dreal duser dsys <"$work/decode.log.time"
-printf '\n%-40s %-14s %8s %11s %13s %11s %9s\n' "element (${WIDTH}x$HEIGHT, $NUM_BUFFERS frames)" \
-  backend "frames/s" "CPU ms/fr" "CPU ms/fr +" "element ms" "GPU share"
-printf '%-40s %-14s %8s %11s %13s %11s %9s\n' "" "" "" "(process)" "over decode" "per frame" ""
+printf '\n%-40s %-14s %8s %11s %13s %11s %10s %9s %9s\n' \
+  "element (${WIDTH}x$HEIGHT, $NUM_BUFFERS frames)" backend "frames/s" "CPU ms/fr" "CPU ms/fr +" \
+  "element ms" "kernel ms" "overhead" "GPU share"
+printf '%-40s %-14s %8s %11s %13s %11s %10s %9s %9s\n' "" "" "" "(process)" "over decode" \
+  "per frame" "per frame" "" ""
 awk -v n="$NUM_BUFFERS" -v r="$dreal" -v u="$duser" -v s="$dsys" 'BEGIN {
-  printf "%-40s %-14s %8.1f %11.2f %13s %11s %9s\n", "(decode only)", "-", n / r,
-         1000 * (u + s) / n, "-", "-", "-" }'
+  printf "%-40s %-14s %8.1f %11.2f %13s %11s %10s %9s %9s\n", "(decode only)", "-", n / r,
+         1000 * (u + s) / n, "-", "-", "-", "-", "-" }'
 for el in "${elements[@]}"; do
   for b in $BACKENDS; do
     if [ "$have_gpu" = 0 ] && { [ "$b" = gpu ] || [ "$b" = hybrid ]; }; then continue; fi
@@ -113,18 +115,29 @@ for el in "${elements[@]}"; do
     awk -v n="$NUM_BUFFERS" -v r="$real" -v u="$user" -v s="$sys" -v du="$duser" -v ds="$dsys" \
         -v el="$el" -v b="$b" -v used="$(v3d_field "$line" backend)" \
         -v frames="$(v3d_field "$line" frames)" -v tproc="$(v3d_field "$line" process-time)" \
-        -v bcpu="$(v3d_field "$line" blocks-cpu)" -v bgpu="$(v3d_field "$line" blocks-gpu)" 'BEGIN {
+        -v bcpu="$(v3d_field "$line" blocks-cpu)" -v bgpu="$(v3d_field "$line" blocks-gpu)" \
+        -v tcpu="$(v3d_field "$line" cpu-time)" -v tgpu="$(v3d_field "$line" gpu-time)" \
+        -v cframes="$(v3d_field "$line" context-frames)" \
+        -v tcopy="$(v3d_field "$line" input-copy-time)" 'BEGIN {
       f = frames > 0 ? frames : 1
+      cf = cframes > 0 ? cframes : 1
       share = (bcpu + bgpu) > 0 ? bgpu / (bcpu + bgpu) : 0
       label = (used != b ? b "->" used : b)
-      printf "%-40s %-14s %8.1f %11.2f %13.2f %11.3f %9.2f\n", el, label, n / r,
-             1000 * (u + s) / n, 1000 * ((u + s) - (du + ds)) / n, 1000 * tproc / f, share
+      # Kernel time: the longer side of each frame (the two sides overlap), from the context.
+      kernel = (tcpu > tgpu ? tcpu : tgpu) / cf
+      over = (tproc + tcopy) / f - kernel
+      printf "%-40s %-14s %8.1f %11.2f %13.2f %11.3f %10.3f %8.1f%% %9.2f\n", el, label, n / r,
+             1000 * (u + s) / n, 1000 * ((u + s) - (du + ds)) / n, 1000 * tproc / f,
+             1000 * kernel, (kernel > 0 ? 100 * over / kernel : 0), share
       if (frames != n) { print "error: " frames " of " n " frames filtered" > "/dev/stderr"; exit 1 }
     }'
   done
 done
 echo "(CPU ms/fr: user+sys time of the whole gst-launch-1.0 process per frame; with lavapipe the"
-echo " \"GPU\" is CPU threads too. element ms: time inside the element's transform per frame.)"
+echo " \"GPU\" is CPU threads too. element ms: time inside the element's transform per frame;"
+echo " kernel ms: time inside the library's frame function (the longer of its CPU and GPU sides);"
+echo " overhead: (element + input copy - kernel) / kernel: GStreamer, mapping, the copy of read-only"
+echo " decoder frames (references the decoder keeps) into the element's pool, scheduling.)"
 
 # ---- exactness: every backend equals the scalar backend, end to end ----
 if [ "$VERIFY_BUFFERS" -gt 0 ]; then

@@ -39,9 +39,6 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-std::mutex g_cpu_alloc_mutex;
-std::unordered_map<void *, size_t> g_cpu_allocs;  // shared allocations made without a GPU
-
 bool parse_backend(const char *name, Backend *out, bool *is_auto) {
   *is_auto = false;
   if (!name || !*name || strcasecmp(name, "auto") == 0) {
@@ -233,32 +230,6 @@ void v3d_context_get_stats(const V3dContext *ctx, V3dStats *stats) {
   *stats = ctx->stats;
 }
 
-void *v3d_shared_alloc(V3dContext *ctx, size_t size) {
-  if (!size) size = 1;
-  if (ctx && ctx->gpu) {
-    void *p = v3d::gpu_shared_alloc(ctx->gpu, size);
-    if (p) return p;
-    v3d::log(v3d::kLogWarning, "GPU shared allocation of %zu bytes failed: using plain memory",
-             size);
-  }
-  void *p = aligned_alloc(64, (size + 63) & ~size_t{63});
-  if (!p) return nullptr;
-  std::lock_guard<std::mutex> lock(v3d::g_cpu_alloc_mutex);
-  v3d::g_cpu_allocs[p] = size;
-  return p;
-}
-
-void v3d_shared_free(void *ptr) {
-  if (!ptr || v3d::gpu_shared_free(ptr)) return;
-  {
-    std::lock_guard<std::mutex> lock(v3d::g_cpu_alloc_mutex);
-    if (!v3d::g_cpu_allocs.erase(ptr)) {
-      v3d::log(v3d::kLogError, "v3d_shared_free: %p was not allocated by v3d_shared_alloc", ptr);
-      return;
-    }
-  }
-  free(ptr);
-}
 
 }  // extern "C"
 
