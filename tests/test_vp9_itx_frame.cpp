@@ -189,6 +189,7 @@ void test_backend(const BackendCase &bc, uint64_t seed) {
          v3d_context_gpu_name(ctx) ? v3d_context_gpu_name(ctx) : "none");
   const int sizes[][2] = {{352, 288}, {250, 130}, {33, 17}, {8, 8}, {1, 1}, {64, 72}, {1920, 1088}};
   int iter = 0;
+  uint64_t active_blocks = 0;  // blocks with eob > 0 over all frames
   for (auto &sz : sizes) {
     for (int shared = 0; shared < 2; shared++) {
       for (int rep = 0; rep < (sz[0] > 1000 ? 1 : 3); rep++, iter++) {
@@ -206,6 +207,7 @@ void test_backend(const BackendCase &bc, uint64_t seed) {
         check(rc == 0, "backend %s %dx%d: returned %d (%s), seed 0x%llx", bc.name, sz[0], sz[1],
               rc, v3d_last_error(), static_cast<unsigned long long>(s));
         apply_reference(want, bl);
+        for (const V3dVp9TxBlock &b : bl.blocks) active_blocks += b.eob ? 1 : 0;
         std::string where;
         check(got.same(want, &where),
               "backend %s %dx%d %s memory, %zu blocks: differs from the reference at %s, seed "
@@ -221,6 +223,40 @@ void test_backend(const BackendCase &bc, uint64_t seed) {
          static_cast<unsigned long long>(st.frames), static_cast<unsigned long long>(st.blocks_cpu),
          static_cast<unsigned long long>(st.blocks_gpu), static_cast<unsigned long long>(st.copies),
          st.gpu_share);
+  // The per-family statistics agree with what was done.
+  V3dKernelStats ks;
+  check(v3d_context_get_kernel_stats(ctx, V3D_KERNEL_VP9_ITX, &ks) == 0, "kernel stats");
+  check(ks.frames == static_cast<uint64_t>(iter) && ks.frames == st.frames,
+        "backend %s: kernel stats count %llu frames, %d were done", bc.name,
+        static_cast<unsigned long long>(ks.frames), iter);
+  check(ks.units_cpu + ks.units_gpu == active_blocks && ks.units_cpu == st.blocks_cpu &&
+            ks.units_gpu == st.blocks_gpu,
+        "backend %s: kernel stats units cpu %llu + gpu %llu, %llu blocks with work", bc.name,
+        static_cast<unsigned long long>(ks.units_cpu), static_cast<unsigned long long>(ks.units_gpu),
+        static_cast<unsigned long long>(active_blocks));
+  const std::string used = v3d_context_backend(ctx);
+  check(used != "gpu" || ks.units_cpu == 0, "backend %s: gpu did CPU work", bc.name);
+  check((used != "simd" && used != "scalar") || ks.units_gpu == 0, "backend %s: CPU backend did GPU work", bc.name);
+  check(bc.share <= 0 || bc.share >= 1 || (ks.units_cpu > 0 && ks.units_gpu > 0),
+        "backend %s: fixed split used one side only", bc.name);
+  check(ks.wall_seconds > 0 && ks.frame_ms_median > 0 && ks.frame_ms_p99 >= ks.frame_ms_median,
+        "backend %s: frame times wall %g, median %g ms, p99 %g ms", bc.name, ks.wall_seconds,
+        ks.frame_ms_median, ks.frame_ms_p99);
+  check(ks.gpu_jobs_in_flight == 0 && (ks.units_gpu == 0) == (ks.gpu_jobs_in_flight_max == 0),
+        "backend %s: GPU queue depth %u now, %u at most", bc.name, ks.gpu_jobs_in_flight,
+        ks.gpu_jobs_in_flight_max);
+  check((ks.units_cpu == 0) == (ks.cpu_units_per_second == 0) &&
+            (ks.units_gpu == 0) == (ks.gpu_units_per_second == 0),
+        "backend %s: throughputs %g / %g units/s", bc.name, ks.cpu_units_per_second,
+        ks.gpu_units_per_second);
+  printf("  kernel stats: %.0f / %.0f blocks/s (CPU / GPU), idle %.3f / %.3f s, frame median %.3f ms, "
+         "p99 %.3f ms, GPU queue max %u\n", ks.cpu_units_per_second, ks.gpu_units_per_second,
+         ks.cpu_idle_seconds, ks.gpu_idle_seconds, ks.frame_ms_median, ks.frame_ms_p99,
+         ks.gpu_jobs_in_flight_max);
+  check(v3d_context_get_kernel_stats(ctx, V3D_KERNEL_COUNT, &ks) == V3D_ERROR_INVALID_ARGUMENT &&
+            v3d_context_get_kernel_stats(ctx, -1, &ks) == V3D_ERROR_INVALID_ARGUMENT &&
+            v3d_context_get_kernel_stats(ctx, 0, nullptr) == V3D_ERROR_INVALID_ARGUMENT,
+        "kernel stats: bad arguments accepted");
   v3d_context_free(ctx);
 }
 

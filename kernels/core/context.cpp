@@ -307,7 +307,9 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   std::unique_ptr<GpuJob> job;
   bool gpu_failed_submit = false;
   auto t_gpu = Clock::now();
+  double gpu_prep_seconds = 0;  // host-side preparation of the GPU's share
   auto submit_gpu = [&]() {
+    const auto t_prep = Clock::now();
     std::string err;
     job = gpu_vp9_itx_submit(*ctx->gpu, frame, blocks, active.data(), n_gpu, coeffs, n_coeffs,
                              &err);
@@ -315,7 +317,10 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
       log(kLogWarning, "GPU submission failed (%s): its blocks of this frame run on the CPU",
           err.c_str());
       gpu_failed_submit = true;
+    } else {
+      ctx->kernel_stats[V3D_KERNEL_VP9_ITX].gpu_job(+1);
     }
+    gpu_prep_seconds = seconds_since(t_prep);
   };
 
   // CPU share: active[n_gpu..n_active), cut into tasks of about equal cost.
@@ -358,6 +363,7 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   int copies = 0;
   if (job) {
     rc = job->wait();
+    ctx->kernel_stats[V3D_KERNEL_VP9_ITX].gpu_job(-1);
     gpu_seconds = seconds_since(t_gpu);
     copies = job->copies();
     job.reset();
@@ -376,6 +382,16 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   }
   double frame_seconds = seconds_since(t_frame);
   uint64_t gpu_cost = prefix[n_gpu];
+  // The GPU side's busy time: its preparation plus the device's own time (timestamps), when the
+  // device has timestamps; else submission to the end of the wait, which includes waiting for
+  // the CPU side (the wait starts after it).
+  double gpu_busy = gpu_seconds;
+  if (n_gpu && ctx->gpu) {
+    const double device = gpu_last_job_seconds(*ctx->gpu);
+    if (device > 0) gpu_busy = std::min(gpu_seconds, gpu_prep_seconds + device);
+  }
+  ctx->kernel_stats[V3D_KERNEL_VP9_ITX].record(
+      KernelFrame{n_active - n_gpu, n_gpu, frame_seconds, cpu_seconds, gpu_busy});
   if (ctx->backend == Backend::kHybrid)
     ctx->itx_split.record(static_cast<double>(cpu_cost), cpu_seconds,
                           static_cast<double>(gpu_cost), gpu_seconds, frame_seconds);
@@ -425,7 +441,9 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
     std::unique_ptr<GpuJob> job;
     size_t frame;
     size_t blocks;
+    Clock::time_point submitted;
   };
+  KernelStatsBook &book = ctx->kernel_stats[V3D_KERNEL_VP9_ITX];
   std::vector<InFlight> queue;  // oldest first
   size_t head = 0;
   int rc_all = V3D_OK;
@@ -434,6 +452,8 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
   auto retire_oldest = [&]() {
     InFlight &q = queue[head++];
     int rc = q.job->wait();
+    book.gpu_job(-1);
+    const double busy = seconds_since(q.submitted);
     copies += q.job->copies();
     if (rc) {
       const V3dVp9ItxFrame &fr = frames[q.frame];
@@ -447,6 +467,8 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
       }
     } else {
       blocks_gpu += q.blocks;
+      // Frames overlap in a batch: each one's time is its own submission to completion.
+      book.record(KernelFrame{0, q.blocks, busy, 0, busy});
     }
     q.job.reset();
   };
@@ -461,7 +483,8 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
       auto job = gpu_vp9_itx_submit(*ctx->gpu, planes[f], fr.blocks, active.data(), active.size(),
                                     fr.coeffs, fr.n_coeffs, &err);
       if (job) {
-        queue.push_back({std::move(job), f, active.size()});
+        book.gpu_job(+1);
+        queue.push_back({std::move(job), f, active.size(), Clock::now()});
         submissions++;
         break;
       }

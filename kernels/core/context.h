@@ -12,6 +12,7 @@
 #include <mutex>
 #include <string>
 
+#include "core/kernel_stats.h"
 #include "core/thread_pool.h"
 #include "v3d/v3d.h"
 #include "vulkan/gpu.h"
@@ -57,4 +58,5 @@ struct V3dContext {
 
   mutable std::mutex stats_mutex;
   V3dStats stats{};
+  v3d::KernelStatsBook kernel_stats[V3D_KERNEL_COUNT];  // own locks
 };

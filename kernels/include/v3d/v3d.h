@@ -183,6 +183,35 @@ typedef struct {
 /* Cumulative statistics of the context. */
 V3D_API void v3d_context_get_stats(const V3dContext *ctx, V3dStats *stats);
 
+/* Per kernel family: what the scheduler did with it, for observability (element stats, logs). */
+enum {
+  V3D_KERNEL_VP9_ITX = 0,       /* v3d_vp9_itxfm_add_frame(s): units are transform blocks */
+  V3D_KERNEL_VP9_LPF = 1,       /* v3d_vp9_loop_filter_frame: units are 8x8 luma blocks */
+  V3D_KERNEL_H264_DEBLOCK = 2,  /* v3d_h264_deblock_frame: units are macroblocks */
+  V3D_KERNEL_COUNT = 3
+};
+typedef struct {
+  uint64_t frames;              /* frame-level calls that succeeded */
+  uint64_t units_cpu;           /* units done by the CPU workers */
+  uint64_t units_gpu;           /* units done by the GPU */
+  double wall_seconds;          /* time inside the frame calls */
+  double cpu_busy_seconds;      /* time the CPU side worked on its share */
+  double gpu_busy_seconds;      /* time from GPU submission to completion */
+  double cpu_idle_seconds;      /* frames where both sides worked: time the CPU side waited */
+  double gpu_idle_seconds;      /* frames where both sides worked: time the GPU side was done
+                                   before the CPU side */
+  double cpu_units_per_second;  /* throughput of each side while busy (0 = never used) */
+  double gpu_units_per_second;
+  double gpu_share_last;        /* fraction of the last frame's work given to the GPU */
+  double frame_ms_median;       /* distribution of the last (up to) 256 frame times, ms */
+  double frame_ms_p99;
+  uint32_t gpu_jobs_in_flight;  /* GPU queue depth now (jobs submitted, not yet completed) */
+  uint32_t gpu_jobs_in_flight_max; /* the deepest it has been */
+} V3dKernelStats;
+/* Statistics of one kernel family (V3D_KERNEL_*) of the context. Returns 0, or
+ * V3D_ERROR_INVALID_ARGUMENT for a NULL pointer or unknown family. Thread-safe. */
+V3D_API int v3d_context_get_kernel_stats(const V3dContext *ctx, int kernel, V3dKernelStats *stats);
+
 /* Memory the CPU workers and the context's GPU share without copies (Vulkan host-visible memory;
  * plain 64-byte aligned memory when the context has no GPU). 64-byte aligned. Frames whose planes
  * lie in such memory go to the GPU without copies; others are copied. The allocation keeps what
