@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Helpers shared by the in-place v3d filter elements (v3dvp9lpf; v3dvp9idct can move to them):
+// Helpers of the in-place v3d filter elements (used by their base class GstV3dFilter, v3dfilter.h):
 // the element's V3dContext slot with its GstContext sharing (rules in v3dcontext.h), the
 // context's part of the "stats" structure, and edge extension of the 8x8-rounded plane area.
 //

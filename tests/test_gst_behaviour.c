@@ -205,6 +205,88 @@ GST_START_TEST (test_renegotiate)
 }
 GST_END_TEST;
 
+/* ---- read-only input: a frame the upstream still holds is never written ---- */
+
+GST_START_TEST (test_readonly_input)
+{
+  Rng r;
+  rng_init (&r, g_seed ^ 0x0EAD0411ull);
+  const int w = 176, h = 144;
+  for (size_t e = 0; e < G_N_ELEMENTS (kElements); e++) {
+    gchar *props = g_strdup_printf ("%s backend=cpu", kElements[e].props);
+    TestElement t = test_element_new (kElements[e].factory, props);
+    g_free (props);
+    gst_harness_set_src_caps (t.h, i420_caps (w, h));
+    for (int f = 0; f < 3; f++) {
+      GstBuffer *in = make_blocky_frame (&r, w, h);
+      Planes want = fresh_output (&kElements[e], "cpu", in, w, h);
+      Planes before = read_planes (in, w, h);
+      /* Like a decoder's reference frame: upstream keeps a reference. */
+      GstBuffer *kept = gst_buffer_ref (in);
+      GstBuffer *out = gst_harness_push_and_pull (t.h, in);
+      fail_unless (out != NULL);
+      fail_unless (out != kept, "%s: wrote into a buffer upstream still holds",
+          kElements[e].factory);
+      Planes after = read_planes (kept, w, h);
+      fail_unless (planes_equal (&after, &before, "upstream's frame after the element"));
+      Planes got = read_planes (out, w, h);
+      fail_unless (planes_equal (&got, &want, "output of a read-only input"));
+      fail_unless (gst_memory_is_type (gst_buffer_peek_memory (out, 0), "V3dSharedMemory"),
+          "%s: the copy is not in the element's shared-memory pool", kElements[e].factory);
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (out), GST_BUFFER_PTS (kept));
+      planes_clear (&want);
+      planes_clear (&before);
+      planes_clear (&after);
+      planes_clear (&got);
+      gst_buffer_unref (out);
+      gst_buffer_unref (kept);
+    }
+    fail_unless_equals_uint64 (stats_u64 (t.element, "input-copies"), 3);
+    test_element_free (&t);
+  }
+}
+GST_END_TEST;
+
+/* ---- QoS: a frame already too late for the sink is dropped, not processed ---- */
+
+GST_START_TEST (test_qos)
+{
+  Rng r;
+  rng_init (&r, g_seed ^ 0x0005ull);
+  const int w = 160, h = 96;
+  for (size_t e = 0; e < G_N_ELEMENTS (kElements); e++) {
+    TestElement t = test_element_new (kElements[e].factory, kElements[e].props);
+    gboolean qos = FALSE;
+    g_object_get (t.element, "qos", &qos, NULL);
+    fail_unless (qos, "%s: QoS off by default", kElements[e].factory);
+    gst_harness_set_src_caps (t.h, i420_caps (w, h));
+    /* Frame 0 at 0 s goes through. */
+    GstBuffer *b = make_blocky_frame (&r, w, h);
+    GST_BUFFER_PTS (b) = 0;
+    GST_BUFFER_DURATION (b) = GST_SECOND / 30;
+    gst_buffer_unref (gst_harness_push_and_pull (t.h, b));
+    /* The sink reports that frames before 2 s are late. */
+    fail_unless (gst_harness_push_upstream_event (t.h, gst_event_new_qos (GST_QOS_TYPE_UNDERFLOW,
+                0.5, GST_SECOND, GST_SECOND)));
+    const guint64 before = stats_u64 (t.element, "frames");
+    b = make_blocky_frame (&r, w, h);
+    GST_BUFFER_PTS (b) = GST_SECOND / 2;
+    GST_BUFFER_DURATION (b) = GST_SECOND / 30;
+    fail_unless_equals_int (gst_harness_push (t.h, b), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_buffers_in_queue (t.h), 0);
+    fail_unless_equals_uint64 (stats_u64 (t.element, "frames"), before);
+    /* A frame on time is processed again. */
+    b = make_blocky_frame (&r, w, h);
+    GST_BUFFER_PTS (b) = 3 * GST_SECOND;
+    GST_BUFFER_DURATION (b) = GST_SECOND / 30;
+    gst_buffer_unref (gst_harness_push_and_pull (t.h, b));
+    if (strcmp (kElements[e].factory, "v3dvp9lpf") == 0)
+      fail_unless_equals_uint64 (stats_u64 (t.element, "frames"), before + 1);
+    test_element_free (&t);
+  }
+}
+GST_END_TEST;
+
 /* ---- EOS: exactly the frames that went in come out, on every backend ---- */
 
 GST_START_TEST (test_eos_frame_count)
@@ -356,6 +438,8 @@ static Suite *behaviour_suite (void) {
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_renegotiate);
   tcase_add_test (tc, test_eos_frame_count);
+  tcase_add_test (tc, test_readonly_input);
+  tcase_add_test (tc, test_qos);
   tcase_add_test (tc, test_flushing_seek);
   tcase_add_test (tc, test_state_changes);
   tcase_add_test (tc, test_instances_share_context);

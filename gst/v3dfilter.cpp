@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// GstV3dFilter: the common part of the in-place v3d filter elements. See v3dfilter.h.
+#include "v3dfilter.h"
+
+#include <mutex>
+#include <string>
+
+#include "v3dcontext.h"
+#include "v3dfilter_common.h"
+#include "v3dframe.h"
+
+GST_DEBUG_CATEGORY_STATIC(gst_v3d_filter_debug);
+#define GST_CAT_DEFAULT gst_v3d_filter_debug
+
+#define DEFAULT_PROP_BACKEND GST_V3D_BACKEND_AUTO
+#define DEFAULT_PROP_CPU_THREADS 0
+#define DEFAULT_PROP_GPU_DEVICE nullptr
+#define DEFAULT_PROP_GPU_SHARE -1.0
+#define DEFAULT_PROP_CHECKSUM FALSE
+
+namespace {
+
+// Properties; guarded by Impl::settings_lock.
+struct Settings {
+  GstV3dBackend backend = DEFAULT_PROP_BACKEND;
+  guint cpu_threads = DEFAULT_PROP_CPU_THREADS;
+  std::string gpu_device;  // empty = default choice
+  gdouble gpu_share = DEFAULT_PROP_GPU_SHARE;
+  gboolean checksum = DEFAULT_PROP_CHECKSUM;
+};
+
+// Counters, reset at READY->PAUSED; guarded by Impl::state_lock.
+struct State {
+  guint64 counters[GST_V3D_FILTER_MAX_COUNTERS] = {};
+  gint64 process_us = 0;          // wall time inside the element for processed frames
+  gint64 first_us = -1;           // monotonic time the first processed frame arrived
+  gint64 last_us = -1;            // ... and the last one was done
+  GChecksum *checksum = nullptr;  // MD5 of the visible pixels of every output frame (property)
+};
+
+}  // namespace
+
+// C++ state of the element, created in init and deleted in finalize.
+struct GstV3dFilterImpl {
+  std::mutex settings_lock;
+  Settings settings;
+  std::mutex state_lock;
+  State state;
+  v3d::ElementContext context;
+  v3d::OutputPool output;  // read-only input frames are copied into it (streaming thread)
+
+  ~GstV3dFilterImpl() {
+    if (state.checksum) g_checksum_free(state.checksum);
+  }
+};
+
+typedef struct {
+  GstV3dFilterImpl *impl;
+} GstV3dFilterPrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE(GstV3dFilter, gst_v3d_filter, GST_TYPE_VIDEO_FILTER)
+
+static GstV3dFilterImpl *impl_of(gpointer self) {
+  auto *priv = static_cast<GstV3dFilterPrivate *>(
+      gst_v3d_filter_get_instance_private(GST_V3D_FILTER(self)));
+  return priv->impl;
+}
+
+static void gst_v3d_filter_finalize(GObject *object);
+static GstStateChangeReturn gst_v3d_filter_change_state(GstElement *element,
+                                                        GstStateChange transition);
+static void gst_v3d_filter_set_context(GstElement *element, GstContext *context);
+static gboolean gst_v3d_filter_query(GstBaseTransform *trans, GstPadDirection direction,
+                                     GstQuery *query);
+static gboolean gst_v3d_filter_sink_event(GstBaseTransform *trans, GstEvent *event);
+static gboolean gst_v3d_filter_propose_allocation(GstBaseTransform *trans,
+                                                  GstQuery *decide_query, GstQuery *query);
+static GstFlowReturn gst_v3d_filter_prepare_output_buffer(GstBaseTransform *trans,
+                                                          GstBuffer *in, GstBuffer **out);
+
+static void gst_v3d_filter_class_init(GstV3dFilterClass *klass) {
+  GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS(klass);
+
+  gobject_class->finalize = gst_v3d_filter_finalize;
+
+  element_class->change_state = GST_DEBUG_FUNCPTR(gst_v3d_filter_change_state);
+  element_class->set_context = GST_DEBUG_FUNCPTR(gst_v3d_filter_set_context);
+
+  trans_class->passthrough_on_same_caps = FALSE;
+  trans_class->transform_ip_on_passthrough = FALSE;
+  trans_class->query = GST_DEBUG_FUNCPTR(gst_v3d_filter_query);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR(gst_v3d_filter_sink_event);
+  trans_class->propose_allocation = GST_DEBUG_FUNCPTR(gst_v3d_filter_propose_allocation);
+  trans_class->prepare_output_buffer =
+      GST_DEBUG_FUNCPTR(gst_v3d_filter_prepare_output_buffer);
+
+  klass->meta_api = 0;
+  klass->counter_names = nullptr;
+
+  gst_type_mark_as_plugin_api(GST_TYPE_V3D_BACKEND, static_cast<GstPluginAPIFlags>(0));
+  gst_type_mark_as_plugin_api(GST_TYPE_V3D_FILTER, static_cast<GstPluginAPIFlags>(0));
+  // Registered up front so that applications can put a V3dContext into a GstContext.
+  g_type_ensure(GST_TYPE_V3D_CONTEXT);
+  GST_DEBUG_CATEGORY_INIT(gst_v3d_filter_debug, "v3dfilter", 0, "v3d filter base class");
+}
+
+static void gst_v3d_filter_init(GstV3dFilter *self) {
+  auto *priv = static_cast<GstV3dFilterPrivate *>(gst_v3d_filter_get_instance_private(self));
+  priv->impl = new GstV3dFilterImpl();
+  gst_base_transform_set_in_place(GST_BASE_TRANSFORM(self), TRUE);
+  gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(self), FALSE);
+  // QoS stays on, as GstVideoFilter sets it: a frame that would reach a synchronising sink too
+  // late is dropped before it is processed (property "qos"). Nothing downstream depends on a
+  // dropped frame: decoders keep their own reference frames.
+}
+
+static void gst_v3d_filter_finalize(GObject *object) {
+  auto *priv = static_cast<GstV3dFilterPrivate *>(
+      gst_v3d_filter_get_instance_private(GST_V3D_FILTER(object)));
+  delete priv->impl;  // releases the context
+  priv->impl = nullptr;
+  G_OBJECT_CLASS(gst_v3d_filter_parent_class)->finalize(object);
+}
+
+void gst_v3d_filter_class_install_properties(GstV3dFilterClass *klass, guint optional,
+                                             const gchar *backend_blurb,
+                                             const gchar *stats_blurb) {
+  GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
+  // GObject does not inherit these two: a subclass without properties of its own uses ours.
+  if (!gobject_class->set_property) gobject_class->set_property = gst_v3d_filter_set_property;
+  if (!gobject_class->get_property) gobject_class->get_property = gst_v3d_filter_get_property;
+  const auto rw_ready = static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+                                                 GST_PARAM_MUTABLE_READY);
+  g_object_class_install_property(gobject_class, GST_V3D_FILTER_PROP_BACKEND,
+      g_param_spec_enum("backend", "Backend", backend_blurb, GST_TYPE_V3D_BACKEND,
+          DEFAULT_PROP_BACKEND, rw_ready));
+  g_object_class_install_property(gobject_class, GST_V3D_FILTER_PROP_CPU_THREADS,
+      g_param_spec_uint("cpu-threads", "CPU threads",
+          "CPU worker threads of a context this element creates (0 = online cores - 1, at "
+          "least 1)", 0, 1024, DEFAULT_PROP_CPU_THREADS, rw_ready));
+  if (optional & GST_V3D_FILTER_WITH_GPU_PROPS) {
+    g_object_class_install_property(gobject_class, GST_V3D_FILTER_PROP_GPU_DEVICE,
+        g_param_spec_string("gpu-device", "GPU device",
+            "Vulkan device of a context this element creates: an index (\"1\") or a name "
+            "substring (NULL = $V3D_VULKAN_DEVICE if set, else a V3D device, else the first "
+            "suitable device)", DEFAULT_PROP_GPU_DEVICE, rw_ready));
+    g_object_class_install_property(gobject_class, GST_V3D_FILTER_PROP_GPU_SHARE,
+        g_param_spec_double("gpu-share", "GPU share",
+            "Hybrid backend: fraction of each frame's work given to the GPU (0..1; negative = "
+            "adaptive). Applies to the whole (possibly shared) context", -1.0, 1.0,
+            DEFAULT_PROP_GPU_SHARE,
+            static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+                                     GST_PARAM_MUTABLE_PLAYING)));
+  }
+  if (optional & GST_V3D_FILTER_WITH_CHECKSUM) {
+    g_object_class_install_property(gobject_class, GST_V3D_FILTER_PROP_CHECKSUM,
+        g_param_spec_boolean("checksum", "Checksum",
+            "Compute an MD5 digest of the visible pixels of all output frames (stats field "
+            "\"checksum\"; costs one read of each frame): compares backends whatever the "
+            "memory layout", DEFAULT_PROP_CHECKSUM, rw_ready));
+  }
+  g_object_class_install_property(gobject_class, GST_V3D_FILTER_PROP_STATS,
+      g_param_spec_boxed("stats", "Statistics", stats_blurb, GST_TYPE_STRUCTURE,
+          static_cast<GParamFlags>(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+}
+
+V3dContext *gst_v3d_filter_ref_context(GstV3dFilter *self) {
+  return impl_of(self)->context.ref();
+}
+
+void gst_v3d_filter_set_property(GObject *object, guint prop_id, const GValue *value,
+                                 GParamSpec *pspec) {
+  GstV3dFilterImpl *impl = impl_of(object);
+  Settings &s = impl->settings;
+  std::lock_guard<std::mutex> lock(impl->settings_lock);
+  switch (prop_id) {
+    case GST_V3D_FILTER_PROP_BACKEND:
+      s.backend = static_cast<GstV3dBackend>(g_value_get_enum(value));
+      break;
+    case GST_V3D_FILTER_PROP_CPU_THREADS:
+      s.cpu_threads = g_value_get_uint(value);
+      break;
+    case GST_V3D_FILTER_PROP_GPU_DEVICE: {
+      const gchar *dev = g_value_get_string(value);
+      s.gpu_device = dev ? dev : "";
+      break;
+    }
+    case GST_V3D_FILTER_PROP_GPU_SHARE:
+      s.gpu_share = g_value_get_double(value);
+      if (V3dContext *ctx = impl->context.ref()) {
+        v3d_context_set_gpu_share(ctx, s.gpu_share);
+        v3d_context_free(ctx);
+      }
+      break;
+    case GST_V3D_FILTER_PROP_CHECKSUM:
+      s.checksum = g_value_get_boolean(value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+      break;
+  }
+}
+
+// Builds the "v3d-stats" structure: the subclass's counters, process-time, stream-time, the
+// context's fields, and the checksum if any. Caller owns the result.
+static GstStructure *make_stats(GstV3dFilter *self) {
+  GstV3dFilterImpl *impl = impl_of(self);
+  State snap;
+  std::string checksum;
+  {
+    std::lock_guard<std::mutex> lock(impl->state_lock);
+    const State &st = impl->state;
+    for (int i = 0; i < GST_V3D_FILTER_MAX_COUNTERS; i++) snap.counters[i] = st.counters[i];
+    snap.process_us = st.process_us;
+    snap.first_us = st.first_us;
+    snap.last_us = st.last_us;
+    if (st.checksum) {
+      GChecksum *copy = g_checksum_copy(st.checksum);
+      checksum = g_checksum_get_string(copy);
+      g_checksum_free(copy);
+    }
+  }
+  GstStructure *s = gst_structure_new_empty("v3d-stats");
+  const gchar *const *names = GST_V3D_FILTER_GET_CLASS(self)->counter_names;
+  for (int i = 0; names && names[i] && i < GST_V3D_FILTER_MAX_COUNTERS; i++)
+    gst_structure_set(s, names[i], G_TYPE_UINT64, snap.counters[i], nullptr);
+  gst_structure_set(s,
+      "process-time", G_TYPE_DOUBLE, snap.process_us / 1e6,
+      "stream-time", G_TYPE_DOUBLE,
+      snap.first_us >= 0 ? (snap.last_us - snap.first_us) / 1e6 : 0.0,
+      "input-copies", G_TYPE_UINT64, impl->output.copies(),
+      "input-copy-time", G_TYPE_DOUBLE, impl->output.copy_seconds(),
+      nullptr);
+  V3dContext *ctx = impl->context.ref();
+  v3d::add_context_stats(s, ctx);
+  if (ctx) v3d_context_free(ctx);
+  if (!checksum.empty()) gst_structure_set(s, "checksum", G_TYPE_STRING, checksum.c_str(), nullptr);
+  return s;
+}
+
+void gst_v3d_filter_get_property(GObject *object, guint prop_id, GValue *value,
+                                 GParamSpec *pspec) {
+  if (prop_id == GST_V3D_FILTER_PROP_STATS) {
+    g_value_take_boxed(value, make_stats(GST_V3D_FILTER(object)));
+    return;
+  }
+  GstV3dFilterImpl *impl = impl_of(object);
+  const Settings &s = impl->settings;
+  std::lock_guard<std::mutex> lock(impl->settings_lock);
+  switch (prop_id) {
+    case GST_V3D_FILTER_PROP_BACKEND:
+      g_value_set_enum(value, s.backend);
+      break;
+    case GST_V3D_FILTER_PROP_CPU_THREADS:
+      g_value_set_uint(value, s.cpu_threads);
+      break;
+    case GST_V3D_FILTER_PROP_GPU_DEVICE:
+      g_value_set_string(value, s.gpu_device.empty() ? nullptr : s.gpu_device.c_str());
+      break;
+    case GST_V3D_FILTER_PROP_GPU_SHARE:
+      g_value_set_double(value, s.gpu_share);
+      break;
+    case GST_V3D_FILTER_PROP_CHECKSUM:
+      g_value_set_boolean(value, s.checksum);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+      break;
+  }
+}
+
+void gst_v3d_filter_count(GstV3dFilter *self, std::initializer_list<GstV3dFilterCount> counts,
+                          gint64 t_start) {
+  GstV3dFilterImpl *impl = impl_of(self);
+  std::lock_guard<std::mutex> lock(impl->state_lock);
+  State &st = impl->state;
+  for (const GstV3dFilterCount &c : counts)
+    if (c.counter < GST_V3D_FILTER_MAX_COUNTERS) st.counters[c.counter] += c.n;
+  if (t_start < 0) return;
+  const gint64 t_end = g_get_monotonic_time();
+  st.process_us += t_end - t_start;
+  if (st.first_us < 0) st.first_us = t_start;
+  st.last_us = t_end;
+}
+
+void gst_v3d_filter_update_checksum(GstV3dFilter *self, GstBuffer *buf) {
+  GstV3dFilterImpl *impl = impl_of(self);
+  {
+    std::lock_guard<std::mutex> lock(impl->state_lock);
+    if (!impl->state.checksum) return;
+  }
+  GstVideoFilter *vf = GST_VIDEO_FILTER(self);
+  GstVideoFrame frame;
+  if (!vf->negotiated || !gst_video_frame_map(&frame, &vf->in_info, buf, GST_MAP_READ)) return;
+  {
+    // Only this thread changes the checksum; the lock keeps make_stats' copy consistent.
+    std::lock_guard<std::mutex> lock(impl->state_lock);
+    if (impl->state.checksum) v3d::checksum_visible(impl->state.checksum, frame);
+  }
+  gst_video_frame_unmap(&frame);
+}
+
+gboolean gst_v3d_filter_configure_layout(GstV3dFilter *self, v3d::ItxFrameLayout *layout,
+                                         const GstVideoInfo *info) {
+  layout->reset();
+  V3dContext *ctx = gst_v3d_filter_ref_context(self);
+  if (!ctx) {
+    GST_ERROR_OBJECT(self, "no v3d context");
+    return FALSE;
+  }
+  bool ok = layout->configure(*info, ctx);
+  v3d_context_free(ctx);
+  if (!ok) {
+    GST_ERROR_OBJECT(self, "could not allocate the padded frame copy");
+    return FALSE;
+  }
+  GST_DEBUG_OBJECT(self, "configured %dx%d", GST_VIDEO_INFO_WIDTH(info),
+                   GST_VIDEO_INFO_HEIGHT(info));
+  return TRUE;
+}
+
+gboolean gst_v3d_filter_check_negotiated(GstV3dFilter *self) {
+  if (GST_VIDEO_FILTER(self)->negotiated) return TRUE;
+  GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, (nullptr), ("no caps set before the first buffer"));
+  return FALSE;
+}
+
+V3dContext *gst_v3d_filter_frame_context(GstV3dFilter *self) {
+  V3dContext *ctx = gst_v3d_filter_ref_context(self);
+  if (!ctx) GST_ELEMENT_ERROR(self, CORE, STATE_CHANGE, (nullptr), ("no v3d context"));
+  return ctx;
+}
+
+gboolean gst_v3d_filter_map_frame(GstV3dFilter *self, GstVideoFrame *frame, GstBuffer *buf) {
+  if (gst_video_frame_map(frame, &GST_VIDEO_FILTER(self)->in_info, buf, GST_MAP_READWRITE))
+    return TRUE;
+  GST_ELEMENT_ERROR(self, RESOURCE, WRITE, ("Could not map the frame for writing"), (nullptr));
+  return FALSE;
+}
+
+gboolean gst_v3d_filter_resource_error(GstV3dFilter *self, int rc, const gchar *what,
+                                       const std::string &why) {
+  if (rc != V3D_ERROR_GPU && rc != V3D_ERROR_NO_MEMORY && rc != V3D_ERROR_UNAVAILABLE)
+    return FALSE;
+  GST_ELEMENT_ERROR(self, RESOURCE, FAILED, ("%s failed: %s", what, v3d_error_name(rc)),
+                    ("%s", why.c_str()));
+  return TRUE;
+}
+
+// Adopts the context of a "v3d.context" GstContext if the element has none yet and the context
+// was made for a compatible backend (see v3dcontext.h).
+static void gst_v3d_filter_set_context(GstElement *element, GstContext *context) {
+  GstV3dFilterImpl *impl = impl_of(element);
+  GstV3dBackend wanted;
+  {
+    std::lock_guard<std::mutex> lock(impl->settings_lock);
+    wanted = impl->settings.backend;
+  }
+  impl->context.offer(element, context, wanted);
+  GST_ELEMENT_CLASS(gst_v3d_filter_parent_class)->set_context(element, context);
+}
+
+static GstStateChangeReturn gst_v3d_filter_change_state(GstElement *element,
+                                                        GstStateChange transition) {
+  GstV3dFilterImpl *impl = impl_of(element);
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY) {
+    // Finds the pipeline's context (peers, then bins/application) or creates one.
+    v3d::ElementContextOptions opts;
+    {
+      std::lock_guard<std::mutex> lock(impl->settings_lock);
+      const Settings &s = impl->settings;
+      opts.backend = s.backend;
+      opts.cpu_threads = s.cpu_threads;
+      opts.gpu_device = s.gpu_device;
+      opts.gpu_share = s.gpu_share;
+    }
+    if (!impl->context.ensure(element, opts)) return GST_STATE_CHANGE_FAILURE;
+  }
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
+    gboolean checksum;
+    {
+      std::lock_guard<std::mutex> lock(impl->settings_lock);
+      checksum = impl->settings.checksum;
+    }
+    std::lock_guard<std::mutex> lock(impl->state_lock);
+    State &st = impl->state;
+    if (st.checksum) g_checksum_free(st.checksum);
+    st = State();
+    st.checksum = checksum ? g_checksum_new(G_CHECKSUM_MD5) : nullptr;
+  }
+  GstStateChangeReturn ret =
+      GST_ELEMENT_CLASS(gst_v3d_filter_parent_class)->change_state(element, transition);
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) impl->output.reset();
+  if (transition == GST_STATE_CHANGE_READY_TO_NULL) impl->context.drop();
+  return ret;
+}
+
+static gboolean gst_v3d_filter_query(GstBaseTransform *trans, GstPadDirection direction,
+                                     GstQuery *query) {
+  // Private contexts (made because the pipeline's shared one has another backend) answer too:
+  // neighbours asking for the same backend then share them.
+  if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT &&
+      impl_of(trans)->context.answer_query(GST_ELEMENT(trans), query))
+    return TRUE;
+  return GST_BASE_TRANSFORM_CLASS(gst_v3d_filter_parent_class)->query(trans, direction, query);
+}
+
+static gboolean gst_v3d_filter_sink_event(GstBaseTransform *trans, GstEvent *event) {
+  if (GST_EVENT_TYPE(event) == GST_EVENT_EOS) {
+    GstStructure *s = make_stats(GST_V3D_FILTER(trans));
+    gchar *str = gst_structure_to_string(s);
+    GST_INFO_OBJECT(trans, "EOS: %s", str);
+    g_free(str);
+    gst_element_post_message(GST_ELEMENT(trans), gst_message_new_element(GST_OBJECT(trans), s));
+  }
+  return GST_BASE_TRANSFORM_CLASS(gst_v3d_filter_parent_class)->sink_event(trans, event);
+}
+
+// The video meta, the subclass's meta, and the v3d pool (shared memory saves GPU copies; with
+// GstVideoMeta its planes are padded to whole 8x8 luma blocks).
+static gboolean gst_v3d_filter_propose_allocation(GstBaseTransform *trans, GstQuery *,
+                                                  GstQuery *query) {
+  gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr);
+  const GType meta_api = GST_V3D_FILTER_GET_CLASS(trans)->meta_api;
+  if (meta_api) gst_query_add_allocation_meta(query, meta_api, nullptr);
+  V3dContext *ctx = impl_of(trans)->context.ref();
+  if (ctx) {
+    v3d::propose_v3d_pool(GST_ELEMENT(trans), query, ctx);
+    v3d_context_free(ctx);
+  }
+  return TRUE;
+}
+
+// A read-only input frame (a decoder's reference frame, which the decoder still uses) is copied
+// into the element's own pool of shared memory instead of GstBaseTransform's fresh allocation
+// per frame (v3dfilter_common.h: OutputPool).
+static GstFlowReturn gst_v3d_filter_prepare_output_buffer(GstBaseTransform *trans,
+                                                          GstBuffer *in, GstBuffer **out) {
+  GstVideoFilter *vf = GST_VIDEO_FILTER(trans);
+  if (!vf->negotiated) {
+    GST_ELEMENT_ERROR(trans, CORE, NEGOTIATION, (nullptr), ("no caps set before the first buffer"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  GstV3dFilterImpl *impl = impl_of(trans);
+  V3dContext *ctx = impl->context.ref();
+  GstFlowReturn ret = impl->output.prepare(GST_ELEMENT(trans), ctx, vf->in_info, in, out);
+  if (ctx) v3d_context_free(ctx);
+  return ret;
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// H.264 deblocking of one picture: validation, setup, the sequential and wavefront orders, and
+// the public entry point v3d_h264_deblock_frame.
+#include "h264/deblock_frame.h"
+
+#include <chrono>
+#include <mutex>
+
+#include "core/context.h"
+#include "core/log.h"
+#include "core/wavefront.h"
+
+namespace v3d {
+namespace h264 {
+namespace {
+
+inline int mb_count(int size) { return (size - 1) / 16 + 1; }  // no overflow near INT_MAX
+
+bool offset_ok(int v, bool even) { return v >= -12 && v <= 12 && (!even || (v & 1) == 0); }
+
+}  // namespace
+
+int deblock_validate(int width, int height, const V3dH264MbInfo *mbs, int mb_stride,
+                     const V3dH264SliceInfo *slices, int n_slices) {
+  if (width <= 0 || height <= 0)
+    return set_error(V3D_ERROR_INVALID_ARGUMENT, "invalid picture size %dx%d", width, height);
+  if (!mbs) return set_error(V3D_ERROR_INVALID_ARGUMENT, "mbs is NULL");
+  if (!slices) return set_error(V3D_ERROR_INVALID_ARGUMENT, "slices is NULL");
+  if (n_slices <= 0) return set_error(V3D_ERROR_INVALID_ARGUMENT, "n_slices %d < 1", n_slices);
+  const int mb_rows = mb_count(height), mb_cols = mb_count(width);
+  if (mb_stride < mb_cols)
+    return set_error(V3D_ERROR_INVALID_ARGUMENT, "mb_stride %d below %d macroblocks per row",
+                     mb_stride, mb_cols);
+  for (int i = 0; i < n_slices; i++) {
+    const V3dH264SliceInfo &s = slices[i];
+    if (s.disable_deblocking_filter_idc < 0 || s.disable_deblocking_filter_idc > 2)
+      return set_error(V3D_ERROR_INVALID_ARGUMENT,
+                       "slice %d: disable_deblocking_filter_idc %d outside 0..2", i,
+                       s.disable_deblocking_filter_idc);
+    if (!offset_ok(s.filter_offset_a, true) || !offset_ok(s.filter_offset_b, true))
+      return set_error(V3D_ERROR_INVALID_ARGUMENT,
+                       "slice %d: filter offsets A %d, B %d (each must be even, -12..12)", i,
+                       s.filter_offset_a, s.filter_offset_b);
+    if (!offset_ok(s.chroma_qp_index_offset, false) ||
+        !offset_ok(s.second_chroma_qp_index_offset, false))
+      return set_error(V3D_ERROR_INVALID_ARGUMENT,
+                       "slice %d: chroma_qp_index_offset %d, second_chroma_qp_index_offset %d "
+                       "(each must be -12..12)",
+                       i, s.chroma_qp_index_offset, s.second_chroma_qp_index_offset);
+  }
+  for (int r = 0; r < mb_rows; r++) {
+    for (int c = 0; c < mb_cols; c++) {
+      const V3dH264MbInfo &m = mbs[static_cast<ptrdiff_t>(r) * mb_stride + c];
+      if (m.qp > 51)
+        return set_error(V3D_ERROR_INVALID_ARGUMENT,
+                         "macroblock (row %d, col %d; luma x %d, y %d): qp %u > 51", r, c, 16 * c,
+                         16 * r, m.qp);
+      if (m.slice >= n_slices)
+        return set_error(V3D_ERROR_INVALID_ARGUMENT,
+                         "macroblock (row %d, col %d; luma x %d, y %d): slice %u >= n_slices %d",
+                         r, c, 16 * c, 16 * r, m.slice, n_slices);
+      for (int d = 0; d < 2; d++)
+        for (int e = 0; e < 4; e++)
+          for (int s = 0; s < 4; s++)
+            if (m.bs[d][e][s] > 4)
+              return set_error(V3D_ERROR_INVALID_ARGUMENT,
+                               "macroblock (row %d, col %d; luma x %d, y %d): bS %u > 4 "
+                               "(bs[%d][%d][%d])",
+                               r, c, 16 * c, 16 * r, m.bs[d][e][s], d, e, s);
+    }
+  }
+  return V3D_OK;
+}
+
+void deblock_picture_setup(uint8_t *const planes[3], const ptrdiff_t strides[3], int width,
+                           int height, const V3dH264MbInfo *mbs, int mb_stride,
+                           const V3dH264SliceInfo *slices, DeblockPicture *pic) {
+  for (int p = 0; p < 3; p++) {
+    pic->data[p] = planes[p];
+    pic->stride[p] = strides[p];
+    pic->width[p] = p ? width / 2 + (width & 1) : width;
+    pic->height[p] = p ? height / 2 + (height & 1) : height;
+  }
+  pic->mbs = mbs;
+  pic->mb_stride = mb_stride;
+  pic->mb_rows = mb_count(height);
+  pic->mb_cols = mb_count(width);
+  pic->slices = slices;
+}
+
+void deblock_sequential(const DeblockPicture &pic, const DeblockDsp &dsp, unsigned planes,
+                        DeblockOrder order) {
+  if (order == DeblockOrder::kMacroblocks) {
+    for (int r = 0; r < pic.mb_rows; r++)
+      for (int c = 0; c < pic.mb_cols; c++) deblock_mb(pic, dsp, r, c, planes, kPassesAll);
+    return;
+  }
+  for (unsigned pass : {kPassV, kPassH})
+    for (int r = 0; r < pic.mb_rows; r++)
+      for (int c = 0; c < pic.mb_cols; c++) deblock_mb(pic, dsp, r, c, planes, pass);
+}
+
+// Wavefront over macroblock rows. Macroblock (r, c) reads and writes, per plane, only samples of
+// its own area, 4 (chroma 2) samples left of it in its own rows (the left edge: p3..p0, which a
+// SIMD kernel may store back unchanged) and 4 (chroma 2) samples above it in its own columns (the
+// top edge). In luma: rows 16r-4 .. 16r+15 x columns 16c .. 16c+15, plus rows 16r .. 16r+15 x
+// columns 16c-4 .. 16c-1; chroma the same with 8 and 2. The decisions read only the macroblock
+// input, never samples of another macroblock's result, so two macroblocks whose sample sets are
+// disjoint commute. Against the macroblocks before (r, c) in raster order the sets intersect
+// only for:
+//  * (r, c-1): its own area holds (r, c)'s left taps; same row, run before on the same thread;
+//  * (r-1, c): its own area holds (r, c)'s top taps;
+//  * (r-1, c+1): its left-edge taps (columns 16c+12 .. 16c+15 of rows 16r-16 .. 16r-1) meet
+//    (r, c)'s top-edge taps in rows 16r-4 .. 16r-1: the top edge of (r, c) must see them done;
+//  * (r-1, c-1): its area ends at column 16c-1, which (r, c) touches only in its own rows
+//    (left-edge taps), not in rows < 16r: disjoint; (r-1, c+2) starts at column 16c+28;
+//    row r-2 ends at row 16r-17: disjoint.
+// So (r, c) may run once row r-1 has finished column min(c+1, last) (lag 1), and every
+// macroblock after (r, c) that it meets waits for it ((r+1, c-1) waits for (r, c) by the same
+// rule, (r, c+1) runs after it on the same thread). Each sample thus sees its operations in the
+// sequential order, so the picture is the same.
+void deblock_wavefront(const DeblockPicture &pic, const DeblockDsp &dsp, ThreadPool &pool,
+                       unsigned planes) {
+  run_wavefront(pool, pic.mb_rows, pic.mb_cols, 1,
+                [&](int r, int c) { deblock_mb(pic, dsp, r, c, planes, kPassesAll); });
+}
+
+}  // namespace h264
+}  // namespace v3d
+
+// ---- Public entry point ----------------------------------------------------------------------
+
+extern "C" int v3d_h264_deblock_frame(V3dContext *ctx, uint8_t *const planes[3],
+                                      const ptrdiff_t strides[3], int width, int height,
+                                      const V3dH264MbInfo *mbs, int mb_stride,
+                                      const V3dH264SliceInfo *slices, int n_slices) {
+  using namespace v3d;
+  clear_error();
+  if (!ctx || !planes || !strides)
+    return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s",
+                     !ctx      ? "context"
+                     : !planes ? "planes"
+                               : "strides");
+  int rc = h264::deblock_validate(width, height, mbs, mb_stride, slices, n_slices);
+  if (rc) return rc;
+  for (int p = 0; p < 3; p++) {
+    const int w = p ? width / 2 + (width & 1) : width;
+    if (!planes[p]) return set_error(V3D_ERROR_INVALID_ARGUMENT, "plane %d is NULL", p);
+    if (strides[p] < w)
+      return set_error(V3D_ERROR_INVALID_ARGUMENT, "stride %td of plane %d is below its width %d",
+                       strides[p], p, w);
+  }
+  h264::DeblockPicture pic;
+  h264::deblock_picture_setup(planes, strides, width, height, mbs, mb_stride, slices, &pic);
+
+  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
+  const auto t0 = std::chrono::steady_clock::now();
+  if (ctx->backend == Backend::kScalar) {
+    h264::DeblockDsp ref;
+    h264::deblock_dsp_init_ref(&ref);
+    h264::deblock_sequential(pic, ref);
+  } else {
+    // simd; gpu and hybrid too for now (no GPU deblocking yet).
+    h264::deblock_wavefront(pic, h264::deblock_dsp(), *ctx->pool);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  {
+    std::lock_guard<std::mutex> lock(ctx->stats_mutex);
+    ctx->stats.frames++;
+    ctx->stats.blocks_cpu += static_cast<uint64_t>(pic.mb_rows) * pic.mb_cols;
+    ctx->stats.cpu_seconds += seconds;
+    ctx->stats.gpu_share = 0;
+  }
+  return V3D_OK;
+}
