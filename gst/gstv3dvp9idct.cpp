@@ -106,9 +106,12 @@ static void gst_v3d_vp9_idct_class_init(GstV3dVp9IdctClass *klass) {
       "stream-time (seconds from the first such frame's arrival to the last one's end); and "
       "its context's backend, gpu-device, cpu-threads, context-frames, "
       "blocks-cpu, blocks-gpu, cpu-time and gpu-time (seconds), gpu-share (last frame, "
-      "0..1), copies (plane copies to GPU memory), gpu-submissions");
+      "0..1), copies (plane copies to GPU memory), gpu-submissions; the scheduler's figures for this kernel family: kernel-frames, split-gpu-share, "
+      "cpu-throughput and gpu-throughput (units per busy second), cpu-idle-time, gpu-idle-time, "
+      "gpu-queue-depth, gpu-queue-depth-max, frame-time-median and frame-time-p99 (ms)");
   v3d_class->meta_api = GST_V3D_VP9_RESIDUAL_META_API_TYPE;
   v3d_class->counter_names = counter_names;
+  v3d_class->kernel = V3D_KERNEL_VP9_ITX;
 
   gst_element_class_set_static_metadata(element_class, "VP9 inverse transform",
       "Filter/Video", "Adds the VP9 inverse transforms of a GstV3dVp9ResidualMeta to the frame "

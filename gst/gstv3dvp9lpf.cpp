@@ -197,7 +197,9 @@ static void gst_v3d_vp9_lpf_class_init(GstV3dVp9LpfClass *klass) {
       "the element for filtered frames), stream-time (first filtered frame's arrival to the "
       "last one's end); and its context's backend, gpu-device, cpu-threads, "
       "context-frames, blocks-cpu, blocks-gpu, cpu-time, gpu-time, gpu-share, copies, "
-      "gpu-submissions");
+      "gpu-submissions; the scheduler's figures for this kernel family: kernel-frames, split-gpu-share, "
+      "cpu-throughput and gpu-throughput (units per busy second), cpu-idle-time, gpu-idle-time, "
+      "gpu-queue-depth, gpu-queue-depth-max, frame-time-median and frame-time-p99 (ms)");
   g_object_class_install_property(gobject_class, PROP_LEVEL,
       g_param_spec_uint("level", "Level",
           "Post-filter mode (frames without a GstV3dVp9LfMeta): VP9 filter level of every block "
@@ -218,6 +220,7 @@ static void gst_v3d_vp9_lpf_class_init(GstV3dVp9LpfClass *klass) {
           rw_playing));
   v3d_class->meta_api = GST_V3D_VP9_LF_META_API_TYPE;
   v3d_class->counter_names = counter_names;
+  v3d_class->kernel = V3D_KERNEL_VP9_LPF;
 
   gst_element_class_set_static_metadata(element_class, "VP9 loop filter",
       "Filter/Effect/Video", "Applies the VP9 loop filter in place: per a GstV3dVp9LfMeta from "

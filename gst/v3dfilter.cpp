@@ -17,6 +17,7 @@ GST_DEBUG_CATEGORY_STATIC(gst_v3d_filter_debug);
 #define DEFAULT_PROP_GPU_DEVICE nullptr
 #define DEFAULT_PROP_GPU_SHARE -1.0
 #define DEFAULT_PROP_CHECKSUM FALSE
+#define DEFAULT_PROP_STATS_INTERVAL 0
 
 namespace {
 
@@ -27,6 +28,7 @@ struct Settings {
   std::string gpu_device;  // empty = default choice
   gdouble gpu_share = DEFAULT_PROP_GPU_SHARE;
   gboolean checksum = DEFAULT_PROP_CHECKSUM;
+  guint stats_interval_ms = DEFAULT_PROP_STATS_INTERVAL;
 };
 
 // Counters, reset at READY->PAUSED; guarded by Impl::state_lock.
@@ -35,6 +37,7 @@ struct State {
   gint64 process_us = 0;          // wall time inside the element for processed frames
   gint64 first_us = -1;           // monotonic time the first processed frame arrived
   gint64 last_us = -1;            // ... and the last one was done
+  gint64 last_post_us = -1;       // the last periodic "v3d-stats" message
   GChecksum *checksum = nullptr;  // MD5 of the visible pixels of every output frame (property)
 };
 
@@ -98,6 +101,7 @@ static void gst_v3d_filter_class_init(GstV3dFilterClass *klass) {
 
   klass->meta_api = 0;
   klass->counter_names = nullptr;
+  klass->kernel = -1;
 
   gst_type_mark_as_plugin_api(GST_TYPE_V3D_BACKEND, static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(GST_TYPE_V3D_FILTER, static_cast<GstPluginAPIFlags>(0));
@@ -164,6 +168,13 @@ void gst_v3d_filter_class_install_properties(GstV3dFilterClass *klass, guint opt
   g_object_class_install_property(gobject_class, GST_V3D_FILTER_PROP_STATS,
       g_param_spec_boxed("stats", "Statistics", stats_blurb, GST_TYPE_STRUCTURE,
           static_cast<GParamFlags>(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+  g_object_class_install_property(gobject_class, GST_V3D_FILTER_PROP_STATS_INTERVAL,
+      g_param_spec_uint("stats-interval", "Statistics interval",
+          "Post the \"stats\" structure as a \"v3d-stats\" element message every this many "
+          "milliseconds while frames flow (0 = only at EOS)", 0, G_MAXUINT,
+          DEFAULT_PROP_STATS_INTERVAL,
+          static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+                                   GST_PARAM_MUTABLE_PLAYING)));
 }
 
 V3dContext *gst_v3d_filter_ref_context(GstV3dFilter *self) {
@@ -196,6 +207,9 @@ void gst_v3d_filter_set_property(GObject *object, guint prop_id, const GValue *v
       break;
     case GST_V3D_FILTER_PROP_CHECKSUM:
       s.checksum = g_value_get_boolean(value);
+      break;
+    case GST_V3D_FILTER_PROP_STATS_INTERVAL:
+      s.stats_interval_ms = g_value_get_uint(value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
@@ -235,6 +249,23 @@ static GstStructure *make_stats(GstV3dFilter *self) {
       nullptr);
   V3dContext *ctx = impl->context.ref();
   v3d::add_context_stats(s, ctx);
+  const gint kernel = GST_V3D_FILTER_GET_CLASS(self)->kernel;
+  V3dKernelStats ks;
+  if (ctx && kernel >= 0 && v3d_context_get_kernel_stats(ctx, kernel, &ks) == V3D_OK) {
+    // The scheduler's view of this kernel family (all elements of the shared context).
+    gst_structure_set(s,
+        "kernel-frames", G_TYPE_UINT64, ks.frames,
+        "split-gpu-share", G_TYPE_DOUBLE, ks.gpu_share_last,
+        "cpu-throughput", G_TYPE_DOUBLE, ks.cpu_units_per_second,
+        "gpu-throughput", G_TYPE_DOUBLE, ks.gpu_units_per_second,
+        "cpu-idle-time", G_TYPE_DOUBLE, ks.cpu_idle_seconds,
+        "gpu-idle-time", G_TYPE_DOUBLE, ks.gpu_idle_seconds,
+        "gpu-queue-depth", G_TYPE_UINT, ks.gpu_jobs_in_flight,
+        "gpu-queue-depth-max", G_TYPE_UINT, ks.gpu_jobs_in_flight_max,
+        "frame-time-median", G_TYPE_DOUBLE, ks.frame_ms_median,
+        "frame-time-p99", G_TYPE_DOUBLE, ks.frame_ms_p99,
+        nullptr);
+  }
   if (ctx) v3d_context_free(ctx);
   if (!checksum.empty()) gst_structure_set(s, "checksum", G_TYPE_STRING, checksum.c_str(), nullptr);
   return s;
@@ -265,24 +296,57 @@ void gst_v3d_filter_get_property(GObject *object, guint prop_id, GValue *value,
     case GST_V3D_FILTER_PROP_CHECKSUM:
       g_value_set_boolean(value, s.checksum);
       break;
+    case GST_V3D_FILTER_PROP_STATS_INTERVAL:
+      g_value_set_uint(value, s.stats_interval_ms);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
       break;
   }
 }
 
+// After each frame (streaming thread): posts "v3d-stats" when stats-interval has passed since
+// the last one (or since the first frame).
+static void maybe_post_stats(GstV3dFilter *self) {
+  GstV3dFilterImpl *impl = impl_of(self);
+  guint interval_ms;
+  {
+    std::lock_guard<std::mutex> lock(impl->settings_lock);
+    interval_ms = impl->settings.stats_interval_ms;
+  }
+  if (!interval_ms) return;
+  const gint64 now = g_get_monotonic_time();
+  {
+    std::lock_guard<std::mutex> lock(impl->state_lock);
+    State &st = impl->state;
+    if (st.last_post_us < 0) st.last_post_us = now;
+    if (now - st.last_post_us < static_cast<gint64>(interval_ms) * 1000) return;
+    st.last_post_us = now;
+  }
+  GstStructure *s = make_stats(self);
+  gchar *str = gst_structure_to_string(s);
+  GST_INFO_OBJECT(self, "%s", str);
+  g_free(str);
+  gst_element_post_message(GST_ELEMENT(self), gst_message_new_element(GST_OBJECT(self), s));
+}
+
 void gst_v3d_filter_count(GstV3dFilter *self, std::initializer_list<GstV3dFilterCount> counts,
                           gint64 t_start) {
   GstV3dFilterImpl *impl = impl_of(self);
-  std::lock_guard<std::mutex> lock(impl->state_lock);
-  State &st = impl->state;
-  for (const GstV3dFilterCount &c : counts)
-    if (c.counter < GST_V3D_FILTER_MAX_COUNTERS) st.counters[c.counter] += c.n;
-  if (t_start < 0) return;
-  const gint64 t_end = g_get_monotonic_time();
-  st.process_us += t_end - t_start;
-  if (st.first_us < 0) st.first_us = t_start;
-  st.last_us = t_end;
+  {
+    std::lock_guard<std::mutex> lock(impl->state_lock);
+    State &st = impl->state;
+    for (const GstV3dFilterCount &c : counts)
+      if (c.counter < GST_V3D_FILTER_MAX_COUNTERS) st.counters[c.counter] += c.n;
+    if (t_start >= 0) {
+      const gint64 t_end = g_get_monotonic_time();
+      st.process_us += t_end - t_start;
+      if (st.first_us < 0) st.first_us = t_start;
+      st.last_us = t_end;
+      GST_LOG_OBJECT(self, "frame processed in %.3f ms", (t_end - t_start) / 1e3);
+    }
+  }
+  maybe_post_stats(self);  // for frames passed through too: the interval is wall time
 }
 
 void gst_v3d_filter_update_checksum(GstV3dFilter *self, GstBuffer *buf) {

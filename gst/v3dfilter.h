@@ -8,8 +8,11 @@
 // - the V3dContext, from NULL->READY to READY->NULL, shared through GstContext "v3d.context"
 //   (rules in v3dcontext.h: set_context, CONTEXT queries);
 // - the statistics: named counters of the subclass, time spent on processed frames, the
-//   context's statistics, the optional MD5 of the output; reset at READY->PAUSED, posted as a
-//   "v3d-stats" element message at EOS and readable through "stats";
+//   context's statistics and the scheduler's figures for the element's kernel family (split,
+//   each side's throughput and idle time, GPU queue depth, frame-time median and p99), the
+//   optional MD5 of the output; reset at READY->PAUSED, posted as a "v3d-stats" element message
+//   at EOS and every "stats-interval" milliseconds, logged (GST_DEBUG=v3dfilter:5 per frame,
+//   :4 with each message), and readable through "stats";
 // - the allocation proposal: GstVideoMeta, the subclass's meta API and a GstV3dBufferPool.
 //
 // Subclasses implement GstVideoFilterClass::set_info and GstBaseTransformClass::transform_ip
@@ -44,6 +47,9 @@ struct _GstV3dFilterClass {
   // they appear in the stats structure, before the common fields).
   GType meta_api;
   const gchar *const *counter_names;
+  // The kernel family the element runs (V3D_KERNEL_*; -1 = none): its scheduler figures
+  // (v3d_context_get_kernel_stats) join the stats.
+  gint kernel;
 };
 
 G_END_DECLS
@@ -58,6 +64,7 @@ enum {
   GST_V3D_FILTER_PROP_GPU_SHARE,
   GST_V3D_FILTER_PROP_CHECKSUM,
   GST_V3D_FILTER_PROP_STATS,
+  GST_V3D_FILTER_PROP_STATS_INTERVAL,
   GST_V3D_FILTER_PROP_LAST,
 };
 

@@ -397,6 +397,50 @@ GST_START_TEST (test_instances_share_context)
 }
 GST_END_TEST;
 
+/* ---- periodic statistics: stats-interval, with the scheduler's figures ---- */
+
+GST_START_TEST (test_stats_interval)
+{
+  for (size_t e = 0; e < G_N_ELEMENTS (kElements); e++) {
+    /* 30 frames at 30 frames/s through a synchronising sink: about one second. */
+    gchar *desc = g_strdup_printf ("videotestsrc num-buffers=30 ! "
+        "video/x-raw,format=I420,width=160,height=96,framerate=30/1 ! %s %s name=el "
+        "stats-interval=200 ! fakesink sync=true", kElements[e].factory, kElements[e].props);
+    GstElement *p = make_pipeline (desc);
+    GstBus *bus = gst_element_get_bus (p);
+    set_state_sync (p, GST_STATE_PLAYING, desc);
+    int periodic = 0;
+    for (;;) {
+      GstMessage *m = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+          GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT);
+      fail_unless (m != NULL, "%s: no EOS", desc);
+      if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ELEMENT) {
+        const GstStructure *s = gst_message_get_structure (m);
+        if (gst_structure_has_name (s, "v3d-stats")) {
+          periodic++;
+          fail_unless (gst_structure_has_field (s, "split-gpu-share") &&
+              gst_structure_has_field (s, "cpu-throughput") &&
+              gst_structure_has_field (s, "gpu-queue-depth") &&
+              gst_structure_has_field (s, "frame-time-p99"),
+              "%s: v3d-stats without the scheduler's figures", desc);
+        }
+        gst_message_unref (m);
+        continue;
+      }
+      fail_unless (GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS, "%s: error", desc);
+      gst_message_unref (m);
+      break;
+    }
+    /* At 200 ms intervals over about a second, and one more at EOS. */
+    fail_unless (periodic >= 4, "%s: %d v3d-stats messages", desc, periodic);
+    gst_object_unref (bus);
+    set_state_sync (p, GST_STATE_NULL, desc);
+    gst_object_unref (p);
+    g_free (desc);
+  }
+}
+GST_END_TEST;
+
 /* ---- latency ---- */
 
 static GstClockTime pipeline_min_latency (const char *desc) {
@@ -444,6 +488,7 @@ static Suite *behaviour_suite (void) {
   tcase_add_test (tc, test_state_changes);
   tcase_add_test (tc, test_instances_share_context);
   tcase_add_test (tc, test_latency);
+  tcase_add_test (tc, test_stats_interval);
   return s;
 }
 
