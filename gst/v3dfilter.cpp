@@ -2,8 +2,11 @@
 // GstV3dFilter: the common part of the in-place v3d filter elements. See v3dfilter.h.
 #include "v3dfilter.h"
 
+#include <cstring>
+#include <deque>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "v3dcontext.h"
 #include "v3dfilter_common.h"
@@ -18,6 +21,8 @@ GST_DEBUG_CATEGORY_STATIC(gst_v3d_filter_debug);
 #define DEFAULT_PROP_GPU_SHARE -1.0
 #define DEFAULT_PROP_CHECKSUM FALSE
 #define DEFAULT_PROP_STATS_INTERVAL 0
+#define DEFAULT_PROP_MAX_FRAMES_IN_FLIGHT 1
+#define MAX_FRAMES_IN_FLIGHT 16
 
 namespace {
 
@@ -29,6 +34,7 @@ struct Settings {
   gdouble gpu_share = DEFAULT_PROP_GPU_SHARE;
   gboolean checksum = DEFAULT_PROP_CHECKSUM;
   guint stats_interval_ms = DEFAULT_PROP_STATS_INTERVAL;
+  guint max_frames_in_flight = DEFAULT_PROP_MAX_FRAMES_IN_FLIGHT;
 };
 
 // Counters, reset at READY->PAUSED; guarded by Impl::state_lock.
@@ -51,6 +57,9 @@ struct GstV3dFilterImpl {
   State state;
   v3d::ElementContext context;
   v3d::OutputPool output;  // read-only input frames are copied into it (streaming thread)
+  // Frames in flight (streaming thread; flush and state changes with the stream lock held).
+  std::vector<GstBuffer *> held;   // writable input frames waiting for their batch
+  std::deque<GstBuffer *> ready;   // processed, waiting to be pushed in order
 
   ~GstV3dFilterImpl() {
     if (state.checksum) g_checksum_free(state.checksum);
@@ -80,6 +89,14 @@ static gboolean gst_v3d_filter_propose_allocation(GstBaseTransform *trans,
                                                   GstQuery *decide_query, GstQuery *query);
 static GstFlowReturn gst_v3d_filter_prepare_output_buffer(GstBaseTransform *trans,
                                                           GstBuffer *in, GstBuffer **out);
+static GstFlowReturn gst_v3d_filter_submit_input_buffer(GstBaseTransform *trans,
+                                                        gboolean is_discont, GstBuffer *input);
+static GstFlowReturn gst_v3d_filter_generate_output(GstBaseTransform *trans, GstBuffer **outbuf);
+static GstFlowReturn gst_v3d_filter_default_process_batch(GstV3dFilter *self,
+                                                          GstBuffer **buffers, guint n);
+static guint frames_in_flight(GstV3dFilter *self);
+static void drop_in_flight(GstV3dFilterImpl *impl);
+static GstFlowReturn drain_in_flight(GstV3dFilter *self);
 
 static void gst_v3d_filter_class_init(GstV3dFilterClass *klass) {
   GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
@@ -98,10 +115,13 @@ static void gst_v3d_filter_class_init(GstV3dFilterClass *klass) {
   trans_class->propose_allocation = GST_DEBUG_FUNCPTR(gst_v3d_filter_propose_allocation);
   trans_class->prepare_output_buffer =
       GST_DEBUG_FUNCPTR(gst_v3d_filter_prepare_output_buffer);
+  trans_class->submit_input_buffer = GST_DEBUG_FUNCPTR(gst_v3d_filter_submit_input_buffer);
+  trans_class->generate_output = GST_DEBUG_FUNCPTR(gst_v3d_filter_generate_output);
 
   klass->meta_api = 0;
   klass->counter_names = nullptr;
   klass->kernel = -1;
+  klass->process_batch = gst_v3d_filter_default_process_batch;
 
   gst_type_mark_as_plugin_api(GST_TYPE_V3D_BACKEND, static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(GST_TYPE_V3D_FILTER, static_cast<GstPluginAPIFlags>(0));
@@ -168,6 +188,13 @@ void gst_v3d_filter_class_install_properties(GstV3dFilterClass *klass, guint opt
   g_object_class_install_property(gobject_class, GST_V3D_FILTER_PROP_STATS,
       g_param_spec_boxed("stats", "Statistics", stats_blurb, GST_TYPE_STRUCTURE,
           static_cast<GParamFlags>(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+  g_object_class_install_property(gobject_class, GST_V3D_FILTER_PROP_MAX_FRAMES_IN_FLIGHT,
+      g_param_spec_uint("max-frames-in-flight", "Max frames in flight",
+          "With a GPU (backend hybrid, or auto with a GPU): hold up to this many frames and "
+          "process them together, so that whole frames run on the CPU workers and the GPU at "
+          "once; output order is kept and the latency query adds N - 1 frame durations. 1 = "
+          "process each frame as it arrives", 1, MAX_FRAMES_IN_FLIGHT,
+          DEFAULT_PROP_MAX_FRAMES_IN_FLIGHT, rw_ready));
   g_object_class_install_property(gobject_class, GST_V3D_FILTER_PROP_STATS_INTERVAL,
       g_param_spec_uint("stats-interval", "Statistics interval",
           "Post the \"stats\" structure as a \"v3d-stats\" element message every this many "
@@ -210,6 +237,9 @@ void gst_v3d_filter_set_property(GObject *object, guint prop_id, const GValue *v
       break;
     case GST_V3D_FILTER_PROP_STATS_INTERVAL:
       s.stats_interval_ms = g_value_get_uint(value);
+      break;
+    case GST_V3D_FILTER_PROP_MAX_FRAMES_IN_FLIGHT:
+      s.max_frames_in_flight = g_value_get_uint(value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
@@ -298,6 +328,9 @@ void gst_v3d_filter_get_property(GObject *object, guint prop_id, GValue *value,
       break;
     case GST_V3D_FILTER_PROP_STATS_INTERVAL:
       g_value_set_uint(value, s.stats_interval_ms);
+      break;
+    case GST_V3D_FILTER_PROP_MAX_FRAMES_IN_FLIGHT:
+      g_value_set_uint(value, s.max_frames_in_flight);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
@@ -456,9 +489,116 @@ static GstStateChangeReturn gst_v3d_filter_change_state(GstElement *element,
   }
   GstStateChangeReturn ret =
       GST_ELEMENT_CLASS(gst_v3d_filter_parent_class)->change_state(element, transition);
-  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) impl->output.reset();
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
+    drop_in_flight(impl);
+    impl->output.reset();
+  }
   if (transition == GST_STATE_CHANGE_READY_TO_NULL) impl->context.drop();
   return ret;
+}
+
+// ---- Frames in flight ----
+
+// Frames held at once: the property when the context runs hybrid with a GPU, else 1.
+static guint frames_in_flight(GstV3dFilter *self) {
+  GstV3dFilterImpl *impl = impl_of(self);
+  guint n;
+  {
+    std::lock_guard<std::mutex> lock(impl->settings_lock);
+    n = impl->settings.max_frames_in_flight;
+  }
+  if (n <= 1) return 1;
+  V3dContext *ctx = impl->context.ref();
+  const bool both_sides = ctx && v3d_context_gpu_name(ctx) &&
+                          strcmp(v3d_context_backend(ctx), "hybrid") == 0;
+  if (ctx) v3d_context_free(ctx);
+  return both_sides ? n : 1;
+}
+
+static void drop_in_flight(GstV3dFilterImpl *impl) {
+  for (GstBuffer *b : impl->held) gst_buffer_unref(b);
+  impl->held.clear();
+  for (GstBuffer *b : impl->ready) gst_buffer_unref(b);
+  impl->ready.clear();
+}
+
+static GstFlowReturn gst_v3d_filter_default_process_batch(GstV3dFilter *self,
+                                                          GstBuffer **buffers, guint n) {
+  GstBaseTransformClass *klass = GST_BASE_TRANSFORM_GET_CLASS(self);
+  for (guint i = 0; i < n; i++) {
+    GstFlowReturn ret = klass->transform_ip(GST_BASE_TRANSFORM(self), buffers[i]);
+    if (ret != GST_FLOW_OK) return ret;
+  }
+  return GST_FLOW_OK;
+}
+
+// Processes the held frames as one batch; they join the ready queue in order.
+static GstFlowReturn process_held(GstV3dFilter *self) {
+  GstV3dFilterImpl *impl = impl_of(self);
+  if (impl->held.empty()) return GST_FLOW_OK;
+  std::vector<GstBuffer *> batch;
+  batch.swap(impl->held);
+  GST_LOG_OBJECT(self, "processing %zu frames in flight", batch.size());
+  GstFlowReturn ret = GST_V3D_FILTER_GET_CLASS(self)->process_batch(
+      self, batch.data(), static_cast<guint>(batch.size()));
+  for (GstBuffer *b : batch) {
+    if (ret == GST_FLOW_OK) impl->ready.push_back(b);
+    else gst_buffer_unref(b);
+  }
+  return ret;
+}
+
+// Processes and pushes every frame in flight (before EOS, caps, segments, gaps).
+static GstFlowReturn drain_in_flight(GstV3dFilter *self) {
+  GstV3dFilterImpl *impl = impl_of(self);
+  GstFlowReturn ret = process_held(self);
+  while (!impl->ready.empty()) {
+    GstBuffer *b = impl->ready.front();
+    impl->ready.pop_front();
+    if (ret == GST_FLOW_OK) ret = gst_pad_push(GST_BASE_TRANSFORM_SRC_PAD(self), b);
+    else gst_buffer_unref(b);
+  }
+  return ret;
+}
+
+// Holds the frame (made writable) when frames are in flight; else GstBaseTransform's way.
+// QoS runs first (the parent's submit_input_buffer drops late frames).
+static GstFlowReturn gst_v3d_filter_submit_input_buffer(GstBaseTransform *trans,
+                                                        gboolean is_discont, GstBuffer *input) {
+  GstFlowReturn ret = GST_BASE_TRANSFORM_CLASS(gst_v3d_filter_parent_class)
+                          ->submit_input_buffer(trans, is_discont, input);
+  if (ret != GST_FLOW_OK || !trans->queued_buf || frames_in_flight(GST_V3D_FILTER(trans)) <= 1)
+    return ret;
+  GstBuffer *in = trans->queued_buf;
+  trans->queued_buf = nullptr;
+  GstBuffer *writable = nullptr;
+  ret = gst_v3d_filter_prepare_output_buffer(trans, in, &writable);
+  if (ret != GST_FLOW_OK) {
+    gst_buffer_unref(in);
+    return ret;
+  }
+  if (writable != in) gst_buffer_unref(in);
+  impl_of(trans)->held.push_back(writable);
+  return GST_FLOW_OK;
+}
+
+// Called until it returns no buffer: the next processed frame in order, processing a batch when
+// enough frames are held; else GstBaseTransform's way for a frame not held.
+static GstFlowReturn gst_v3d_filter_generate_output(GstBaseTransform *trans, GstBuffer **outbuf) {
+  GstV3dFilter *self = GST_V3D_FILTER(trans);
+  GstV3dFilterImpl *impl = impl_of(self);
+  *outbuf = nullptr;
+  if (!impl->held.empty() && impl->held.size() >= frames_in_flight(self)) {
+    GstFlowReturn ret = process_held(self);
+    if (ret != GST_FLOW_OK) return ret;
+  }
+  if (!impl->ready.empty()) {
+    *outbuf = impl->ready.front();
+    impl->ready.pop_front();
+    return GST_FLOW_OK;
+  }
+  if (!trans->queued_buf) return GST_FLOW_OK;
+  return GST_BASE_TRANSFORM_CLASS(gst_v3d_filter_parent_class)->generate_output(trans, outbuf);
 }
 
 static gboolean gst_v3d_filter_query(GstBaseTransform *trans, GstPadDirection direction,
@@ -468,10 +608,43 @@ static gboolean gst_v3d_filter_query(GstBaseTransform *trans, GstPadDirection di
   if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT &&
       impl_of(trans)->context.answer_query(GST_ELEMENT(trans), query))
     return TRUE;
-  return GST_BASE_TRANSFORM_CLASS(gst_v3d_filter_parent_class)->query(trans, direction, query);
+  gboolean ok = GST_BASE_TRANSFORM_CLASS(gst_v3d_filter_parent_class)->query(trans, direction, query);
+  if (ok && GST_QUERY_TYPE(query) == GST_QUERY_LATENCY && direction == GST_PAD_SRC) {
+    // Frames in flight: a frame waits for up to N - 1 later ones before it leaves.
+    const guint n = frames_in_flight(GST_V3D_FILTER(trans));
+    const GstVideoInfo &info = GST_VIDEO_FILTER(trans)->in_info;
+    if (n > 1 && GST_VIDEO_INFO_FPS_N(&info) > 0) {
+      gboolean live;
+      GstClockTime min, max;
+      gst_query_parse_latency(query, &live, &min, &max);
+      const GstClockTime add = gst_util_uint64_scale_int(
+          (n - 1) * GST_SECOND, GST_VIDEO_INFO_FPS_D(&info), GST_VIDEO_INFO_FPS_N(&info));
+      GST_DEBUG_OBJECT(trans, "%u frames in flight: latency + %" GST_TIME_FORMAT, n,
+                       GST_TIME_ARGS(add));
+      gst_query_set_latency(query, live, min + add,
+                            GST_CLOCK_TIME_IS_VALID(max) ? max + add : max);
+    }
+  }
+  return ok;
 }
 
 static gboolean gst_v3d_filter_sink_event(GstBaseTransform *trans, GstEvent *event) {
+  switch (GST_EVENT_TYPE(event)) {
+    case GST_EVENT_EOS:
+    case GST_EVENT_CAPS:
+    case GST_EVENT_SEGMENT:
+    case GST_EVENT_GAP:
+      // Frames in flight belong before these: process and push them first.
+      if (drain_in_flight(GST_V3D_FILTER(trans)) != GST_FLOW_OK)
+        GST_DEBUG_OBJECT(trans, "frames in flight not all pushed before %s",
+                         GST_EVENT_TYPE_NAME(event));
+      break;
+    case GST_EVENT_FLUSH_STOP:
+      drop_in_flight(impl_of(trans));
+      break;
+    default:
+      break;
+  }
   if (GST_EVENT_TYPE(event) == GST_EVENT_EOS) {
     GstStructure *s = make_stats(GST_V3D_FILTER(trans));
     gchar *str = gst_structure_to_string(s);

@@ -13,7 +13,10 @@
 //   optional MD5 of the output; reset at READY->PAUSED, posted as a "v3d-stats" element message
 //   at EOS and every "stats-interval" milliseconds, logged (GST_DEBUG=v3dfilter:5 per frame,
 //   :4 with each message), and readable through "stats";
-// - the allocation proposal: GstVideoMeta, the subclass's meta API and a GstV3dBufferPool.
+// - the allocation proposal: GstVideoMeta, the subclass's meta API and a GstV3dBufferPool;
+// - frames in flight: with "max-frames-in-flight" N > 1 and a context with a GPU, up to N
+//   frames are held and processed together (process_batch), then pushed in their order; EOS,
+//   caps changes and flushes drain or drop them; the latency query adds N - 1 frame durations.
 //
 // Subclasses implement GstVideoFilterClass::set_info and GstBaseTransformClass::transform_ip
 // (frames are mapped by the subclass, only when it needs them), chain their finalize, and in
@@ -50,6 +53,11 @@ struct _GstV3dFilterClass {
   // The kernel family the element runs (V3D_KERNEL_*; -1 = none): its scheduler figures
   // (v3d_context_get_kernel_stats) join the stats.
   gint kernel;
+  // Frames in flight (property "max-frames-in-flight" > 1 on a context with a GPU): processes
+  // n writable buffers, in order, at once, so that the library can run whole frames on the CPU
+  // workers and the GPU at the same time. Returns the first failure (having posted its element
+  // error). Default: transform_ip on each buffer in turn.
+  GstFlowReturn (*process_batch)(GstV3dFilter *self, GstBuffer **buffers, guint n);
 };
 
 G_END_DECLS
@@ -65,6 +73,7 @@ enum {
   GST_V3D_FILTER_PROP_CHECKSUM,
   GST_V3D_FILTER_PROP_STATS,
   GST_V3D_FILTER_PROP_STATS_INTERVAL,
+  GST_V3D_FILTER_PROP_MAX_FRAMES_IN_FLIGHT,
   GST_V3D_FILTER_PROP_LAST,
 };
 

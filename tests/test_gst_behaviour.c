@@ -397,6 +397,95 @@ GST_START_TEST (test_instances_share_context)
 }
 GST_END_TEST;
 
+static GstClockTime pipeline_min_latency (const char *desc);
+
+/* ---- frames in flight: held, processed together, pushed in order; drained, flushed ---- */
+
+GST_START_TEST (test_frames_in_flight)
+{
+  Rng r;
+  rng_init (&r, g_seed ^ 0xF11647ull);
+  const int w = 176, h = 144, n = 4;
+  const gboolean gpu = want_gpu ();
+  for (size_t e = 0; e < G_N_ELEMENTS (kElements); e++) {
+    for (int bi = 0; bi < 2; bi++) {
+      /* hybrid with a GPU holds frames; cpu ignores the property (nothing to overlap). */
+      const char *backend = bi == 0 ? "hybrid" : "cpu";
+      if (bi == 0 && !gpu)
+        continue;
+      const int held = bi == 0 ? n : 1;
+      gchar *props = g_strdup_printf ("%s backend=%s max-frames-in-flight=%d",
+          kElements[e].props, backend, n);
+      TestElement t = test_element_new (kElements[e].factory, props);
+      gst_harness_set_src_caps (t.h, i420_caps (w, h));
+      Planes want[6];
+      for (int f = 0; f < 6; f++) {
+        GstBuffer *in = make_blocky_frame (&r, w, h);
+        GST_BUFFER_PTS (in) = f * GST_SECOND / 30;
+        want[f] = fresh_output (&kElements[e], "cpu", in, w, h);
+        fail_unless_equals_int (gst_harness_push (t.h, in), GST_FLOW_OK);
+        /* Outputs come in whole batches of `held` frames. */
+        const int out_now = (f + 1) / held * held;
+        fail_unless_equals_int (gst_harness_buffers_received (t.h), out_now);
+      }
+      /* EOS drains the frames still held. */
+      fail_unless (gst_harness_push_event (t.h, gst_event_new_eos ()));
+      fail_unless_equals_int (gst_harness_buffers_received (t.h), 6);
+      for (int f = 0; f < 6; f++) {
+        GstBuffer *out = gst_harness_pull (t.h);
+        fail_unless (out != NULL);
+        fail_unless_equals_uint64 (GST_BUFFER_PTS (out), f * GST_SECOND / 30);
+        Planes got = read_planes (out, w, h);
+        gchar *what = g_strdup_printf ("%s, frame %d of a batch", props, f);
+        fail_unless (planes_equal (&got, &want[f], what));
+        g_free (what);
+        planes_clear (&got);
+        planes_clear (&want[f]);
+        gst_buffer_unref (out);
+      }
+      test_element_free (&t);
+      /* A flush drops the frames held. */
+      if (held > 1) {
+        TestElement t2 = test_element_new (kElements[e].factory, props);
+        gst_harness_set_src_caps (t2.h, i420_caps (w, h));
+        for (int f = 0; f < 2; f++)
+          fail_unless_equals_int (gst_harness_push (t2.h, make_blocky_frame (&r, w, h)),
+              GST_FLOW_OK);
+        fail_unless (gst_harness_push_event (t2.h, gst_event_new_flush_start ()));
+        fail_unless (gst_harness_push_event (t2.h, gst_event_new_flush_stop (TRUE)));
+        gst_harness_push_event (t2.h, gst_event_new_segment (&(GstSegment) {
+            .format = GST_FORMAT_TIME, .rate = 1.0, .applied_rate = 1.0,
+            .stop = GST_CLOCK_TIME_NONE, .duration = GST_CLOCK_TIME_NONE }));
+        fail_unless (gst_harness_push_event (t2.h, gst_event_new_eos ()));
+        fail_unless_equals_int (gst_harness_buffers_received (t2.h), 0);
+        test_element_free (&t2);
+      }
+      g_free (props);
+    }
+  }
+}
+GST_END_TEST;
+
+GST_START_TEST (test_frames_in_flight_latency)
+{
+  if (!want_gpu ())
+    return;
+  const char *src = "videotestsrc is-live=true ! "
+      "video/x-raw,format=I420,width=160,height=96,framerate=30/1";
+  gchar *plain = g_strdup_printf ("%s ! fakesink sync=true", src);
+  GstClockTime base = pipeline_min_latency (plain);
+  g_free (plain);
+  for (size_t e = 0; e < G_N_ELEMENTS (kElements); e++) {
+    gchar *desc = g_strdup_printf ("%s ! %s %s backend=hybrid max-frames-in-flight=4 ! "
+        "fakesink sync=true", src, kElements[e].factory, kElements[e].props);
+    /* Three frames of 1/30 s wait behind the first of a batch. */
+    fail_unless_equals_uint64 (pipeline_min_latency (desc),
+        base + gst_util_uint64_scale_int (3 * GST_SECOND, 1, 30));
+    g_free (desc);
+  }
+}
+GST_END_TEST;
+
 /* ---- periodic statistics: stats-interval, with the scheduler's figures ---- */
 
 GST_START_TEST (test_stats_interval)
@@ -489,6 +578,8 @@ static Suite *behaviour_suite (void) {
   tcase_add_test (tc, test_instances_share_context);
   tcase_add_test (tc, test_latency);
   tcase_add_test (tc, test_stats_interval);
+  tcase_add_test (tc, test_frames_in_flight);
+  tcase_add_test (tc, test_frames_in_flight_latency);
   return s;
 }
 
