@@ -35,6 +35,7 @@
 #include <v3d/v3d.h>
 
 #include <string>
+#include <vector>
 
 #include "gstv3delements.h"
 #include "v3dfilter.h"
@@ -88,6 +89,8 @@ static gboolean gst_v3d_vp9_idct_set_info(GstVideoFilter *filter, GstCaps *incap
                                           GstVideoInfo *out_info);
 static gboolean gst_v3d_vp9_idct_stop(GstBaseTransform *trans);
 static GstFlowReturn gst_v3d_vp9_idct_transform_ip(GstBaseTransform *trans, GstBuffer *buf);
+static GstFlowReturn gst_v3d_vp9_idct_process_batch(GstV3dFilter *filter, GstBuffer **buffers,
+                                                    guint n);
 
 static void gst_v3d_vp9_idct_class_init(GstV3dVp9IdctClass *klass) {
   GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
@@ -112,6 +115,7 @@ static void gst_v3d_vp9_idct_class_init(GstV3dVp9IdctClass *klass) {
   v3d_class->meta_api = GST_V3D_VP9_RESIDUAL_META_API_TYPE;
   v3d_class->counter_names = counter_names;
   v3d_class->kernel = V3D_KERNEL_VP9_ITX;
+  v3d_class->process_batch = gst_v3d_vp9_idct_process_batch;
 
   gst_element_class_set_static_metadata(element_class, "VP9 inverse transform",
       "Filter/Video", "Adds the VP9 inverse transforms of a GstV3dVp9ResidualMeta to the frame "
@@ -214,5 +218,71 @@ static GstFlowReturn apply_meta(GstV3dVp9Idct *self, GstBuffer *buf) {
                        {{COUNT_FRAMES, 1}, {COUNT_BLOCKS, n_blocks},
                         {COUNT_PADDED_COPIES, direct ? 0u : 1u}},
                        t_start);
+  return GST_FLOW_OK;
+}
+
+// Frames in flight: the frames with a meta and room for the 8x8 rounding go to the library in
+// one v3d_vp9_itxfm_add_frames call (whole frames on the CPU workers and the GPU at once); the
+// others (no meta, or a padded copy needed) one by one.
+static GstFlowReturn gst_v3d_vp9_idct_process_batch(GstV3dFilter *filter, GstBuffer **buffers,
+                                                    guint n) {
+  auto *self = GST_V3D_VP9_IDCT(filter);
+  v3d::ItxFrameLayout &layout = self->priv->layout;
+  if (!gst_v3d_filter_check_negotiated(filter)) return GST_FLOW_NOT_NEGOTIATED;
+  const gint64 t_start = g_get_monotonic_time();
+  std::vector<GstBuffer *> batched;
+  std::vector<GstVideoFrame> mapped;
+  std::vector<V3dVp9ItxFrame> frames;
+  batched.reserve(n);
+  mapped.reserve(n);
+  frames.reserve(n);
+  GstFlowReturn ret = GST_FLOW_OK;
+  for (guint i = 0; i < n && ret == GST_FLOW_OK; i++) {
+    auto *meta = gst_buffer_get_v3d_vp9_residual_meta(buffers[i]);
+    if (!meta || !layout.has_room(buffers[i])) {
+      ret = gst_v3d_vp9_idct_transform_ip(GST_BASE_TRANSFORM(self), buffers[i]);
+      continue;
+    }
+    mapped.emplace_back();
+    if (!gst_v3d_filter_map_frame(filter, &mapped.back(), buffers[i])) {
+      mapped.pop_back();
+      ret = GST_FLOW_ERROR;
+      break;
+    }
+    V3dVp9ItxFrame fr{};
+    layout.planes_for(mapped.back(), true, fr.planes, fr.strides);
+    fr.width = layout.width();
+    fr.height = layout.height();
+    fr.blocks = meta->blocks;
+    fr.n_blocks = meta->n_blocks;
+    fr.coeffs = meta->coeffs;
+    fr.n_coeffs = meta->n_coeffs;
+    frames.push_back(fr);
+    batched.push_back(buffers[i]);
+  }
+  if (ret == GST_FLOW_OK && !frames.empty()) {
+    V3dContext *ctx = gst_v3d_filter_frame_context(filter);
+    int rc = ctx ? v3d_vp9_itxfm_add_frames(ctx, frames.data(), frames.size()) : V3D_ERROR_UNAVAILABLE;
+    std::string why = rc ? v3d_last_error() : "";
+    if (ctx) v3d_context_free(ctx);
+    if (rc != V3D_OK) {
+      if (!gst_v3d_filter_resource_error(filter, rc, "VP9 inverse transform", why))
+        GST_ELEMENT_ERROR(self, STREAM, DECODE,
+            ("Invalid VP9 residual meta (%s): %s", v3d_error_name(rc), why.c_str()),
+            ("a batch of %zu frames in flight", frames.size()));
+      ret = GST_FLOW_ERROR;
+    }
+  }
+  for (GstVideoFrame &f : mapped) gst_video_frame_unmap(&f);
+  if (ret != GST_FLOW_OK) return ret;
+  for (size_t i = 0; i < batched.size(); i++) {
+    auto *meta = gst_buffer_get_v3d_vp9_residual_meta(batched[i]);
+    const gsize n_blocks = meta->n_blocks;
+    gst_buffer_remove_meta(batched[i], &meta->meta);
+    // The batch's time counts once, with its last frame.
+    gst_v3d_filter_count(filter, {{COUNT_FRAMES, 1}, {COUNT_BLOCKS, n_blocks}},
+                         i + 1 == batched.size() ? t_start : -1);
+    gst_v3d_filter_update_checksum(filter, batched[i]);
+  }
   return GST_FLOW_OK;
 }

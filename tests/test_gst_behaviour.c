@@ -466,6 +466,54 @@ GST_START_TEST (test_frames_in_flight)
 }
 GST_END_TEST;
 
+/* v3dvp9idct with residual metas: a batch goes to the library at once (several GPU jobs queued,
+ * whole frames on both sides), and the output equals the scalar backend's. */
+static gchar *idct_checksum (const char *props, guint *gpu_depth_max, guint64 *bcpu,
+    guint64 *bgpu) {
+  gchar *desc = g_strdup_printf ("v3dvp9residualsrc num-buffers=16 seed=11 ! "
+      "video/x-raw,width=352,height=288,framerate=30/1 ! v3dvp9idct name=el checksum=true %s ! "
+      "fakesink", props);
+  GstElement *p = make_pipeline (desc);
+  set_state_sync (p, GST_STATE_PLAYING, desc);
+  wait_eos (p, desc);
+  GstElement *el = gst_bin_get_by_name (GST_BIN (p), "el");
+  GstStructure *s = NULL;
+  g_object_get (el, "stats", &s, NULL);
+  fail_unless (s != NULL);
+  gchar *sum = g_strdup (gst_structure_get_string (s, "checksum"));
+  fail_unless (sum != NULL, "%s: no checksum", desc);
+  if (gpu_depth_max)
+    gst_structure_get_uint (s, "gpu-queue-depth-max", gpu_depth_max);
+  if (bcpu)
+    gst_structure_get_uint64 (s, "blocks-cpu", bcpu);
+  if (bgpu)
+    gst_structure_get_uint64 (s, "blocks-gpu", bgpu);
+  gst_structure_free (s);
+  gst_object_unref (el);
+  set_state_sync (p, GST_STATE_NULL, desc);
+  gst_object_unref (p);
+  g_free (desc);
+  return sum;
+}
+
+GST_START_TEST (test_idct_frames_in_flight)
+{
+  if (!want_gpu ())
+    return;
+  gchar *want = idct_checksum ("backend=scalar", NULL, NULL, NULL);
+  guint depth = 0;
+  guint64 bcpu = 0, bgpu = 0;
+  gchar *got = idct_checksum ("backend=hybrid max-frames-in-flight=8", &depth, &bcpu, &bgpu);
+  fail_unless_equals_string (got, want);
+  fail_unless (depth > 1, "GPU queue depth %u: the batch did not reach the library at once",
+      depth);
+  fail_unless (bcpu > 0 && bgpu > 0, "blocks on the CPU %" G_GUINT64_FORMAT ", GPU %"
+      G_GUINT64_FORMAT, bcpu, bgpu);
+  g_free (want);
+  g_free (got);
+}
+GST_END_TEST;
+
 GST_START_TEST (test_frames_in_flight_latency)
 {
   if (!want_gpu ())
@@ -580,6 +628,7 @@ static Suite *behaviour_suite (void) {
   tcase_add_test (tc, test_stats_interval);
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_frames_in_flight_latency);
+  tcase_add_test (tc, test_idct_frames_in_flight);
   return s;
 }
 

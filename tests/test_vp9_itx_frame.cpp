@@ -434,6 +434,14 @@ void test_batch(const char *backend, uint64_t seed) {
   }
   int rc = v3d_vp9_itxfm_add_frames(ctx, frames.data(), n);
   check(rc == 0, "batch %s: returned %d (%s)", backend, rc, v3d_last_error());
+  if (strcmp(v3d_context_backend(ctx), "hybrid") == 0) {
+    // Whole frames on both sides: the GPU takes frames from the back, the CPU from the front.
+    V3dStats st;
+    v3d_context_get_stats(ctx, &st);
+    check(st.blocks_cpu > 0 && st.blocks_gpu > 0, "batch hybrid: CPU %llu, GPU %llu blocks",
+          static_cast<unsigned long long>(st.blocks_cpu),
+          static_cast<unsigned long long>(st.blocks_gpu));
+  }
   for (int f = 0; f < n; f++) {
     apply_reference(*want[f], bl[f]);
     std::string where;
@@ -458,5 +466,6 @@ int main() {
   test_invalid(seed);
   test_batch("simd", seed);
   test_batch("gpu", seed);
+  test_batch("hybrid", seed);
   return v3dtest::finish();
 }

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <functional>
 #include <mutex>
 #include <strings.h>
 #include <unordered_map>
@@ -410,6 +412,149 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   return V3D_OK;
 }
 
+}  // extern "C"
+
+namespace v3d {
+namespace {
+
+// GPU jobs kept queued while the CPU works through a hybrid batch: enough that the GPU never
+// runs dry between two top-ups (one per CPU frame), few enough to leave slots to other callers.
+constexpr size_t kHybridGpuDepth = 6;
+
+// Hybrid batch: whole frames on each side at once. The GPU takes frames from the back of the
+// batch (up to kHybridGpuDepth jobs queued, topped up as they complete), the CPU workers from the
+// front, until they meet: each side ends up with what it can do in the same time, with no split
+// ratio to guess and no frame waiting for the other side. Frames are independent (they share no
+// pixels), so the order in which they are done does not matter.
+int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
+                      const std::vector<FramePlanes> &planes, size_t n_frames) {
+  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
+  KernelStatsBook &book = ctx->kernel_stats[V3D_KERNEL_VP9_ITX];
+  std::vector<std::vector<uint32_t>> active(n_frames);
+  std::vector<std::vector<uint64_t>> prefix(n_frames);
+  for (size_t f = 0; f < n_frames; f++) {
+    prefix[f].push_back(0);
+    for (size_t i = 0; i < frames[f].n_blocks; i++) {
+      const uint32_t c = vp9::itx_block_cost(frames[f].blocks[i]);
+      if (!c) continue;
+      active[f].push_back(static_cast<uint32_t>(i));
+      prefix[f].push_back(prefix[f].back() + c);
+    }
+  }
+  struct InFlight {
+    std::unique_ptr<GpuJob> job;
+    size_t frame;
+    Clock::time_point submitted;
+  };
+  std::deque<InFlight> gpu;
+  size_t lo = 0, hi = n_frames;  // the CPU has taken [0, lo), the GPU [hi, n)
+  uint64_t blocks_cpu = 0, blocks_gpu = 0, copies = 0, submissions = 0;
+  double cpu_seconds = 0, gpu_seconds = 0;
+  int rc_all = V3D_OK;
+  const auto t0 = Clock::now();
+
+  auto cpu_frame = [&](size_t f, bool top_up_task, const std::function<void()> &top_up) {
+    const FramePlanes &fp = planes[f];
+    const uint64_t cost = prefix[f].back();
+    const size_t n = active[f].size();
+    int n_tasks = ctx->pool->size() * kTasksPerThread;
+    n_tasks = static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(n_tasks, cost / kMinTaskCost)));
+    std::vector<size_t> cut(n_tasks + 1, 0);
+    cut[n_tasks] = n;
+    for (int t = 1; t < n_tasks; t++)
+      cut[t] = std::min(n, static_cast<size_t>(
+                               std::lower_bound(prefix[f].begin(), prefix[f].end(),
+                                                cost * t / n_tasks) - prefix[f].begin()));
+    const int first = top_up_task ? 1 : 0;
+    ctx->pool->run(n_tasks + first, [&](int task, int) {
+      if (task < first) {
+        top_up();
+        return;
+      }
+      task -= first;
+      vp9::itx_apply_cpu(fp, frames[f].blocks, active[f].data(), cut[task], cut[task + 1],
+                         frames[f].coeffs, false);
+    });
+  };
+  auto retire_front = [&]() {
+    InFlight q = std::move(gpu.front());
+    gpu.pop_front();
+    const int rc = q.job->wait();
+    book.gpu_job(-1);
+    const double busy = seconds_since(q.submitted);
+    copies += q.job->copies();
+    const size_t n = active[q.frame].size();
+    if (rc == V3D_OK) {
+      blocks_gpu += n;
+      gpu_seconds += busy;
+      book.record(KernelFrame{0, n, busy, 0, busy});
+    } else if (q.job->copies() > 0) {  // staged: the frame has none of the GPU's results
+      log(kLogWarning, "GPU failed (%s): frame %zu runs on the CPU", v3d_last_error(), q.frame);
+      vp9::itx_apply_cpu(planes[q.frame], frames[q.frame].blocks, active[q.frame].data(), 0, n,
+                         frames[q.frame].coeffs, false);
+      blocks_cpu += n;
+    } else if (!rc_all) {
+      rc_all = set_error(V3D_ERROR_GPU, "frame %zu: GPU failed while writing in place: %s",
+                         q.frame, v3d_last_error());
+    }
+  };
+  bool gpu_usable = true;
+  // Retires what the GPU has finished and keeps kHybridGpuDepth jobs queued, taking frames from
+  // the back while any are left that the CPU has not taken.
+  auto top_up = [&]() {
+    while (!gpu.empty() && gpu.front().job->ready()) retire_front();
+    while (gpu_usable && gpu.size() < kHybridGpuDepth && lo < hi) {
+      const size_t f = hi - 1;
+      if (active[f].empty()) {
+        hi--;
+        continue;
+      }
+      std::string err;
+      auto job = gpu_vp9_itx_submit(*ctx->gpu, planes[f], frames[f].blocks, active[f].data(),
+                                    active[f].size(), frames[f].coeffs, frames[f].n_coeffs, &err);
+      if (!job) {  // no free slot (others use the GPU) or a failure: the CPU keeps the rest
+        if (gpu.empty()) {
+          log(kLogWarning, "GPU submission failed (%s): the batch runs on the CPU", err.c_str());
+          gpu_usable = false;
+        }
+        break;
+      }
+      hi--;
+      book.gpu_job(+1);
+      submissions++;
+      gpu.push_back({std::move(job), f, Clock::now()});
+    }
+  };
+  top_up();
+  while (lo < hi) {
+    const size_t f = lo++;
+    const auto t_cpu = Clock::now();
+    cpu_frame(f, true, top_up);
+    const double s = seconds_since(t_cpu);
+    cpu_seconds += s;
+    blocks_cpu += active[f].size();
+    book.record(KernelFrame{active[f].size(), 0, s, s, 0});
+  }
+  while (!gpu.empty()) retire_front();
+  (void)t0;
+  std::lock_guard<std::mutex> lock(ctx->stats_mutex);
+  V3dStats &st = ctx->stats;
+  st.frames += n_frames;
+  st.blocks_cpu += blocks_cpu;
+  st.blocks_gpu += blocks_gpu;
+  st.cpu_seconds += cpu_seconds;
+  st.gpu_seconds += gpu_seconds;
+  st.gpu_share = blocks_cpu + blocks_gpu ? static_cast<double>(blocks_gpu) / (blocks_cpu + blocks_gpu) : 0;
+  st.copies += copies;
+  st.gpu_submissions += submissions;
+  return rc_all;
+}
+
+}  // namespace
+}  // namespace v3d
+
+extern "C" {
+
 int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size_t n_frames) {
   using namespace v3d;
   clear_error();
@@ -425,8 +570,10 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
       return set_error(rc, "frame %zu: %s", f, msg.c_str());
     }
   }
+  if (ctx->backend == Backend::kHybrid && ctx->gpu && n_frames > 1 && ctx->fixed_share < 0)
+    return itx_frames_hybrid(ctx, frames, planes, n_frames);
   if (ctx->backend != Backend::kGpu || !ctx->gpu) {
-    // CPU and hybrid: frame after frame (each already uses every worker, or both sides).
+    // CPU (and hybrid with a fixed share): frame after frame, each using every worker (or split).
     for (size_t f = 0; f < n_frames; f++) {
       const V3dVp9ItxFrame &fr = frames[f];
       int rc = v3d_vp9_itxfm_add_frame(ctx, fr.planes, fr.strides, fr.width, fr.height, fr.blocks,

@@ -56,6 +56,9 @@ class GpuJob {
   virtual int wait() = 0;
   // Number of plane copies this job made (0 when the planes were in shared memory).
   virtual int copies() const = 0;
+  // True when the GPU has finished (wait() will not block); never blocks. Jobs that cannot tell
+  // answer false until waited for.
+  virtual bool ready() { return false; }
   // Number of planes imported from foreign host memory instead of copied
   // (VK_EXT_external_memory_host; see vk_memory.h).
   virtual int imports() const { return 0; }

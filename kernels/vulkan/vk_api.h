@@ -80,6 +80,7 @@ namespace v3d {
   X(vkDestroyFence)                  \
   X(vkResetFences)                   \
   X(vkWaitForFences)                 \
+  X(vkGetFenceStatus)                \
   X(vkQueueSubmit)
 
 struct VkApi {

@@ -47,6 +47,11 @@ class ItxJob final : public GpuJob {
     if (slot_) wait();
   }
   int wait() override;
+  bool ready() override {
+    if (!slot_) return true;
+    if (!submitted) return true;
+    return gpu_->vk.vkGetFenceStatus(gpu_->device, slot_->fence) == VK_SUCCESS;
+  }
   int copies() const override { return copies_; }
   int imports() const override { return imports_; }
 
