@@ -44,6 +44,7 @@ struct State {
   gint64 first_us = -1;           // monotonic time the first processed frame arrived
   gint64 last_us = -1;            // ... and the last one was done
   gint64 last_post_us = -1;       // the last periodic "v3d-stats" message
+  guint64 batches = 0;            // batches of frames in flight processed
   GChecksum *checksum = nullptr;  // MD5 of the visible pixels of every output frame (property)
 };
 
@@ -260,6 +261,7 @@ static GstStructure *make_stats(GstV3dFilter *self) {
     snap.process_us = st.process_us;
     snap.first_us = st.first_us;
     snap.last_us = st.last_us;
+    snap.batches = st.batches;
     if (st.checksum) {
       GChecksum *copy = g_checksum_copy(st.checksum);
       checksum = g_checksum_get_string(copy);
@@ -274,6 +276,7 @@ static GstStructure *make_stats(GstV3dFilter *self) {
       "process-time", G_TYPE_DOUBLE, snap.process_us / 1e6,
       "stream-time", G_TYPE_DOUBLE,
       snap.first_us >= 0 ? (snap.last_us - snap.first_us) / 1e6 : 0.0,
+      "frames-in-flight-batches", G_TYPE_UINT64, snap.batches,
       "input-copies", G_TYPE_UINT64, impl->output.copies(),
       "input-copy-time", G_TYPE_DOUBLE, impl->output.copy_seconds(),
       nullptr);
@@ -539,6 +542,10 @@ static GstFlowReturn process_held(GstV3dFilter *self) {
   std::vector<GstBuffer *> batch;
   batch.swap(impl->held);
   GST_LOG_OBJECT(self, "processing %zu frames in flight", batch.size());
+  {
+    std::lock_guard<std::mutex> lock(impl->state_lock);
+    impl->state.batches++;
+  }
   GstFlowReturn ret = GST_V3D_FILTER_GET_CLASS(self)->process_batch(
       self, batch.data(), static_cast<guint>(batch.size()));
   for (GstBuffer *b : batch) {

@@ -422,10 +422,13 @@ namespace {
 constexpr size_t kHybridGpuDepth = 6;
 
 // Hybrid batch: whole frames on each side at once. The GPU takes frames from the back of the
-// batch (up to kHybridGpuDepth jobs queued, topped up as they complete), the CPU workers from the
-// front, until they meet: each side ends up with what it can do in the same time, with no split
-// ratio to guess and no frame waiting for the other side. Frames are independent (they share no
-// pixels), so the order in which they are done does not matter.
+// batch, the CPU workers from the front, until they meet. The GPU is given a frame only when,
+// at the throughputs measured so far (blocks per busy second of each side, this context's
+// kernel statistics), it would finish its queue no later than the CPU finishes the frames left
+// to it: a slow GPU (lavapipe on the CPU's own cores) then gets nothing and the batch runs as fast
+// as the CPU alone. Before the GPU has been measured it gets one frame. At most kHybridGpuDepth
+// jobs are queued, topped up as they complete. Frames are independent (they share no pixels), so
+// the order in which they are done does not matter.
 int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
                       const std::vector<FramePlanes> &planes, size_t n_frames) {
   std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
@@ -499,8 +502,21 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
     }
   };
   bool gpu_usable = true;
-  // Retires what the GPU has finished and keeps kHybridGpuDepth jobs queued, taking frames from
-  // the back while any are left that the CPU has not taken.
+  const V3dKernelStats rates = book.snapshot();
+  auto queued_blocks = [&]() {
+    uint64_t q = 0;
+    for (const InFlight &j : gpu) q += active[j.frame].size();
+    return q;
+  };
+  // Whether the GPU, with `queued` blocks waiting, should take `blocks` more while the CPU has
+  // `cpu_left` blocks of the batch left to it.
+  auto gpu_takes = [&](uint64_t queued, uint64_t blocks, uint64_t cpu_left) {
+    if (rates.gpu_units_per_second <= 0 || rates.cpu_units_per_second <= 0) return queued == 0;
+    return (queued + blocks) / rates.gpu_units_per_second <=
+           (cpu_left - std::min(cpu_left, blocks)) / rates.cpu_units_per_second;
+  };
+  // Retires what the GPU has finished and queues frames from the back while the GPU is predicted
+  // to keep pace (gpu_takes) and frames are left that the CPU has not taken.
   auto top_up = [&]() {
     while (!gpu.empty() && gpu.front().job->ready()) retire_front();
     while (gpu_usable && gpu.size() < kHybridGpuDepth && lo < hi) {
@@ -509,6 +525,9 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
         hi--;
         continue;
       }
+      uint64_t cpu_left = 0;
+      for (size_t k = lo; k < hi; k++) cpu_left += active[k].size();
+      if (!gpu_takes(queued_blocks(), active[f].size(), cpu_left)) break;
       std::string err;
       auto job = gpu_vp9_itx_submit(*ctx->gpu, planes[f], frames[f].blocks, active[f].data(),
                                     active[f].size(), frames[f].coeffs, frames[f].n_coeffs, &err);
