@@ -23,6 +23,7 @@ typedef struct {
 static const ElementCase kElements[] = {
   { "v3dvp9lpf", "level=40 sharpness=2" },
   { "v3dvp9idct", "" },
+  { "v3dh264deblock", "qp=40 transform-8x8=true" },
 };
 
 /* ---- pipelines ---- */
@@ -377,19 +378,24 @@ GST_START_TEST (test_instances_share_context)
   const char *desc = "videotestsrc num-buffers=12 ! "
       "video/x-raw,format=I420,width=176,height=144,framerate=30/1 ! "
       "v3dvp9lpf name=a level=20 backend=cpu ! v3dvp9lpf name=b level=50 backend=cpu ! "
-      "v3dvp9idct name=c backend=cpu ! fakesink";
+      "v3dvp9idct name=c backend=cpu ! v3dh264deblock name=d qp=40 backend=cpu ! fakesink";
   GstElement *p = make_pipeline (desc);
   set_state_sync (p, GST_STATE_PLAYING, desc);
   wait_eos (p, desc);
   GstElement *a = gst_bin_get_by_name (GST_BIN (p), "a");
   GstElement *b = gst_bin_get_by_name (GST_BIN (p), "b");
-  /* One context: the frames both filters sent to it are counted together. */
-  guint64 fa = stats_u64 (a, "frames"), fb = stats_u64 (b, "frames");
+  GstElement *d = gst_bin_get_by_name (GST_BIN (p), "d");
+  /* One context: the frames the filters sent to it are counted together (all three kinds of
+   * element in one pipeline). */
+  guint64 fa = stats_u64 (a, "frames"), fb = stats_u64 (b, "frames"), fd = stats_u64 (d, "frames");
   fail_unless_equals_uint64 (fa, 12);
   fail_unless_equals_uint64 (fb, 12);
-  fail_unless_equals_uint64 (stats_u64 (a, "context-frames"), fa + fb);
-  fail_unless_equals_uint64 (stats_u64 (b, "context-frames"), fa + fb);
-  fail_unless_equals_int (stats_int (a, "cpu-threads"), stats_int (b, "cpu-threads"));
+  fail_unless_equals_uint64 (fd, 12);
+  fail_unless_equals_uint64 (stats_u64 (a, "context-frames"), fa + fb + fd);
+  fail_unless_equals_uint64 (stats_u64 (b, "context-frames"), fa + fb + fd);
+  fail_unless_equals_uint64 (stats_u64 (d, "context-frames"), fa + fb + fd);
+  fail_unless_equals_int (stats_int (a, "cpu-threads"), stats_int (d, "cpu-threads"));
+  gst_object_unref (d);
   gst_object_unref (a);
   gst_object_unref (b);
   set_state_sync (p, GST_STATE_NULL, desc);

@@ -115,5 +115,6 @@ inline Stats stats_of(std::vector<double> v) {
 void print_machine(Json &json, const Options &opt);
 int bench_vp9_itx(const Options &opt, Json &json);
 int bench_vp9_lpf(const Options &opt, Json &json);
+int bench_h264_frame(const Options &opt, Json &json);  // bench_h264_frame.cpp
 
 }  // namespace v3dbench

@@ -37,7 +37,7 @@ int main(int argc, char **argv) {
     else if (a == "--only") opt.only = next();
     else if (a == "--help" || a == "-h") {
       printf("usage: v3d-bench [--json FILE] [--quick] [--frames N] [--threads N] [--no-gpu] "
-             "[--only 4x4|8x8|16x16|32x32|mixed] [--cpu-json FILE] [--no-cpu-targets]\n"
+             "[--only 4x4|8x8|16x16|32x32|mixed|h264|intra|inter] [--cpu-json FILE] [--no-cpu-targets]\n"
              "       [--bandwidth-gbs B]\n"
              "  --bandwidth-gbs B  the GPU's memory bandwidth (GB/s), to print batches against it\n"
              "  --cpu-json F  per-SIMD-target single-thread kernel table (M3 for every target) as JSON\n"
@@ -62,6 +62,7 @@ int main(int argc, char **argv) {
   }
   int rc = v3dbench::bench_vp9_itx(opt, json);
   rc |= v3dbench::bench_vp9_lpf(opt, json);
+  rc |= v3dbench::bench_h264_frame(opt, json);
   if (!opt.json_path.empty()) {
     FILE *f = fopen(opt.json_path.c_str(), "w");
     if (!f) {

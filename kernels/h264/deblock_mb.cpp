@@ -86,14 +86,17 @@ void edge_general(const DeblockDsp &dsp, const Plane &p, int dir, int x, int y, 
   }
 }
 
-// One edge at (x, y) of plane p (q0 of its first line). kFull: the whole edge and the samples it
+// One edge at (x, y) of plane p (q0 of its first line), its thresholds from qPav and the current
+// slice (computed only for an edge with some bS > 0). kFull: the whole edge and the samples it
 // reads lie inside the plane.
 template <bool kChroma, bool kFull>
 inline void edge(const DeblockDsp &dsp, const Plane &p, int dir, int x, int y, const uint8_t bs[4],
-                 const EdgeParams &e) {
+                 int qpav, const V3dH264SliceInfo &s) {
   using K = Kind<kChroma>;
   const uint32_t b4 = load4(bs);
-  if (!b4 || !e.alpha || !e.beta) return;  // alpha' / beta' 0 (index < 16): nothing changes
+  if (!b4) return;
+  const EdgeParams e = params(qpav, s);
+  if (!e.alpha || !e.beta) return;  // alpha' / beta' 0 (index < 16): nothing changes
   uint8_t *pix = p.d + y * p.s + x;
   if (kFull && b4 == kAll4) {
     K::strong(dsp, dir)(pix, p.s, e.alpha, e.beta);
@@ -105,12 +108,19 @@ inline void edge(const DeblockDsp &dsp, const Plane &p, int dir, int x, int y, c
   }
 }
 
+// Whether every bS of the macroblock is 0 (nothing to filter: frequent in P pictures).
+inline bool all_bs_zero(const V3dH264MbInfo &m) {
+  uint64_t v[4];
+  memcpy(v, &m.bs[0][0][0], sizeof v);
+  return (v[0] | v[1] | v[2] | v[3]) == 0;
+}
+
 template <bool kFull>
 void mb_impl(const DeblockPicture &pic, const DeblockDsp &dsp, int r, int c, unsigned planes,
              unsigned passes) {
   const V3dH264MbInfo &m = pic.mb(r, c);
   const V3dH264SliceInfo &s = pic.slices[m.slice];
-  if (s.disable_deblocking_filter_idc == 1) return;
+  if (s.disable_deblocking_filter_idc == 1 || all_bs_zero(m)) return;
   // Neighbours across the left (dir 0) and top (dir 1) macroblock edges, or nullptr where that
   // edge is not filtered: the picture's border, or idc 2 and a macroblock of another slice.
   const V3dH264MbInfo *nb[2] = {nullptr, nullptr};
@@ -125,13 +135,12 @@ void mb_impl(const DeblockPicture &pic, const DeblockDsp &dsp, int r, int c, uns
   if (planes & kPlaneY) {
     const Plane p{pic.data[0], pic.stride[0], pic.width[0], pic.height[0]};
     const int x0 = 16 * c, y0 = 16 * r;
-    const EdgeParams in = params(m.qp, s);
     const int step = m.transform_8x8 ? 2 : 1;  // internal edges 1 and 3 only with 4x4 transforms
     for (int dir = 0; dir < 2; dir++) {
       if (!(passes & (1u << dir))) continue;
-      if (nb[dir]) edge<false, kFull>(dsp, p, dir, x0, y0, m.bs[dir][0], params((m.qp + nb[dir]->qp + 1) >> 1, s));
+      if (nb[dir]) edge<false, kFull>(dsp, p, dir, x0, y0, m.bs[dir][0], (m.qp + nb[dir]->qp + 1) >> 1, s);
       for (int e = step; e < 4; e += step)
-        edge<false, kFull>(dsp, p, dir, x0 + (dir ? 0 : 4 * e), y0 + (dir ? 4 * e : 0), m.bs[dir][e], in);
+        edge<false, kFull>(dsp, p, dir, x0 + (dir ? 0 : 4 * e), y0 + (dir ? 4 * e : 0), m.bs[dir][e], m.qp, s);
     }
   }
   for (int pl = 1; pl < 3; pl++) {
@@ -141,16 +150,15 @@ void mb_impl(const DeblockPicture &pic, const DeblockDsp &dsp, int r, int c, uns
     // QPc of each macroblock through Table 8-15 with the current slice's Cb or Cr offset.
     const int off = pl == 1 ? s.chroma_qp_index_offset : s.second_chroma_qp_index_offset;
     const int qpc = kQpc[clip51(m.qp + off)];
-    const EdgeParams in = params(qpc, s);
     for (int dir = 0; dir < 2; dir++) {
       if (!(passes & (1u << dir))) continue;
       // Chroma edge 0 (the macroblock edge) takes luma edge 0's bS, chroma edge 1 (4 samples in)
       // luma edge 2's; chroma sample i along the edge that of luma segment i / 2.
       if (nb[dir]) {
         const int qpn = kQpc[clip51(nb[dir]->qp + off)];
-        edge<true, kFull>(dsp, p, dir, x0, y0, m.bs[dir][0], params((qpc + qpn + 1) >> 1, s));
+        edge<true, kFull>(dsp, p, dir, x0, y0, m.bs[dir][0], (qpc + qpn + 1) >> 1, s);
       }
-      edge<true, kFull>(dsp, p, dir, x0 + (dir ? 0 : 4), y0 + (dir ? 4 : 0), m.bs[dir][2], in);
+      edge<true, kFull>(dsp, p, dir, x0 + (dir ? 0 : 4), y0 + (dir ? 4 : 0), m.bs[dir][2], qpc, s);
     }
   }
 }
