@@ -182,6 +182,7 @@ V3dContext *v3d_context_new_with_options(const V3dContextOptions *options) {
     }
   }
   ctx->backend = backend;
+  ctx->auto_backend = is_auto;
   ctx->fixed_share = o.gpu_share >= 0 ? std::min(1.0, o.gpu_share) : -1;
   int threads = o.cpu_threads > 0 ? o.cpu_threads : std::max(1, v3d::online_cores() - 1);
   ctx->pool = std::make_unique<v3d::ThreadPool>(threads);
