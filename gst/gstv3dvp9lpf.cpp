@@ -22,9 +22,11 @@
  * there, as libvpx does: bit-exact); frames whose planes lack the room are filtered through a
  * padded copy (stats field "padded-copies"), as in v3dvp9idct, with the edges repeated.
  *
- * Backends: "gpu" and "hybrid" are accepted (the context is shared with v3dvp9idct) but the
- * library runs the loop filter on the CPU workers for now (SIMD, a wavefront over superblock
- * rows); "scalar" runs the scalar reference. At EOS the element posts a "v3d-stats" element
+ * Backends (the context is shared with v3dvp9idct): "cpu" runs the SIMD kernels on the CPU
+ * workers (a wavefront over superblock rows); "gpu" a Vulkan compute job per frame (frames in
+ * the element's shared-memory pool go without copies); "hybrid" splits each frame's planes
+ * between the GPU and the CPU from measured throughput; "auto" the CPU wavefront; "scalar" the
+ * scalar reference. All give the same frame. At EOS the element posts a "v3d-stats" element
  * message with #GstV3dVp9Lpf:stats.
  *
  * ## Example launch line
@@ -209,8 +211,8 @@ static void gst_v3d_vp9_lpf_class_init(GstV3dVp9LpfClass *klass) {
 
   g_object_class_install_property(gobject_class, PROP_BACKEND,
       g_param_spec_enum("backend", "Backend",
-          "Where the loop filter runs (read when going to READY). gpu and hybrid are accepted "
-          "but currently run the CPU (SIMD) path inside the library", GST_TYPE_V3D_BACKEND,
+          "Where the loop filter runs (read when going to READY): cpu (SIMD wavefront), gpu "
+          "(Vulkan compute), hybrid (planes split between GPU and CPU), auto (cpu); same result", GST_TYPE_V3D_BACKEND,
           DEFAULT_PROP_BACKEND, rw_ready));
   g_object_class_install_property(gobject_class, PROP_CPU_THREADS,
       g_param_spec_uint("cpu-threads", "CPU threads",
