@@ -12,6 +12,7 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_shader_8bit_storage : require
+#extension GL_EXT_control_flow_attributes : require
 
 #include "vp9_lpf_layout.h"
 
@@ -28,6 +29,13 @@ layout(std430, set = 0, binding = 5) coherent buffer W5 { uint8_t px[]; } w5;
 layout(std430, set = 0, binding = V3D_LPF_BINDING_RECORDS) readonly buffer Rec { uint r[]; } rec;
 
 // The window is the same for every invocation of a workgroup (one frame): no divergence here.
+// Built twice: V3D_LPF_ONE_WINDOW 1 for dispatches whose frames all lie in one buffer (a frame in
+// one shared allocation, or staged), where every access goes to window 0 directly (lavapipe pays
+// for each branch of the chain below on every access, ~6x); 0 for the general case.
+#if V3D_LPF_ONE_WINDOW
+int ld(uint win, uint i) { return int(w0.px[i]); }
+void st(uint win, uint i, int v) { w0.px[i] = uint8_t(v); }
+#else
 int ld(uint win, uint i) {
   if (win == 0u) return int(w0.px[i]);
   if (win == 1u) return int(w1.px[i]);
@@ -44,53 +52,58 @@ void st(uint win, uint i, int v) {
   else if (win == 4u) w4.px[i] = uint8_t(v);
   else w5.px[i] = uint8_t(v);
 }
+#endif
 
 int c8(int v) { return clamp(v, -128, 127); }
 
 // Filters one line across an edge. q0 is the byte index of q0 in window win; `across` the step
 // from one pixel to the next across the edge (1 for a vertical edge, the stride for a horizontal
 // one); code 1, 2, 3 = filter width 4, 8, 16. Reads p3..q3 (p7..q7 for 16), writes only when the
-// filter mask passes, at most p2..q2 (p6..q6).
+// filter mask passes, at most p2..q2 (p6..q6). x[] is only ever indexed by constants (the loops
+// are unrolled), so it lives in registers.
 void filter_line(uint win, uint q0, uint across, uint code, int level, int sharp) {
   int I = level >> ((sharp > 0 ? 1 : 0) + (sharp > 4 ? 1 : 0));
   if (sharp > 0) I = min(I, 9 - sharp);
   I = max(I, 1);
   const int E = 2 * (level + 2) + I, H = level >> 4;
   int x[16];  // p7..p0 = x[0..7], q0..q7 = x[8..15]
-  for (int k = 4; k < 12; k++) x[k] = ld(win, q0 + uint(k - 8) * across);
+  [[unroll]] for (int k = 4; k < 12; k++) x[k] = ld(win, q0 + uint(k - 8) * across);
   if (abs(x[4] - x[5]) > I || abs(x[5] - x[6]) > I || abs(x[6] - x[7]) > I ||
       abs(x[9] - x[8]) > I || abs(x[10] - x[9]) > I || abs(x[11] - x[10]) > I ||
       abs(x[7] - x[8]) * 2 + abs(x[6] - x[9]) / 2 > E)
     return;
   bool is_flat = code >= 2u;
-  for (int k = 4; k < 7; k++)
+  [[unroll]] for (int k = 4; k < 7; k++)
     is_flat = is_flat && abs(x[k] - x[7]) <= 1 && abs(x[15 - k] - x[8]) <= 1;
   bool is_flat2 = false;
   if (is_flat && code == 3u) {
-    for (int k = 0; k < 4; k++) x[k] = ld(win, q0 + uint(k - 8) * across);
-    for (int k = 12; k < 16; k++) x[k] = ld(win, q0 + uint(k - 8) * across);
+    [[unroll]] for (int k = 0; k < 4; k++) {
+      x[k] = ld(win, q0 + uint(k - 8) * across);
+      x[15 - k] = ld(win, q0 + uint(7 - k) * across);
+    }
     is_flat2 = true;
-    for (int k = 0; k < 4; k++)
+    [[unroll]] for (int k = 0; k < 4; k++)
       is_flat2 = is_flat2 && abs(x[k] - x[7]) <= 1 && abs(x[15 - k] - x[8]) <= 1;
   }
   if (is_flat2) {
-    // 15 taps: out[j] = Round2(x[j] + sum of x[clamp(t, 0, 15)], |t - j| <= 7, 4), j = 1..14.
+    // 15 taps: out[j] = Round2(x[j] + sum of x[clamp(t, 0, 15)] for |t - j| <= 7, 4),
+    // j = 1..14, as a running sum of the window.
     int o[16];
-    for (int j = 1; j < 15; j++) {
-      int s = x[j] + 8;
-      for (int t = j - 7; t <= j + 7; t++) s += x[clamp(t, 0, 15)];
-      o[j] = s >> 4;
+    int s = 7 * x[0] + x[1] + x[2] + x[3] + x[4] + x[5] + x[6] + x[7] + x[8];  // window of j = 1
+    [[unroll]] for (int j = 1; j < 15; j++) {
+      if (j > 1) s += x[min(j + 7, 15)] - x[max(j - 8, 0)];
+      o[j] = (s + x[j] + 8) >> 4;
     }
-    for (int j = 1; j < 15; j++) st(win, q0 + uint(j - 8) * across, o[j]);
+    [[unroll]] for (int j = 1; j < 15; j++) st(win, q0 + uint(j - 8) * across, o[j]);
   } else if (is_flat) {
-    // 7 taps over p3..q3: out[j] = Round2(x[j] + sum of x[clamp(t, 4, 11)], |t - j| <= 3, 3).
+    // 7 taps over p3..q3: out[j] = Round2(x[j] + sum of x[clamp(t, 4, 11)] for |t - j| <= 3, 3).
     int o[16];
-    for (int j = 5; j < 11; j++) {
-      int s = x[j] + 4;
-      for (int t = j - 3; t <= j + 3; t++) s += x[clamp(t, 4, 11)];
-      o[j] = s >> 3;
+    int s = 3 * x[4] + x[5] + x[6] + x[7] + x[8];  // window of j = 5 (p2)
+    [[unroll]] for (int j = 5; j < 11; j++) {
+      if (j > 5) s += x[min(j + 3, 11)] - x[max(j - 4, 4)];
+      o[j] = (s + x[j] + 4) >> 3;
     }
-    for (int j = 5; j < 11; j++) st(win, q0 + uint(j - 8) * across, o[j]);
+    [[unroll]] for (int j = 5; j < 11; j++) st(win, q0 + uint(j - 8) * across, o[j]);
   } else {
     const bool hev = abs(x[6] - x[7]) > H || abs(x[9] - x[8]) > H;
     const int ps1 = x[6] - 128, ps0 = x[7] - 128, qs0 = x[8] - 128, qs1 = x[9] - 128;

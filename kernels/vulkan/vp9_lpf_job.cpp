@@ -143,7 +143,8 @@ bool add_to_group(Group &g, const std::array<PlaneBind, 3> &planes, size_t f) {
 // Records the dispatches of every step and submits them with the slot's fence. dispatches[t][g]:
 // (first record word, superblock count). Returns "" or the failure.
 std::string record_and_submit(Gpu &gpu, Vp9LpfState &st, LpfSlot *slot,
-                              const std::vector<std::vector<std::pair<uint32_t, uint32_t>>> &steps) {
+                              const std::vector<std::vector<std::pair<uint32_t, uint32_t>>> &steps,
+                              const std::vector<Group> &groups) {
   const VkApi &vk = gpu.vk;
   const uint32_t max_groups = gpu.props.limits.maxComputeWorkGroupCount[0];
   VkCommandBuffer cmd = slot->cmd;
@@ -156,7 +157,7 @@ std::string record_and_submit(Gpu &gpu, Vp9LpfState &st, LpfSlot *slot,
     vk.vkCmdResetQueryPool(cmd, slot->query, 0, 2);
     vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, slot->query, 0);
   }
-  vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.pipeline);
+  int pipeline = -1;  // bound variant: 1 = one window
   // Each step reads and writes what the previous steps wrote.
   auto step_barrier = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
   step_barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
@@ -170,6 +171,11 @@ std::string record_and_submit(Gpu &gpu, Vp9LpfState &st, LpfSlot *slot,
     for (size_t g = 0; g < steps[t].size(); g++) {
       const uint32_t first = steps[t][g].first, count = steps[t][g].second;
       if (!count) continue;
+      const int want = groups[g].windows.size() == 1 ? 1 : 0;
+      if (pipeline != want) {
+        vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.pipeline[want]);
+        pipeline = want;
+      }
       if (bound != g) {
         vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.layout, 0, 1,
                                    &slot->sets[g], 0, nullptr);
@@ -367,7 +373,7 @@ std::unique_ptr<LpfGpuJob> gpu_vp9_lpf_submit(Gpu &gpu, const LpfGpuFrame *frame
     }
     gpu.vk.vkUpdateDescriptorSets(gpu.device, V3D_LPF_NUM_BINDINGS, wr, 0, nullptr);
   }
-  err = record_and_submit(gpu, st, slot, dispatch);
+  err = record_and_submit(gpu, st, slot, dispatch, groups);
   if (!err.empty()) return fail(err);
   job->submitted = true;
   return job;

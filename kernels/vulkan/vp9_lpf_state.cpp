@@ -2,7 +2,8 @@
 #include "vulkan/vp9_lpf_state.h"
 
 #include "vp9_lpf_layout.h"
-#include "vp9_lpf_spv.h"
+#include "vp9_lpf_w1_spv.h"
+#include "vp9_lpf_w6_spv.h"
 
 namespace v3d {
 namespace {
@@ -135,22 +136,21 @@ Vp9LpfState *vp9_lpf_state_create(Gpu &gpu, std::string *error) {
     di.pPoolSizes = &ps;
     r = vk.vkCreateDescriptorPool(gpu.device, &di, nullptr, &st->descriptor_pool);
   }
-  if (r == VK_SUCCESS) {
+  for (int one = 0; one < 2 && r == VK_SUCCESS; one++) {
     auto mi = vk_struct<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-    mi.codeSize = sizeof(vp9_lpf_spv);
-    mi.pCode = vp9_lpf_spv;
+    mi.codeSize = one ? sizeof(vp9_lpf_w1_spv) : sizeof(vp9_lpf_w6_spv);
+    mi.pCode = one ? vp9_lpf_w1_spv : vp9_lpf_w6_spv;
     VkShaderModule module = VK_NULL_HANDLE;
     r = vk.vkCreateShaderModule(gpu.device, &mi, nullptr, &module);
-    if (r == VK_SUCCESS) {
-      auto ci = vk_struct<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
-      ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-      ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-      ci.stage.module = module;
-      ci.stage.pName = "main";
-      ci.layout = st->layout;
-      r = vk.vkCreateComputePipelines(gpu.device, VK_NULL_HANDLE, 1, &ci, nullptr, &st->pipeline);
-      vk.vkDestroyShaderModule(gpu.device, module, nullptr);
-    }
+    if (r != VK_SUCCESS) break;
+    auto ci = vk_struct<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+    ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    ci.stage.module = module;
+    ci.stage.pName = "main";
+    ci.layout = st->layout;
+    r = vk.vkCreateComputePipelines(gpu.device, VK_NULL_HANDLE, 1, &ci, nullptr, &st->pipeline[one]);
+    vk.vkDestroyShaderModule(gpu.device, module, nullptr);
   }
   if (r != VK_SUCCESS) {
     *error = std::string("creating the loop-filter pipeline: ") + vk_result_name(r);
@@ -165,7 +165,8 @@ void vp9_lpf_state_destroy(Gpu &gpu, Vp9LpfState *st) {
   // The caller (Gpu's destructor) waited for the device to be idle.
   for (auto &s : st->slots) slot_destroy(gpu, s.get());
   if (st->descriptor_pool) vk.vkDestroyDescriptorPool(gpu.device, st->descriptor_pool, nullptr);
-  if (st->pipeline) vk.vkDestroyPipeline(gpu.device, st->pipeline, nullptr);
+  for (VkPipeline p : st->pipeline)
+    if (p) vk.vkDestroyPipeline(gpu.device, p, nullptr);
   if (st->layout) vk.vkDestroyPipelineLayout(gpu.device, st->layout, nullptr);
   if (st->set_layout) vk.vkDestroyDescriptorSetLayout(gpu.device, st->set_layout, nullptr);
   delete st;

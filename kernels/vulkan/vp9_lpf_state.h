@@ -38,7 +38,7 @@ struct LpfSlot {
 struct Vp9LpfState {
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   VkPipelineLayout layout = VK_NULL_HANDLE;
-  VkPipeline pipeline = VK_NULL_HANDLE;
+  VkPipeline pipeline[2] = {};  // [0] six memory windows, [1] one (vp9_lpf.comp's variants)
   VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
   std::mutex mutex;  // guards slots, free_slots and descriptor set allocation
   std::vector<std::unique_ptr<LpfSlot>> slots;
