@@ -24,9 +24,11 @@
 namespace v3d {
 namespace {
 
-// Longest wait for a job before reporting V3D_ERROR_GPU instead of hanging: 10 s (a batch of
-// 1080p frames takes milliseconds even on lavapipe).
+// Longest wait for a job before reporting V3D_ERROR_GPU instead of hanging: 10 s, plus 5 s per
+// further frame of the job (a 1080p frame takes milliseconds on a GPU, but up to ~0.5 s on
+// lavapipe on a loaded 2-core machine when its planes span several memory windows).
 constexpr uint64_t kWaitTimeoutNs = 10ull * 1000 * 1000 * 1000;
+constexpr uint64_t kWaitPerFrameNs = 5ull * 1000 * 1000 * 1000;
 static_assert(kLpfCellWords == V3D_LPF_CELLS, "cell words as in vp9_lpf_layout.h");
 static_assert(sizeof(V3dLpfPush) == 8, "push constants as in vp9_lpf_layout.h");
 
@@ -88,11 +90,12 @@ int LpfJob::wait() {
     slot_ = nullptr;
     return result_ = V3D_ERROR_GPU;
   }
-  VkResult r = vk.vkWaitForFences(gpu.device, 1, &slot_->fence, VK_TRUE, kWaitTimeoutNs);
+  const uint64_t timeout = kWaitTimeoutNs + kWaitPerFrameNs * (frames_.size() - 1);
+  VkResult r = vk.vkWaitForFences(gpu.device, 1, &slot_->fence, VK_TRUE, timeout);
   if (r != VK_SUCCESS) {
     slot_->lost = true;
     result_ = set_error(V3D_ERROR_GPU, "GPU loop filter on %s failed: %s%s", gpu.name.c_str(),
-                        vk_result_name(r), r == VK_TIMEOUT ? " (not done after 10 s)" : "");
+                        vk_result_name(r), r == VK_TIMEOUT ? " (not done in time)" : "");
   } else {
     if (slot_->query) {
       uint64_t ts[2];
