@@ -112,14 +112,22 @@ Run run_backend(const char *backend, int threads, const LfFrame &src, const Grid
   return r;
 }
 
-uint64_t count_edges(const LfFrame &src, const Grid &g) {
+// Edge segments per frame; *cells_ms: the time to build the frame's cell words on one thread
+// (the CPU's share of every GPU frame: masks, widths and levels of each superblock).
+uint64_t count_edges(const LfFrame &src, const Grid &g, double *cells_ms) {
   v3d::vp9::LpfFrame f;
   uint8_t *planes[3] = {src.data[0], src.data[1], src.data[2]};
   v3d::vp9::lpf_frame_setup(planes, src.stride, kW, kH, g.g.data(), g.stride, 0, &f);
   v3d::ThreadPool pool(1);
   std::vector<uint32_t> cells;
   uint64_t e[3];
-  v3d::vp9::lpf_gpu_frame_cells(f, pool, &cells, e);
+  std::vector<double> t;
+  for (int i = 0; i < 5; i++) {
+    auto t0 = Clock::now();
+    v3d::vp9::lpf_gpu_frame_cells(f, pool, &cells, e);
+    t.push_back(since(t0));
+  }
+  *cells_ms = stats_of(t).median * 1e3;
   return e[0] + e[1] + e[2];
 }
 
@@ -228,7 +236,8 @@ int bench_vp9_lpf(const Options &opt, Json &json) {
                       {"auto", "auto", 0, false, "auto"}};
   for (Grid &g : grids) {
     if (!opt.only.empty() && std::string(g.name).find(opt.only) == std::string::npos) continue;
-    g.edges = count_edges(frame, g);
+    double cells_ms = 0;
+    g.edges = count_edges(frame, g, &cells_ms);
     LfFrame want(kW, kH);
     for (int p = 0; p < 3; p++) want.buf[p] = frame.buf[p];
     {
@@ -236,12 +245,13 @@ int bench_vp9_lpf(const Options &opt, Json &json) {
       v3d_vp9_loop_filter_frame(s, want.data, want.stride, kW, kH, g.g.data(), g.stride, 0);
       v3d_context_free(s);
     }
-    printf("%s grid, %llu edge segments per frame\n", g.name,
-           static_cast<unsigned long long>(g.edges));
+    printf("%s grid, %llu edge segments per frame; the GPU path's cell words take %.3f ms "
+           "per frame on one thread\n", g.name, static_cast<unsigned long long>(g.edges), cells_ms);
     printf("  %-10s %-10s %9s %9s %9s %6s %5s\n", "config", "backend", "median", "p99",
            "Medge/s", "share", "exact");
     json.begin_object(g.name);
     json.num("edges_per_frame", static_cast<double>(g.edges));
+    json.num("gpu_cells_ms_1thread", cells_ms);
     std::vector<std::pair<const Cfg *, Run>> runs;
     for (const Cfg &c : cfgs) {
       Run r;
