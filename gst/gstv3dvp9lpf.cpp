@@ -22,9 +22,11 @@
  * there, as libvpx does: bit-exact); frames whose planes lack the room are filtered through a
  * padded copy (stats field "padded-copies"), as in v3dvp9idct, with the edges repeated.
  *
- * Backends: "gpu" and "hybrid" are accepted (the context is shared with v3dvp9idct) but the
- * library runs the loop filter on the CPU workers for now (SIMD, a wavefront over superblock
- * rows); "scalar" runs the scalar reference. At EOS the element posts a "v3d-stats" element
+ * Backends (the context is shared with v3dvp9idct): "cpu" runs the SIMD kernels on the CPU
+ * workers (a wavefront over superblock rows); "gpu" a Vulkan compute job per frame (frames in
+ * the element's shared-memory pool go without copies); "hybrid" splits each frame's planes
+ * between the GPU and the CPU from measured throughput; "auto" the CPU wavefront; "scalar" the
+ * scalar reference. All give the same frame. At EOS the element posts a "v3d-stats" element
  * message with #GstV3dVp9Lpf:stats.
  *
  * ## Example launch line
@@ -189,8 +191,9 @@ static void gst_v3d_vp9_lpf_class_init(GstV3dVp9LpfClass *klass) {
   gobject_class->get_property = gst_v3d_vp9_lpf_get_property;
 
   gst_v3d_filter_class_install_properties(v3d_class, 0,
-      "Where the loop filter runs (read when going to READY). gpu and hybrid are accepted "
-      "but currently run the CPU (SIMD) path inside the library",
+      "Where the loop filter runs (read when going to READY): cpu (SIMD wavefront), gpu "
+      "(Vulkan compute), hybrid (planes split between GPU and CPU, or whole frames on each side "
+      "with max-frames-in-flight), auto (cpu); same result",
       "Statistics (read-only): this element's frames (filtered), frames-with-meta, "
       "frames-post-filter, frames-passthrough, padded-copies, input-copies and input-copy-time "
       "(read-only input frames copied into the element's pool, seconds), process-time (seconds inside "

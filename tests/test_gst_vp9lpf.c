@@ -308,6 +308,13 @@ GST_END_TEST;
 
 static const int sizes[][2] = {{250, 130}, {33, 17}, {352, 288}, {8, 8}, {1, 1}};
 
+/* backend=gpu: the frames went through the GPU (no silent CPU fallback). */
+static void check_gpu_ran(Lpf *t, const char *backend) {
+  if (strcmp(backend, "gpu") != 0) return;
+  fail_unless(stats_u64(t->element, "blocks-gpu") > 0, "backend=gpu: no block on the GPU");
+  fail_unless(stats_u64(t->element, "gpu-submissions") > 0, "backend=gpu: no GPU submission");
+}
+
 /* With metas: random partitions on every size and layout. */
 static void run_meta(const char *backend) {
   gchar *props = g_strdup_printf("backend=%s", backend);
@@ -327,6 +334,7 @@ static void run_meta(const char *backend) {
       g_free(g.e);
     }
     fail_unless_equals_int((int)stats_u64(t.element, "frames-with-meta"), LAYOUT_COUNT);
+    check_gpu_ran(&t, backend);
     lpf_free(&t);
   }
   g_free(props);
@@ -359,6 +367,7 @@ static void run_post(const char *backend) {
         g_free(what);
       }
       fail_unless_equals_int((int)stats_u64(t.element, "frames-post-filter"), LAYOUT_COUNT);
+      check_gpu_ran(&t, backend);
       g_free(g.e);
       g_free(props);
       lpf_free(&t);

@@ -21,6 +21,7 @@ struct Options {
   int threads = 0;  // 0 = online cores
   bool gpu = true;
   std::string only;
+  std::string section;       // "" = every frame-level section, "itx", "lpf" or "h264"
   double bandwidth_gbs = 0;  // device memory bandwidth, for the batch table's ratio
 };
 

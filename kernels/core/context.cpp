@@ -181,6 +181,7 @@ V3dContext *v3d_context_new_with_options(const V3dContextOptions *options) {
     }
   }
   ctx->backend = backend;
+  ctx->auto_backend = is_auto;
   ctx->fixed_share = o.gpu_share >= 0 ? std::min(1.0, o.gpu_share) : -1;
   // Default: V3D_CPU_THREADS when set to 1..1024, else online cores - 1 (the GPU gets a core's
   // worth of memory bandwidth and the submitting thread: measured better on a Pi 5 than N).

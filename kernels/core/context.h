@@ -55,6 +55,8 @@ struct V3dContext {
 
   std::mutex frame_mutex;  // serializes frame-level calls
   v3d::SplitController itx_split;
+  v3d::SplitController lpf_split;  // the VP9 loop filter's hybrid split (vp9/lpf_api.cpp)
+  bool auto_backend = false;       // "auto" was asked for (backend holds what it resolved to)
 
   mutable std::mutex stats_mutex;
   V3dStats stats{};

@@ -35,6 +35,9 @@ struct LpfFrame {
   int width[3], height[3];  // plane sizes in pixels (rounded up as above)
   LpfGrid grid;
   LpfThresholds thr;
+  int sharpness;
+  int plane_mask = 7;  // planes the CPU processes filter (bit p = plane p); the planes are
+                       // independent, so a hybrid split gives the others to the GPU
 };
 void lpf_frame_setup(uint8_t *const planes[3], const ptrdiff_t strides[3], int width, int height,
                      const V3dVp9LfInfo *grid, int grid_stride, int sharpness, LpfFrame *f);

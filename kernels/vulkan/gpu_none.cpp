@@ -21,6 +21,12 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &, const FramePlanes &, const V3d
   return nullptr;
 }
 
+std::unique_ptr<LpfGpuJob> gpu_vp9_lpf_submit(Gpu &, const LpfGpuFrame *, size_t,
+                                              std::string *error) {
+  if (error) *error = "built without Vulkan support";
+  return nullptr;
+}
+
 std::vector<std::string> gpu_list_devices(std::string *error) {
   if (error) *error = "built without Vulkan support";
   return {};

@@ -301,6 +301,7 @@ Gpu::~Gpu() {
   if (device) {
     vk.vkDeviceWaitIdle(device);
     if (vp9_itx) vp9_itx_state_destroy(*this, vp9_itx);
+    if (vp9_lpf) vp9_lpf_state_destroy(*this, vp9_lpf);
     vk.vkDestroyDevice(device, nullptr);
   }
   if (messenger && vk.vkDestroyDebugUtilsMessengerEXT)
@@ -372,6 +373,10 @@ std::shared_ptr<Gpu> gpu_open(const char *device, std::string *error) {
     if (error) *error = "VP9 transform pipelines: " + err;
     return nullptr;
   }
+  gpu->vp9_lpf = vp9_lpf_state_create(*gpu, &err);
+  if (!gpu->vp9_lpf)
+    log(kLogWarning, "VP9 loop filter on %s: %s (it runs on the CPU)", gpu->name.c_str(),
+        err.c_str());
   log(kLogInfo, "Vulkan device %s (subgroup %d, %s coefficients)", gpu->name.c_str(),
       gpu->subgroup_size, gpu->coef16 ? "int16" : "uint32-pair");
   return gpu;

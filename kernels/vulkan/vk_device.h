@@ -20,6 +20,7 @@
 namespace v3d {
 
 struct Vp9ItxState;  // vp9_itx_job.cpp
+struct Vp9LpfState;  // vp9_lpf_state.cpp
 
 class Gpu : public std::enable_shared_from_this<Gpu> {
  public:
@@ -50,6 +51,7 @@ class Gpu : public std::enable_shared_from_this<Gpu> {
   std::atomic<double> last_job_seconds{-1.0};
 
   Vp9ItxState *vp9_itx = nullptr;  // owned; created by gpu_open()
+  Vp9LpfState *vp9_lpf = nullptr;  // owned; created by gpu_open(); null: loop filter on CPU only
 
   // Index of the best memory type among type_bits that is host-visible and host-coherent
   // (preferring host-cached, for the CPU's reads of shared frames), or -1.
@@ -59,5 +61,8 @@ class Gpu : public std::enable_shared_from_this<Gpu> {
 // vp9_itx_job.cpp: creates/destroys the VP9 inverse-transform pipelines and job slots.
 Vp9ItxState *vp9_itx_state_create(Gpu &gpu, std::string *error);
 void vp9_itx_state_destroy(Gpu &gpu, Vp9ItxState *state);
+// vp9_lpf_state.cpp: the VP9 loop-filter pipeline and job slots.
+Vp9LpfState *vp9_lpf_state_create(Gpu &gpu, std::string *error);
+void vp9_lpf_state_destroy(Gpu &gpu, Vp9LpfState *state);
 
 }  // namespace v3d

@@ -299,12 +299,40 @@ typedef struct {
  * larger than its block, a grid that is not a VP9 partition, grid_stride < (width+7)/8, a zero
  * size, NULL pointers, a stride below its plane's width), with the frame untouched and
  * v3d_last_error() naming the offending block. Blocks until the frame is done. Thread-safe; calls
- * on one context are serialized. Backends: "scalar" runs the scalar references in sequence;
- * the others the SIMD kernels on the context's CPU threads (a wavefront over superblock rows,
- * same result); the GPU is not used yet. */
+ * on one context are serialized. Backends, all with the same result: "scalar" runs the scalar
+ * references in sequence; "simd" the SIMD kernels on the context's CPU threads (a wavefront over
+ * superblock rows); "gpu" a Vulkan compute job (one submission; superblocks in wavefront steps,
+ * docs/architecture.md); "hybrid" gives the GPU some planes of the frame (chroma, luma or all,
+ * chosen from measured throughput, never slower on average than the faster side alone) and
+ * filters the others on the CPU meanwhile; "auto" runs the SIMD wavefront (on the Pi 5 the GPU
+ * filters edges at a fraction of one NEON core's rate). Planes not in shared memory
+ * (v3d_shared_alloc) are copied for the GPU (V3dStats.copies). If the GPU fails, the frame runs
+ * on the CPU with a warning, except when the GPU had been writing it in place: then
+ * V3D_ERROR_GPU (the frame may be partly filtered). */
 V3D_API int v3d_vp9_loop_filter_frame(V3dContext *ctx, uint8_t *const planes[3],
                                       const ptrdiff_t strides[3], int width, int height,
                                       const V3dVp9LfInfo *grid, int grid_stride, int sharpness);
+
+/* Several frames in one call: one frame of v3d_vp9_loop_filter_frame each. */
+typedef struct {
+  uint8_t *planes[3];
+  ptrdiff_t strides[3];
+  int width, height;
+  const V3dVp9LfInfo *grid;
+  int grid_stride;
+  int sharpness;
+} V3dVp9LfFrame;
+
+/* Applies n_frames frames, as n_frames calls of v3d_vp9_loop_filter_frame would. On the GPU one
+ * job covers up to 16 frames: one submission, and one dispatch per wavefront step serves the
+ * superblocks of every frame of the job (frames whose planes lie in more than 6 distinct shared
+ * allocations take one more dispatch per step per 6 allocations). Hybrid gives whole frames to
+ * each side in proportion to their measured throughput. The frames must not share pixels. Every
+ * frame is validated before any is touched: on invalid input returns its error code
+ * (v3d_last_error() names the frame and block) and no frame is modified. Blocks until all are
+ * done. n_frames 0 does nothing. */
+V3D_API int v3d_vp9_loop_filter_frames(V3dContext *ctx, const V3dVp9LfFrame *frames,
+                                       size_t n_frames);
 
 /* ------------------------------------------------------------------------------------------ */
 /* H.264 deblocking, one picture (clause 8.7 of ITU-T H.264)                                   */
