@@ -394,7 +394,7 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
     if (device > 0) gpu_busy = std::min(gpu_seconds, gpu_prep_seconds + device);
   }
   ctx->kernel_stats[V3D_KERNEL_VP9_ITX].record(
-      KernelFrame{n_active - n_gpu, n_gpu, frame_seconds, cpu_seconds, gpu_busy});
+      kernel_frame(n_active - n_gpu, n_gpu, frame_seconds, cpu_seconds, gpu_busy));
   if (ctx->backend == Backend::kHybrid)
     ctx->itx_split.record(static_cast<double>(cpu_cost), cpu_seconds,
                           static_cast<double>(gpu_cost), gpu_seconds, frame_seconds);
@@ -491,7 +491,7 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
     if (rc == V3D_OK) {
       blocks_gpu += n;
       gpu_seconds += busy;
-      book.record(KernelFrame{0, n, busy, 0, busy});
+      book.record(kernel_frame(0, n, busy, 0, busy));
     } else if (q.job->copies() > 0) {  // staged: the frame has none of the GPU's results
       log(kLogWarning, "GPU failed (%s): frame %zu runs on the CPU", v3d_last_error(), q.frame);
       vp9::itx_apply_cpu(planes[q.frame], frames[q.frame].blocks, active[q.frame].data(), 0, n,
@@ -553,7 +553,7 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
     const double s = seconds_since(t_cpu);
     cpu_seconds += s;
     blocks_cpu += active[f].size();
-    book.record(KernelFrame{active[f].size(), 0, s, s, 0});
+    book.record(kernel_frame(active[f].size(), 0, s, s, 0));
   }
   while (!gpu.empty()) retire_front();
   (void)t0;
@@ -635,7 +635,7 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
     } else {
       blocks_gpu += q.blocks;
       // Frames overlap in a batch: each one's time is its own submission to completion.
-      book.record(KernelFrame{0, q.blocks, busy, 0, busy});
+      book.record(kernel_frame(0, q.blocks, busy, 0, busy));
     }
     q.job.reset();
   };

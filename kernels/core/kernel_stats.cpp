@@ -12,7 +12,7 @@ namespace v3d {
 
 void KernelStatsBook::record(const KernelFrame &f) {
   std::lock_guard<std::mutex> lock(mutex_);
-  s_.frames++;
+  s_.frames += f.frames;
   s_.units_cpu += f.units_cpu;
   s_.units_gpu += f.units_gpu;
   s_.wall_seconds += f.wall_seconds;
@@ -24,7 +24,9 @@ void KernelStatsBook::record(const KernelFrame &f) {
   }
   const uint64_t units = f.units_cpu + f.units_gpu;
   s_.gpu_share_last = units ? static_cast<double>(f.units_gpu) / units : 0;
-  recent_ms_[n_recent_ % kWindow] = static_cast<float>(f.wall_seconds * 1e3);
+  // A batch counts as its frames' average time (they ran together).
+  recent_ms_[n_recent_ % kWindow] =
+      static_cast<float>(f.wall_seconds * 1e3 / static_cast<double>(f.frames ? f.frames : 1));
   n_recent_++;
 }
 

@@ -21,10 +21,22 @@ enum class Kernel { kVp9Itx = V3D_KERNEL_VP9_ITX, kVp9Lpf = V3D_KERNEL_VP9_LPF,
 // One finished frame-level call.
 struct KernelFrame {
   uint64_t units_cpu = 0, units_gpu = 0;
+  uint64_t frames = 1;            // frames the call did (a batch: its frames, timed together)
   double wall_seconds = 0;        // the whole call
   double cpu_busy_seconds = 0;    // 0 when the CPU side had no share
   double gpu_busy_seconds = 0;    // 0 when the GPU side had no share
 };
+inline KernelFrame kernel_frame(uint64_t units_cpu, uint64_t units_gpu, double wall,
+                                double cpu_busy, double gpu_busy, uint64_t frames = 1) {
+  KernelFrame f;
+  f.units_cpu = units_cpu;
+  f.units_gpu = units_gpu;
+  f.frames = frames;
+  f.wall_seconds = wall;
+  f.cpu_busy_seconds = cpu_busy;
+  f.gpu_busy_seconds = gpu_busy;
+  return f;
+}
 
 class KernelStatsBook {
  public:

@@ -180,6 +180,8 @@ extern "C" int v3d_h264_deblock_frame(V3dContext *ctx, uint8_t *const planes[3],
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ctx->kernel_stats[V3D_KERNEL_H264_DEBLOCK].record(kernel_frame(
+      static_cast<uint64_t>(pic.mb_rows) * pic.mb_cols, 0, seconds, seconds, 0));
   {
     std::lock_guard<std::mutex> lock(ctx->stats_mutex);
     ctx->stats.frames++;

@@ -124,6 +124,7 @@ class GpuBatch {
         job.job = gpu_vp9_lpf_submit(*ctx_->gpu, g.data(), n, &err);
         if (job.job) {
           submissions_++;
+          ctx_->kernel_stats[V3D_KERNEL_VP9_LPF].gpu_job(+1);
           break;
         }
         if (retire_oldest()) continue;  // a slot may be free now
@@ -175,6 +176,7 @@ class GpuBatch {
     if (head_ >= jobs_.size()) return false;
     Job &j = jobs_[head_++];
     const int rc = j.job->wait();
+    ctx_->kernel_stats[V3D_KERNEL_VP9_LPF].gpu_job(-1);
     copies_ += static_cast<uint64_t>(j.job->copies());
     if (rc) {
       const std::string why = v3d_last_error();
@@ -251,6 +253,10 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
   if (use_gpu && ctx->backend == Backend::kHybrid && rc == V3D_OK)
     ctx->lpf_split.record(cpu_cost, t.cpu_seconds, gpu_frames.empty() ? 0 : gpu.cost(),
                           t.gpu_seconds, seconds_since(t_frame));
+  if (rc == V3D_OK)
+    ctx->kernel_stats[V3D_KERNEL_VP9_LPF].record(kernel_frame(
+        static_cast<uint64_t>(t.blocks_cpu + 0.5), static_cast<uint64_t>(t.blocks_gpu + 0.5),
+        seconds_since(t_frame), t.cpu_seconds, t.gpu_seconds, frames.size()));
   std::lock_guard<std::mutex> lock(ctx->stats_mutex);
   V3dStats &s = ctx->stats;
   s.frames += frames.size();
