@@ -176,6 +176,8 @@ static gboolean gst_v3d_vp9_lpf_set_info(GstVideoFilter *filter, GstCaps *incaps
                                          GstVideoInfo *out_info);
 static gboolean gst_v3d_vp9_lpf_stop(GstBaseTransform *trans);
 static GstFlowReturn gst_v3d_vp9_lpf_transform_ip(GstBaseTransform *trans, GstBuffer *buf);
+static GstFlowReturn gst_v3d_vp9_lpf_process_batch(GstV3dFilter *filter, GstBuffer **buffers,
+                                                   guint n);
 
 static void gst_v3d_vp9_lpf_class_init(GstV3dVp9LpfClass *klass) {
   GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
@@ -224,6 +226,7 @@ static void gst_v3d_vp9_lpf_class_init(GstV3dVp9LpfClass *klass) {
   v3d_class->meta_api = GST_V3D_VP9_LF_META_API_TYPE;
   v3d_class->counter_names = counter_names;
   v3d_class->kernel = V3D_KERNEL_VP9_LPF;
+  v3d_class->process_batch = gst_v3d_vp9_lpf_process_batch;
 
   gst_element_class_set_static_metadata(element_class, "VP9 loop filter",
       "Filter/Effect/Video", "Applies the VP9 loop filter in place: per a GstV3dVp9LfMeta from "
@@ -331,23 +334,13 @@ static const UniformGrid &uniform_grid(GstV3dVp9Lpf *self, const Settings &s, in
   return g;
 }
 
-static GstFlowReturn gst_v3d_vp9_lpf_transform_ip(GstBaseTransform *trans, GstBuffer *buf) {
-  auto *self = GST_V3D_VP9_LPF(trans);
-  GstV3dFilter *filter = GST_V3D_FILTER(self);
+// The grid, its stride and the sharpness for buf: from its meta (checked to cover the frame), or
+// the uniform post-filter grid of the settings s. Posts the element error it names on failure.
+static GstFlowReturn frame_grid(GstV3dVp9Lpf *self, const Settings &s, GstV3dVp9LfMeta *meta,
+                                const V3dVp9LfInfo **grid_out, int *stride_out,
+                                int *sharpness_out) {
   v3d::ItxFrameLayout &layout = self->priv->layout;
-  if (!gst_v3d_filter_check_negotiated(filter)) return GST_FLOW_NOT_NEGOTIATED;
   const int w = layout.width(), h = layout.height();
-  Settings s;
-  {
-    std::lock_guard<std::mutex> lock(self->priv->settings_lock);
-    s = self->priv->settings;
-  }
-  auto *meta = gst_buffer_get_v3d_vp9_lf_meta(buf);
-  if (!meta && s.level == 0) {
-    gst_v3d_filter_count(filter, {{COUNT_PASSTHROUGH, 1}});
-    return GST_FLOW_OK;
-  }
-  const gint64 t_start = g_get_monotonic_time();
   const V3dVp9LfInfo *grid;
   int grid_stride, sharpness;
   if (meta) {
@@ -375,7 +368,33 @@ static GstFlowReturn gst_v3d_vp9_lpf_transform_ip(GstBaseTransform *trans, GstBu
     grid_stride = g.stride;
     sharpness = static_cast<int>(s.sharpness);
   }
+  *grid_out = grid;
+  *stride_out = grid_stride;
+  *sharpness_out = sharpness;
+  return GST_FLOW_OK;
+}
 
+static GstFlowReturn gst_v3d_vp9_lpf_transform_ip(GstBaseTransform *trans, GstBuffer *buf) {
+  auto *self = GST_V3D_VP9_LPF(trans);
+  GstV3dFilter *filter = GST_V3D_FILTER(self);
+  v3d::ItxFrameLayout &layout = self->priv->layout;
+  if (!gst_v3d_filter_check_negotiated(filter)) return GST_FLOW_NOT_NEGOTIATED;
+  const int w = layout.width(), h = layout.height();
+  Settings s;
+  {
+    std::lock_guard<std::mutex> lock(self->priv->settings_lock);
+    s = self->priv->settings;
+  }
+  auto *meta = gst_buffer_get_v3d_vp9_lf_meta(buf);
+  if (!meta && s.level == 0) {
+    gst_v3d_filter_count(filter, {{COUNT_PASSTHROUGH, 1}});
+    return GST_FLOW_OK;
+  }
+  const gint64 t_start = g_get_monotonic_time();
+  const V3dVp9LfInfo *grid;
+  int grid_stride, sharpness;
+  GstFlowReturn gret = frame_grid(self, s, meta, &grid, &grid_stride, &sharpness);
+  if (gret != GST_FLOW_OK) return gret;
   V3dContext *ctx = gst_v3d_filter_frame_context(filter);
   if (!ctx) return GST_FLOW_ERROR;
   GstVideoFrame frame;
@@ -415,5 +434,75 @@ static GstFlowReturn gst_v3d_vp9_lpf_transform_ip(GstBaseTransform *trans, GstBu
                        {{COUNT_FRAMES, 1}, {meta ? COUNT_FRAMES_META : COUNT_FRAMES_POST, 1},
                         {COUNT_PADDED, direct ? 0u : 1u}},
                        t_start);
+  return GST_FLOW_OK;
+}
+
+// Frames in flight: the frames to filter whose planes have room for the 8x8 rounding go to the
+// library in one v3d_vp9_loop_filter_frames call (hybrid: whole frames on the GPU and on the CPU
+// workers at once); the others (pass-through, or a padded copy needed) one by one.
+static GstFlowReturn gst_v3d_vp9_lpf_process_batch(GstV3dFilter *filter, GstBuffer **buffers,
+                                                   guint n) {
+  auto *self = GST_V3D_VP9_LPF(filter);
+  v3d::ItxFrameLayout &layout = self->priv->layout;
+  if (!gst_v3d_filter_check_negotiated(filter)) return GST_FLOW_NOT_NEGOTIATED;
+  const int w = layout.width(), h = layout.height();
+  Settings s;
+  {
+    std::lock_guard<std::mutex> lock(self->priv->settings_lock);
+    s = self->priv->settings;
+  }
+  const gint64 t_start = g_get_monotonic_time();
+  std::vector<GstBuffer *> batched;
+  std::vector<bool> with_meta;
+  std::vector<GstVideoFrame> mapped;
+  std::vector<V3dVp9LfFrame> frames;
+  GstFlowReturn ret = GST_FLOW_OK;
+  for (guint i = 0; i < n && ret == GST_FLOW_OK; i++) {
+    auto *meta = gst_buffer_get_v3d_vp9_lf_meta(buffers[i]);
+    if ((!meta && s.level == 0) || !layout.has_room(buffers[i])) {
+      ret = gst_v3d_vp9_lpf_transform_ip(GST_BASE_TRANSFORM(self), buffers[i]);
+      continue;
+    }
+    V3dVp9LfFrame fr{};
+    ret = frame_grid(self, s, meta, &fr.grid, &fr.grid_stride, &fr.sharpness);
+    if (ret != GST_FLOW_OK) break;
+    mapped.emplace_back();
+    if (!gst_v3d_filter_map_frame(filter, &mapped.back(), buffers[i])) {
+      mapped.pop_back();
+      ret = GST_FLOW_ERROR;
+      break;
+    }
+    layout.planes_for(mapped.back(), true, fr.planes, fr.strides);
+    if (!meta) v3d::extend_to_8x8(fr.planes, fr.strides, w, h);
+    fr.width = w;
+    fr.height = h;
+    frames.push_back(fr);
+    batched.push_back(buffers[i]);
+    with_meta.push_back(meta != nullptr);
+  }
+  if (ret == GST_FLOW_OK && !frames.empty()) {
+    V3dContext *ctx = gst_v3d_filter_frame_context(filter);
+    const int rc =
+        ctx ? v3d_vp9_loop_filter_frames(ctx, frames.data(), frames.size()) : V3D_ERROR_UNAVAILABLE;
+    const std::string why = rc ? v3d_last_error() : "";
+    if (ctx) v3d_context_free(ctx);
+    if (rc != V3D_OK) {
+      if (!gst_v3d_filter_resource_error(filter, rc, "VP9 loop filter", why))
+        GST_ELEMENT_ERROR(self, STREAM, DECODE,
+            ("Invalid VP9 loop filter input (%s): %s", v3d_error_name(rc), why.c_str()),
+            ("a batch of %zu frames in flight", frames.size()));
+      ret = GST_FLOW_ERROR;
+    }
+  }
+  for (GstVideoFrame &f : mapped) gst_video_frame_unmap(&f);
+  if (ret != GST_FLOW_OK) return ret;
+  for (size_t i = 0; i < batched.size(); i++) {
+    if (auto *meta = gst_buffer_get_v3d_vp9_lf_meta(batched[i]))
+      gst_buffer_remove_meta(batched[i], &meta->meta);
+    // The batch's time counts once, with its last frame.
+    gst_v3d_filter_count(filter,
+                         {{COUNT_FRAMES, 1}, {with_meta[i] ? COUNT_FRAMES_META : COUNT_FRAMES_POST, 1}},
+                         i + 1 == batched.size() ? t_start : -1);
+  }
   return GST_FLOW_OK;
 }
