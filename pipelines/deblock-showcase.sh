@@ -17,7 +17,8 @@
 # Usage: deblock-showcase.sh [OUT_DIR]       (default: ./showcase-out)
 # Environment (defaults): NUM_BUFFERS (120), WIDTH (1920), HEIGHT (1080), BITRATE (ffmpeg -b:v,
 # 1200k: blocky at 1080p), LEVEL (v3dvp9lpf level, 36), QP (v3dh264deblock qp, 36),
-# BACKENDS ("cpu gpu hybrid auto"), VERIFY_BUFFERS (4), PNG_FRAME (frame shown, 12),
+# BACKENDS ("cpu gpu hybrid hybrid:4 auto"; B:N = backend B with max-frames-in-flight=N),
+# VERIFY_BUFFERS (4), PNG_FRAME (frame shown, 12),
 # WRITE_RESULT (1; 0 = no mkv), GST_PLUGIN_PATH (the build's gst/ directory).
 # Exit 77 (Meson's "skipped") when ffmpeg, mpegvideoparse or avdec_mpeg2video is missing; a
 # backend that needs a GPU is skipped (and said so) when there is none, unless V3D_REQUIRE_GPU=1.
@@ -33,7 +34,15 @@ HEIGHT=${HEIGHT:-1080}
 BITRATE=${BITRATE:-1200k}
 LEVEL=${LEVEL:-36}
 QP=${QP:-36}
-BACKENDS=${BACKENDS:-cpu gpu hybrid auto}
+BACKENDS=${BACKENDS:-cpu gpu hybrid hybrid:4 auto}
+
+# backend_props B[:N]: the element properties of a BACKENDS entry.
+backend_props() {
+  case "$1" in
+    *:*) echo "backend=${1%%:*} max-frames-in-flight=${1#*:}" ;;
+    *) echo "backend=$1" ;;
+  esac
+}
 VERIFY_BUFFERS=${VERIFY_BUFFERS:-4}
 PNG_FRAME=${PNG_FRAME:-12}
 WRITE_RESULT=${WRITE_RESULT:-1}
@@ -103,9 +112,9 @@ awk -v n="$NUM_BUFFERS" -v r="$dreal" -v u="$duser" -v s="$dsys" 'BEGIN {
          1000 * (u + s) / n, "-", "-", "-", "-", "-" }'
 for el in "${elements[@]}"; do
   for b in $BACKENDS; do
-    if [ "$have_gpu" = 0 ] && { [ "$b" = gpu ] || [ "$b" = hybrid ]; }; then continue; fi
+    if [ "$have_gpu" = 0 ] && { [ "${b%%:*}" = gpu ] || [ "${b%%:*}" = hybrid ]; }; then continue; fi
     # shellcheck disable=SC2086
-    timed "$work/run-$b.log" $decode ! $el name=el backend="$b" ! fakesink sync=false
+    timed "$work/run-$b.log" $decode ! $el name=el $(backend_props "$b") ! fakesink sync=false
     read -r real user sys <"$work/run-$b.log.time"
     line=$(v3d_stats_line "$work/run-$b.log" el)
     if [ -z "$line" ]; then
@@ -122,7 +131,8 @@ for el in "${elements[@]}"; do
       f = frames > 0 ? frames : 1
       cf = cframes > 0 ? cframes : 1
       share = (bcpu + bgpu) > 0 ? bgpu / (bcpu + bgpu) : 0
-      label = (used != b ? b "->" used : b)
+      split(b, parts, ":")
+      label = (used != parts[1] ? b "->" used : b)
       # Kernel time: the longer side of each frame (the two sides overlap), from the context.
       kernel = (tcpu > tgpu ? tcpu : tgpu) / cf
       over = (tproc + tcopy) / f - kernel
@@ -145,7 +155,7 @@ if [ "$VERIFY_BUFFERS" -gt 0 ]; then
   [ "$n" -le "$NUM_BUFFERS" ] || n=$NUM_BUFFERS
   md5_of() {  # ELEMENT BACKEND
     # shellcheck disable=SC2086
-    v3d_run "$work/verify.log" $decode ! identity eos-after="$n" ! $1 backend="$2" ! \
+    v3d_run "$work/verify.log" $decode ! identity eos-after="$n" ! $1 $(backend_props "$2") ! \
       videoconvert ! video/x-raw,format=RGBA ! filesink location="$work/out.rgba"
     md5sum <"$work/out.rgba" | cut -d' ' -f1
   }
@@ -160,7 +170,7 @@ if [ "$VERIFY_BUFFERS" -gt 0 ]; then
       exit 1
     fi
     for b in $BACKENDS; do
-      if [ "$have_gpu" = 0 ] && { [ "$b" = gpu ] || [ "$b" = hybrid ]; }; then continue; fi
+      if [ "$have_gpu" = 0 ] && { [ "${b%%:*}" = gpu ] || [ "${b%%:*}" = hybrid ]; }; then continue; fi
       got=$(md5_of "$el" "$b")
       if [ "$got" != "$want" ]; then
         echo "FAIL: $n frames through ${el%% *} backend=$b differ from the scalar backend" >&2

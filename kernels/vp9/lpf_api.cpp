@@ -229,8 +229,22 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
       cpu_masks[0] = 7 & ~m;
     }
   } else if (share > 0) {
-    // A batch: whole frames, the GPU's the first ones (in proportion to the share).
-    const size_t n_gpu = std::min(frames.size(), static_cast<size_t>(share * frames.size() + 0.5));
+    // A batch: whole frames, the GPU's the first ones. gpu: all. hybrid: as many as the GPU
+    // finishes while the CPU does the rest, at the throughputs measured so far (8x8 blocks per
+    // busy second of each side): floor(n * gpu / (gpu + cpu)), so a slow GPU (lavapipe on the
+    // CPU's own cores) gets none and the batch runs as fast as the CPU alone; one frame while
+    // either side is unmeasured.
+    size_t n_gpu = frames.size();
+    if (ctx->backend == Backend::kHybrid && ctx->fixed_share < 0) {
+      const V3dKernelStats ks = ctx->kernel_stats[V3D_KERNEL_VP9_LPF].snapshot();
+      if (ks.gpu_units_per_second > 0 && ks.cpu_units_per_second > 0)
+        n_gpu = static_cast<size_t>(frames.size() * ks.gpu_units_per_second /
+                                    (ks.gpu_units_per_second + ks.cpu_units_per_second));
+      else
+        n_gpu = frames.size() > 1 ? 1 : 0;
+    } else if (ctx->backend == Backend::kHybrid) {
+      n_gpu = std::min(frames.size(), static_cast<size_t>(share * frames.size() + 0.5));
+    }
     for (size_t i = 0; i < n_gpu; i++) {
       gpu_frames.push_back(&frames[i]);
       gpu_masks.push_back(7);
