@@ -20,19 +20,29 @@ layout(local_size_x = V3D_LPF_INVOCATIONS) in;
 
 // `coherent`: the horizontal pass reads what other invocations of the workgroup wrote in the
 // vertical pass (memoryBarrierBuffer + barrier between them).
+#if V3D_LPF_ARRAY
+// The windows as one descriptor array (binding 0, 6 elements), indexed by a value uniform in
+// the workgroup (needs shaderStorageBufferArrayDynamicIndexing).
+layout(std430, set = 0, binding = 0) coherent buffer W { uint8_t px[]; } w[V3D_LPF_NUM_WINDOWS];
+#else
 layout(std430, set = 0, binding = 0) coherent buffer W0 { uint8_t px[]; } w0;
 layout(std430, set = 0, binding = 1) coherent buffer W1 { uint8_t px[]; } w1;
 layout(std430, set = 0, binding = 2) coherent buffer W2 { uint8_t px[]; } w2;
 layout(std430, set = 0, binding = 3) coherent buffer W3 { uint8_t px[]; } w3;
 layout(std430, set = 0, binding = 4) coherent buffer W4 { uint8_t px[]; } w4;
 layout(std430, set = 0, binding = 5) coherent buffer W5 { uint8_t px[]; } w5;
+#endif
 layout(std430, set = 0, binding = V3D_LPF_BINDING_RECORDS) readonly buffer Rec { uint r[]; } rec;
 
 // The window is the same for every invocation of a workgroup (one frame): no divergence here.
-// Built twice: V3D_LPF_ONE_WINDOW 1 for dispatches whose frames all lie in one buffer (a frame in
+// Built three times: V3D_LPF_ARRAY 1 (the windows as a descriptor array, where the device can
+// index one); else V3D_LPF_ONE_WINDOW 1 for dispatches whose frames all lie in one buffer (a frame in
 // one shared allocation, or staged), where every access goes to window 0 directly (lavapipe pays
 // for each branch of the chain below on every access, ~6x); 0 for the general case.
-#if V3D_LPF_ONE_WINDOW
+#if V3D_LPF_ARRAY
+int ld(uint win, uint i) { return int(w[win].px[i]); }
+void st(uint win, uint i, int v) { w[win].px[i] = uint8_t(v); }
+#elif V3D_LPF_ONE_WINDOW
 int ld(uint win, uint i) { return int(w0.px[i]); }
 void st(uint win, uint i, int v) { w0.px[i] = uint8_t(v); }
 #else

@@ -43,6 +43,8 @@ class Gpu : public std::enable_shared_from_this<Gpu> {
   std::string name;
   int subgroup_size = 0;
   bool coef16 = false;          // storageBuffer16BitAccess enabled: int16_t coefficient shaders
+  bool ssbo_array = false;      // shaderStorageBufferArrayDynamicIndexing enabled (loop filter's
+                                // memory windows as one descriptor array)
   uint32_t timestamp_bits = 0;  // of the queue family; 0 = no timestamps
   std::atomic<int> validation_messages{0};  // errors/warnings reported by validation layers
   std::atomic<double> last_job_seconds{-1.0};

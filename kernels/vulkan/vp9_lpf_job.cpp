@@ -174,7 +174,7 @@ std::string record_and_submit(Gpu &gpu, Vp9LpfState &st, LpfSlot *slot,
     for (size_t g = 0; g < steps[t].size(); g++) {
       const uint32_t first = steps[t][g].first, count = steps[t][g].second;
       if (!count) continue;
-      const int want = groups[g].windows.size() == 1 ? 1 : 0;
+      const int want = !st.array && groups[g].windows.size() == 1 ? 1 : 0;
       if (pipeline != want) {
         vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.pipeline[want]);
         pipeline = want;
@@ -367,14 +367,20 @@ std::unique_ptr<LpfGpuJob> gpu_vp9_lpf_submit(Gpu &gpu, const LpfGpuFrame *frame
         const Window &w = groups[gi].windows[i];
         info[i] = VkDescriptorBufferInfo{w.buffer ? w.buffer : slot->staging.buffer, w.lo, w.hi - w.lo};
       }
-      wr[i] = vk_struct<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
-      wr[i].dstSet = slot->sets[gi];
-      wr[i].dstBinding = i;
-      wr[i].descriptorCount = 1;
-      wr[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      wr[i].pBufferInfo = &info[i];
     }
-    gpu.vk.vkUpdateDescriptorSets(gpu.device, V3D_LPF_NUM_BINDINGS, wr, 0, nullptr);
+    // Windows: bindings 0..5, or elements 0..5 of binding 0 (st.array); records: binding 6.
+    uint32_t n_wr = 0;
+    for (uint32_t i = 0; i < V3D_LPF_NUM_BINDINGS; i++) {
+      if (st.array && i > 0 && i < V3D_LPF_NUM_WINDOWS) continue;
+      VkWriteDescriptorSet &x = wr[n_wr++];
+      x = vk_struct<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+      x.dstSet = slot->sets[gi];
+      x.dstBinding = i;
+      x.descriptorCount = st.array && i == 0 ? V3D_LPF_NUM_WINDOWS : 1;
+      x.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      x.pBufferInfo = &info[i];
+    }
+    gpu.vk.vkUpdateDescriptorSets(gpu.device, n_wr, wr, 0, nullptr);
   }
   err = record_and_submit(gpu, st, slot, dispatch, groups);
   if (!err.empty()) return fail(err);

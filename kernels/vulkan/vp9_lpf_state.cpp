@@ -2,6 +2,7 @@
 #include "vulkan/vp9_lpf_state.h"
 
 #include "vp9_lpf_layout.h"
+#include "vp9_lpf_array_spv.h"
 #include "vp9_lpf_w1_spv.h"
 #include "vp9_lpf_w6_spv.h"
 
@@ -106,16 +107,22 @@ Vp9LpfState *vp9_lpf_state_create(Gpu &gpu, std::string *error) {
     return nullptr;
   }
   auto st = std::make_unique<Vp9LpfState>();
+  st->array = gpu.ssbo_array;
+  // Layout: bindings 0..5 (windows) and 6 (records); or, as an array, binding 0 with 6 elements
+  // and binding 6.
   VkDescriptorSetLayoutBinding b[V3D_LPF_NUM_BINDINGS];
+  uint32_t n_bindings = 0;
   for (uint32_t i = 0; i < V3D_LPF_NUM_BINDINGS; i++) {
-    b[i] = VkDescriptorSetLayoutBinding{};
-    b[i].binding = i;
-    b[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    b[i].descriptorCount = 1;
-    b[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    if (st->array && i > 0 && i < V3D_LPF_NUM_WINDOWS) continue;
+    VkDescriptorSetLayoutBinding &x = b[n_bindings++];
+    x = VkDescriptorSetLayoutBinding{};
+    x.binding = i;
+    x.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    x.descriptorCount = st->array && i == 0 ? V3D_LPF_NUM_WINDOWS : 1;
+    x.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
   }
   auto li = vk_struct<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
-  li.bindingCount = V3D_LPF_NUM_BINDINGS;
+  li.bindingCount = n_bindings;
   li.pBindings = b;
   VkResult r = vk.vkCreateDescriptorSetLayout(gpu.device, &li, nullptr, &st->set_layout);
   VkPushConstantRange pcr{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(V3dLpfPush)};
@@ -136,10 +143,12 @@ Vp9LpfState *vp9_lpf_state_create(Gpu &gpu, std::string *error) {
     di.pPoolSizes = &ps;
     r = vk.vkCreateDescriptorPool(gpu.device, &di, nullptr, &st->descriptor_pool);
   }
-  for (int one = 0; one < 2 && r == VK_SUCCESS; one++) {
+  for (int one = 0; one < (st->array ? 1 : 2) && r == VK_SUCCESS; one++) {
     auto mi = vk_struct<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-    mi.codeSize = one ? sizeof(vp9_lpf_w1_spv) : sizeof(vp9_lpf_w6_spv);
-    mi.pCode = one ? vp9_lpf_w1_spv : vp9_lpf_w6_spv;
+    mi.codeSize = st->array ? sizeof(vp9_lpf_array_spv)
+                  : one     ? sizeof(vp9_lpf_w1_spv)
+                            : sizeof(vp9_lpf_w6_spv);
+    mi.pCode = st->array ? vp9_lpf_array_spv : one ? vp9_lpf_w1_spv : vp9_lpf_w6_spv;
     VkShaderModule module = VK_NULL_HANDLE;
     r = vk.vkCreateShaderModule(gpu.device, &mi, nullptr, &module);
     if (r != VK_SUCCESS) break;
