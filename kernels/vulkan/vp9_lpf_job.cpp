@@ -25,10 +25,11 @@
 namespace v3d {
 namespace {
 
-// Longest wait for a job before reporting V3D_ERROR_GPU instead of hanging: 10 s, plus 5 s per
-// further frame of the job (a 1080p frame takes milliseconds on a GPU, but up to ~0.5 s on
-// lavapipe on a loaded 2-core machine when its planes span several memory windows).
-constexpr uint64_t kWaitTimeoutNs = 10ull * 1000 * 1000 * 1000;
+// Longest wait for a job before reporting V3D_ERROR_GPU instead of hanging: 30 s, plus 5 s per
+// further frame of the job. A 1080p frame takes milliseconds on a GPU, but lavapipe compiles
+// the (large, unrolled) shader at its first dispatch, which took over 10 s once on a loaded
+// 2-core machine, and then filters a frame in ~0.1-0.5 s.
+constexpr uint64_t kWaitTimeoutNs = 30ull * 1000 * 1000 * 1000;
 constexpr uint64_t kWaitPerFrameNs = 5ull * 1000 * 1000 * 1000;
 static_assert(kLpfCellWords == V3D_LPF_CELLS, "cell words as in vp9_lpf_layout.h");
 static_assert(sizeof(V3dLpfPush) == 8, "push constants as in vp9_lpf_layout.h");
