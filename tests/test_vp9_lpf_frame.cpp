@@ -183,13 +183,10 @@ struct Case {
   std::vector<V3dVp9LfInfo> grid;
   LfFrame frame;
   Case(Rng &rng, int w, int h) : width(w), height(h), frame(w, h) {
-    LfGridParams gp;
-    gp.skip_pct = rng.range(0, 60);
-    gp.level_zero_pct = rng.range(0, 25);
-    gp.split_pct = rng.range(20, 85);
-    grid_stride = (w + 7) / 8 + rng.range(0, 3);
-    sharpness = rng.range(0, 7);
-    grid = make_lf_grid(rng, w, h, grid_stride, gp);
+    v3dtest::vp9::LfCase c = v3dtest::vp9::make_lf_case(rng, w, h);
+    grid_stride = c.grid_stride;
+    sharpness = c.sharpness;
+    grid = std::move(c.grid);
     frame.fill_smooth(rng);
   }
 };

@@ -24,8 +24,6 @@
 using v3dtest::check;
 using v3dtest::Rng;
 using v3dtest::vp9::LfFrame;
-using v3dtest::vp9::LfGridParams;
-using v3dtest::vp9::make_lf_grid;
 
 namespace {
 
@@ -56,13 +54,10 @@ struct TFrame {
 
   TFrame(Rng &rng, int w, int h, Mem m, V3dContext *alloc)
       : width(w), height(h), img(w, h), mem(m), ctx(alloc) {
-    LfGridParams gp;
-    gp.skip_pct = rng.range(0, 60);
-    gp.level_zero_pct = rng.range(0, 25);
-    gp.split_pct = rng.range(20, 85);
-    grid_stride = (w + 7) / 8 + rng.range(0, 3);
-    sharpness = rng.range(0, 7);
-    grid = make_lf_grid(rng, w, h, grid_stride, gp);
+    v3dtest::vp9::LfCase c = v3dtest::vp9::make_lf_case(rng, w, h);
+    grid_stride = c.grid_stride;
+    sharpness = c.sharpness;
+    grid = std::move(c.grid);
     img.fill_smooth(rng);
     size_t off[3], total = 0;
     for (int p = 0; p < 3; p++) {

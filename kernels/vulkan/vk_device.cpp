@@ -149,6 +149,7 @@ struct Candidate {
   uint32_t timestamp_bits = 0;
   bool ext_8bit = false;  // enable VK_KHR_8bit_storage (device API < 1.2)
   bool int16 = false;     // storageBuffer16BitAccess
+  bool ssbo_array = false;  // shaderStorageBufferArrayDynamicIndexing (optional)
   int subgroup = 0;
   VkDeviceSize import_align = 0;  // VK_EXT_external_memory_host usable: its alignment; else 0
 };
@@ -186,6 +187,8 @@ Candidate inspect(VkApi &vk, VkPhysicalDevice pd) {
   f2.pNext = &f16;
   if (core12 || c.ext_8bit) f16.pNext = &f8;
   vk.vkGetPhysicalDeviceFeatures2(pd, &f2);
+  c.ssbo_array = f2.features.shaderStorageBufferArrayDynamicIndexing &&
+                 !env_is("V3D_VULKAN_NO_SSBO_ARRAY", "1");
   if (!f8.storageBuffer8BitAccess) {
     c.problem = "lacks storageBuffer8BitAccess (VK_KHR_8bit_storage)";
     return c;
@@ -268,6 +271,9 @@ bool create_device(Gpu &g, const Candidate &c, std::string *error) {
   if (c.import_align) exts.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
   auto ci = vk_struct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
   ci.pNext = &f16;
+  VkPhysicalDeviceFeatures core{};
+  core.shaderStorageBufferArrayDynamicIndexing = c.ssbo_array ? VK_TRUE : VK_FALSE;
+  ci.pEnabledFeatures = &core;
   ci.queueCreateInfoCount = 1;
   ci.pQueueCreateInfos = &qi;
   ci.enabledExtensionCount = static_cast<uint32_t>(exts.size());
@@ -286,6 +292,7 @@ bool create_device(Gpu &g, const Candidate &c, std::string *error) {
   g.name = c.props.deviceName;
   g.subgroup_size = c.subgroup;
   g.coef16 = c.int16;
+  g.ssbo_array = c.ssbo_array;
   g.timestamp_bits = c.timestamp_bits;
   if (c.import_align) {
     g.vk.vkGetMemoryHostPointerPropertiesEXT = reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(

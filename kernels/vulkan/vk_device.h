@@ -43,6 +43,8 @@ class Gpu : public std::enable_shared_from_this<Gpu> {
   std::string name;
   int subgroup_size = 0;
   bool coef16 = false;          // storageBuffer16BitAccess enabled: int16_t coefficient shaders
+  bool ssbo_array = false;      // shaderStorageBufferArrayDynamicIndexing enabled (loop filter's
+                                // memory windows as one descriptor array)
   uint32_t timestamp_bits = 0;  // of the queue family; 0 = no timestamps
   // VK_EXT_external_memory_host enabled: frames outside shared memory are imported, not copied
   // (vk_memory.h host_import); the import alignment in bytes, 0 when unavailable.

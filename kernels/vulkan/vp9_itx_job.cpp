@@ -15,6 +15,7 @@
 
 #include "core/log.h"
 #include "vulkan/gpu.h"
+#include "vulkan/vk_job.h"
 #include "vulkan/vp9_itx_state.h"
 
 #include "vp9_itx_layout.h"
@@ -87,15 +88,7 @@ int ItxJob::wait() {
     result_ = set_error(V3D_ERROR_GPU, "GPU job on %s failed: %s%s", gpu.name.c_str(),
                         vk_result_name(r), r == VK_TIMEOUT ? " (not done after 10 s)" : "");
   } else {
-    if (slot_->query) {
-      uint64_t ts[2];
-      if (vk.vkGetQueryPoolResults(gpu.device, slot_->query, 0, 2, sizeof(ts), ts, sizeof(uint64_t),
-                                   VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
-        uint64_t mask = gpu.timestamp_bits >= 64 ? ~0ull : (1ull << gpu.timestamp_bits) - 1;
-        gpu.last_job_seconds.store(static_cast<double>((ts[1] - ts[0]) & mask) *
-                                   gpu.props.limits.timestampPeriod * 1e-9);
-      }
-    }
+    job_store_time(gpu, slot_->query);
     // Copy the staged blocks back: only their clipped pixels (the CPU may own the rest).
     for (const CopyBack &c : slot_->copy_back) {
       const int p = static_cast<int>(c.plane);
@@ -133,15 +126,8 @@ std::string record_and_submit(Gpu &gpu, Vp9ItxState &st, ItxSlot *slot,
   vk.vkUpdateDescriptorSets(gpu.device, V3D_ITX_NUM_BINDINGS, wr, 0, nullptr);
 
   VkCommandBuffer cmd = slot->cmd;
-  vk.vkResetCommandPool(gpu.device, slot->pool, 0);
-  auto bi = vk_struct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
-  bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  VkResult r = vk.vkBeginCommandBuffer(cmd, &bi);
-  if (r != VK_SUCCESS) return std::string("vkBeginCommandBuffer: ") + vk_result_name(r);
-  if (slot->query) {
-    vk.vkCmdResetQueryPool(cmd, slot->query, 0, 2);
-    vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, slot->query, 0);
-  }
+  std::string err = job_begin(gpu, slot->pool, cmd, slot->query);
+  if (!err.empty()) return err;
   vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.layout, 0, 1, &slot->set, 0,
                              nullptr);
   for (int s = 0; s < kNumSizes; s++) {
@@ -158,27 +144,7 @@ std::string record_and_submit(Gpu &gpu, Vp9ItxState &st, ItxSlot *slot,
                        1, 1);
     }
   }
-  // Make the shader's writes visible to the host once the fence signals.
-  auto mb = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-  mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-  mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
-                          1, &mb, 0, nullptr, 0, nullptr);
-  if (slot->query)
-    vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, slot->query, 1);
-  r = vk.vkEndCommandBuffer(cmd);
-  if (r != VK_SUCCESS) return std::string("vkEndCommandBuffer: ") + vk_result_name(r);
-
-  auto si = vk_struct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
-  si.commandBufferCount = 1;
-  si.pCommandBuffers = &cmd;
-  vk.vkResetFences(gpu.device, 1, &slot->fence);
-  {
-    std::lock_guard<std::mutex> lock(gpu.queue_mutex);
-    r = vk.vkQueueSubmit(gpu.queue, 1, &si, slot->fence);
-  }
-  if (r != VK_SUCCESS) return std::string("vkQueueSubmit: ") + vk_result_name(r);
-  return "";
+  return job_end_and_submit(gpu, cmd, slot->fence, slot->query);
 }
 
 }  // namespace

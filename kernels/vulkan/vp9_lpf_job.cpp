@@ -17,6 +17,7 @@
 
 #include "core/log.h"
 #include "vulkan/gpu.h"
+#include "vulkan/vk_job.h"
 #include "vulkan/vp9_lpf_state.h"
 
 #include "vp9_lpf_layout.h"
@@ -24,10 +25,11 @@
 namespace v3d {
 namespace {
 
-// Longest wait for a job before reporting V3D_ERROR_GPU instead of hanging: 10 s, plus 5 s per
-// further frame of the job (a 1080p frame takes milliseconds on a GPU, but up to ~0.5 s on
-// lavapipe on a loaded 2-core machine when its planes span several memory windows).
-constexpr uint64_t kWaitTimeoutNs = 10ull * 1000 * 1000 * 1000;
+// Longest wait for a job before reporting V3D_ERROR_GPU instead of hanging: 30 s, plus 5 s per
+// further frame of the job. A 1080p frame takes milliseconds on a GPU, but lavapipe compiles
+// the (large, unrolled) shader at its first dispatch, which took over 10 s once on a loaded
+// 2-core machine, and then filters a frame in ~0.1-0.5 s.
+constexpr uint64_t kWaitTimeoutNs = 30ull * 1000 * 1000 * 1000;
 constexpr uint64_t kWaitPerFrameNs = 5ull * 1000 * 1000 * 1000;
 static_assert(kLpfCellWords == V3D_LPF_CELLS, "cell words as in vp9_lpf_layout.h");
 static_assert(sizeof(V3dLpfPush) == 8, "push constants as in vp9_lpf_layout.h");
@@ -97,15 +99,7 @@ int LpfJob::wait() {
     result_ = set_error(V3D_ERROR_GPU, "GPU loop filter on %s failed: %s%s", gpu.name.c_str(),
                         vk_result_name(r), r == VK_TIMEOUT ? " (not done in time)" : "");
   } else {
-    if (slot_->query) {
-      uint64_t ts[2];
-      if (vk.vkGetQueryPoolResults(gpu.device, slot_->query, 0, 2, sizeof(ts), ts, sizeof(uint64_t),
-                                   VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
-        uint64_t mask = gpu.timestamp_bits >= 64 ? ~0ull : (1ull << gpu.timestamp_bits) - 1;
-        gpu.last_job_seconds.store(static_cast<double>((ts[1] - ts[0]) & mask) *
-                                   gpu.props.limits.timestampPeriod * 1e-9);
-      }
-    }
+    job_store_time(gpu, slot_->query);
     // Staged planes back into the frames (only planes this job filtered).
     for (size_t f = 0; f < frames_.size(); f++) {
       const FramePlanes &fp = frames_[f].planes;
@@ -151,15 +145,8 @@ std::string record_and_submit(Gpu &gpu, Vp9LpfState &st, LpfSlot *slot,
   const VkApi &vk = gpu.vk;
   const uint32_t max_groups = gpu.props.limits.maxComputeWorkGroupCount[0];
   VkCommandBuffer cmd = slot->cmd;
-  vk.vkResetCommandPool(gpu.device, slot->pool, 0);
-  auto bi = vk_struct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
-  bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  VkResult r = vk.vkBeginCommandBuffer(cmd, &bi);
-  if (r != VK_SUCCESS) return std::string("vkBeginCommandBuffer: ") + vk_result_name(r);
-  if (slot->query) {
-    vk.vkCmdResetQueryPool(cmd, slot->query, 0, 2);
-    vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, slot->query, 0);
-  }
+  std::string err = job_begin(gpu, slot->pool, cmd, slot->query);
+  if (!err.empty()) return err;
   int pipeline = -1;  // bound variant: 1 = one window
   // Each step reads and writes what the previous steps wrote.
   auto step_barrier = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
@@ -174,7 +161,7 @@ std::string record_and_submit(Gpu &gpu, Vp9LpfState &st, LpfSlot *slot,
     for (size_t g = 0; g < steps[t].size(); g++) {
       const uint32_t first = steps[t][g].first, count = steps[t][g].second;
       if (!count) continue;
-      const int want = groups[g].windows.size() == 1 ? 1 : 0;
+      const int want = !st.array && groups[g].windows.size() == 1 ? 1 : 0;
       if (pipeline != want) {
         vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.pipeline[want]);
         pipeline = want;
@@ -193,26 +180,7 @@ std::string record_and_submit(Gpu &gpu, Vp9LpfState &st, LpfSlot *slot,
       }
     }
   }
-  // Make the shader's writes visible to the host once the fence signals.
-  auto mb = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-  mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-  mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
-                          1, &mb, 0, nullptr, 0, nullptr);
-  if (slot->query)
-    vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, slot->query, 1);
-  r = vk.vkEndCommandBuffer(cmd);
-  if (r != VK_SUCCESS) return std::string("vkEndCommandBuffer: ") + vk_result_name(r);
-  auto si = vk_struct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
-  si.commandBufferCount = 1;
-  si.pCommandBuffers = &cmd;
-  vk.vkResetFences(gpu.device, 1, &slot->fence);
-  {
-    std::lock_guard<std::mutex> lock(gpu.queue_mutex);
-    r = vk.vkQueueSubmit(gpu.queue, 1, &si, slot->fence);
-  }
-  if (r != VK_SUCCESS) return std::string("vkQueueSubmit: ") + vk_result_name(r);
-  return "";
+  return job_end_and_submit(gpu, cmd, slot->fence, slot->query);
 }
 
 }  // namespace
@@ -367,14 +335,20 @@ std::unique_ptr<LpfGpuJob> gpu_vp9_lpf_submit(Gpu &gpu, const LpfGpuFrame *frame
         const Window &w = groups[gi].windows[i];
         info[i] = VkDescriptorBufferInfo{w.buffer ? w.buffer : slot->staging.buffer, w.lo, w.hi - w.lo};
       }
-      wr[i] = vk_struct<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
-      wr[i].dstSet = slot->sets[gi];
-      wr[i].dstBinding = i;
-      wr[i].descriptorCount = 1;
-      wr[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      wr[i].pBufferInfo = &info[i];
     }
-    gpu.vk.vkUpdateDescriptorSets(gpu.device, V3D_LPF_NUM_BINDINGS, wr, 0, nullptr);
+    // Windows: bindings 0..5, or elements 0..5 of binding 0 (st.array); records: binding 6.
+    uint32_t n_wr = 0;
+    for (uint32_t i = 0; i < V3D_LPF_NUM_BINDINGS; i++) {
+      if (st.array && i > 0 && i < V3D_LPF_NUM_WINDOWS) continue;
+      VkWriteDescriptorSet &x = wr[n_wr++];
+      x = vk_struct<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+      x.dstSet = slot->sets[gi];
+      x.dstBinding = i;
+      x.descriptorCount = st.array && i == 0 ? V3D_LPF_NUM_WINDOWS : 1;
+      x.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      x.pBufferInfo = &info[i];
+    }
+    gpu.vk.vkUpdateDescriptorSets(gpu.device, n_wr, wr, 0, nullptr);
   }
   err = record_and_submit(gpu, st, slot, dispatch, groups);
   if (!err.empty()) return fail(err);

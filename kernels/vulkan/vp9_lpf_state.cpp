@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include "vulkan/vp9_lpf_state.h"
 
+#include "vulkan/vk_job.h"
+
 #include "vp9_lpf_layout.h"
+#include "vp9_lpf_array_spv.h"
 #include "vp9_lpf_w1_spv.h"
 #include "vp9_lpf_w6_spv.h"
 
@@ -13,44 +16,10 @@ namespace {
 constexpr size_t kMaxSlots = 8;
 
 void slot_destroy(Gpu &gpu, LpfSlot *s) {
-  const VkApi &vk = gpu.vk;
   host_buffer_destroy(gpu, &s->records);
   host_buffer_destroy(gpu, &s->staging);
-  if (s->query) vk.vkDestroyQueryPool(gpu.device, s->query, nullptr);
-  if (s->fence) vk.vkDestroyFence(gpu.device, s->fence, nullptr);
-  if (s->pool) vk.vkDestroyCommandPool(gpu.device, s->pool, nullptr);
+  job_commands_destroy(gpu, s->pool, s->fence, s->query);
   // Descriptor sets go with the descriptor pool.
-}
-
-bool slot_create(Gpu &gpu, LpfSlot *s, std::string *error) {
-  const VkApi &vk = gpu.vk;
-  auto pi = vk_struct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
-  pi.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-  pi.queueFamilyIndex = gpu.queue_family;
-  VkResult r = vk.vkCreateCommandPool(gpu.device, &pi, nullptr, &s->pool);
-  if (r == VK_SUCCESS) {
-    auto ai = vk_struct<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
-    ai.commandPool = s->pool;
-    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    ai.commandBufferCount = 1;
-    r = vk.vkAllocateCommandBuffers(gpu.device, &ai, &s->cmd);
-  }
-  if (r == VK_SUCCESS) {
-    auto fi = vk_struct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
-    r = vk.vkCreateFence(gpu.device, &fi, nullptr, &s->fence);
-  }
-  if (r == VK_SUCCESS && gpu.timestamp_bits) {
-    auto qi = vk_struct<VkQueryPoolCreateInfo>(VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
-    qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    qi.queryCount = 2;
-    if (vk.vkCreateQueryPool(gpu.device, &qi, nullptr, &s->query) != VK_SUCCESS)
-      s->query = VK_NULL_HANDLE;  // timing is optional
-  }
-  if (r != VK_SUCCESS) {
-    *error = std::string("creating a loop-filter job slot: ") + vk_result_name(r);
-    return false;
-  }
-  return true;
 }
 
 }  // namespace
@@ -67,7 +36,7 @@ LpfSlot *lpf_slot_acquire(Gpu &gpu, Vp9LpfState &st, std::string *error) {
     return nullptr;
   }
   auto s = std::make_unique<LpfSlot>();
-  if (!slot_create(gpu, s.get(), error)) {
+  if (!job_commands_create(gpu, &s->pool, &s->cmd, &s->fence, &s->query, error)) {
     slot_destroy(gpu, s.get());
     return nullptr;
   }
@@ -100,57 +69,30 @@ void lpf_slot_release(Vp9LpfState &st, LpfSlot *s) {
 }
 
 Vp9LpfState *vp9_lpf_state_create(Gpu &gpu, std::string *error) {
-  const VkApi &vk = gpu.vk;
   if (gpu.props.limits.maxPerStageDescriptorStorageBuffers < V3D_LPF_NUM_BINDINGS) {
     *error = "the loop-filter shader needs 7 storage buffers per stage";
     return nullptr;
   }
   auto st = std::make_unique<Vp9LpfState>();
-  VkDescriptorSetLayoutBinding b[V3D_LPF_NUM_BINDINGS];
-  for (uint32_t i = 0; i < V3D_LPF_NUM_BINDINGS; i++) {
-    b[i] = VkDescriptorSetLayoutBinding{};
-    b[i].binding = i;
-    b[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    b[i].descriptorCount = 1;
-    b[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-  }
-  auto li = vk_struct<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
-  li.bindingCount = V3D_LPF_NUM_BINDINGS;
-  li.pBindings = b;
-  VkResult r = vk.vkCreateDescriptorSetLayout(gpu.device, &li, nullptr, &st->set_layout);
-  VkPushConstantRange pcr{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(V3dLpfPush)};
-  if (r == VK_SUCCESS) {
-    auto pi = vk_struct<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
-    pi.setLayoutCount = 1;
-    pi.pSetLayouts = &st->set_layout;
-    pi.pushConstantRangeCount = 1;
-    pi.pPushConstantRanges = &pcr;
-    r = vk.vkCreatePipelineLayout(gpu.device, &pi, nullptr, &st->layout);
-  }
-  if (r == VK_SUCCESS) {
-    const uint32_t sets = static_cast<uint32_t>(kMaxSlots * kLpfMaxGroups);
-    VkDescriptorPoolSize ps{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, sets * V3D_LPF_NUM_BINDINGS};
-    auto di = vk_struct<VkDescriptorPoolCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
-    di.maxSets = sets;
-    di.poolSizeCount = 1;
-    di.pPoolSizes = &ps;
-    r = vk.vkCreateDescriptorPool(gpu.device, &di, nullptr, &st->descriptor_pool);
-  }
-  for (int one = 0; one < 2 && r == VK_SUCCESS; one++) {
-    auto mi = vk_struct<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-    mi.codeSize = one ? sizeof(vp9_lpf_w1_spv) : sizeof(vp9_lpf_w6_spv);
-    mi.pCode = one ? vp9_lpf_w1_spv : vp9_lpf_w6_spv;
-    VkShaderModule module = VK_NULL_HANDLE;
-    r = vk.vkCreateShaderModule(gpu.device, &mi, nullptr, &module);
-    if (r != VK_SUCCESS) break;
-    auto ci = vk_struct<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
-    ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    ci.stage.module = module;
-    ci.stage.pName = "main";
-    ci.layout = st->layout;
-    r = vk.vkCreateComputePipelines(gpu.device, VK_NULL_HANDLE, 1, &ci, nullptr, &st->pipeline[one]);
-    vk.vkDestroyShaderModule(gpu.device, module, nullptr);
+  st->array = gpu.ssbo_array;
+  // Layout: bindings 0..5 (windows) and 6 (records); or, as an array, binding 0 with 6 elements
+  // and binding 6.
+  uint32_t counts[V3D_LPF_NUM_BINDINGS];
+  for (uint32_t i = 0; i < V3D_LPF_NUM_BINDINGS; i++)
+    counts[i] = !st->array || i == V3D_LPF_BINDING_RECORDS ? 1 : i == 0 ? V3D_LPF_NUM_WINDOWS : 0;
+  VkResult r = job_layouts_create(gpu, counts, V3D_LPF_NUM_BINDINGS, sizeof(V3dLpfPush),
+                                  static_cast<uint32_t>(kMaxSlots * kLpfMaxGroups),
+                                  &st->set_layout, &st->layout, &st->descriptor_pool);
+  for (int one = 0; one < (st->array ? 1 : 2) && r == VK_SUCCESS; one++) {
+    if (st->array)
+      r = compute_pipeline_create(gpu, st->layout, vp9_lpf_array_spv, sizeof(vp9_lpf_array_spv),
+                                  &st->pipeline[0]);
+    else if (one)
+      r = compute_pipeline_create(gpu, st->layout, vp9_lpf_w1_spv, sizeof(vp9_lpf_w1_spv),
+                                  &st->pipeline[1]);
+    else
+      r = compute_pipeline_create(gpu, st->layout, vp9_lpf_w6_spv, sizeof(vp9_lpf_w6_spv),
+                                  &st->pipeline[0]);
   }
   if (r != VK_SUCCESS) {
     *error = std::string("creating the loop-filter pipeline: ") + vk_result_name(r);
@@ -161,14 +103,10 @@ Vp9LpfState *vp9_lpf_state_create(Gpu &gpu, std::string *error) {
 }
 
 void vp9_lpf_state_destroy(Gpu &gpu, Vp9LpfState *st) {
-  const VkApi &vk = gpu.vk;
   // The caller (Gpu's destructor) waited for the device to be idle.
   for (auto &s : st->slots) slot_destroy(gpu, s.get());
-  if (st->descriptor_pool) vk.vkDestroyDescriptorPool(gpu.device, st->descriptor_pool, nullptr);
-  for (VkPipeline p : st->pipeline)
-    if (p) vk.vkDestroyPipeline(gpu.device, p, nullptr);
-  if (st->layout) vk.vkDestroyPipelineLayout(gpu.device, st->layout, nullptr);
-  if (st->set_layout) vk.vkDestroyDescriptorSetLayout(gpu.device, st->set_layout, nullptr);
+  job_layouts_destroy(gpu, st->pipeline, sizeof(st->pipeline) / sizeof(st->pipeline[0]),
+                      st->set_layout, st->layout, st->descriptor_pool);
   delete st;
 }
 

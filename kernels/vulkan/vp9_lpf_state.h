@@ -38,7 +38,11 @@ struct LpfSlot {
 struct Vp9LpfState {
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   VkPipelineLayout layout = VK_NULL_HANDLE;
-  VkPipeline pipeline[2] = {};  // [0] six memory windows, [1] one (vp9_lpf.comp's variants)
+  // vp9_lpf.comp's variants: [0] six memory windows, [1] one. With gpu.ssbo_array (`array`
+  // true) the windows are one descriptor array (binding 0, 6 elements) and [0] is the array
+  // variant, used for every group; [1] stays null.
+  bool array = false;
+  VkPipeline pipeline[2] = {};
   VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
   std::mutex mutex;  // guards slots, free_slots and descriptor set allocation
   std::vector<std::unique_ptr<LpfSlot>> slots;
