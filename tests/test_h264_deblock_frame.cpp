@@ -188,10 +188,11 @@ void test_pictures(uint64_t seed0) {
   const bool require_gpu = getenv("V3D_REQUIRE_GPU") && atoi(getenv("V3D_REQUIRE_GPU"));
   check(!require_gpu || ctx[2], "V3D_REQUIRE_GPU set but no gpu backend");
   V3dContext *simd1 = v3d_context_new("simd", 1);
-  // Wavefront pools of 2..4 threads (only where threads may be created: V3D_TEST_THREADS > 1).
+  // Wavefront pools of 1..max(4, V3D_TEST_THREADS) threads (one only where threads may not be
+  // created: V3D_TEST_THREADS=1 under qemu).
   std::vector<std::unique_ptr<v3d::ThreadPool>> pools;
-  if (threads > 1)
-    for (int n = 2; n <= 4; n++) pools.push_back(std::make_unique<v3d::ThreadPool>(n));
+  for (int n = 1; n <= (threads > 1 ? std::max(4, threads) : 1); n++)
+    pools.push_back(std::make_unique<v3d::ThreadPool>(n));
   v3d::h264::DeblockDsp ref_dsp;
   v3d::h264::deblock_dsp_init_ref(&ref_dsp);
   long changed = 0, total = 0, order_checked = 0, order_differs = 0;
@@ -228,7 +229,7 @@ void test_pictures(uint64_t seed0) {
         check_same(got, want, name, W, H, seed);
       }
       v3d::h264::DeblockPicture dp;
-      // The wavefront with the scalar and the SIMD kernels on 2..4 threads: the sequential order.
+      // The wavefront with the scalar and the SIMD kernels on every pool: the sequential order.
       for (auto &pool : pools)
         for (int k = 0; k < 2; k++) {
           Picture got(src);
