@@ -8,35 +8,27 @@ namespace v3dtest {
 namespace h264 {
 namespace {
 
-constexpr uint8_t kGuardByte = 0x5A;
-
 int mb_count(int size) { return (size + 15) / 16; }
 
 void set_edge(V3dH264MbInfo &m, int dir, int e, int v) {
   for (int s = 0; s < 4; s++) m.bs[dir][e][s] = static_cast<uint8_t>(v);
 }
 
+// Plane sizes of a 4:2:0 picture.
+struct Dims {
+  int w[3], h[3];
+  Dims(int width, int height) {
+    for (int p = 0; p < 3; p++) {
+      w[p] = p ? (width + 1) / 2 : width;
+      h[p] = p ? (height + 1) / 2 : height;
+    }
+  }
+};
+
 }  // namespace
 
-Picture::Picture(int width, int height, int extra_stride) {
-  for (int p = 0; p < 3; p++) {
-    w[p] = p ? (width + 1) / 2 : width;
-    h[p] = p ? (height + 1) / 2 : height;
-    stride[p] = w[p] + 2 * kGuard + extra_stride;
-    buf[p].assign(static_cast<size_t>(stride[p]) * (h[p] + 2 * kGuard), kGuardByte);
-    data[p] = buf[p].data() + kGuard * stride[p] + kGuard;
-  }
-}
-
-Picture::Picture(const Picture &o) {
-  for (int p = 0; p < 3; p++) {
-    w[p] = o.w[p];
-    h[p] = o.h[p];
-    stride[p] = o.stride[p];
-    buf[p] = o.buf[p];
-    data[p] = buf[p].data() + (o.data[p] - o.buf[p].data());
-  }
-}
+Picture::Picture(int width, int height, int extra_stride)
+    : GuardedPlanes(Dims(width, height).w, Dims(width, height).h, kGuard, extra_stride) {}
 
 void Picture::fill(Rng &rng) {
   // Per 4x4 block of each plane: a smooth ramp plus a step from a mixture (mostly below alpha,
@@ -58,31 +50,6 @@ void Picture::fill(Rng &rng) {
         data[p][y * stride[p] + x] = static_cast<uint8_t>(std::clamp(v, 0, 255));
       }
   }
-}
-
-bool Picture::same_as(const Picture &o, int *plane, int *x, int *y) const {
-  for (int p = 0; p < 3; p++) {
-    if (buf[p] == o.buf[p]) continue;
-    for (size_t i = 0; i < buf[p].size(); i++)
-      if (buf[p][i] != o.buf[p][i]) {
-        *plane = p;
-        *x = static_cast<int>(i % stride[p]) - kGuard;
-        *y = static_cast<int>(i / stride[p]) - kGuard;
-        return false;
-      }
-  }
-  return true;
-}
-
-bool Picture::guards_intact() const {
-  for (int p = 0; p < 3; p++)
-    for (size_t i = 0; i < buf[p].size(); i++) {
-      const int x = static_cast<int>(i % stride[p]) - kGuard;
-      const int y = static_cast<int>(i / stride[p]) - kGuard;
-      const bool inside = x >= 0 && x < w[p] && y >= 0 && y < h[p];
-      if (!inside && buf[p][i] != kGuardByte) return false;
-    }
-  return true;
 }
 
 Grid make_grid(Rng &rng, int width, int height, const GridParams &gp) {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/guarded_planes.h"
 #include "common/test_util.h"
 #include "v3d/v3d.h"
 
@@ -17,19 +18,10 @@ namespace h264 {
 
 // One picture: planes of width x height (chroma (width+1)/2 x (height+1)/2) in buffers with a
 // guard border of kGuard bytes on every side (padded strides), filled with a known pattern.
-struct Picture {
+struct Picture : GuardedPlanes {
   static constexpr int kGuard = 16;
-  int w[3], h[3];
-  ptrdiff_t stride[3];
-  std::vector<uint8_t> buf[3];
-  uint8_t *data[3];
   Picture(int width, int height, int extra_stride = 0);
-  Picture(const Picture &o);
-  Picture &operator=(const Picture &o) = delete;
   void fill(Rng &rng);  // content that makes the filters fire
-  // Whole buffers (guards too); on a difference, its plane and sample position.
-  bool same_as(const Picture &o, int *plane, int *x, int *y) const;
-  bool guards_intact() const;
 };
 
 struct GridParams {

@@ -120,15 +120,7 @@ int bench_h264_frame(const Options &opt, Json &json) {
       const DbResult &r = is_ref ? ref : run;
       const bool exact = same(r, ref);
       if (r.ok && !exact) rc = 1;
-      char cell[40];
-      if (r.ok) snprintf(cell, sizeof cell, " %6.2f/%6.2f %s", r.t.median * 1e3, r.t.p99 * 1e3, exact ? "ok" : "DIFF");
-      else snprintf(cell, sizeof cell, " %-17s", "-");
-      printf("%-19s", cell);
-      json.begin_object(c.label);
-      json.num("frame_ms_median", r.t.median * 1e3);
-      json.num("frame_ms_p99", r.t.p99 * 1e3);
-      json.num("bit_exact", exact ? 1 : 0);
-      json.end_object();
+      frame_time_cell(json, c.label, r.ok, r.t, exact);
     }
     printf("\n");
     // The CPU wavefront's scaling (simd backend).
@@ -145,10 +137,8 @@ int bench_h264_frame(const Options &opt, Json &json) {
       printf("  %d: %.2f/%.2f ms (x%.2f)%s", n, r.t.median * 1e3, r.t.p99 * 1e3,
              t1 > 0 ? t1 / r.t.median : 0.0, exact ? "" : " DIFF");
       json.begin_object("threads_" + std::to_string(n));
-      json.num("frame_ms_median", r.t.median * 1e3);
-      json.num("frame_ms_p99", r.t.p99 * 1e3);
+      frame_time_fields(json, r.t, exact);
       json.num("speedup", t1 > 0 ? t1 / r.t.median : 0);
-      json.num("bit_exact", exact ? 1 : 0);
       json.end_object();
     }
     json.end_object();

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "core/context.h"
+#include "core/frame_call.h"
 #include "core/log.h"
 #include "core/wavefront.h"
 
@@ -151,22 +152,14 @@ extern "C" int v3d_h264_deblock_frame(V3dContext *ctx, uint8_t *const planes[3],
                                       const V3dH264SliceInfo *slices, int n_slices) {
   using namespace v3d;
   clear_error();
-  if (!ctx || !planes || !strides)
-    return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s",
-                     !ctx      ? "context"
-                     : !planes ? "planes"
-                               : "strides");
-  int rc = h264::deblock_validate(width, height, mbs, mb_stride, slices, n_slices);
-  if (rc) return rc;
-  for (int p = 0; p < 3; p++) {
-    const int w = p ? width / 2 + (width & 1) : width;
-    if (!planes[p]) return set_error(V3D_ERROR_INVALID_ARGUMENT, "plane %d is NULL", p);
-    if (strides[p] < w)
-      return set_error(V3D_ERROR_INVALID_ARGUMENT, "stride %td of plane %d is below its width %d",
-                       strides[p], p, w);
-  }
+  int rc = check_frame_pointers(ctx, planes, strides);
+  if (!rc) rc = h264::deblock_validate(width, height, mbs, mb_stride, slices, n_slices);
   h264::DeblockPicture pic;
-  h264::deblock_picture_setup(planes, strides, width, height, mbs, mb_stride, slices, &pic);
+  if (!rc) {
+    h264::deblock_picture_setup(planes, strides, width, height, mbs, mb_stride, slices, &pic);
+    rc = check_plane_strides(planes, strides, pic.width);
+  }
+  if (rc) return rc;
 
   std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
   const auto t0 = std::chrono::steady_clock::now();
@@ -178,16 +171,7 @@ extern "C" int v3d_h264_deblock_frame(V3dContext *ctx, uint8_t *const planes[3],
     // simd; gpu and hybrid too for now (no GPU deblocking yet).
     h264::deblock_wavefront(pic, h264::deblock_dsp(), *ctx->pool);
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  ctx->kernel_stats[V3D_KERNEL_H264_DEBLOCK].record(kernel_frame(
-      static_cast<uint64_t>(pic.mb_rows) * pic.mb_cols, 0, seconds, seconds, 0));
-  {
-    std::lock_guard<std::mutex> lock(ctx->stats_mutex);
-    ctx->stats.frames++;
-    ctx->stats.blocks_cpu += static_cast<uint64_t>(pic.mb_rows) * pic.mb_cols;
-    ctx->stats.cpu_seconds += seconds;
-    ctx->stats.gpu_share = 0;
-  }
+  record_cpu_frame(ctx, V3D_KERNEL_H264_DEBLOCK, static_cast<uint64_t>(pic.mb_rows) * pic.mb_cols,
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   return V3D_OK;
 }

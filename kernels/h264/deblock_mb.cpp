@@ -87,8 +87,10 @@ void edge_general(const DeblockDsp &dsp, const Plane &p, int dir, int x, int y, 
 }
 
 // One edge at (x, y) of plane p (q0 of its first line), its thresholds from qPav and the current
-// slice (computed only for an edge with some bS > 0). kFull: the whole edge and the samples it
-// reads lie inside the plane.
+// slice (computed only for an edge with some bS > 0). kFull: the macroblock's edges and the
+// samples they read all lie inside the plane; otherwise each edge is checked (in the last
+// macroblock row or column of a picture whose size is not a multiple of 16, most edges still
+// are whole).
 template <bool kChroma, bool kFull>
 inline void edge(const DeblockDsp &dsp, const Plane &p, int dir, int x, int y, const uint8_t bs[4],
                  int qpav, const V3dH264SliceInfo &s) {
@@ -98,9 +100,11 @@ inline void edge(const DeblockDsp &dsp, const Plane &p, int dir, int x, int y, c
   const EdgeParams e = params(qpav, s);
   if (!e.alpha || !e.beta) return;  // alpha' / beta' 0 (index < 16): nothing changes
   uint8_t *pix = p.d + y * p.s + x;
-  if (kFull && b4 == kAll4) {
+  const bool whole = kFull || (dir == 0 ? x + K::kTaps <= p.w && y + K::kLen <= p.h
+                                        : y + K::kTaps <= p.h && x + K::kLen <= p.w);
+  if (whole && b4 == kAll4) {
     K::strong(dsp, dir)(pix, p.s, e.alpha, e.beta);
-  } else if (kFull && !(b4 & kAll4)) {
+  } else if (whole && !(b4 & kAll4)) {
     const int8_t tc[4] = {e.tc0[bs[0]], e.tc0[bs[1]], e.tc0[bs[2]], e.tc0[bs[3]]};
     K::normal(dsp, dir)(pix, p.s, e.alpha, e.beta, tc);
   } else {

@@ -43,7 +43,7 @@ void luma_ref(uint8_t *pix, ptrdiff_t stride, int alpha, int beta, const int8_t 
     const int p0 = s.p(0), p1 = s.p(1), p2 = s.p(2), q0 = s.q(0), q1 = s.q(1), q2 = s.q(2);
     const bool ap = std::abs(p2 - p0) < beta, aq = std::abs(q2 - q0) < beta;
     const int tc = t0 + ap + aq;                                           // 8-464
-    const int delta = clip3(-tc, tc, ((((q0 - p0) << 2) + (p1 - q1) + 4) >> 3));  // 8-467
+    const int delta = clip3(-tc, tc, ((((q0 - p0) * 4) + (p1 - q1) + 4) >> 3));  // 8-467
     s.p(0) = clip1(p0 + delta);
     s.q(0) = clip1(q0 - delta);
     if (ap) s.p(1) = static_cast<uint8_t>(p1 + clip3(-t0, t0, (p2 + ((p0 + q0 + 1) >> 1) - (p1 << 1)) >> 1));
@@ -84,7 +84,7 @@ void chroma_ref(uint8_t *pix, ptrdiff_t stride, int alpha, int beta, const int8_
     if (t0 < 0 || !samples_flag(s, alpha, beta)) continue;
     const int p0 = s.p(0), p1 = s.p(1), q0 = s.q(0), q1 = s.q(1);
     const int tc = t0 + 1;  // 8-465 (chromaStyleFilteringFlag)
-    const int delta = clip3(-tc, tc, ((((q0 - p0) << 2) + (p1 - q1) + 4) >> 3));
+    const int delta = clip3(-tc, tc, ((((q0 - p0) * 4) + (p1 - q1) + 4) >> 3));
     s.p(0) = clip1(p0 + delta);
     s.q(0) = clip1(q0 - delta);
   }

@@ -385,6 +385,9 @@ V3D_API int v3d_h264_deblock_frame(V3dContext *ctx, uint8_t *const planes[3],
                                    const ptrdiff_t strides[3], int width, int height,
                                    const V3dH264MbInfo *mbs, int mb_stride,
                                    const V3dH264SliceInfo *slices, int n_slices);
+/* Backends of v3d_h264_deblock_frame: "scalar" runs the scalar references in sequence; "simd",
+ * "gpu", "hybrid" and "auto" run the SIMD kernels on the context's CPU threads (a wavefront over
+ * macroblock rows, same result); the GPU is not used by this entry point yet. */
 
 #ifdef __cplusplus
 }
