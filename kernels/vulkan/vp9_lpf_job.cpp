@@ -185,6 +185,8 @@ std::string record_and_submit(Gpu &gpu, Vp9LpfState &st, LpfSlot *slot,
 
 }  // namespace
 
+bool gpu_has_vp9_lpf(const Gpu &gpu) { return gpu.vp9_lpf != nullptr; }
+
 std::unique_ptr<LpfGpuJob> gpu_vp9_lpf_submit(Gpu &gpu, const LpfGpuFrame *frames, size_t n,
                                               std::string *error) {
   auto fail_early = [&](const std::string &why) -> std::unique_ptr<LpfGpuJob> {
