@@ -26,8 +26,6 @@
 using v3dtest::check;
 using v3dtest::Rng;
 using v3dtest::vp9::LfFrame;
-using v3dtest::vp9::LfGridParams;
-using v3dtest::vp9::make_lf_grid;
 
 namespace {
 

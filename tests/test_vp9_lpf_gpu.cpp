@@ -29,8 +29,11 @@ namespace {
 
 std::atomic<int> g_validation{0};
 
+std::atomic<int> g_cpu_fallbacks{0};
+
 void log_func(int level, const char *msg, void *) {
   if (strstr(msg, "Vulkan validation:")) g_validation++;
+  if (strstr(msg, "run on the CPU") || strstr(msg, "runs on the CPU")) g_cpu_fallbacks++;
   if (level <= 1) printf("log %d: %s\n", level, msg);
 }
 
@@ -263,6 +266,41 @@ void test_invalid_batch(const BackendCase &bc, uint64_t seed) {
   v3d_context_free(ctx);
 }
 
+// GPU failures (the library's test hook V3D_TEST_LPF_GPU_FAIL): a failed submission runs the
+// frame on the CPU with a warning; a job failing after the GPU ran leaves staged frames to the
+// CPU (same result) and reports V3D_ERROR_GPU for frames it wrote in place.
+void test_failures(V3dContext *scalar, uint64_t seed) {
+  V3dContext *gpu = open_ctx({"gpu", "gpu", -1});
+  V3dContext *hyb = open_ctx({"hybrid", "hybrid", 0.3});
+  if (!gpu || !hyb) return;
+  Rng rng(seed);
+  for (const char *mode : {"submit", "wait"}) {
+    setenv("V3D_TEST_LPF_GPU_FAIL", mode, 1);
+    for (int m = 0; m < 3; m++)
+      for (V3dContext *ctx : {gpu, hyb}) {
+        TFrame t(rng, 136, 72, static_cast<Mem>(m), ctx);
+        const LfFrame want = reference(scalar, t);
+        const int before = g_cpu_fallbacks.load();
+        const int rc = v3d_vp9_loop_filter_frame(ctx, t.data, t.img.stride, t.width, t.height,
+                                                 t.grid.data(), t.grid_stride, t.sharpness);
+        const std::string what = std::string("failure '") + mode + "', " +
+                                 v3d_context_backend(ctx);
+        if (strcmp(mode, "wait") == 0 && m != kPlain) {
+          check(rc == V3D_ERROR_GPU, "%s, %s: returned %d, not V3D_ERROR_GPU", what.c_str(),
+                kMemName[m], rc);
+          continue;
+        }
+        check(rc == 0, "%s, %s: returned %d (%s)", what.c_str(), kMemName[m], rc,
+              v3d_last_error());
+        check(g_cpu_fallbacks.load() > before, "%s, %s: no warning", what.c_str(), kMemName[m]);
+        compare(t, want, what, seed);
+      }
+  }
+  unsetenv("V3D_TEST_LPF_GPU_FAIL");
+  v3d_context_free(gpu);
+  v3d_context_free(hyb);
+}
+
 }  // namespace
 
 int main() {
@@ -292,6 +330,7 @@ int main() {
   test_batches(cases[4], scalar, seed ^ 0xB3);
   test_invalid_batch(cases[0], seed ^ 0xC1);
   test_invalid_batch(cases[4], seed ^ 0xC2);
+  test_failures(scalar, seed ^ 0xD1);
   check(g_validation.load() == 0, "%d Vulkan validation messages", g_validation.load());
   v3d_context_free(scalar);
   return v3dtest::finish();

@@ -131,10 +131,13 @@ uint64_t count_edges(const LfFrame &src, const Grid &g, double *cells_ms) {
   return e[0] + e[1] + e[2];
 }
 
-// GPU batches: wall and device time per frame, against the bandwidth bound.
-void gpu_batches(const Options &opt, const LfFrame &src, const Grid &g, Json &json) {
+// GPU batches: wall and device time per frame, against the bandwidth bound. Returns false if a
+// batch's frames differ from want (the scalar sequential result).
+bool gpu_batches(const Options &opt, const LfFrame &src, const Grid &g, const LfFrame &want,
+                 Json &json) {
   V3dContext *ctx = v3d_context_new("gpu", 1);
-  if (!ctx) return;
+  if (!ctx) return true;
+  bool exact = true;
   const double bytes = 2.0 * kW * kH * 3 / 2;  // every pixel read once and written once
   printf("  GPU batches (%.2f MB touched per frame", bytes / 1e6);
   if (opt.bandwidth_gbs > 0)
@@ -175,13 +178,14 @@ void gpu_batches(const Options &opt, const LfFrame &src, const Grid &g, Json &js
       const double d = v3d::gpu_last_job_seconds(*ctx->gpu);
       if (d > 0) dev.push_back(d / batch);  // one job per batch (<= 16 frames)
     }
+    for (auto &f : fr) exact = exact && f->same_as(want);
     const Stats st = stats_of(t), sd = stats_of(dev);
     const double gbs = bytes / st.median / 1e9, dev_gbs = sd.median > 0 ? bytes / sd.median / 1e9 : -1;
     printf("    batch %2d: %.3f ms/frame (p99 %.3f), device %.3f ms/frame, %.1f GB/s wall, %.1f GB/s "
            "device", batch, st.median * 1e3, st.p99 * 1e3, sd.median * 1e3, gbs, dev_gbs);
     if (opt.bandwidth_gbs > 0)
       printf(" (%.1f%% of %.0f GB/s)", 100 * dev_gbs / opt.bandwidth_gbs, opt.bandwidth_gbs);
-    printf(", %.1f Medge/s\n", g.edges / st.median / 1e6);
+    printf(", %.1f Medge/s, %s\n", g.edges / st.median / 1e6, exact ? "exact" : "DIFF");
     json.begin_object("batch_" + std::to_string(batch));
     json.num("frame_ms_median", st.median * 1e3);
     json.num("frame_ms_p99", st.p99 * 1e3);
@@ -189,10 +193,12 @@ void gpu_batches(const Options &opt, const LfFrame &src, const Grid &g, Json &js
     json.num("gb_per_s", gbs);
     json.num("device_gb_per_s", dev_gbs);
     json.num("medges_per_s", g.edges / st.median / 1e6);
+    json.num("bit_exact", exact ? 1 : 0);
     json.end_object();
   }
   json.end_object();
   v3d_context_free(ctx);
+  return exact;
 }
 
 }  // namespace
@@ -293,7 +299,7 @@ int bench_vp9_lpf(const Options &opt, Json &json) {
     }
     json.end_object();
     printf("\n");
-    if (opt.gpu) gpu_batches(opt, frame, g, json);
+    if (opt.gpu && !gpu_batches(opt, frame, g, want, json)) rc = 1;
     json.end_object();
     fflush(stdout);
   }

@@ -4,6 +4,7 @@
 // up to 16 frames, vulkan/vp9_lpf_job.cpp), hybrid (planes of one frame, or whole frames of a
 // batch, divided between the GPU and the CPU by the context's lpf_split controller).
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -47,7 +48,7 @@ int check_frame(uint8_t *const planes[3], const ptrdiff_t strides[3], int width,
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !planes ? "planes" : "strides");
   int rc = lpf_validate(width, height, grid, grid_stride, sharpness);
   if (rc) return rc;
-  const int mi_rows = (height + 7) / 8, mi_cols = (width + 7) / 8;
+  const int mi_cols = (width + 7) / 8;
   for (int p = 0; p < 3; p++) {
     const int w = p ? mi_cols * 4 : mi_cols * 8;
     if (!planes[p]) return set_error(V3D_ERROR_INVALID_ARGUMENT, "plane %d is NULL", p);
@@ -55,7 +56,6 @@ int check_frame(uint8_t *const planes[3], const ptrdiff_t strides[3], int width,
       return set_error(V3D_ERROR_INVALID_ARGUMENT, "stride %td of plane %d is below its width %d",
                        strides[p], p, w);
   }
-  (void)mi_rows;
   lpf_frame_setup(planes, strides, width, height, grid, grid_stride, sharpness, f);
   return V3D_OK;
 }
@@ -213,9 +213,16 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
   int rc = V3D_OK;
   // auto: the CPU wavefront (V3D_NOTES: on the Pi the GPU filters edges at 0.41 of one NEON core,
   // and N-1 cores + GPU beat N cores by only 7 %); gpu and hybrid use the GPU when it has the
-  // loop-filter pipeline (else the CPU; the submission's failure is logged once per call).
-  const bool use_gpu = ctx->gpu && !ctx->auto_backend &&
-                       (ctx->backend == Backend::kGpu || ctx->backend == Backend::kHybrid);
+  // loop-filter pipeline (else the CPU, with one warning per process).
+  bool use_gpu = ctx->gpu && !ctx->auto_backend &&
+                 (ctx->backend == Backend::kGpu || ctx->backend == Backend::kHybrid);
+  if (use_gpu && !gpu_has_vp9_lpf(*ctx->gpu)) {
+    static std::atomic<bool> warned{false};
+    if (!warned.exchange(true))
+      log(kLogWarning, "the Vulkan device has no loop-filter pipeline: the loop filter runs on "
+                       "the CPU");
+    use_gpu = false;
+  }
   double share = 0;
   if (use_gpu)
     share = ctx->backend == Backend::kGpu ? 1.0 : ctx->lpf_split.next_share(ctx->fixed_share);

@@ -99,6 +99,9 @@ class LpfGpuJob : public GpuJob {
   virtual bool in_place(size_t frame) const = 0;
 };
 
+// Whether the device has the loop-filter pipeline (it needs 7 storage buffers per stage).
+bool gpu_has_vp9_lpf(const Gpu &gpu);
+
 // Submits the loop filter of frames[0..n) (n <= kLpfMaxJobFrames; the frames share no pixels):
 // one command buffer, one queue submission, one dispatch per wavefront step and group of frames
 // that fits the shader's memory windows. Writes only the planes named in each plane_mask, inside

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -35,6 +36,14 @@ static_assert(kLpfCellWords == V3D_LPF_CELLS, "cell words as in vp9_lpf_layout.h
 static_assert(sizeof(V3dLpfPush) == 8, "push constants as in vp9_lpf_layout.h");
 
 VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
+
+// Test hook: V3D_TEST_LPF_GPU_FAIL=submit makes every submission fail, =wait makes every job
+// report a GPU failure after the GPU finished (its staged planes are then not copied back), so
+// tests reach the CPU fallbacks and the in-place error on a working device.
+bool test_fail(const char *what) {
+  const char *e = getenv("V3D_TEST_LPF_GPU_FAIL");
+  return e && strcmp(e, what) == 0;
+}
 
 // Where one plane of a job lives: a shared buffer (in place) or the staging buffer.
 struct PlaneBind {
@@ -94,7 +103,9 @@ int LpfJob::wait() {
   }
   const uint64_t timeout = kWaitTimeoutNs + kWaitPerFrameNs * (frames_.size() - 1);
   VkResult r = vk.vkWaitForFences(gpu.device, 1, &slot_->fence, VK_TRUE, timeout);
-  if (r != VK_SUCCESS) {
+  if (r == VK_SUCCESS && test_fail("wait")) {
+    result_ = set_error(V3D_ERROR_GPU, "GPU loop filter failed (V3D_TEST_LPF_GPU_FAIL=wait)");
+  } else if (r != VK_SUCCESS) {
     slot_->lost = true;
     result_ = set_error(V3D_ERROR_GPU, "GPU loop filter on %s failed: %s%s", gpu.name.c_str(),
                         vk_result_name(r), r == VK_TIMEOUT ? " (not done in time)" : "");
@@ -185,6 +196,8 @@ std::string record_and_submit(Gpu &gpu, Vp9LpfState &st, LpfSlot *slot,
 
 }  // namespace
 
+bool gpu_has_vp9_lpf(const Gpu &gpu) { return gpu.vp9_lpf != nullptr; }
+
 std::unique_ptr<LpfGpuJob> gpu_vp9_lpf_submit(Gpu &gpu, const LpfGpuFrame *frames, size_t n,
                                               std::string *error) {
   auto fail_early = [&](const std::string &why) -> std::unique_ptr<LpfGpuJob> {
@@ -192,6 +205,7 @@ std::unique_ptr<LpfGpuJob> gpu_vp9_lpf_submit(Gpu &gpu, const LpfGpuFrame *frame
     return nullptr;
   };
   if (!gpu.vp9_lpf) return fail_early("no loop-filter pipeline on this device");
+  if (test_fail("submit")) return fail_early("V3D_TEST_LPF_GPU_FAIL=submit");
   if (!n || n > kLpfMaxJobFrames) return fail_early("bad number of frames for one job");
   Vp9LpfState &st = *gpu.vp9_lpf;
   std::string err;
