@@ -20,18 +20,20 @@ trap 'rm -rf "$work"' EXIT
 wrapper=(${V3D_EXE_WRAPPER:-})
 
 # One line per case: source, size, frames, qp, deblock alpha:beta (x264's offsets /2), chroma
-# qp offset.
+# qp offset, slices per picture (x264 writes disable_deblocking_filter_idc 0: slice boundaries
+# are filtered like any other macroblock edge, so one slice in the grid describes them).
 cases=(
-  "testsrc2 176x144 4 20 0:0 0"
-  "testsrc2 176x144 4 30 -2:1 2"
-  "mandelbrot 352x288 3 40 1:-2 -3"
-  "testsrc2 352x288 3 36 3:3 5"
-  "mandelbrot 176x144 3 46 -6:6 -12"
+  "testsrc2 176x144 4 20 0:0 0 1"
+  "testsrc2 176x144 4 30 -2:1 2 1"
+  "mandelbrot 352x288 3 40 1:-2 -3 1"
+  "testsrc2 352x288 3 36 3:3 5 1"
+  "mandelbrot 176x144 3 46 -6:6 -12 1"
+  "testsrc2 352x288 3 28 0:0 1 3"
 )
 fail=0
 n=0
 for c in "${cases[@]}"; do
-  read -r src size frames qp deblock cqp <<<"$c"
+  read -r src size frames qp deblock cqp slices <<<"$c"
   n=$((n + 1))
   w=${size%x*}
   h=${size#*x}
@@ -41,7 +43,7 @@ for c in "${cases[@]}"; do
   ffmpeg -v error -f lavfi -i "$src=size=$size:rate=25" -frames:v "$frames" -pix_fmt yuv420p \
     -y "$base.y4m"
   x264 --quiet --qp "$qp" --aq-mode 0 --no-psy --ipratio 1 --keyint 1 --profile baseline \
-    --deblock "$deblock" --chroma-qp-offset "$cqp" --threads 1 -o "$base.264" "$base.y4m" 2>/dev/null
+    --deblock "$deblock" --chroma-qp-offset "$cqp" --slices "$slices" --threads 1 -o "$base.264" "$base.y4m" 2>/dev/null
   # What the stream says (every slice and picture parameter set must agree).
   ffmpeg -i "$base.264" -c copy -bsf:v trace_headers -f null - 2>"$base.trace" >/dev/null
   field() { grep -E " $1 " "$base.trace" | sed -E 's/.* = (-?[0-9]+)$/\1/' | sort -u | tr '\n' ' '; }
@@ -67,7 +69,8 @@ for c in "${cases[@]}"; do
   fi
   ffmpeg -v error -skip_loop_filter all -i "$base.264" -f rawvideo -pix_fmt yuv420p -y "$base.unf.yuv"
   ffmpeg -v error -i "$base.264" -f rawvideo -pix_fmt yuv420p -y "$base.flt.yuv"
-  echo "case $n: $src $size, $frames frames, qp $qp, FilterOffsetA $((2 * da)), B $((2 * db)), chroma qp offset $cqp"
+  nsl=$(grep -c " first_mb_in_slice " "$base.trace" || true)
+  echo "case $n: $src $size, $frames frames ($nsl slices in all), qp $qp, FilterOffsetA $((2 * da)), B $((2 * db)), chroma qp offset $cqp"
   "${wrapper[@]}" "$prog" "$base.unf.yuv" "$base.flt.yuv" "$w" "$h" "$qp" "$cqp" $((2 * da)) \
     $((2 * db)) || fail=1
 done
