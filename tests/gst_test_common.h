@@ -183,6 +183,24 @@ static G_GNUC_UNUSED gboolean planes_equal(const Planes *a, const Planes *b, con
   return TRUE;
 }
 
+/* TRUE if two frames' packed planes differ anywhere. */
+static G_GNUC_UNUSED gboolean planes_differ(const Planes *a, const Planes *b) {
+  for (int p = 0; p < 3; p++)
+    if (memcmp(a->plane[p], b->plane[p], (gsize)a->pw[p] * a->ph[p])) return TRUE;
+  return FALSE;
+}
+
+/* A suite's "general" test case, with g_seed taken from V3D_TEST_SEED (if set) and printed. */
+static G_GNUC_UNUSED TCase *suite_general_tcase(Suite *s) {
+  TCase *tc = tcase_create("general");
+  const char *e = g_getenv("V3D_TEST_SEED");
+  if (e) g_seed = g_ascii_strtoull(e, NULL, 0);
+  printf("seed 0x%" G_GINT64_MODIFIER "x (set V3D_TEST_SEED to change)\n", g_seed);
+  tcase_set_timeout(tc, 300);
+  suite_add_tcase(s, tc);
+  return tc;
+}
+
 static G_GNUC_UNUSED gboolean gpu_available(void) {
   static int have = -1;
   if (have < 0) {
@@ -233,6 +251,50 @@ static G_GNUC_UNUSED guint8 *area_mask(GstBuffer *buf, GstVideoFormat fmt, int w
 /* Bytes of an I420 buf that a v3d filter element working on 8x8-rounded planes may change. */
 static G_GNUC_UNUSED guint8 *writable_mask(GstBuffer *buf, int w, int h) {
   return area_mask(buf, GST_VIDEO_FORMAT_I420, w, h, (w + 7) / 8 * 8, (h + 7) / 8 * 8);
+}
+
+/* A copy of buf's bytes (g_free it); *size gets their count. */
+static G_GNUC_UNUSED guint8 *buffer_bytes(GstBuffer *buf, gsize *size) {
+  GstMapInfo map;
+  fail_unless(gst_buffer_map(buf, &map, GST_MAP_READ));
+  guint8 *copy = g_memdup2(map.data, map.size);
+  *size = map.size;
+  gst_buffer_unmap(buf, &map);
+  return copy;
+}
+
+/* Fails when out's size is not `size` or a byte of out outside mask differs from before (the
+ * buffer's bytes before the element ran). */
+static G_GNUC_UNUSED void check_unmasked_bytes(GstBuffer *out, const guint8 *before, gsize size,
+                                               const guint8 *mask, const char *what, int w,
+                                               int h) {
+  GstMapInfo map;
+  fail_unless(gst_buffer_map(out, &map, GST_MAP_READ));
+  fail_unless(map.size == size, "%s: buffer size changed", what);
+  for (gsize i = 0; i < size; i++)
+    if (!mask[i] && map.data[i] != before[i]) {
+      fail("%s: %dx%d: byte %" G_GSIZE_FORMAT " outside the writable area changed (seed 0x%"
+           G_GINT64_MODIFIER "x)", what, w, h, i, g_seed);
+      break;
+    }
+  gst_buffer_unmap(out, &map);
+}
+
+/* Pops the error message on bus: it must be a stream error whose message contains expect.
+ * Prints it. */
+static G_GNUC_UNUSED void expect_stream_error(GstBus *bus, const char *expect, const char *what) {
+  GstMessage *msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+  fail_unless(msg != NULL, "%s: no error message", what);
+  GError *err = NULL;
+  gchar *dbg = NULL;
+  gst_message_parse_error(msg, &err, &dbg);
+  fail_unless(err->domain == GST_STREAM_ERROR, "%s: error domain", what);
+  fail_unless(strstr(err->message, expect) != NULL, "%s: message '%s' does not name '%s'", what,
+              err->message, expect);
+  printf("%s -> %s\n", what, err->message);
+  g_error_free(err);
+  g_free(dbg);
+  gst_message_unref(msg);
 }
 
 /* A field of the element's "stats" structure: guint64 fields, or int fields (stats_int). */
