@@ -239,6 +239,7 @@ static void gst_v3d_h264_deblock_class_init(GstV3dH264DeblockClass *klass) {
           rw_playing));
   v3d_class->meta_api = GST_V3D_H264_DEBLOCK_META_API_TYPE;
   v3d_class->counter_names = counter_names;
+  v3d_class->copies_source = TRUE;
   v3d_class->kernel = V3D_KERNEL_H264_DEBLOCK;
 
   gst_element_class_set_static_metadata(element_class, "H.264 deblocking filter",
@@ -441,11 +442,33 @@ static GstFlowReturn gst_v3d_h264_deblock_transform_ip(GstBaseTransform *trans,
     s = self->priv->settings;
   }
   auto *meta = gst_buffer_get_v3d_h264_deblock_meta(buf);
+  // A read-only input frame: I420 pictures of the caps size are copied macroblock row by row
+  // inside the deblocking (v3d_h264_deblock_frame_from, while in cache); others here, at once.
+  GstVideoFrame src_frame;
+  bool fused = false;
+  if (GstBuffer *src = gst_v3d_filter_take_source(filter, buf)) {
+    const bool same_size = !meta || (meta->coded_width == GST_VIDEO_INFO_WIDTH(info) &&
+                                     meta->coded_height == GST_VIDEO_INFO_HEIGHT(info));
+    if (!nv12 && same_size && gst_video_frame_map(&src_frame, info, src, GST_MAP_READ)) {
+      fused = true;
+    } else if (!gst_v3d_filter_copy_source(filter, src, buf)) {
+      gst_buffer_unref(src);
+      return GST_FLOW_ERROR;
+    }
+    gst_buffer_unref(src);  // a mapped frame keeps its own reference
+  }
+  auto unmap_src = [&]() {
+    if (fused) gst_video_frame_unmap(&src_frame);
+    fused = false;
+  };
   int w, h, mb_stride, n_slices;
   const V3dH264MbInfo *mbs;
   const V3dH264SliceInfo *slices;
   if (meta) {
-    if (!meta_fits(self, meta, buf, info)) return GST_FLOW_ERROR;
+    if (!meta_fits(self, meta, buf, info)) {
+      unmap_src();
+      return GST_FLOW_ERROR;
+    }
     w = meta->coded_width;
     h = meta->coded_height;
     mbs = meta->mbs;
@@ -463,10 +486,14 @@ static GstFlowReturn gst_v3d_h264_deblock_transform_ip(GstBaseTransform *trans,
   }
 
   V3dContext *ctx = gst_v3d_filter_frame_context(filter);
-  if (!ctx) return GST_FLOW_ERROR;
+  if (!ctx) {
+    unmap_src();
+    return GST_FLOW_ERROR;
+  }
   GstVideoFrame frame;
   if (!gst_v3d_filter_map_frame(filter, &frame, buf)) {
     v3d_context_free(ctx);
+    unmap_src();
     return GST_FLOW_ERROR;
   }
   uint8_t *planes[3];
@@ -484,10 +511,22 @@ static GstFlowReturn gst_v3d_h264_deblock_transform_ip(GstBaseTransform *trans,
   } else if (nv12) {
     chroma.split(frame, w, h, planes, strides);
   }
-  if (rc == V3D_OK) {
+  if (rc == V3D_OK && fused) {
+    const uint8_t *src[3];
+    ptrdiff_t src_strides[3];
+    for (int p = 0; p < 3; p++) {
+      src[p] = static_cast<const uint8_t *>(GST_VIDEO_FRAME_PLANE_DATA(&src_frame, p));
+      src_strides[p] = GST_VIDEO_FRAME_PLANE_STRIDE(&src_frame, p);
+    }
+    rc = v3d_h264_deblock_frame_from(ctx, src, src_strides, planes, strides, w, h, mbs,
+                                     mb_stride, slices, n_slices);
+    if (rc) why = v3d_last_error();
+    gst_v3d_filter_count_source_copy(filter, 0);  // the copy's time is the kernel's
+  } else if (rc == V3D_OK) {
     rc = v3d_h264_deblock_frame(ctx, planes, strides, w, h, mbs, mb_stride, slices, n_slices);
     if (rc) why = v3d_last_error();
   }
+  unmap_src();
   if (rc == V3D_OK && nv12) chroma.merge(frame, w, h);
   gst_video_frame_unmap(&frame);
   v3d_context_free(ctx);

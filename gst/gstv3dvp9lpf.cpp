@@ -227,6 +227,7 @@ static void gst_v3d_vp9_lpf_class_init(GstV3dVp9LpfClass *klass) {
   v3d_class->counter_names = counter_names;
   v3d_class->kernel = V3D_KERNEL_VP9_LPF;
   v3d_class->process_batch = gst_v3d_vp9_lpf_process_batch;
+  v3d_class->copies_source = TRUE;
 
   gst_element_class_set_static_metadata(element_class, "VP9 loop filter",
       "Filter/Effect/Video", "Applies the VP9 loop filter in place: per a GstV3dVp9LfMeta from "
@@ -374,6 +375,26 @@ static GstFlowReturn frame_grid(GstV3dVp9Lpf *self, const Settings &s, GstV3dVp9
   return GST_FLOW_OK;
 }
 
+// A read-only input frame's pixels, copied row by row inside the loop filter (source mapped in
+// *src_frame) when buf has room for the processed area and no edge extension is needed; else
+// copied here at once. Returns FALSE after an element error.
+static gboolean take_source(GstV3dVp9Lpf *self, GstBuffer *buf, GstVideoFrame *src_frame,
+                            bool *fused) {
+  GstV3dFilter *filter = GST_V3D_FILTER(self);
+  *fused = false;
+  GstBuffer *src = gst_v3d_filter_take_source(filter, buf);
+  if (!src) return TRUE;
+  v3d::ItxFrameLayout &layout = self->priv->layout;
+  gboolean ok = TRUE;
+  if (layout.width() % 8 == 0 && layout.height() % 8 == 0 && layout.has_room(buf) &&
+      gst_video_frame_map(src_frame, &GST_VIDEO_FILTER(self)->in_info, src, GST_MAP_READ))
+    *fused = true;
+  else
+    ok = gst_v3d_filter_copy_source(filter, src, buf);
+  gst_buffer_unref(src);  // a mapped frame keeps its own reference
+  return ok;
+}
+
 static GstFlowReturn gst_v3d_vp9_lpf_transform_ip(GstBaseTransform *trans, GstBuffer *buf) {
   auto *self = GST_V3D_VP9_LPF(trans);
   GstV3dFilter *filter = GST_V3D_FILTER(self);
@@ -386,7 +407,22 @@ static GstFlowReturn gst_v3d_vp9_lpf_transform_ip(GstBaseTransform *trans, GstBu
     s = self->priv->settings;
   }
   auto *meta = gst_buffer_get_v3d_vp9_lf_meta(buf);
+  GstVideoFrame src_frame;
+  bool fused = false;
+  if (!take_source(self, buf, &src_frame, &fused)) return GST_FLOW_ERROR;
+  // Whatever returns below must not leave buf without its pixels.
+  auto settle = [&]() -> gboolean {
+    if (!fused) return TRUE;
+    fused = false;
+    GstBuffer *src = src_frame.buffer;
+    gst_buffer_ref(src);
+    gst_video_frame_unmap(&src_frame);
+    gboolean ok = gst_v3d_filter_copy_source(filter, src, buf);
+    gst_buffer_unref(src);
+    return ok;
+  };
   if (!meta && s.level == 0) {
+    if (!settle()) return GST_FLOW_ERROR;
     gst_v3d_filter_count(filter, {{COUNT_PASSTHROUGH, 1}});
     return GST_FLOW_OK;
   }
@@ -394,12 +430,19 @@ static GstFlowReturn gst_v3d_vp9_lpf_transform_ip(GstBaseTransform *trans, GstBu
   const V3dVp9LfInfo *grid;
   int grid_stride, sharpness;
   GstFlowReturn gret = frame_grid(self, s, meta, &grid, &grid_stride, &sharpness);
-  if (gret != GST_FLOW_OK) return gret;
+  if (gret != GST_FLOW_OK) {
+    settle();
+    return gret;
+  }
   V3dContext *ctx = gst_v3d_filter_frame_context(filter);
-  if (!ctx) return GST_FLOW_ERROR;
+  if (!ctx) {
+    settle();
+    return GST_FLOW_ERROR;
+  }
   GstVideoFrame frame;
   if (!gst_v3d_filter_map_frame(filter, &frame, buf)) {
     v3d_context_free(ctx);
+    settle();
     return GST_FLOW_ERROR;
   }
   const bool direct = layout.has_room(buf);
@@ -409,8 +452,25 @@ static GstFlowReturn gst_v3d_vp9_lpf_transform_ip(GstBaseTransform *trans, GstBu
   // Post-filter mode, and the padded copy: the area past the visible edge repeats the edge. A
   // decoder's frame with room keeps what the decoder put there (libvpx's decoded samples). The
   // extension only writes outside the visible area (invalid grids leave that untouched).
-  if (!meta || !direct) v3d::extend_to_8x8(planes, strides, w, h);
-  int rc = v3d_vp9_loop_filter_frame(ctx, planes, strides, w, h, grid, grid_stride, sharpness);
+  if (!meta || !direct) v3d::extend_to_8x8(planes, strides, w, h);  // nothing when fused
+  int rc;
+  if (fused) {
+    // Copy and filter: each superblock row of the read-only source is copied just before it is
+    // filtered (its time is the kernel's).
+    const uint8_t *src[3];
+    ptrdiff_t src_strides[3];
+    for (int p = 0; p < 3; p++) {
+      src[p] = static_cast<const uint8_t *>(GST_VIDEO_FRAME_PLANE_DATA(&src_frame, p));
+      src_strides[p] = GST_VIDEO_FRAME_PLANE_STRIDE(&src_frame, p);
+    }
+    rc = v3d_vp9_loop_filter_frame_from(ctx, src, src_strides, planes, strides, w, h, grid,
+                                        grid_stride, sharpness);
+    gst_video_frame_unmap(&src_frame);
+    fused = false;
+    gst_v3d_filter_count_source_copy(filter, 0);
+  } else {
+    rc = v3d_vp9_loop_filter_frame(ctx, planes, strides, w, h, grid, grid_stride, sharpness);
+  }
   std::string why = rc ? v3d_last_error() : "";
   if (rc == V3D_OK && !direct) layout.copy_back(frame);
   gst_video_frame_unmap(&frame);

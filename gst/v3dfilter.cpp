@@ -61,8 +61,12 @@ struct GstV3dFilterImpl {
   // Frames in flight (streaming thread; flush and state changes with the stream lock held).
   std::vector<GstBuffer *> held;   // writable input frames waiting for their batch
   std::deque<GstBuffer *> ready;   // processed, waiting to be pushed in order
+  // copies_source: the output buffer prepared without pixels, and its read-only source.
+  GstBuffer *pending_dst = nullptr;
+  GstBuffer *pending_src = nullptr;
 
   ~GstV3dFilterImpl() {
+    if (pending_src) gst_buffer_unref(pending_src);
     if (state.checksum) g_checksum_free(state.checksum);
   }
 };
@@ -123,6 +127,7 @@ static void gst_v3d_filter_class_init(GstV3dFilterClass *klass) {
   klass->counter_names = nullptr;
   klass->kernel = -1;
   klass->process_batch = gst_v3d_filter_default_process_batch;
+  klass->copies_source = FALSE;
 
   gst_type_mark_as_plugin_api(GST_TYPE_V3D_BACKEND, static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(GST_TYPE_V3D_FILTER, static_cast<GstPluginAPIFlags>(0));
@@ -518,7 +523,14 @@ static guint frames_in_flight(GstV3dFilter *self) {
   return both_sides ? n : 1;
 }
 
+static void drop_pending_source(GstV3dFilterImpl *impl) {
+  if (impl->pending_src) gst_buffer_unref(impl->pending_src);
+  impl->pending_src = nullptr;
+  impl->pending_dst = nullptr;
+}
+
 static void drop_in_flight(GstV3dFilterImpl *impl) {
+  drop_pending_source(impl);
   for (GstBuffer *b : impl->held) gst_buffer_unref(b);
   impl->held.clear();
   for (GstBuffer *b : impl->ready) gst_buffer_unref(b);
@@ -689,7 +701,37 @@ static GstFlowReturn gst_v3d_filter_prepare_output_buffer(GstBaseTransform *tran
   }
   GstV3dFilterImpl *impl = impl_of(trans);
   V3dContext *ctx = impl->context.ref();
-  GstFlowReturn ret = impl->output.prepare(GST_ELEMENT(trans), ctx, vf->in_info, in, out);
+  // One frame at a time, a class that copies inside its kernel gets the pixels left to it.
+  const bool defer = GST_V3D_FILTER_GET_CLASS(trans)->copies_source &&
+                     frames_in_flight(GST_V3D_FILTER(trans)) <= 1;
+  drop_pending_source(impl);
+  GstFlowReturn ret = impl->output.prepare(GST_ELEMENT(trans), ctx, vf->in_info, in, out, defer);
   if (ctx) v3d_context_free(ctx);
+  if (ret == GST_FLOW_OK && defer && *out != in) {
+    impl->pending_dst = *out;
+    impl->pending_src = gst_buffer_ref(in);
+  }
   return ret;
+}
+
+GstBuffer *gst_v3d_filter_take_source(GstV3dFilter *self, GstBuffer *buf) {
+  GstV3dFilterImpl *impl = impl_of(self);
+  if (!impl->pending_src || impl->pending_dst != buf) return nullptr;
+  GstBuffer *src = impl->pending_src;
+  impl->pending_src = nullptr;
+  impl->pending_dst = nullptr;
+  return src;
+}
+
+gboolean gst_v3d_filter_copy_source(GstV3dFilter *self, GstBuffer *src, GstBuffer *buf) {
+  const gint64 t0 = g_get_monotonic_time();
+  GstV3dFilterImpl *impl = impl_of(self);
+  if (!impl->output.copy_pixels(GST_ELEMENT(self), GST_VIDEO_FILTER(self)->in_info, src, buf))
+    return FALSE;
+  impl->output.count_copy((g_get_monotonic_time() - t0) / 1e6);
+  return TRUE;
+}
+
+void gst_v3d_filter_count_source_copy(GstV3dFilter *self, double seconds) {
+  impl_of(self)->output.count_copy(seconds);
 }

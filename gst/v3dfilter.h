@@ -58,6 +58,10 @@ struct _GstV3dFilterClass {
   // workers and the GPU at the same time. Returns the first failure (having posted its element
   // error). Default: transform_ip on each buffer in turn.
   GstFlowReturn (*process_batch)(GstV3dFilter *self, GstBuffer **buffers, guint n);
+  // TRUE when transform_ip takes the pixels of a read-only input frame itself
+  // (gst_v3d_filter_take_source), copying them inside its kernel (e.g. row by row, while in
+  // cache); FALSE: the base copies them before transform_ip.
+  gboolean copies_source;
 };
 
 G_END_DECLS
@@ -113,6 +117,16 @@ struct GstV3dFilterCount {
 // "stream-time".
 void gst_v3d_filter_count(GstV3dFilter *self, std::initializer_list<GstV3dFilterCount> counts,
                           gint64 t_start = -1);
+
+// For classes with copies_source: the read-only input frame whose pixels buf (the output buffer
+// handed to transform_ip) does not hold yet, or NULL when buf holds them (transfer full). Call
+// it first in transform_ip: with a source, the subclass copies its pixels into buf, either in
+// its kernel or with gst_v3d_filter_copy_source.
+GstBuffer *gst_v3d_filter_take_source(GstV3dFilter *self, GstBuffer *buf);
+// Copies src's visible pixels into buf (counted as an input copy). FALSE after an element error.
+gboolean gst_v3d_filter_copy_source(GstV3dFilter *self, GstBuffer *src, GstBuffer *buf);
+// Counts an input copy that a kernel did (seconds: its share of the kernel's time, if known).
+void gst_v3d_filter_count_source_copy(GstV3dFilter *self, double seconds);
 
 // With the "checksum" property on: adds the visible pixels of buf (per the negotiated caps) to
 // the running MD5. Streaming thread only.

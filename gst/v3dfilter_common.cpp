@@ -249,7 +249,7 @@ gboolean copy_meta(GstBuffer *from, GstMeta **meta, gpointer user_data) {
 }  // namespace
 
 GstFlowReturn OutputPool::prepare(GstElement *element, V3dContext *ctx, const GstVideoInfo &info,
-                                  GstBuffer *in, GstBuffer **out) {
+                                  GstBuffer *in, GstBuffer **out, bool defer_pixels) {
   if (gst_buffer_is_writable(in) && gst_buffer_is_all_memory_writable(in)) {
     *out = in;
     return GST_FLOW_OK;
@@ -262,33 +262,42 @@ GstFlowReturn OutputPool::prepare(GstElement *element, V3dContext *ctx, const Gs
     *out = gst_buffer_make_writable(gst_buffer_ref(in));
     return GST_FLOW_OK;
   }
-  GstVideoFrame src, dst;
-  if (!gst_video_frame_map(&src, &info, in, GST_MAP_READ)) {
+  if (!defer_pixels && !copy_pixels(element, info, in, buf)) {
     gst_buffer_unref(buf);
-    GST_ELEMENT_ERROR(element, RESOURCE, READ, ("Could not map the input frame"), (nullptr));
     return GST_FLOW_ERROR;
   }
-  if (!gst_video_frame_map(&dst, &info, buf, GST_MAP_WRITE)) {
-    gst_video_frame_unmap(&src);
-    gst_buffer_unref(buf);
-    GST_ELEMENT_ERROR(element, RESOURCE, WRITE, ("Could not map an output frame"), (nullptr));
-    return GST_FLOW_ERROR;
-  }
-  gst_video_frame_copy(&dst, &src);
-  gst_video_frame_unmap(&dst);
-  gst_video_frame_unmap(&src);
   gst_buffer_copy_into(buf, in,
                        static_cast<GstBufferCopyFlags>(GST_BUFFER_COPY_FLAGS |
                                                        GST_BUFFER_COPY_TIMESTAMPS),
                        0, static_cast<gsize>(-1));
   gst_buffer_foreach_meta(in, copy_meta, buf);
-  {
-    std::lock_guard<std::mutex> lock(lock_);
-    copies_++;
-    copy_us_ += g_get_monotonic_time() - t0;
-  }
+  if (!defer_pixels) count_copy((g_get_monotonic_time() - t0) / 1e6);
   *out = buf;
   return GST_FLOW_OK;
+}
+
+bool OutputPool::copy_pixels(GstElement *element, const GstVideoInfo &info, GstBuffer *in,
+                             GstBuffer *out) {
+  GstVideoFrame src, dst;
+  if (!gst_video_frame_map(&src, &info, in, GST_MAP_READ)) {
+    GST_ELEMENT_ERROR(element, RESOURCE, READ, ("Could not map the input frame"), (nullptr));
+    return false;
+  }
+  if (!gst_video_frame_map(&dst, &info, out, GST_MAP_WRITE)) {
+    gst_video_frame_unmap(&src);
+    GST_ELEMENT_ERROR(element, RESOURCE, WRITE, ("Could not map an output frame"), (nullptr));
+    return false;
+  }
+  gst_video_frame_copy(&dst, &src);
+  gst_video_frame_unmap(&dst);
+  gst_video_frame_unmap(&src);
+  return true;
+}
+
+void OutputPool::count_copy(double seconds) {
+  std::lock_guard<std::mutex> lock(lock_);
+  copies_++;
+  copy_us_ += static_cast<gint64>(seconds * 1e6);
 }
 
 }  // namespace v3d

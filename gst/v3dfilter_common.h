@@ -81,8 +81,15 @@ class OutputPool {
   // memory are writable; otherwise a pool buffer holding a copy of in's visible planes, with its
   // flags, timestamps and metas (except GstVideoMeta, which the pool buffer has of its own).
   // info: the negotiated format. ctx: the element's context (the pool's memory is its).
+  // defer_pixels: the pool buffer gets in's flags, timestamps and metas but not its pixels (the
+  // caller copies them itself, e.g. row by row inside a kernel; copy_pixels() otherwise).
   GstFlowReturn prepare(GstElement *element, V3dContext *ctx, const GstVideoInfo &info,
-                        GstBuffer *in, GstBuffer **out);
+                        GstBuffer *in, GstBuffer **out, bool defer_pixels = false);
+  // Copies in's visible planes into out (both per info), counted as one input copy. FALSE with
+  // an element error when a frame cannot be mapped.
+  bool copy_pixels(GstElement *element, const GstVideoInfo &info, GstBuffer *in, GstBuffer *out);
+  // Counts a copy done elsewhere (inside a kernel), with the seconds it took if known.
+  void count_copy(double seconds);
   // Frames copied by prepare() so far, and the seconds spent copying them.
   guint64 copies();
   double copy_seconds();

@@ -4,6 +4,7 @@
 #include "h264/deblock_frame.h"
 
 #include <chrono>
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 
@@ -104,13 +105,27 @@ void deblock_picture_setup(uint8_t *const planes[3], const ptrdiff_t strides[3],
   pic->slices = slices;
 }
 
+void deblock_copy_mb_row(const DeblockPicture &pic, int r, unsigned planes) {
+  if (!pic.src[0]) return;
+  for (int p = 0; p < 3; p++) {
+    if (!(planes & (1u << p))) continue;
+    const int rows = p ? 8 : 16;
+    const int end = std::min(pic.height[p], (r + 1) * rows);
+    for (int y = r * rows; y < end; y++)
+      memcpy(pic.data[p] + y * pic.stride[p], pic.src[p] + y * pic.src_stride[p], pic.width[p]);
+  }
+}
+
 void deblock_sequential(const DeblockPicture &pic, const DeblockDsp &dsp, unsigned planes,
                         DeblockOrder order) {
   if (order == DeblockOrder::kMacroblocks) {
-    for (int r = 0; r < pic.mb_rows; r++)
+    for (int r = 0; r < pic.mb_rows; r++) {
+      deblock_copy_mb_row(pic, r, planes);
       for (int c = 0; c < pic.mb_cols; c++) deblock_mb(pic, dsp, r, c, planes, kPassesAll);
+    }
     return;
   }
+  for (int r = 0; r < pic.mb_rows; r++) deblock_copy_mb_row(pic, r, planes);
   for (unsigned pass : {kPassV, kPassH})
     for (int r = 0; r < pic.mb_rows; r++)
       for (int c = 0; c < pic.mb_cols; c++) deblock_mb(pic, dsp, r, c, planes, pass);
@@ -137,8 +152,10 @@ void deblock_sequential(const DeblockPicture &pic, const DeblockDsp &dsp, unsign
 // sequential order, so the picture is the same.
 void deblock_wavefront(const DeblockPicture &pic, const DeblockDsp &dsp, ThreadPool &pool,
                        unsigned planes) {
-  run_wavefront(pool, pic.mb_rows, pic.mb_cols, 1,
-                [&](int r, int c) { deblock_mb(pic, dsp, r, c, planes, kPassesAll); });
+  run_wavefront(pool, pic.mb_rows, pic.mb_cols, 1, [&](int r, int c) {
+    if (c == 0) deblock_copy_mb_row(pic, r, planes);  // row r is nobody else's before now
+    deblock_mb(pic, dsp, r, c, planes, kPassesAll);
+  });
 }
 
 }  // namespace h264
@@ -169,6 +186,49 @@ extern "C" int v3d_h264_deblock_frame(V3dContext *ctx, uint8_t *const planes[3],
     h264::deblock_sequential(pic, ref);
   } else {
     // simd; gpu and hybrid too for now (no GPU deblocking yet).
+    h264::deblock_wavefront(pic, h264::deblock_dsp(), *ctx->pool);
+  }
+  record_cpu_frame(ctx, V3D_KERNEL_H264_DEBLOCK, static_cast<uint64_t>(pic.mb_rows) * pic.mb_cols,
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return V3D_OK;
+}
+
+extern "C" int v3d_h264_deblock_frame_from(V3dContext *ctx, const uint8_t *const src[3],
+                                           const ptrdiff_t src_strides[3],
+                                           uint8_t *const planes[3], const ptrdiff_t strides[3],
+                                           int width, int height, const V3dH264MbInfo *mbs,
+                                           int mb_stride, const V3dH264SliceInfo *slices,
+                                           int n_slices) {
+  using namespace v3d;
+  clear_error();
+  int rc = check_frame_pointers(ctx, planes, strides);
+  if (!rc && (!src || !src_strides))
+    rc = set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !src ? "src" : "src_strides");
+  if (!rc) rc = h264::deblock_validate(width, height, mbs, mb_stride, slices, n_slices);
+  h264::DeblockPicture pic;
+  if (!rc) {
+    h264::deblock_picture_setup(planes, strides, width, height, mbs, mb_stride, slices, &pic);
+    rc = check_plane_strides(planes, strides, pic.width);
+  }
+  for (int p = 0; p < 3 && !rc; p++) {
+    if (!src[p]) rc = set_error(V3D_ERROR_INVALID_ARGUMENT, "source plane %d is NULL", p);
+    else if (src_strides[p] < pic.width[p])
+      rc = set_error(V3D_ERROR_INVALID_ARGUMENT, "stride %td of source plane %d is below its width %d",
+                     src_strides[p], p, pic.width[p]);
+    else {
+      pic.src[p] = src[p];
+      pic.src_stride[p] = src_strides[p];
+    }
+  }
+  if (rc) return rc;
+  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
+  const auto t0 = std::chrono::steady_clock::now();
+  // On the CPU workers whatever the backend: the copy rides along with each row.
+  if (ctx->backend == Backend::kScalar) {
+    h264::DeblockDsp ref;
+    h264::deblock_dsp_init_ref(&ref);
+    h264::deblock_sequential(pic, ref);
+  } else {
     h264::deblock_wavefront(pic, h264::deblock_dsp(), *ctx->pool);
   }
   record_cpu_frame(ctx, V3D_KERNEL_H264_DEBLOCK, static_cast<uint64_t>(pic.mb_rows) * pic.mb_cols,

@@ -40,9 +40,17 @@ struct DeblockPicture {
   ptrdiff_t mb_stride;
   int mb_rows, mb_cols;
   const V3dH264SliceInfo *slices;
+  // Copy-and-filter (v3d_h264_deblock_frame_from): when src[0] is set, the sequential and
+  // wavefront orders copy each macroblock row's samples from src into data just before the row
+  // is deblocked (row r is touched by nobody before it starts: row r-1 reaches only its own rows).
+  const uint8_t *src[3] = {nullptr, nullptr, nullptr};
+  ptrdiff_t src_stride[3] = {0, 0, 0};
 
   const V3dH264MbInfo &mb(int r, int c) const { return mbs[r * mb_stride + c]; }
 };
+// Copies macroblock row r of the planes in `planes` (bit p = plane p) from pic.src to pic.data
+// (nothing when pic.src[0] is null).
+void deblock_copy_mb_row(const DeblockPicture &pic, int r, unsigned planes);
 void deblock_picture_setup(uint8_t *const planes[3], const ptrdiff_t strides[3], int width,
                            int height, const V3dH264MbInfo *mbs, int mb_stride,
                            const V3dH264SliceInfo *slices, DeblockPicture *pic);

@@ -258,6 +258,16 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
       cpu_masks[i] = 0;
     }
   }
+  // Copy-and-filter frames whose planes go (partly) to the GPU: the GPU reads the destination,
+  // so those planes are copied whole first (the CPU's planes are copied row by row as filtered).
+  for (size_t i = 0; i < gpu_frames.size(); i++) {
+    const LpfFrame &f = *gpu_frames[i];
+    if (!f.src[0]) continue;
+    LpfFrame whole = f;
+    whole.plane_mask = gpu_masks[i];
+    const int sb_rows = (f.grid.mi_rows + 7) / 8;
+    for (int r = 0; r < sb_rows; r++) lpf_copy_sb_row(whole, r);
+  }
   GpuBatch gpu(ctx, gpu_frames, gpu_masks);
   if (!gpu_frames.empty()) gpu.submit();
   const auto t_cpu = Clock::now();
@@ -327,4 +337,30 @@ extern "C" int v3d_vp9_loop_filter_frames(V3dContext *ctx, const V3dVp9LfFrame *
   if (!n_frames) return V3D_OK;
   std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
   return vp9::run_frames(ctx, f);
+}
+
+extern "C" int v3d_vp9_loop_filter_frame_from(V3dContext *ctx, const uint8_t *const src[3],
+                                              const ptrdiff_t src_strides[3],
+                                              uint8_t *const planes[3], const ptrdiff_t strides[3],
+                                              int width, int height, const V3dVp9LfInfo *grid,
+                                              int grid_stride, int sharpness) {
+  using namespace v3d;
+  clear_error();
+  if (!ctx) return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL context");
+  if (!src || !src_strides)
+    return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !src ? "src" : "src_strides");
+  std::vector<vp9::LpfFrame> frames(1);
+  int rc = vp9::check_frame(planes, strides, width, height, grid, grid_stride, sharpness, &frames[0]);
+  if (rc) return rc;
+  for (int p = 0; p < 3; p++) {
+    if (!src[p]) return set_error(V3D_ERROR_INVALID_ARGUMENT, "source plane %d is NULL", p);
+    if (src_strides[p] < frames[0].width[p])
+      return set_error(V3D_ERROR_INVALID_ARGUMENT,
+                       "stride %td of source plane %d is below its width %d", src_strides[p], p,
+                       frames[0].width[p]);
+    frames[0].src[p] = src[p];
+    frames[0].src_stride[p] = src_strides[p];
+  }
+  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
+  return vp9::run_frames(ctx, frames);
 }

@@ -266,13 +266,27 @@ void lpf_filter_sb(const LpfFrame &f, const LpfDsp &dsp, int sb_row, int sb_col)
   filter_sb_passes(f, dsp, sb_row, sb_col, kVertical | kHorizontal);
 }
 
+void lpf_copy_sb_row(const LpfFrame &f, int sb_row) {
+  if (!f.src[0]) return;
+  for (int p = 0; p < 3; p++) {
+    if (!(f.plane_mask & (1 << p))) continue;
+    const int rows = p ? 32 : 64;
+    const int end = std::min(f.height[p], (sb_row + 1) * rows);
+    for (int y = sb_row * rows; y < end; y++)
+      memcpy(f.data[p] + y * f.stride[p], f.src[p] + y * f.src_stride[p], f.width[p]);
+  }
+}
+
 void lpf_frame_sequential(const LpfFrame &f, const LpfDsp &dsp, LpfOrder order) {
   const int sb_rows = (f.grid.mi_rows + 7) / 8, sb_cols = (f.grid.mi_cols + 7) / 8;
   if (order == LpfOrder::kSuperblocks) {
-    for (int r = 0; r < sb_rows; r++)
+    for (int r = 0; r < sb_rows; r++) {
+      lpf_copy_sb_row(f, r);
       for (int c = 0; c < sb_cols; c++) filter_sb_passes(f, dsp, r, c, kVertical | kHorizontal);
+    }
     return;
   }
+  for (int r = 0; r < sb_rows; r++) lpf_copy_sb_row(f, r);
   for (int pass : {kVertical, kHorizontal})
     for (int r = 0; r < sb_rows; r++)
       for (int c = 0; c < sb_cols; c++) filter_sb_passes(f, dsp, r, c, pass);
@@ -310,6 +324,9 @@ void lpf_frame_wavefront(const LpfFrame &f, const LpfDsp &dsp, ThreadPool &pool)
   std::mutex mutex;
   std::condition_variable cv;
   pool.run(sb_rows, [&](int r, int) {
+    // Row r's pixels are touched by nobody before row r starts (row r-1 reaches only its own
+    // rows and the 8 above): copy them now, then filter them while they are in cache.
+    lpf_copy_sb_row(f, r);
     for (int c = 0; c < sb_cols; c++) {
       if (r > 0) {
         const int need = std::min(c + 2, sb_cols);

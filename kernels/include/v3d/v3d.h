@@ -313,6 +313,18 @@ V3D_API int v3d_vp9_loop_filter_frame(V3dContext *ctx, uint8_t *const planes[3],
                                       const ptrdiff_t strides[3], int width, int height,
                                       const V3dVp9LfInfo *grid, int grid_stride, int sharpness);
 
+/* Copy and filter: the same result in planes as copying src's processed area (the frame rounded
+ * up to whole 8x8 luma blocks, as above; src_strides[p] >= that width) into planes and then
+ * calling v3d_vp9_loop_filter_frame on planes, but each superblock row is copied just before it
+ * is filtered, while it stays in cache (a filter after a decoder that keeps its reference frames
+ * must not write into them). src is only read; src and planes must not overlap. Same errors, and
+ * NULL or short source planes refused, with nothing written. */
+V3D_API int v3d_vp9_loop_filter_frame_from(V3dContext *ctx, const uint8_t *const src[3],
+                                           const ptrdiff_t src_strides[3],
+                                           uint8_t *const planes[3], const ptrdiff_t strides[3],
+                                           int width, int height, const V3dVp9LfInfo *grid,
+                                           int grid_stride, int sharpness);
+
 /* Several frames in one call: one frame of v3d_vp9_loop_filter_frame each. */
 typedef struct {
   uint8_t *planes[3];
@@ -385,6 +397,19 @@ V3D_API int v3d_h264_deblock_frame(V3dContext *ctx, uint8_t *const planes[3],
                                    const ptrdiff_t strides[3], int width, int height,
                                    const V3dH264MbInfo *mbs, int mb_stride,
                                    const V3dH264SliceInfo *slices, int n_slices);
+
+/* Copy and deblock: the same result in planes as copying src's picture (width x height luma,
+ * (width+1)/2 x (height+1)/2 chroma; src_strides[p] >= those widths) into planes and then
+ * calling v3d_h264_deblock_frame on planes, but each macroblock row is copied just before it is
+ * deblocked, while it stays in cache (a filter after a decoder that keeps its reference frames
+ * must not write into them). src is only read; src and planes must not overlap. Runs on the CPU
+ * workers on every backend. Same errors, and NULL or short source planes refused, with nothing
+ * written. */
+V3D_API int v3d_h264_deblock_frame_from(V3dContext *ctx, const uint8_t *const src[3],
+                                        const ptrdiff_t src_strides[3], uint8_t *const planes[3],
+                                        const ptrdiff_t strides[3], int width, int height,
+                                        const V3dH264MbInfo *mbs, int mb_stride,
+                                        const V3dH264SliceInfo *slices, int n_slices);
 /* Backends of v3d_h264_deblock_frame: "scalar" runs the scalar references in sequence; "simd",
  * "gpu", "hybrid" and "auto" run the SIMD kernels on the context's CPU threads (a wavefront over
  * macroblock rows, same result); the GPU is not used by this entry point yet. */
