@@ -351,7 +351,7 @@ int make_raw_coeffs(Rng &rng, int tx_size, int16_t *coeffs) {
       switch (kind) {
         case 0: v = rng.range(-32768, 32767); break;
         case 1: v = rng.range(0, 1) ? 32767 : -32768; break;
-        case 2: v = (rng.range(0, 1) ? 1 : -1) << rng.range(0, 15); break;
+        case 2: v = (rng.range(0, 1) ? 1 : -1) * (1 << rng.range(0, 15)); break;  // no shift of a negative value (UB)
         default: v = rng.range(-2048, 2047); break;
       }
     }

@@ -68,15 +68,31 @@ std::shared_ptr<Gpu> open_shared_gpu(const char *device, std::string *error) {
     const char *env = getenv("V3D_VULKAN_DEVICE");
     key = std::string("default:") + (env ? env : "");
   }
+  // A lost Gpu is replaced by a new one for new contexts; the lost one is kept (never destroyed:
+  // a hung device would block its destructor's vkDeviceWaitIdle forever).
+  static auto *lost = new std::vector<std::shared_ptr<Gpu>>();
   std::lock_guard<std::mutex> lock(mutex);
   auto it = cache->find(key);
-  if (it != cache->end()) return it->second;
+  if (it != cache->end() && !gpu_lost(*it->second)) return it->second;
+  if (it != cache->end()) {
+    lost->push_back(it->second);
+    cache->erase(it);
+  }
   std::shared_ptr<Gpu> gpu = gpu_open(device, error);
   if (gpu) (*cache)[key] = gpu;
   return gpu;
 }
 
 }  // namespace
+
+bool gpu_usable(const V3dContext *ctx) { return ctx->gpu && !gpu_lost(*ctx->gpu); }
+
+void warn_gpu_failure(V3dContext *ctx, const char *why, const char *now) {
+  const bool lost = gpu_lost(*ctx->gpu);
+  const int n = ctx->gpu_failures.fetch_add(1, std::memory_order_relaxed);
+  log(n == 0 ? kLogWarning : kLogDebug, "GPU %s %s (%s): %s%s", ctx->gpu_name.c_str(),
+      lost ? "lost" : "failed", why, now, lost ? "; all later work runs on the CPU" : "");
+}
 
 const char *backend_name(Backend b) {
   switch (b) {
@@ -303,7 +319,7 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   else if (share > 0)
     n_gpu = std::lower_bound(prefix.begin(), prefix.end(), static_cast<uint64_t>(share * total)) -
             prefix.begin();
-  if (!ctx->gpu) n_gpu = 0;
+  if (!gpu_usable(ctx)) n_gpu = 0;
 
   // The GPU's submission (its host-side preparation copies blocks and coefficients) runs as one
   // task of the same parallel loop as the CPU's share, so the CPU workers never wait for it.
@@ -317,8 +333,7 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
     job = gpu_vp9_itx_submit(*ctx->gpu, frame, blocks, active.data(), n_gpu, coeffs, n_coeffs,
                              &err);
     if (!job) {
-      log(kLogWarning, "GPU submission failed (%s): its blocks of this frame run on the CPU",
-          err.c_str());
+      warn_gpu_failure(ctx, err.c_str(), "its share of this frame runs on the CPU");
       gpu_failed_submit = true;
     } else {
       ctx->kernel_stats[V3D_KERNEL_VP9_ITX].gpu_job(+1);
@@ -371,16 +386,14 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
     copies = job->copies();
     job.reset();
     if (rc) {
-      // With a staging copy, the frame has none of the GPU's results yet: redo them here.
-      if (copies > 0) {
-        log(kLogWarning, "GPU failed (%s): its blocks of this frame run on the CPU",
-            v3d_last_error());
-        vp9::itx_apply_cpu(frame, blocks, active.data(), 0, n_gpu, coeffs, use_ref);
-        rc = V3D_OK;
-      } else {
-        return set_error(V3D_ERROR_GPU, "GPU failed while writing the frame in place: %s",
-                         v3d_last_error());
-      }
+      // The frame has none of the GPU's results (staged blocks were not copied back, in-place
+      // blocks were restored by the job): redo them here.
+      std::string why = v3d_last_error();
+      clear_error();
+      warn_gpu_failure(ctx, why.c_str(), "its share of this frame is redone on the CPU");
+      vp9::itx_apply_cpu(frame, blocks, active.data(), 0, n_gpu, coeffs, use_ref);
+      n_gpu = 0;
+      rc = V3D_OK;
     }
   }
   double frame_seconds = seconds_since(t_frame);
@@ -492,17 +505,17 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
       blocks_gpu += n;
       gpu_seconds += busy;
       book.record(kernel_frame(0, n, busy, 0, busy));
-    } else if (q.job->copies() > 0) {  // staged: the frame has none of the GPU's results
-      log(kLogWarning, "GPU failed (%s): frame %zu runs on the CPU", v3d_last_error(), q.frame);
+    } else {  // the frame has none of the GPU's results (the job restores what it wrote)
+      std::string why = v3d_last_error();
+      clear_error();
+      std::string now = "frame " + std::to_string(q.frame) + " of the batch is redone on the CPU";
+      warn_gpu_failure(ctx, why.c_str(), now.c_str());
       vp9::itx_apply_cpu(planes[q.frame], frames[q.frame].blocks, active[q.frame].data(), 0, n,
                          frames[q.frame].coeffs, false);
       blocks_cpu += n;
-    } else if (!rc_all) {
-      rc_all = set_error(V3D_ERROR_GPU, "frame %zu: GPU failed while writing in place: %s",
-                         q.frame, v3d_last_error());
     }
   };
-  bool gpu_usable = true;
+  bool gpu_ok = gpu_usable(ctx);
   const V3dKernelStats rates = book.snapshot();
   auto queued_blocks = [&]() {
     uint64_t q = 0;
@@ -520,7 +533,7 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
   // to keep pace (gpu_takes) and frames are left that the CPU has not taken.
   auto top_up = [&]() {
     while (!gpu.empty() && gpu.front().job->ready()) retire_front();
-    while (gpu_usable && gpu.size() < kHybridGpuDepth && lo < hi) {
+    while (gpu_ok && gpu.size() < kHybridGpuDepth && lo < hi) {
       const size_t f = hi - 1;
       if (active[f].empty()) {
         hi--;
@@ -534,8 +547,8 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
                                     active[f].size(), frames[f].coeffs, frames[f].n_coeffs, &err);
       if (!job) {  // no free slot (others use the GPU) or a failure: the CPU keeps the rest
         if (gpu.empty()) {
-          log(kLogWarning, "GPU submission failed (%s): the batch runs on the CPU", err.c_str());
-          gpu_usable = false;
+          warn_gpu_failure(ctx, err.c_str(), "the rest of the batch runs on the CPU");
+          gpu_ok = false;
         }
         break;
       }
@@ -590,9 +603,9 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
       return set_error(rc, "frame %zu: %s", f, msg.c_str());
     }
   }
-  if (ctx->backend == Backend::kHybrid && ctx->gpu && n_frames > 1 && ctx->fixed_share < 0)
+  if (ctx->backend == Backend::kHybrid && gpu_usable(ctx) && n_frames > 1 && ctx->fixed_share < 0)
     return itx_frames_hybrid(ctx, frames, planes, n_frames);
-  if (ctx->backend != Backend::kGpu || !ctx->gpu) {
+  if (ctx->backend != Backend::kGpu || !gpu_usable(ctx)) {
     // CPU (and hybrid with a fixed share): frame after frame, each using every worker (or split).
     for (size_t f = 0; f < n_frames; f++) {
       const V3dVp9ItxFrame &fr = frames[f];
@@ -622,16 +635,14 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
     book.gpu_job(-1);
     const double busy = seconds_since(q.submitted);
     copies += q.job->copies();
-    if (rc) {
+    if (rc) {  // the frame has none of the GPU's results (see v3d_vp9_itxfm_add_frame)
       const V3dVp9ItxFrame &fr = frames[q.frame];
-      if (q.job->copies() > 0) {  // staging copy: the frame has none of the GPU's results
-        log(kLogWarning, "GPU failed (%s): frame %zu runs on the CPU", v3d_last_error(), q.frame);
-        vp9::itx_apply_cpu(planes[q.frame], fr.blocks, nullptr, 0, fr.n_blocks, fr.coeffs, false);
-        blocks_cpu += q.blocks;
-      } else if (!rc_all) {
-        rc_all = set_error(V3D_ERROR_GPU, "frame %zu: GPU failed while writing in place: %s",
-                           q.frame, v3d_last_error());
-      }
+      std::string why = v3d_last_error();
+      clear_error();
+      std::string now = "frame " + std::to_string(q.frame) + " of the batch is redone on the CPU";
+      warn_gpu_failure(ctx, why.c_str(), now.c_str());
+      vp9::itx_apply_cpu(planes[q.frame], fr.blocks, nullptr, 0, fr.n_blocks, fr.coeffs, false);
+      blocks_cpu += q.blocks;
     } else {
       blocks_gpu += q.blocks;
       // Frames overlap in a batch: each one's time is its own submission to completion.
@@ -659,7 +670,8 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
         retire_oldest();
         continue;
       }
-      log(kLogWarning, "GPU submission failed (%s): frame %zu runs on the CPU", err.c_str(), f);
+      std::string now = "frame " + std::to_string(f) + " of the batch runs on the CPU";
+      warn_gpu_failure(ctx, err.c_str(), now.c_str());
       vp9::itx_apply_cpu(planes[f], fr.blocks, nullptr, 0, fr.n_blocks, fr.coeffs, false);
       blocks_cpu += active.size();
       break;

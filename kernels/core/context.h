@@ -58,7 +58,23 @@ struct V3dContext {
   v3d::SplitController lpf_split;  // the VP9 loop filter's hybrid split (vp9/lpf_api.cpp)
   bool auto_backend = false;       // "auto" was asked for (backend holds what it resolved to)
 
+  // GPU failures: the first is logged as a warning, later ones at debug level only (a lost
+  // device or exhausted GPU memory would otherwise warn on every frame).
+  std::atomic<int> gpu_failures{0};
+
   mutable std::mutex stats_mutex;
   V3dStats stats{};
   v3d::KernelStatsBook kernel_stats[V3D_KERNEL_COUNT];  // own locks
 };
+
+namespace v3d {
+
+// True when ctx has a GPU that is not lost (gpu_lost): frame-level calls give it work only then.
+bool gpu_usable(const V3dContext *ctx);
+// Logs a failed GPU job or allocation of ctx (ctx->gpu set): "GPU <name> failed (<why>): <now>",
+// or when the Gpu is lost "GPU <name> lost (<why>): <now>; all later work runs on the CPU".
+// now: what happens instead. The context's first failure is a warning, later ones debug
+// messages. Thread-safe.
+void warn_gpu_failure(V3dContext *ctx, const char *why, const char *now);
+
+}  // namespace v3d

@@ -12,6 +12,7 @@
 // Threads: everything here is under one mutex; the GPU calls run outside it.
 #include <cstdlib>
 #include <map>
+#include <string>
 #include <mutex>
 #include <unordered_map>
 #include <utility>
@@ -62,7 +63,7 @@ extern "C" {
 void *v3d_shared_alloc(V3dContext *ctx, size_t size) {
   using namespace v3d;
   const size_t rounded = ((size ? size : 1) + 63) & ~size_t{63};
-  const Gpu *owner = ctx && ctx->gpu ? ctx->gpu.get() : nullptr;
+  const Gpu *owner = ctx && gpu_usable(ctx) ? ctx->gpu.get() : nullptr;
   Registry &r = registry();
   {
     std::lock_guard<std::mutex> lock(r.mutex);
@@ -79,7 +80,11 @@ void *v3d_shared_alloc(V3dContext *ctx, size_t size) {
   if (owner) {
     p = gpu_shared_alloc(ctx->gpu, rounded);
     if (!p) {
-      log(kLogWarning, "GPU shared allocation of %zu bytes failed: using plain memory", size);
+      if (!gpu_lost(*ctx->gpu)) {
+        const std::string now = "shared allocation of " + std::to_string(size) +
+                                " bytes in plain memory (frames in it are copied for the GPU)";
+        warn_gpu_failure(ctx, "no GPU memory", now.c_str());
+      }
       owner = nullptr;
     }
   }

@@ -3,6 +3,11 @@
 
 #include <unistd.h>
 
+#include <system_error>
+
+#include "core/fault.h"
+#include "core/log.h"
+
 namespace v3d {
 
 int online_cores() {
@@ -11,7 +16,18 @@ int online_cores() {
 }
 
 ThreadPool::ThreadPool(int n_threads) : n_threads_(n_threads < 1 ? 1 : n_threads) {
-  for (int i = 1; i < n_threads_; i++) threads_.emplace_back([this, i] { worker_main(i); });
+  for (int i = 1; i < n_threads_; i++) {
+    try {
+      if (fault_hit(Fault::kThread))
+        throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again));
+      threads_.emplace_back([this, i] { worker_main(i); });
+    } catch (const std::system_error &e) {
+      log(kLogWarning, "could not start CPU worker thread %d of %d (%s): running with %d threads", i,
+          n_threads_ - 1, e.what(), i);
+      n_threads_ = i;
+      break;
+    }
+  }
 }
 
 ThreadPool::~ThreadPool() {

@@ -19,7 +19,9 @@ namespace v3d {
 class ThreadPool {
  public:
   // n_threads: how many threads run loop bodies, the calling thread of run() included (so
-  // n_threads - 1 threads are created). At least 1.
+  // n_threads - 1 threads are created). At least 1. A thread that cannot be created (e.g.
+  // EAGAIN) is logged as a warning and the pool runs with the threads it has: size() says how
+  // many.
   explicit ThreadPool(int n_threads);
   ~ThreadPool();
   ThreadPool(const ThreadPool &) = delete;
@@ -35,7 +37,7 @@ class ThreadPool {
   void worker_main(int thread);
   void run_tasks(int thread);
 
-  const int n_threads_;
+  int n_threads_;
   std::vector<std::thread> threads_;
   std::mutex run_mutex_;  // serializes run()
   std::mutex mutex_;      // guards the fields below

@@ -122,5 +122,8 @@ int gpu_validation_messages(const Gpu &gpu);
 // Device time of the most recently completed job (timestamp queries), in seconds; -1 if the
 // queue has no timestamps or no job completed yet.
 double gpu_last_job_seconds(const Gpu &gpu);
+// True once a job of this Gpu failed for good (device lost, or not done within the bounded
+// wait): it accepts no more jobs (submissions fail), and its users run everything on the CPU.
+bool gpu_lost(const Gpu &gpu);
 
 }  // namespace v3d

@@ -5,6 +5,8 @@
 
 #include <mutex>
 
+#include "core/fault.h"
+
 namespace v3d {
 namespace {
 
@@ -16,6 +18,10 @@ PFN_vkGetInstanceProcAddr open_loader(std::string *error) {
   static PFN_vkGetInstanceProcAddr gipa = nullptr;
   static std::string failure;
   std::call_once(once, [] {
+    if (fault_hit(Fault::kNoLoader)) {
+      failure = "no Vulkan loader (injected: V3D_FAULT=no-loader)";
+      return;
+    }
     for (const char *name : kLoaderNames) {
       void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
       if (!lib) continue;

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/fault.h"
 #include "core/log.h"
 
 namespace v3d {
@@ -132,6 +133,7 @@ bool create_instance(VkApi &vk, Gpu *gpu, VkInstance *out, std::string *error) {
 }
 
 std::vector<VkPhysicalDevice> physical_devices(VkApi &vk, VkInstance instance) {
+  if (fault_hit(Fault::kNoDevice)) return {};
   uint32_t n = 0;
   vk.vkEnumeratePhysicalDevices(instance, &n, nullptr);
   std::vector<VkPhysicalDevice> pds(n);
@@ -393,6 +395,7 @@ const char *gpu_name(const Gpu &gpu) { return gpu.name.c_str(); }
 int gpu_subgroup_size(const Gpu &gpu) { return gpu.subgroup_size; }
 int gpu_validation_messages(const Gpu &gpu) { return gpu.validation_messages.load(); }
 double gpu_last_job_seconds(const Gpu &gpu) { return gpu.last_job_seconds.load(); }
+bool gpu_lost(const Gpu &gpu) { return gpu.lost.load(std::memory_order_acquire); }
 
 std::vector<std::string> gpu_list_devices(std::string *error) {
   VkApi vk;

@@ -51,6 +51,10 @@ class Gpu : public std::enable_shared_from_this<Gpu> {
   VkDeviceSize import_align = 0;
   std::atomic<int> validation_messages{0};  // errors/warnings reported by validation layers
   std::atomic<double> last_job_seconds{-1.0};
+  // Set when a job failed for good (VK_ERROR_DEVICE_LOST, or no completion within the bounded
+  // wait): the Gpu takes no more jobs, and the process-wide cache (core/context.cpp) never
+  // destroys it (a hung device would block vkDeviceWaitIdle forever).
+  std::atomic<bool> lost{false};
 
   Vp9ItxState *vp9_itx = nullptr;  // owned; created by gpu_open()
   Vp9LpfState *vp9_lpf = nullptr;  // owned; created by gpu_open(); null: loop filter on CPU only

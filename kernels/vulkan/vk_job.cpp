@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include "vulkan/vk_job.h"
 
+#include "core/fault.h"
+
 #include <mutex>
 #include <vector>
 
@@ -147,8 +149,10 @@ std::string job_end_and_submit(Gpu &gpu, VkCommandBuffer cmd, VkFence fence, VkQ
   vk.vkResetFences(gpu.device, 1, &fence);
   {
     std::lock_guard<std::mutex> lock(gpu.queue_mutex);
-    r = vk.vkQueueSubmit(gpu.queue, 1, &si, fence);
+    r = fault_hit(Fault::kSubmitLost) ? VK_ERROR_DEVICE_LOST  // V3D_FAULT (core/fault.h)
+                                      : vk.vkQueueSubmit(gpu.queue, 1, &si, fence);
   }
+  if (r == VK_ERROR_DEVICE_LOST) gpu.lost.store(true, std::memory_order_release);
   if (r != VK_SUCCESS) return std::string("vkQueueSubmit: ") + vk_result_name(r);
   return "";
 }

@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 
+#include "core/fault.h"
 #include "core/log.h"
 
 namespace v3d {
@@ -55,7 +56,8 @@ bool host_buffer_create(Gpu &gpu, VkDeviceSize size, HostBuffer *out, std::strin
   auto ai = vk_struct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
   ai.allocationSize = req.size;
   ai.memoryTypeIndex = static_cast<uint32_t>(type);
-  r = vk.vkAllocateMemory(gpu.device, &ai, nullptr, &out->memory);
+  r = fault_hit(Fault::kGpuAlloc) ? VK_ERROR_OUT_OF_DEVICE_MEMORY
+                                  : vk.vkAllocateMemory(gpu.device, &ai, nullptr, &out->memory);
   if (r == VK_SUCCESS) r = vk.vkBindBufferMemory(gpu.device, out->buffer, out->memory, 0);
   void *map = nullptr;
   if (r == VK_SUCCESS) r = vk.vkMapMemory(gpu.device, out->memory, 0, VK_WHOLE_SIZE, 0, &map);
@@ -101,12 +103,12 @@ bool shared_lookup(const Gpu &gpu, const void *ptr, size_t size, SharedSpan *out
 }
 
 void *gpu_shared_alloc(const std::shared_ptr<Gpu> &gpu, size_t size) {
-  if (!gpu || !size) return nullptr;
+  if (!gpu || !size || gpu_lost(*gpu)) return nullptr;
   auto *a = new SharedAlloc;
   a->gpu = gpu;
   std::string err;
   if (!host_buffer_create(*gpu, size, &a->buf, &err)) {
-    log(kLogWarning, "gpu_shared_alloc(%zu): %s", size, err.c_str());
+    log(kLogDebug, "gpu_shared_alloc(%zu): %s", size, err.c_str());  // the caller warns
     delete a;
     return nullptr;
   }

@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/fault.h"
 #include "core/log.h"
 #include "vulkan/gpu.h"
 #include "vulkan/vk_job.h"
@@ -24,7 +25,8 @@ namespace v3d {
 namespace {
 
 // Longest wait for a job before reporting V3D_ERROR_GPU instead of hanging: 10 s (a 1080p
-// frame takes milliseconds even on lavapipe).
+// frame takes milliseconds even on lavapipe). After that the Gpu is marked lost and the frame's
+// GPU blocks are restored and redone on the CPU.
 constexpr uint64_t kWaitTimeoutNs = 10ull * 1000 * 1000 * 1000;
 constexpr int kNumSizes = kItxNumSizes;
 constexpr int kNumTypes = kItxNumTypes;
@@ -55,6 +57,8 @@ class ItxJob final : public GpuJob {
   }
   int copies() const override { return copies_; }
   int imports() const override { return imports_; }
+  // Saves the pixels of an in-place block (before submission); see ItxSlot::backup.
+  void save_in_place(const CopyBack &c);
 
   // Staged planes: where each lies in the slot's staging buffer (stride = plane width).
   bool staged[3] = {false, false, false};
@@ -69,7 +73,35 @@ class ItxJob final : public GpuJob {
   ItxSlot *slot_;
   FramePlanes frame_;
   int result_ = V3D_OK;
+
+  // Puts back the in-place blocks' pixels saved before submission (after a failed job).
+  void restore_in_place();
+  // Fault injection only: garbage over the in-place blocks, as a lost device may leave them.
+  void scribble_in_place();
 };
+
+void ItxJob::save_in_place(const CopyBack &c) {
+  slot_->in_place.push_back(c);
+  const uint8_t *src = frame_.data[c.plane] + c.y * frame_.stride[c.plane] + c.x;
+  for (uint32_t row = 0; row < c.h; row++)
+    slot_->backup.insert(slot_->backup.end(), src + row * frame_.stride[c.plane],
+                         src + row * frame_.stride[c.plane] + c.w);
+}
+
+void ItxJob::restore_in_place() {
+  const uint8_t *src = slot_->backup.data();
+  for (const CopyBack &c : slot_->in_place) {
+    uint8_t *dst = frame_.data[c.plane] + c.y * frame_.stride[c.plane] + c.x;
+    for (uint32_t row = 0; row < c.h; row++, src += c.w) memcpy(dst + row * frame_.stride[c.plane], src, c.w);
+  }
+}
+
+void ItxJob::scribble_in_place() {
+  for (const CopyBack &c : slot_->in_place) {
+    uint8_t *dst = frame_.data[c.plane] + c.y * frame_.stride[c.plane] + c.x;
+    for (uint32_t row = 0; row < c.h; row++) memset(dst + row * frame_.stride[c.plane], 0x5A, c.w);
+  }
+}
 
 int ItxJob::wait() {
   if (!slot_) return result_;
@@ -82,11 +114,27 @@ int ItxJob::wait() {
     return result_ = V3D_ERROR_GPU;
   }
   VkResult r = vk.vkWaitForFences(gpu.device, 1, &slot_->fence, VK_TRUE, kWaitTimeoutNs);
+  bool injected = false;
+  if (r == VK_SUCCESS && fault_hit(Fault::kDeviceLost)) {
+    r = VK_ERROR_DEVICE_LOST;
+    injected = true;
+  } else if (r == VK_SUCCESS && fault_hit(Fault::kGpuTimeout)) {
+    r = VK_TIMEOUT;
+    injected = true;
+  }
+  if (injected) scribble_in_place();
   if (r != VK_SUCCESS) {
+    // Lost, or not done in time (then perhaps never): the slot and the Gpu are not used again,
+    // and the in-place blocks get their old pixels back so the caller can redo them on the CPU.
+    // (A GPU that finishes after the timeout could still write them: see docs/reliability.md.)
     slot_->lost = true;
+    gpu.lost.store(true, std::memory_order_release);
     // The imports stay: the GPU may still be using them (a lost device is never fully idle).
-    result_ = set_error(V3D_ERROR_GPU, "GPU job on %s failed: %s%s", gpu.name.c_str(),
-                        vk_result_name(r), r == VK_TIMEOUT ? " (not done after 10 s)" : "");
+    restore_in_place();
+    result_ = set_error(V3D_ERROR_GPU, "job %s%s", vk_result_name(r),
+                        injected               ? ", injected by V3D_FAULT"
+                        : r == VK_TIMEOUT      ? ": not done after 10 s"
+                                               : "");
   } else {
     job_store_time(gpu, slot_->query);
     // Copy the staged blocks back: only their clipped pixels (the CPU may own the rest).
@@ -154,6 +202,10 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
                                            size_t n_index, const int16_t *coeffs, size_t n_coeffs,
                                            std::string *error) {
   std::string err;
+  if (gpu_lost(gpu)) {
+    if (error) *error = "the GPU was lost";
+    return nullptr;
+  }
   Vp9ItxState &st = *gpu.vp9_itx;
   ItxSlot *slot = slot_acquire(gpu, st, &err);
   if (!slot) {
@@ -172,15 +224,12 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
   // 1. Bucket the blocks with work by (size, type), counting what each plane needs.
   size_t count[kNumSizes][kNumTypes] = {};
   bool plane_used[3] = {false, false, false};
-  int row_lo[3] = {INT32_MAX, INT32_MAX, INT32_MAX}, row_hi[3] = {0, 0, 0};  // rows with blocks
   size_t total = 0, coeff_total = 0;
   for (size_t i = 0; i < n_index; i++) {
     const V3dVp9TxBlock &b = blocks[index ? index[i] : i];
     if (!b.eob) continue;
     count[b.tx_size][b.tx_type]++;
     plane_used[b.plane] = true;
-    row_lo[b.plane] = std::min<int>(row_lo[b.plane], b.y);
-    row_hi[b.plane] = std::max<int>(row_hi[b.plane], std::min(b.y + (4 << b.tx_size), frame.height[b.plane]));
     total++;
     coeff_total += 16u << (2 * b.tx_size);
   }
@@ -246,12 +295,7 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
       info[p] = VkDescriptorBufferInfo{slot->staging.buffer, job->stage_offset[p],
                                        align_up(static_cast<VkDeviceSize>(frame.width[p]) * frame.height[p], 4)};
       plane_stride[p] = static_cast<uint32_t>(frame.width[p]);
-      // Only the rows the blocks cover: the GPU touches nothing else of the staged plane.
-      uint8_t *dst = slot->staging.map + job->stage_offset[p];
-      for (int y = row_lo[p]; y < row_hi[p]; y++)
-        memcpy(dst + static_cast<size_t>(y) * frame.width[p], frame.data[p] + y * frame.stride[p],
-               frame.width[p]);
-      job->copies_++;
+      job->copies_++;  // the job's blocks are copied in step 4
     }
   }
 
@@ -286,6 +330,8 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
   int16_t *packed = reinterpret_cast<int16_t *>(slot->coeffs.map);
   uint32_t packed_pos = 0;
   slot->copy_back.clear();
+  slot->in_place.clear();
+  slot->backup.clear();
   for (size_t i = 0; i < total; i++) {
     const V3dVp9TxBlock &b = blocks[slot->order[i]];
     const uint32_t n = 4u << b.tx_size, p = b.plane;
@@ -302,7 +348,19 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
     r.pixel = plane_base[p] + b.y * plane_stride[p] + b.x;
     r.packed = V3D_ITX_REC_PACK(p, static_cast<uint32_t>(b.tx_type), w, h);
     r.stride = plane_stride[p];
-    if (job->staged[p]) slot->copy_back.push_back(CopyBack{p, b.x, b.y, w, h});
+    if (job->staged[p]) {
+      // Only the job's own pixels: the CPU workers may be writing the frame's other blocks at
+      // this moment (hybrid), so copying whole rows would read pixels they write (a data race
+      // ThreadSanitizer reported). The GPU touches nothing else of the staged plane.
+      slot->copy_back.push_back(CopyBack{p, b.x, b.y, w, h});
+      uint8_t *dst = slot->staging.map + job->stage_offset[p] +
+                     static_cast<size_t>(b.y) * frame.width[p] + b.x;
+      const uint8_t *src = frame.data[p] + b.y * frame.stride[p] + b.x;
+      for (uint32_t row = 0; row < h; row++)
+        memcpy(dst + static_cast<size_t>(row) * frame.width[p], src + row * frame.stride[p], w);
+    } else {
+      job->save_in_place(CopyBack{p, b.x, b.y, w, h});
+    }
   }
   // Unused plane bindings still need a valid buffer.
   for (int p = 0; p < 3; p++)

@@ -37,6 +37,10 @@ struct ItxSlot {
   HostBuffer records, coeffs, staging;
   std::vector<uint32_t> order;       // block indices bucketed by (size, type); capacity kept
   std::vector<CopyBack> copy_back;   // capacity kept
+  // Blocks written in place (planes in shared memory) and a copy of their pixels before the job,
+  // restored if the job fails: a lost device may have written some of them. Capacity kept.
+  std::vector<CopyBack> in_place;
+  std::vector<uint8_t> backup;
   bool lost = false;                 // the GPU never finished it: never reused
 };
 

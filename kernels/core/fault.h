@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Fault injection for tests: the library's failure paths (no Vulkan loader, no device, a lost
+// device, GPU memory exhaustion, a GPU job that never completes, a worker thread that cannot
+// start) made to happen on demand, so tests can prove what each does.
+//
+// Switched on by the environment variable V3D_FAULT, read once at the first check:
+//   V3D_FAULT=<kind>[:<n>][,<kind>[:<n>]...]     n: the 1-based occurrence that fails (default 1)
+// kinds (docs/reliability.md says what the library does for each):
+//   no-loader    the Vulkan loader cannot be opened
+//   no-device    the Vulkan instance reports no physical device (from the n-th enumeration on)
+//   device-lost  the n-th GPU job's fence wait returns VK_ERROR_DEVICE_LOST, after the GPU wrote
+//                garbage over that job's in-place blocks (what a real loss may leave behind)
+//   submit-lost  the n-th vkQueueSubmit returns VK_ERROR_DEVICE_LOST (nothing reaches the GPU)
+//   gpu-timeout  the n-th GPU job's fence wait returns VK_TIMEOUT (the bounded wait expired),
+//                with garbage over its in-place blocks as for device-lost
+//   gpu-alloc    the n-th and every later GPU memory allocation fails (out of device memory)
+//   thread       the n-th worker thread creation fails (std::system_error, as on EAGAIN)
+// Unset or empty: no fault, and a check costs a load and a branch.
+//
+// Thread-safety: fault_hit may be called from any thread (counters are atomic).
+#pragma once
+
+namespace v3d {
+
+enum class Fault { kNoLoader, kNoDevice, kDeviceLost, kSubmitLost, kGpuTimeout, kGpuAlloc, kThread,
+                   kCount };
+
+// Counts one occurrence of `f` and says whether it must fail now.
+bool fault_hit(Fault f);
+
+}  // namespace v3d

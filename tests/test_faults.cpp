@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Fault injection (kernels/core/fault.h, V3D_FAULT): each run of this program injects one fault
+// into the library and checks what the library promises for it. Usage: test_faults <scenario>
+//   no-loader, no-device   gpu backend refused with the reason; auto/hybrid run on the CPU with
+//                          one warning
+//   device-lost            the 3rd GPU job is lost (garbage left over its in-place blocks)
+//   device-lost-batch      the same in a v3d_vp9_itxfm_add_frames batch (2nd job)
+//   submit-lost            the 2nd queue submission reports a lost device
+//   gpu-timeout            the 2nd GPU job does not complete within the bounded wait (hybrid)
+//   gpu-alloc              every GPU memory allocation fails (shared frames and job buffers)
+//   thread                 the 2nd worker thread cannot be started
+// For every scenario, every frame of a stream (in shared and in plain memory) must equal the
+// scalar backend's result byte for byte, with guard bytes intact, every call must succeed, and
+// the library must log exactly one warning. GPU scenarios skip (77) without a Vulkan device.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/test_util.h"
+#include "guarded_frame.h"
+#include "v3d/v3d.h"
+#include "vp9_itx_blocks.h"
+#include "vp9_lpf_grid.h"
+
+using v3dtest::check;
+using v3dtest::GuardedFrame;
+using v3dtest::Rng;
+
+namespace {
+
+constexpr int kWidth = 200, kHeight = 120;  // not multiples of 64: clipped blocks
+constexpr int kFrames = 8;
+
+int g_warnings = 0, g_errors = 0;
+void count_log(int level, const char *message, void *) {
+  if (level <= 1) printf("  library %s: %s\n", level ? "warning" : "error", message);
+  if (level == 1) g_warnings++;
+  if (level == 0) g_errors++;
+}
+
+int plane_w(int p) { return p ? ((kWidth + 7) & ~7) / 2 : (kWidth + 7) & ~7; }
+int plane_h(int p) { return p ? ((kHeight + 7) & ~7) / 2 : (kHeight + 7) & ~7; }
+
+struct FrameInput {
+  v3dtest::vp9::Blocks bl;
+  uint64_t pixel_seed;
+};
+
+FrameInput make_input(uint64_t seed) {
+  Rng rng(seed);
+  return FrameInput{v3dtest::vp9::make_blocks(rng, kWidth, kHeight, 3, true), rng.next()};
+}
+
+void fill(GuardedFrame &f, uint64_t seed) {
+  Rng rng(seed);
+  for (int p = 0; p < 3; p++)
+    for (int y = 0; y < plane_h(p); y++)
+      for (int x = 0; x < plane_w(p); x++) f.planes[p][y * f.strides[p] + x] = static_cast<uint8_t>(rng.u32());
+}
+
+// Runs kFrames frames through ctx (frames in shared memory of ctx when `shared`), each checked
+// against the scalar backend. Returns the number of bad frames.
+int run_stream(V3dContext *ctx, V3dContext *scalar, bool shared, uint64_t seed, const char *label) {
+  const int w[3] = {plane_w(0), plane_w(1), plane_w(2)}, h[3] = {plane_h(0), plane_h(1), plane_h(2)};
+  int bad = 0;
+  for (int i = 0; i < kFrames; i++) {
+    const uint64_t s = seed + i;
+    FrameInput in = make_input(s);
+    GuardedFrame ref(w, h), f(w, h, shared ? ctx : nullptr);
+    fill(ref, in.pixel_seed);
+    f.copy_from(ref);
+    int rc = v3d_vp9_itxfm_add_frame(scalar, ref.planes, ref.strides, kWidth, kHeight,
+                                     in.bl.blocks.data(), in.bl.blocks.size(), in.bl.coeffs.data(),
+                                     in.bl.coeffs.size());
+    check(rc == 0, "%s: scalar frame %d failed: %s", label, i, v3d_last_error());
+    rc = v3d_vp9_itxfm_add_frame(ctx, f.planes, f.strides, kWidth, kHeight, in.bl.blocks.data(),
+                                 in.bl.blocks.size(), in.bl.coeffs.data(), in.bl.coeffs.size());
+    int pl;
+    long x, y;
+    const bool same = f.same_as(ref, &pl, &x, &y);
+    if (!check(rc == 0 && same && f.guards_intact(),
+               "%s (%s memory): frame %d (seed 0x%llx): rc %d (%s), %s plane %d x %ld y %ld", label,
+               shared ? "shared" : "plain", i, static_cast<unsigned long long>(s), rc, v3d_last_error(),
+               same ? "guards" : "differs at", same ? -1 : pl, same ? -1L : x, same ? -1L : y))
+      bad++;
+  }
+  return bad;
+}
+
+V3dStats stats_of(V3dContext *ctx) {
+  V3dStats s{};
+  v3d_context_get_stats(ctx, &s);
+  return s;
+}
+
+V3dContext *gpu_context(const char *backend, double share) {
+  V3dContextOptions o{};
+  o.backend = backend;
+  o.cpu_threads = 2;
+  o.gpu_share = share;
+  return v3d_context_new_with_options(&o);
+}
+
+bool require_gpu_or_skip() {
+  // Probe without faults counted against the scenario: the library opens one Gpu per process
+  // and reuses it, so this opens the one the scenario's contexts will use.
+  V3dContext *probe = v3d_context_new("gpu", 1);
+  if (probe) {
+    v3d_context_free(probe);
+    return true;
+  }
+  const char *req = getenv("V3D_REQUIRE_GPU");
+  if (req && atoi(req)) {
+    check(false, "no Vulkan device although V3D_REQUIRE_GPU is set: %s", v3d_last_error());
+    return true;
+  }
+  printf("SKIP: no Vulkan device (%s)\n", v3d_last_error());
+  exit(77);
+}
+
+void no_gpu(V3dContext *scalar, const char *what) {
+  V3dContext *g = v3d_context_new("gpu", 1);
+  check(!g, "%s: backend gpu refused", what);
+  check(strstr(v3d_last_error(), what) != nullptr, "%s: the error names it: '%s'", what,
+        v3d_last_error());
+  if (g) v3d_context_free(g);
+  g_errors = 0;  // the refusal is logged as an error, as documented
+  V3dContext *h = v3d_context_new("hybrid", 2);
+  check(h && strcmp(v3d_context_backend(h), "simd") == 0, "%s: hybrid falls back to simd", what);
+  if (h) {
+    check(run_stream(h, scalar, true, 100, "hybrid") == 0, "%s: stream correct on the CPU", what);
+    v3d_context_free(h);
+  }
+}
+
+// A GPU stream with a fault in the middle: every frame right, GPU used before the fault only.
+void gpu_stream(V3dContext *scalar, const char *backend, double share, bool shared,
+                uint64_t expect_submissions) {
+  V3dContext *ctx = gpu_context(backend, share);
+  if (!check(ctx != nullptr, "context %s: %s", backend, v3d_last_error())) return;
+  check(run_stream(ctx, scalar, shared, 200, backend) == 0, "%s: every frame right", backend);
+  V3dStats s = stats_of(ctx);
+  check(s.frames == kFrames, "%s: %llu frames counted", backend, static_cast<unsigned long long>(s.frames));
+  check(s.gpu_submissions == expect_submissions, "%s: %llu GPU submissions counted, %llu expected",
+        backend, static_cast<unsigned long long>(s.gpu_submissions),
+        static_cast<unsigned long long>(expect_submissions));
+  v3d_context_free(ctx);
+  // A new context replaces the lost device with a new one, which works.
+  const int warnings = g_warnings;
+  V3dContext *fresh = gpu_context("gpu", -1);
+  if (check(fresh != nullptr, "a new gpu context after the loss: %s", v3d_last_error())) {
+    check(run_stream(fresh, scalar, true, 300, "fresh gpu") == 0, "fresh device: every frame right");
+    check(stats_of(fresh).blocks_gpu > 0, "fresh device does GPU work");
+    v3d_context_free(fresh);
+  }
+  check(g_warnings == warnings, "no warning from the fresh device");
+}
+
+void batch_lost(V3dContext *scalar) {
+  V3dContext *ctx = gpu_context("gpu", -1);
+  if (!check(ctx != nullptr, "gpu context: %s", v3d_last_error())) return;
+  const int w[3] = {plane_w(0), plane_w(1), plane_w(2)}, h[3] = {plane_h(0), plane_h(1), plane_h(2)};
+  std::vector<FrameInput> in;
+  std::vector<std::unique_ptr<GuardedFrame>> ref, f;
+  std::vector<V3dVp9ItxFrame> frames(kFrames);
+  for (int i = 0; i < kFrames; i++) {
+    in.push_back(make_input(400 + i));
+    ref.emplace_back(new GuardedFrame(w, h));
+    f.emplace_back(new GuardedFrame(w, h, i % 2 ? ctx : nullptr));  // shared and plain
+    fill(*ref[i], in[i].pixel_seed);
+    f[i]->copy_from(*ref[i]);
+    v3d_vp9_itxfm_add_frame(scalar, ref[i]->planes, ref[i]->strides, kWidth, kHeight,
+                            in[i].bl.blocks.data(), in[i].bl.blocks.size(), in[i].bl.coeffs.data(),
+                            in[i].bl.coeffs.size());
+    V3dVp9ItxFrame &fr = frames[i];
+    for (int p = 0; p < 3; p++) {
+      fr.planes[p] = f[i]->planes[p];
+      fr.strides[p] = f[i]->strides[p];
+    }
+    fr.width = kWidth;
+    fr.height = kHeight;
+    fr.blocks = in[i].bl.blocks.data();
+    fr.n_blocks = in[i].bl.blocks.size();
+    fr.coeffs = in[i].bl.coeffs.data();
+    fr.n_coeffs = in[i].bl.coeffs.size();
+  }
+  int rc = v3d_vp9_itxfm_add_frames(ctx, frames.data(), frames.size());
+  check(rc == 0, "batch succeeds: %d %s", rc, v3d_last_error());
+  for (int i = 0; i < kFrames; i++) {
+    int pl = 0;
+    long x = 0, y = 0;
+    check(f[i]->same_as(*ref[i], &pl, &x, &y) && f[i]->guards_intact(),
+          "batch frame %d right (plane %d x %ld y %ld)", i, pl, x, y);
+  }
+  f.clear();
+  v3d_context_free(ctx);
+}
+
+void thread_fault(V3dContext *scalar) {
+  V3dContext *ctx = v3d_context_new("simd", 4);
+  if (!check(ctx != nullptr, "simd context: %s", v3d_last_error())) return;
+  check(v3d_context_cpu_threads(ctx) == 2, "runs with the 2 threads it has (%d)", v3d_context_cpu_threads(ctx));
+  check(run_stream(ctx, scalar, false, 500, "simd") == 0, "every frame right");
+  // The loop filter's wavefront on the reduced pool.
+  Rng rng(600);
+  std::vector<V3dVp9LfInfo> grid = v3dtest::vp9::make_lf_grid(rng, kWidth, kHeight, (kWidth + 7) / 8, {});
+  v3dtest::vp9::LfFrame a(kWidth, kHeight), b(kWidth, kHeight);
+  a.fill_smooth(rng);
+  b.buf[0] = a.buf[0];
+  b.buf[1] = a.buf[1];
+  b.buf[2] = a.buf[2];
+  int ra = v3d_vp9_loop_filter_frame(scalar, a.data, a.stride, kWidth, kHeight, grid.data(), (kWidth + 7) / 8, 3);
+  int rb = v3d_vp9_loop_filter_frame(ctx, b.data, b.stride, kWidth, kHeight, grid.data(), (kWidth + 7) / 8, 3);
+  int pl, x, y;
+  check(ra == 0 && rb == 0 && a.same_as(b, &pl, &x, &y), "loop filter frame right on the reduced pool");
+  v3d_context_free(ctx);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s <scenario>\n", argv[0]);
+    return 2;
+  }
+  const std::string sc = argv[1];
+  struct {
+    const char *scenario, *fault;
+  } const kFaults[] = {{"no-loader", "no-loader"},           {"no-device", "no-device"},
+                       {"device-lost", "device-lost:3"},     {"device-lost-batch", "device-lost:2"},
+                       {"submit-lost", "submit-lost:2"},     {"gpu-timeout", "gpu-timeout:2"},
+                       {"gpu-alloc", "gpu-alloc:1"},         {"thread", "thread:2"}};
+  const char *fault = nullptr;
+  for (const auto &f : kFaults)
+    if (sc == f.scenario) fault = f.fault;
+  if (!fault) {
+    fprintf(stderr, "unknown scenario '%s'\n", sc.c_str());
+    return 2;
+  }
+  // Read by the library at its first fault check (nothing ran yet).
+  setenv("V3D_FAULT", fault, 1);
+  printf("scenario %s: V3D_FAULT=%s\n", sc.c_str(), fault);
+  v3d_set_log_func(count_log, nullptr);
+  V3dContext *scalar = v3d_context_new("scalar", 1);
+  const bool gpu_scenario = sc != "no-loader" && sc != "no-device" && sc != "thread";
+  if (gpu_scenario && sc != "gpu-alloc") require_gpu_or_skip();
+
+  if (sc == "no-loader") no_gpu(scalar, "loader");
+  else if (sc == "no-device") no_gpu(scalar, "no Vulkan device");
+  else if (sc == "device-lost") gpu_stream(scalar, "gpu", -1, true, 2);
+  else if (sc == "device-lost-batch") batch_lost(scalar);
+  else if (sc == "submit-lost") gpu_stream(scalar, "gpu", -1, false, 1);
+  else if (sc == "gpu-timeout") gpu_stream(scalar, "hybrid", 0.5, true, 1);
+  else if (sc == "gpu-alloc") {
+    V3dContext *ctx = gpu_context("gpu", -1);
+    if (!ctx) {
+      printf("SKIP: no Vulkan device (%s)\n", v3d_last_error());
+      return 77;
+    }
+    check(run_stream(ctx, scalar, true, 700, "gpu") == 0, "every frame right without GPU memory");
+    check(stats_of(ctx).blocks_gpu == 0, "no GPU work without GPU memory");
+    v3d_context_free(ctx);
+  } else if (sc == "thread") thread_fault(scalar);
+
+  check(g_warnings == 1, "exactly one warning (%d)", g_warnings);
+  check(g_errors == 0, "no error logged (%d)", g_errors);
+  v3d_context_free(scalar);
+  return v3dtest::finish();
+}
