@@ -40,6 +40,16 @@ if [ "$mode" != bench ]; then
   for t in "$build"/tests/test_*; do
     [ -f "$t" ] && [ -x "$t" ] || continue
     case "$t" in *gst*|*_real) continue ;; esac  # GStreamer tests; helpers run by scripts
+    if [ "$(basename "$t")" = test_faults ]; then  # one run per injected fault
+      for s in no-loader no-device device-lost device-lost-batch submit-lost gpu-timeout gpu-alloc thread; do
+        V3D_REQUIRE_GPU=1 "$t" "$s" >"$out/faults-$s.log" 2>&1
+        rc=$?
+        printf '%-28s rc=%d  %s\n' "faults $s" "$rc" "$(tail -n 1 "$out/faults-$s.log")" |
+          tee -a "$out/tests.txt"
+        [ "$rc" -eq 0 ] || status=1
+      done
+      continue
+    fi
     start=$(date +%s%N)
     V3D_REQUIRE_GPU=1 V3D_TEST_THREADS=$threads "$t" >"$out/$(basename "$t").log" 2>&1
     rc=$?
