@@ -163,18 +163,37 @@ void deblock_wavefront(const DeblockPicture &pic, const DeblockDsp &dsp, ThreadP
 
 // ---- Public entry point ----------------------------------------------------------------------
 
-extern "C" int v3d_h264_deblock_frame(V3dContext *ctx, uint8_t *const planes[3],
-                                      const ptrdiff_t strides[3], int width, int height,
-                                      const V3dH264MbInfo *mbs, int mb_stride,
-                                      const V3dH264SliceInfo *slices, int n_slices) {
+namespace {
+
+// Both entry points: checks, then the process on the CPU workers (scalar: the references in
+// sequence; else the SIMD wavefront; the GPU is not used by this kernel yet). With src (copy and
+// deblock) each macroblock row is copied from src just before it is deblocked.
+int deblock_call(V3dContext *ctx, const uint8_t *const src[3], const ptrdiff_t src_strides[3],
+                 bool from, uint8_t *const planes[3], const ptrdiff_t strides[3], int width,
+                 int height, const V3dH264MbInfo *mbs, int mb_stride,
+                 const V3dH264SliceInfo *slices, int n_slices) {
   using namespace v3d;
   clear_error();
   int rc = check_frame_pointers(ctx, planes, strides);
+  if (!rc && from && (!src || !src_strides))
+    rc = set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !src ? "src" : "src_strides");
   if (!rc) rc = h264::deblock_validate(width, height, mbs, mb_stride, slices, n_slices);
   h264::DeblockPicture pic;
   if (!rc) {
     h264::deblock_picture_setup(planes, strides, width, height, mbs, mb_stride, slices, &pic);
     rc = check_plane_strides(planes, strides, pic.width);
+  }
+  for (int p = 0; p < 3 && from && !rc; p++) {
+    if (!src[p]) {
+      rc = set_error(V3D_ERROR_INVALID_ARGUMENT, "source plane %d is NULL", p);
+    } else if (src_strides[p] < pic.width[p]) {
+      rc = set_error(V3D_ERROR_INVALID_ARGUMENT,
+                     "stride %td of source plane %d is below its width %d", src_strides[p], p,
+                     pic.width[p]);
+    } else {
+      pic.src[p] = src[p];
+      pic.src_stride[p] = src_strides[p];
+    }
   }
   if (rc) return rc;
 
@@ -193,45 +212,22 @@ extern "C" int v3d_h264_deblock_frame(V3dContext *ctx, uint8_t *const planes[3],
   return V3D_OK;
 }
 
+}  // namespace
+
+extern "C" int v3d_h264_deblock_frame(V3dContext *ctx, uint8_t *const planes[3],
+                                      const ptrdiff_t strides[3], int width, int height,
+                                      const V3dH264MbInfo *mbs, int mb_stride,
+                                      const V3dH264SliceInfo *slices, int n_slices) {
+  return deblock_call(ctx, nullptr, nullptr, false, planes, strides, width, height, mbs,
+                      mb_stride, slices, n_slices);
+}
+
 extern "C" int v3d_h264_deblock_frame_from(V3dContext *ctx, const uint8_t *const src[3],
                                            const ptrdiff_t src_strides[3],
                                            uint8_t *const planes[3], const ptrdiff_t strides[3],
                                            int width, int height, const V3dH264MbInfo *mbs,
                                            int mb_stride, const V3dH264SliceInfo *slices,
                                            int n_slices) {
-  using namespace v3d;
-  clear_error();
-  int rc = check_frame_pointers(ctx, planes, strides);
-  if (!rc && (!src || !src_strides))
-    rc = set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !src ? "src" : "src_strides");
-  if (!rc) rc = h264::deblock_validate(width, height, mbs, mb_stride, slices, n_slices);
-  h264::DeblockPicture pic;
-  if (!rc) {
-    h264::deblock_picture_setup(planes, strides, width, height, mbs, mb_stride, slices, &pic);
-    rc = check_plane_strides(planes, strides, pic.width);
-  }
-  for (int p = 0; p < 3 && !rc; p++) {
-    if (!src[p]) rc = set_error(V3D_ERROR_INVALID_ARGUMENT, "source plane %d is NULL", p);
-    else if (src_strides[p] < pic.width[p])
-      rc = set_error(V3D_ERROR_INVALID_ARGUMENT, "stride %td of source plane %d is below its width %d",
-                     src_strides[p], p, pic.width[p]);
-    else {
-      pic.src[p] = src[p];
-      pic.src_stride[p] = src_strides[p];
-    }
-  }
-  if (rc) return rc;
-  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
-  const auto t0 = std::chrono::steady_clock::now();
-  // On the CPU workers whatever the backend: the copy rides along with each row.
-  if (ctx->backend == Backend::kScalar) {
-    h264::DeblockDsp ref;
-    h264::deblock_dsp_init_ref(&ref);
-    h264::deblock_sequential(pic, ref);
-  } else {
-    h264::deblock_wavefront(pic, h264::deblock_dsp(), *ctx->pool);
-  }
-  record_cpu_frame(ctx, V3D_KERNEL_H264_DEBLOCK, static_cast<uint64_t>(pic.mb_rows) * pic.mb_cols,
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  return V3D_OK;
+  return deblock_call(ctx, src, src_strides, true, planes, strides, width, height, mbs,
+                      mb_stride, slices, n_slices);
 }
