@@ -154,11 +154,6 @@ void ref_deblock(Picture &pic, int width, int height, Grid &g) {
 
 // ---- Tests ------------------------------------------------------------------------------------
 
-int test_threads() {
-  const char *e = getenv("V3D_TEST_THREADS");
-  return e && atoi(e) > 0 ? atoi(e) : 3;
-}
-
 const int kSizes[][2] = {{16, 16}, {32, 48}, {176, 144}, {250, 130}, {1, 1}, {17, 17},
                          {48, 33}, {20, 100}, {1920, 1088}};
 
@@ -179,7 +174,7 @@ void check_same(const Picture &got, const Picture &want, const char *what, int w
 void test_pictures(uint64_t seed0) {
   const char *backends[] = {"scalar", "simd", "gpu", "hybrid", "auto"};
   const int nb = 5;
-  const int threads = test_threads();
+  const int threads = v3dtest::test_threads();
   V3dContext *ctx[nb];
   for (int b = 0; b < nb; b++) {
     ctx[b] = v3d_context_new(backends[b], b == 0 ? 1 : threads);

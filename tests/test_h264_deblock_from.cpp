@@ -19,11 +19,6 @@ using v3dtest::h264::Picture;
 
 namespace {
 
-int threads() {
-  const char *e = getenv("V3D_TEST_THREADS");
-  return e && atoi(e) > 0 ? atoi(e) : 3;
-}
-
 bool same(const Picture &a, const Picture &b) {
   for (int p = 0; p < 3; p++)
     if (a.buf[p] != b.buf[p]) return false;
@@ -31,7 +26,7 @@ bool same(const Picture &a, const Picture &b) {
 }
 
 void run_backend(const char *backend, uint64_t seed) {
-  V3dContext *ctx = v3d_context_new(backend, threads());
+  V3dContext *ctx = v3d_context_new(backend, v3dtest::test_threads());
   if (!ctx) {
     printf("backend %s: unavailable (%s)\n", backend, v3d_last_error());
     return;

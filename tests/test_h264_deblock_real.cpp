@@ -33,11 +33,6 @@ bool read_all(const char *path, std::vector<uint8_t> *out) {
   return true;
 }
 
-int test_threads() {
-  const char *e = getenv("V3D_TEST_THREADS");
-  return e && atoi(e) > 0 ? atoi(e) : 3;
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -67,7 +62,8 @@ int main(int argc, char **argv) {
   v3dtest::h264::Grid g =
       v3dtest::h264::make_uniform_grid(W, H, qp, cqp, off_a, off_b, true, 0, t8x8);
   const char *names[] = {"scalar", "simd", "simd", "gpu", "hybrid", "auto"};
-  const int threads[] = {1, 1, test_threads(), test_threads(), test_threads(), 0};
+  const int t = v3dtest::test_threads();
+  const int threads[] = {1, 1, t, t, t, 0};
   int frames_changed = 0;
   for (int b = 0; b < 6; b++) {
     V3dContext *ctx = v3d_context_new(names[b], threads[b]);

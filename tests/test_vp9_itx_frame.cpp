@@ -104,13 +104,6 @@ void apply_reference(Frame &f, const Blocks &bl) {
   }
 }
 
-// CPU worker threads for the contexts under test: 2 by default; V3D_TEST_THREADS overrides (the
-// aarch64 run sets 1: threads under this machine's qemu-aarch64 7.2 hang at creation).
-int test_threads() {
-  const char *e = getenv("V3D_TEST_THREADS");
-  return e && atoi(e) > 0 ? atoi(e) : 2;
-}
-
 struct BackendCase {
   const char *name;
   const char *backend;
@@ -120,7 +113,7 @@ struct BackendCase {
 void test_backend(const BackendCase &bc, uint64_t seed) {
   V3dContextOptions o{};
   o.backend = bc.backend;
-  o.cpu_threads = test_threads();
+  o.cpu_threads = v3dtest::test_threads(2);
   o.gpu_share = bc.share;
   V3dContext *ctx = v3d_context_new_with_options(&o);
   if (!ctx) {
@@ -208,7 +201,7 @@ void test_backend(const BackendCase &bc, uint64_t seed) {
 
 // Each invalid list must be refused with its error code and leave the frame untouched.
 void test_invalid(uint64_t seed) {
-  V3dContext *ctx = v3d_context_new("simd", test_threads());
+  V3dContext *ctx = v3d_context_new("simd", v3dtest::test_threads(2));
   check(ctx != nullptr, "simd context");
   if (!ctx) return;
   Rng rng(seed);
@@ -291,7 +284,7 @@ void test_invalid(uint64_t seed) {
           "long valid list accepted");
     auto dup = big;
     dup.push_back(big[5]);
-    V3dContext *c2 = v3d_context_new("simd", test_threads());
+    V3dContext *c2 = v3d_context_new("simd", v3dtest::test_threads(2));
     std::vector<uint8_t> y(BW * BH), u(BW * BH / 4), v(BW * BH / 4);
     uint8_t *pl[3] = {y.data(), u.data(), v.data()};
     ptrdiff_t st[3] = {BW, BW / 2, BW / 2};
@@ -329,7 +322,7 @@ void test_invalid(uint64_t seed) {
 // v3d_vp9_itxfm_add_frames: more frames than the GPU keeps in flight, each against the reference;
 // one invalid frame in a batch leaves every frame untouched.
 void test_batch(const char *backend, uint64_t seed) {
-  V3dContext *ctx = v3d_context_new(backend, test_threads());
+  V3dContext *ctx = v3d_context_new(backend, v3dtest::test_threads(2));
   if (!ctx) {
     const char *req = getenv("V3D_REQUIRE_GPU");
     check(!(req && atoi(req)), "batch: backend %s unavailable: %s", backend, v3d_last_error());

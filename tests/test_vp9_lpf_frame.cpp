@@ -168,11 +168,6 @@ void ref_filter_frame(uint8_t *const planes[3], const ptrdiff_t strides[3], int 
 
 // ---- Tests ------------------------------------------------------------------------------------
 
-int test_threads() {
-  const char *e = getenv("V3D_TEST_THREADS");
-  return e && atoi(e) > 0 ? atoi(e) : 3;
-}
-
 const int kSizes[][2] = {{250, 130}, {352, 288}, {8, 8},   {72, 40}, {1, 1},     {33, 17},
                          {64, 72},   {136, 200}, {200, 8}, {8, 200}, {456, 264}, {1920, 1088}};
 
@@ -209,11 +204,11 @@ void test_frames(uint64_t seed0) {
   const char *backends[] = {"scalar", "simd", "gpu", "hybrid"};
   V3dContext *ctx[4];
   for (int b = 0; b < 4; b++) {
-    ctx[b] = v3d_context_new(backends[b], b == 0 ? 1 : test_threads());
+    ctx[b] = v3d_context_new(backends[b], b == 0 ? 1 : v3dtest::test_threads());
     if (!ctx[b]) printf("backend %s unavailable here: %s\n", backends[b], v3d_last_error());
   }
   V3dContext *simd1 = v3d_context_new("simd", 1);
-  const int threads = test_threads();
+  const int threads = v3dtest::test_threads();
   std::unique_ptr<v3d::ThreadPool> pool;
   if (threads > 1) pool = std::make_unique<v3d::ThreadPool>(4);
   v3d::vp9::LpfDsp ref_dsp;

@@ -21,13 +21,8 @@ using v3dtest::vp9::LfFrame;
 
 namespace {
 
-int threads() {
-  const char *e = getenv("V3D_TEST_THREADS");
-  return e && atoi(e) > 0 ? atoi(e) : 3;
-}
-
 void run_backend(const char *backend, uint64_t seed) {
-  V3dContext *ctx = v3d_context_new(backend, threads());
+  V3dContext *ctx = v3d_context_new(backend, v3dtest::test_threads());
   if (!ctx) {
     const char *req = getenv("V3D_REQUIRE_GPU");
     check(!(req && atoi(req)) || strcmp(backend, "gpu") != 0, "backend %s unavailable: %s",

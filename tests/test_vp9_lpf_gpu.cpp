@@ -37,11 +37,6 @@ void log_func(int level, const char *msg, void *) {
   if (level <= 1) printf("log %d: %s\n", level, msg);
 }
 
-int test_threads() {
-  const char *e = getenv("V3D_TEST_THREADS");
-  return e && atoi(e) > 0 ? atoi(e) : 3;
-}
-
 enum Mem { kPlain = 0, kSharedPerPlane = 1, kSharedOne = 2 };
 const char *kMemName[] = {"plain", "shared per plane", "shared one allocation"};
 
@@ -142,7 +137,7 @@ struct BackendCase {
 V3dContext *open_ctx(const BackendCase &bc) {
   V3dContextOptions o{};
   o.backend = bc.backend;
-  o.cpu_threads = test_threads();
+  o.cpu_threads = v3dtest::test_threads();
   o.gpu_share = bc.share;
   V3dContext *ctx = v3d_context_new_with_options(&o);
   check(ctx != nullptr, "backend %s unavailable although a Vulkan device exists: %s", bc.name,
