@@ -154,6 +154,29 @@ struct SharedCoeffs {
   ~SharedCoeffs() { v3d_shared_free(data); }
 };
 
+// n frames of shared memory of ctx, each with the workload's blocks and coefficients, as a batch
+// for v3d_vp9_itxfm_add_frames.
+struct FrameBatch {
+  std::vector<std::unique_ptr<Frame>> owned;
+  std::vector<V3dVp9ItxFrame> frames;
+  FrameBatch(V3dContext *ctx, const Workload &w, const SharedCoeffs &coeffs, int n) : frames(n) {
+    for (int i = 0; i < n; i++) {
+      owned.emplace_back(new Frame(ctx, kWidth, kHeight));
+      V3dVp9ItxFrame &f = frames[i];
+      for (int p = 0; p < 3; p++) {
+        f.planes[p] = owned[i]->planes[p];
+        f.strides[p] = owned[i]->strides[p];
+      }
+      f.width = kWidth;
+      f.height = kHeight;
+      f.blocks = w.blocks.data();
+      f.n_blocks = w.blocks.size();
+      f.coeffs = coeffs.data;
+      f.n_coeffs = w.coeffs.size();
+    }
+  }
+};
+
 // Times the workload through a context: one warm-up frame, then `frames` timed frames.
 struct RunResult {
   bool ok = false;
@@ -290,22 +313,8 @@ void gpu_batches(const Options &opt, const Workload &w, Json &json) {
   json.begin_object("gpu_batches");
   json.num("bytes_per_frame", bytes);
   for (int batch : {1, 4, 16}) {
-    std::vector<std::unique_ptr<Frame>> fr;
-    std::vector<V3dVp9ItxFrame> frames(batch);
-    for (int i = 0; i < batch; i++) {
-      fr.emplace_back(new Frame(ctx, kWidth, kHeight));
-      V3dVp9ItxFrame &f = frames[i];
-      for (int p = 0; p < 3; p++) {
-        f.planes[p] = fr[i]->planes[p];
-        f.strides[p] = fr[i]->strides[p];
-      }
-      f.width = kWidth;
-      f.height = kHeight;
-      f.blocks = w.blocks.data();
-      f.n_blocks = w.blocks.size();
-      f.coeffs = coeffs.data;
-      f.n_coeffs = w.coeffs.size();
-    }
+    FrameBatch fb(ctx, w, coeffs, batch);
+    std::vector<V3dVp9ItxFrame> &frames = fb.frames;
     v3d_vp9_itxfm_add_frames(ctx, frames.data(), frames.size());  // warm-up
     int reps = std::max(2, opt.frames * 2 / batch);
     std::vector<double> t;
@@ -354,22 +363,8 @@ void m4_frames_in_flight(const Options &opt, const Workload &w, int cores, Json 
     V3dContext *ctx = v3d_context_new(cfgs[c].backend, cfgs[c].threads);
     if (!ctx) continue;
     SharedCoeffs coeffs(ctx, w.coeffs);
-    std::vector<std::unique_ptr<Frame>> fr;
-    std::vector<V3dVp9ItxFrame> frames(kBatch);
-    for (int i = 0; i < kBatch; i++) {
-      fr.emplace_back(new Frame(ctx, kWidth, kHeight));
-      V3dVp9ItxFrame &f = frames[i];
-      for (int p = 0; p < 3; p++) {
-        f.planes[p] = fr[i]->planes[p];
-        f.strides[p] = fr[i]->strides[p];
-      }
-      f.width = kWidth;
-      f.height = kHeight;
-      f.blocks = w.blocks.data();
-      f.n_blocks = w.blocks.size();
-      f.coeffs = coeffs.data;
-      f.n_coeffs = w.coeffs.size();
-    }
+    FrameBatch fb(ctx, w, coeffs, kBatch);
+    std::vector<V3dVp9ItxFrame> &frames = fb.frames;
     v3d_vp9_itxfm_add_frames(ctx, frames.data(), frames.size());  // warm-up
     std::vector<double> t;
     for (int r = 0; r < std::max(3, opt.frames / kBatch); r++) {
