@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/cpu.h"
+#include "core/frame_call.h"
 #include "core/log.h"
 #include "vp9/itx.h"
 #include "vp9/itx_frame.h"
@@ -36,6 +37,11 @@ constexpr int kTasksPerThread = 4;
 constexpr uint64_t kMinTaskCost = 16 * 1024;
 
 using Clock = std::chrono::steady_clock;
+
+// Fraction of the blocks the GPU did (0 when there were none).
+double block_share(uint64_t cpu, uint64_t gpu) {
+  return cpu + gpu ? static_cast<double>(gpu) / static_cast<double>(cpu + gpu) : 0;
+}
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
@@ -411,18 +417,16 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   if (ctx->backend == Backend::kHybrid)
     ctx->itx_split.record(static_cast<double>(cpu_cost), cpu_seconds,
                           static_cast<double>(gpu_cost), gpu_seconds, frame_seconds);
-  {
-    std::lock_guard<std::mutex> lock(ctx->stats_mutex);
-    V3dStats &s = ctx->stats;
-    s.frames++;
-    s.blocks_gpu += n_gpu;
-    s.blocks_cpu += n_active - n_gpu;
-    s.cpu_seconds += cpu_seconds;
-    s.gpu_seconds += gpu_seconds;
-    s.gpu_share = total ? static_cast<double>(gpu_cost) / total : 0;
-    s.copies += copies;
-    s.gpu_submissions += n_gpu ? 1 : 0;
-  }
+  CallStats c;
+  c.frames = 1;
+  c.blocks_cpu = n_active - n_gpu;
+  c.blocks_gpu = n_gpu;
+  c.cpu_seconds = cpu_seconds;
+  c.gpu_seconds = gpu_seconds;
+  c.gpu_share = total ? static_cast<double>(gpu_cost) / total : 0;
+  c.copies = static_cast<uint64_t>(copies);
+  c.submissions = n_gpu ? 1 : 0;
+  add_call_stats(ctx, c);
   return V3D_OK;
 }
 
@@ -468,7 +472,6 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
   uint64_t blocks_cpu = 0, blocks_gpu = 0, copies = 0, submissions = 0;
   double cpu_seconds = 0, gpu_seconds = 0;
   int rc_all = V3D_OK;
-  const auto t0 = Clock::now();
 
   auto cpu_frame = [&](size_t f, bool top_up_task, const std::function<void()> &top_up) {
     const FramePlanes &fp = planes[f];
@@ -569,17 +572,16 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
     book.record(kernel_frame(active[f].size(), 0, s, s, 0));
   }
   while (!gpu.empty()) retire_front();
-  (void)t0;
-  std::lock_guard<std::mutex> lock(ctx->stats_mutex);
-  V3dStats &st = ctx->stats;
-  st.frames += n_frames;
-  st.blocks_cpu += blocks_cpu;
-  st.blocks_gpu += blocks_gpu;
-  st.cpu_seconds += cpu_seconds;
-  st.gpu_seconds += gpu_seconds;
-  st.gpu_share = blocks_cpu + blocks_gpu ? static_cast<double>(blocks_gpu) / (blocks_cpu + blocks_gpu) : 0;
-  st.copies += copies;
-  st.gpu_submissions += submissions;
+  CallStats c;
+  c.frames = n_frames;
+  c.blocks_cpu = blocks_cpu;
+  c.blocks_gpu = blocks_gpu;
+  c.cpu_seconds = cpu_seconds;
+  c.gpu_seconds = gpu_seconds;
+  c.gpu_share = block_share(blocks_cpu, blocks_gpu);
+  c.copies = copies;
+  c.submissions = submissions;
+  add_call_stats(ctx, c);
   return rc_all;
 }
 
@@ -678,16 +680,15 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
     }
   }
   while (head < queue.size()) retire_oldest();
-  double seconds = seconds_since(t0);
-  std::lock_guard<std::mutex> lock(ctx->stats_mutex);
-  V3dStats &s = ctx->stats;
-  s.frames += n_frames;
-  s.blocks_gpu += blocks_gpu;
-  s.blocks_cpu += blocks_cpu;
-  s.gpu_seconds += seconds;
-  s.gpu_share = blocks_gpu + blocks_cpu ? static_cast<double>(blocks_gpu) / (blocks_gpu + blocks_cpu) : 0;
-  s.copies += copies;
-  s.gpu_submissions += submissions;
+  CallStats c;
+  c.frames = n_frames;
+  c.blocks_cpu = blocks_cpu;
+  c.blocks_gpu = blocks_gpu;
+  c.gpu_seconds = seconds_since(t0);
+  c.gpu_share = block_share(blocks_cpu, blocks_gpu);
+  c.copies = copies;
+  c.submissions = submissions;
+  add_call_stats(ctx, c);
   return rc_all;
 }
 

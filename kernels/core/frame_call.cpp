@@ -26,14 +26,27 @@ int check_plane_strides(uint8_t *const planes[3], const ptrdiff_t strides[3],
   return V3D_OK;
 }
 
+void add_call_stats(V3dContext *ctx, const CallStats &c) {
+  std::lock_guard<std::mutex> lock(ctx->stats_mutex);
+  V3dStats &s = ctx->stats;
+  s.frames += c.frames;
+  s.blocks_cpu += c.blocks_cpu;
+  s.blocks_gpu += c.blocks_gpu;
+  s.cpu_seconds += c.cpu_seconds;
+  s.gpu_seconds += c.gpu_seconds;
+  s.gpu_share = c.gpu_share;
+  s.copies += c.copies;
+  s.gpu_submissions += c.submissions;
+}
+
 void record_cpu_frame(V3dContext *ctx, int kernel, uint64_t blocks, double seconds) {
   if (kernel >= 0 && kernel < V3D_KERNEL_COUNT)
     ctx->kernel_stats[kernel].record(kernel_frame(blocks, 0, seconds, seconds, 0));
-  std::lock_guard<std::mutex> lock(ctx->stats_mutex);
-  ctx->stats.frames++;
-  ctx->stats.blocks_cpu += blocks;
-  ctx->stats.cpu_seconds += seconds;
-  ctx->stats.gpu_share = 0;
+  CallStats c;
+  c.frames = 1;
+  c.blocks_cpu = blocks;
+  c.cpu_seconds = seconds;
+  add_call_stats(ctx, c);
 }
 
 }  // namespace v3d

@@ -21,6 +21,16 @@ int check_frame_pointers(const V3dContext *ctx, uint8_t *const planes[3],
 int check_plane_strides(uint8_t *const planes[3], const ptrdiff_t strides[3],
                         const int widths[3]);
 
+// What one frame-level call did, for the context's V3dStats (v3d_context_get_stats).
+struct CallStats {
+  uint64_t frames = 0, blocks_cpu = 0, blocks_gpu = 0;
+  double cpu_seconds = 0, gpu_seconds = 0;
+  double gpu_share = 0;  // of the last frame's work, 0..1
+  uint64_t copies = 0, submissions = 0;
+};
+// Adds c to ctx's statistics (under the stats lock).
+void add_call_stats(V3dContext *ctx, const CallStats &c);
+
 // Adds one frame done wholly on the CPU workers to ctx's statistics and to those of its kernel
 // family (V3D_KERNEL_*): `blocks` units of work, `seconds` of wall time; the GPU share of the
 // last frame becomes 0.

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/frame_call.h"
 #include "core/context.h"
 #include "core/log.h"
 #include "vp9/lpf_frame.h"
@@ -288,16 +289,16 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
     ctx->kernel_stats[V3D_KERNEL_VP9_LPF].record(kernel_frame(
         static_cast<uint64_t>(t.blocks_cpu + 0.5), static_cast<uint64_t>(t.blocks_gpu + 0.5),
         seconds_since(t_frame), t.cpu_seconds, t.gpu_seconds, frames.size()));
-  std::lock_guard<std::mutex> lock(ctx->stats_mutex);
-  V3dStats &s = ctx->stats;
-  s.frames += frames.size();
-  s.blocks_cpu += static_cast<uint64_t>(t.blocks_cpu + 0.5);
-  s.blocks_gpu += static_cast<uint64_t>(t.blocks_gpu + 0.5);
-  s.cpu_seconds += t.cpu_seconds;
-  s.gpu_seconds += t.gpu_seconds;
-  s.gpu_share = t.blocks_cpu + t.blocks_gpu > 0 ? t.blocks_gpu / (t.blocks_cpu + t.blocks_gpu) : 0;
-  s.copies += t.copies;
-  s.gpu_submissions += t.submissions;
+  CallStats c;
+  c.frames = frames.size();
+  c.blocks_cpu = static_cast<uint64_t>(t.blocks_cpu + 0.5);
+  c.blocks_gpu = static_cast<uint64_t>(t.blocks_gpu + 0.5);
+  c.cpu_seconds = t.cpu_seconds;
+  c.gpu_seconds = t.gpu_seconds;
+  c.gpu_share = t.blocks_cpu + t.blocks_gpu > 0 ? t.blocks_gpu / (t.blocks_cpu + t.blocks_gpu) : 0;
+  c.copies = t.copies;
+  c.submissions = t.submissions;
+  add_call_stats(ctx, c);
   return rc;
 }
 
