@@ -22,9 +22,11 @@
  * there, as libvpx does: bit-exact); frames whose planes lack the room are filtered through a
  * padded copy (stats field "padded-copies"), as in v3dvp9idct, with the edges repeated.
  *
- * Backends: "gpu" and "hybrid" are accepted (the context is shared with v3dvp9idct) but the
- * library runs the loop filter on the CPU workers for now (SIMD, a wavefront over superblock
- * rows); "scalar" runs the scalar reference. At EOS the element posts a "v3d-stats" element
+ * Backends (the context is shared with v3dvp9idct): "cpu" runs the SIMD kernels on the CPU
+ * workers (a wavefront over superblock rows); "gpu" a Vulkan compute job per frame (frames in
+ * the element's shared-memory pool go without copies); "hybrid" splits each frame's planes
+ * between the GPU and the CPU from measured throughput; "auto" the CPU wavefront; "scalar" the
+ * scalar reference. All give the same frame. At EOS the element posts a "v3d-stats" element
  * message with #GstV3dVp9Lpf:stats.
  *
  * ## Example launch line
@@ -33,7 +35,6 @@
  *     v3dvp9lpf level=24 block-size=16x16 tx-size=8x8 ! autovideosink
  * ]|
  */
-#include <gst/base/gstbasetransform.h>
 #include <gst/video/video.h>
 #include <v3d/v3d.h>
 
@@ -42,7 +43,7 @@
 #include <vector>
 
 #include "gstv3delements.h"
-#include "v3dcontext.h"
+#include "v3dfilter.h"
 #include "v3dfilter_common.h"
 #include "v3dframe.h"
 #include "v3dvp9lfmeta.h"
@@ -50,16 +51,23 @@
 GST_DEBUG_CATEGORY_STATIC(gst_v3d_vp9_lpf_debug);
 #define GST_CAT_DEFAULT gst_v3d_vp9_lpf_debug
 
+// Properties of this element; backend, cpu-threads and stats are the base class's (v3dfilter.h).
 enum {
-  PROP_0,
-  PROP_BACKEND,
-  PROP_CPU_THREADS,
-  PROP_LEVEL,
+  PROP_LEVEL = GST_V3D_FILTER_PROP_LAST,
   PROP_SHARPNESS,
   PROP_BLOCK_SIZE,
   PROP_TX_SIZE,
-  PROP_STATS,
 };
+
+// Stats counters (GstV3dFilterClass::counter_names).
+enum { COUNT_FRAMES, COUNT_FRAMES_META, COUNT_FRAMES_POST, COUNT_PASSTHROUGH, COUNT_PADDED };
+static const gchar *const counter_names[] = {
+    "frames",              // filtered: with a meta or as a post-filter
+    "frames-with-meta",    //
+    "frames-post-filter",  // uniform grid
+    "frames-passthrough",  // level 0 and no meta
+    "padded-copies",       //
+    nullptr};
 
 // Post-filter block sizes: libvpx BLOCK_SIZE values of square blocks (v3d.h, V3dVp9LfInfo).
 typedef enum {
@@ -77,8 +85,6 @@ typedef enum {
   GST_V3D_LPF_TX_32X32 = 3,
 } GstV3dLpfTxSize;
 
-#define DEFAULT_PROP_BACKEND GST_V3D_BACKEND_AUTO
-#define DEFAULT_PROP_CPU_THREADS 0
 #define DEFAULT_PROP_LEVEL 16  // moderate deblocking; 0 = pass-through
 #define DEFAULT_PROP_SHARPNESS 0
 #define DEFAULT_PROP_BLOCK_SIZE GST_V3D_LPF_BLOCK_8X8
@@ -121,25 +127,12 @@ static GType gst_v3d_lpf_tx_size_get_type(void) {
 
 namespace {
 
-// Properties; guarded by GstV3dVp9LpfPrivate::settings_lock.
+// This element's properties; guarded by GstV3dVp9LpfPrivate::settings_lock.
 struct Settings {
-  GstV3dBackend backend = DEFAULT_PROP_BACKEND;
-  guint cpu_threads = DEFAULT_PROP_CPU_THREADS;
   guint level = DEFAULT_PROP_LEVEL;
   guint sharpness = DEFAULT_PROP_SHARPNESS;
   GstV3dLpfBlockSize block_size = DEFAULT_PROP_BLOCK_SIZE;
   GstV3dLpfTxSize tx_size = DEFAULT_PROP_TX_SIZE;
-};
-
-// Counters; guarded by GstV3dVp9LpfPrivate::state_lock.
-struct State {
-  guint64 frames_meta = 0;         // filtered with a meta
-  guint64 frames_post = 0;         // filtered as a post-filter (uniform grid)
-  guint64 frames_passthrough = 0;  // level 0 and no meta
-  guint64 padded_copies = 0;
-  gint64 process_us = 0;
-  gint64 first_us = -1;
-  gint64 last_us = -1;
 };
 
 // The post-filter's uniform grid, built once per caps (and again when its properties change).
@@ -157,23 +150,20 @@ struct UniformGrid {
 struct GstV3dVp9LpfPrivate {
   std::mutex settings_lock;
   Settings settings;
-  std::mutex state_lock;
-  State state;
-  v3d::ElementContext context;
   // Streaming thread only (and stop/finalize).
   v3d::ItxFrameLayout layout;
   UniformGrid uniform;
 };
 
 #define GST_TYPE_V3D_VP9_LPF (gst_v3d_vp9_lpf_get_type())
-G_DECLARE_FINAL_TYPE(GstV3dVp9Lpf, gst_v3d_vp9_lpf, GST, V3D_VP9_LPF, GstBaseTransform)
+G_DECLARE_FINAL_TYPE(GstV3dVp9Lpf, gst_v3d_vp9_lpf, GST, V3D_VP9_LPF, GstV3dFilter)
 
 struct _GstV3dVp9Lpf {
-  GstBaseTransform parent;
+  GstV3dFilter parent;
   GstV3dVp9LpfPrivate *priv;
 };
 
-G_DEFINE_TYPE(GstV3dVp9Lpf, gst_v3d_vp9_lpf, GST_TYPE_BASE_TRANSFORM)
+G_DEFINE_TYPE(GstV3dVp9Lpf, gst_v3d_vp9_lpf, GST_TYPE_V3D_FILTER)
 GST_ELEMENT_REGISTER_DEFINE(v3dvp9lpf, "v3dvp9lpf", GST_RANK_NONE, GST_TYPE_V3D_VP9_LPF)
 
 static void gst_v3d_vp9_lpf_finalize(GObject *object);
@@ -181,25 +171,20 @@ static void gst_v3d_vp9_lpf_set_property(GObject *object, guint prop_id, const G
                                          GParamSpec *pspec);
 static void gst_v3d_vp9_lpf_get_property(GObject *object, guint prop_id, GValue *value,
                                          GParamSpec *pspec);
-static GstStateChangeReturn gst_v3d_vp9_lpf_change_state(GstElement *element,
-                                                         GstStateChange transition);
-static void gst_v3d_vp9_lpf_set_context(GstElement *element, GstContext *context);
-static gboolean gst_v3d_vp9_lpf_query(GstBaseTransform *trans, GstPadDirection direction,
-                                      GstQuery *query);
-static gboolean gst_v3d_vp9_lpf_sink_event(GstBaseTransform *trans, GstEvent *event);
-static gboolean gst_v3d_vp9_lpf_set_caps(GstBaseTransform *trans, GstCaps *incaps,
-                                         GstCaps *outcaps);
+static gboolean gst_v3d_vp9_lpf_set_info(GstVideoFilter *filter, GstCaps *incaps,
+                                         GstVideoInfo *in_info, GstCaps *outcaps,
+                                         GstVideoInfo *out_info);
 static gboolean gst_v3d_vp9_lpf_stop(GstBaseTransform *trans);
-static gboolean gst_v3d_vp9_lpf_propose_allocation(GstBaseTransform *trans,
-                                                   GstQuery *decide_query, GstQuery *query);
 static GstFlowReturn gst_v3d_vp9_lpf_transform_ip(GstBaseTransform *trans, GstBuffer *buf);
+static GstFlowReturn gst_v3d_vp9_lpf_process_batch(GstV3dFilter *filter, GstBuffer **buffers,
+                                                   guint n);
 
 static void gst_v3d_vp9_lpf_class_init(GstV3dVp9LpfClass *klass) {
   GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS(klass);
-  const auto rw_ready = static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-                                                 GST_PARAM_MUTABLE_READY);
+  GstVideoFilterClass *filter_class = GST_VIDEO_FILTER_CLASS(klass);
+  GstV3dFilterClass *v3d_class = GST_V3D_FILTER_CLASS(klass);
   const auto rw_playing = static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
                                                    GST_PARAM_MUTABLE_PLAYING);
 
@@ -207,15 +192,19 @@ static void gst_v3d_vp9_lpf_class_init(GstV3dVp9LpfClass *klass) {
   gobject_class->set_property = gst_v3d_vp9_lpf_set_property;
   gobject_class->get_property = gst_v3d_vp9_lpf_get_property;
 
-  g_object_class_install_property(gobject_class, PROP_BACKEND,
-      g_param_spec_enum("backend", "Backend",
-          "Where the loop filter runs (read when going to READY). gpu and hybrid are accepted "
-          "but currently run the CPU (SIMD) path inside the library", GST_TYPE_V3D_BACKEND,
-          DEFAULT_PROP_BACKEND, rw_ready));
-  g_object_class_install_property(gobject_class, PROP_CPU_THREADS,
-      g_param_spec_uint("cpu-threads", "CPU threads",
-          "CPU worker threads of a context this element creates (0 = online cores - 1, at "
-          "least 1)", 0, 1024, DEFAULT_PROP_CPU_THREADS, rw_ready));
+  gst_v3d_filter_class_install_properties(v3d_class, 0,
+      "Where the loop filter runs (read when going to READY): cpu (SIMD wavefront), gpu "
+      "(Vulkan compute), hybrid (planes split between GPU and CPU, or whole frames on each side "
+      "with max-frames-in-flight), auto (cpu); same result",
+      "Statistics (read-only): this element's frames (filtered), frames-with-meta, "
+      "frames-post-filter, frames-passthrough, padded-copies, input-copies and input-copy-time "
+      "(read-only input frames copied into the element's pool, seconds), process-time (seconds inside "
+      "the element for filtered frames), stream-time (first filtered frame's arrival to the "
+      "last one's end); and its context's backend, gpu-device, cpu-threads, "
+      "context-frames, blocks-cpu, blocks-gpu, cpu-time, gpu-time, gpu-share, copies, "
+      "gpu-submissions; the scheduler's figures for this kernel family: kernel-frames, split-gpu-share, "
+      "cpu-throughput and gpu-throughput (units per busy second), cpu-idle-time, gpu-idle-time, "
+      "gpu-queue-depth, gpu-queue-depth-max, frame-time-median and frame-time-p99 (ms)");
   g_object_class_install_property(gobject_class, PROP_LEVEL,
       g_param_spec_uint("level", "Level",
           "Post-filter mode (frames without a GstV3dVp9LfMeta): VP9 filter level of every block "
@@ -234,15 +223,11 @@ static void gst_v3d_vp9_lpf_class_init(GstV3dVp9LpfClass *klass) {
           "Post-filter mode: size of the uniform transforms (at most the block size; e.g. 8x8 "
           "for MPEG-2 and JPEG)", gst_v3d_lpf_tx_size_get_type(), DEFAULT_PROP_TX_SIZE,
           rw_playing));
-  g_object_class_install_property(gobject_class, PROP_STATS,
-      g_param_spec_boxed("stats", "Statistics",
-          "Statistics (read-only): this element's frames (filtered), frames-with-meta, "
-          "frames-post-filter, frames-passthrough, padded-copies, process-time (seconds inside "
-          "the element for filtered frames), stream-time (first filtered frame's arrival to the "
-          "last one's end); and its context's backend, gpu-device, cpu-threads, "
-          "context-frames, blocks-cpu, blocks-gpu, cpu-time, gpu-time, gpu-share, copies, "
-          "gpu-submissions", GST_TYPE_STRUCTURE,
-          static_cast<GParamFlags>(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+  v3d_class->meta_api = GST_V3D_VP9_LF_META_API_TYPE;
+  v3d_class->counter_names = counter_names;
+  v3d_class->kernel = V3D_KERNEL_VP9_LPF;
+  v3d_class->process_batch = gst_v3d_vp9_lpf_process_batch;
+  v3d_class->copies_source = TRUE;
 
   gst_element_class_set_static_metadata(element_class, "VP9 loop filter",
       "Filter/Effect/Video", "Applies the VP9 loop filter in place: per a GstV3dVp9LfMeta from "
@@ -250,23 +235,13 @@ static void gst_v3d_vp9_lpf_class_init(GstV3dVp9LpfClass *klass) {
   gst_element_class_add_static_pad_template(element_class, &sink_template);
   gst_element_class_add_static_pad_template(element_class, &src_template);
 
-  element_class->change_state = GST_DEBUG_FUNCPTR(gst_v3d_vp9_lpf_change_state);
-  element_class->set_context = GST_DEBUG_FUNCPTR(gst_v3d_vp9_lpf_set_context);
-
-  trans_class->passthrough_on_same_caps = FALSE;
-  trans_class->transform_ip_on_passthrough = FALSE;
-  trans_class->query = GST_DEBUG_FUNCPTR(gst_v3d_vp9_lpf_query);
-  trans_class->sink_event = GST_DEBUG_FUNCPTR(gst_v3d_vp9_lpf_sink_event);
-  trans_class->set_caps = GST_DEBUG_FUNCPTR(gst_v3d_vp9_lpf_set_caps);
+  filter_class->set_info = GST_DEBUG_FUNCPTR(gst_v3d_vp9_lpf_set_info);
   trans_class->stop = GST_DEBUG_FUNCPTR(gst_v3d_vp9_lpf_stop);
-  trans_class->propose_allocation = GST_DEBUG_FUNCPTR(gst_v3d_vp9_lpf_propose_allocation);
   trans_class->transform_ip = GST_DEBUG_FUNCPTR(gst_v3d_vp9_lpf_transform_ip);
 
-  gst_type_mark_as_plugin_api(GST_TYPE_V3D_BACKEND, static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(gst_v3d_lpf_block_size_get_type(),
                               static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(gst_v3d_lpf_tx_size_get_type(), static_cast<GstPluginAPIFlags>(0));
-  g_type_ensure(GST_TYPE_V3D_CONTEXT);
   // The meta's API type is registered up front, so that decoders can find it by name.
   g_type_ensure(GST_V3D_VP9_LF_META_API_TYPE);
   (void)GST_V3D_VP9_LF_META_INFO;
@@ -275,25 +250,25 @@ static void gst_v3d_vp9_lpf_class_init(GstV3dVp9LpfClass *klass) {
 
 static void gst_v3d_vp9_lpf_init(GstV3dVp9Lpf *self) {
   self->priv = new GstV3dVp9LpfPrivate();
-  gst_base_transform_set_in_place(GST_BASE_TRANSFORM(self), TRUE);
-  gst_base_transform_set_passthrough(GST_BASE_TRANSFORM(self), FALSE);
 }
 
 static void gst_v3d_vp9_lpf_finalize(GObject *object) {
   auto *self = GST_V3D_VP9_LPF(object);
-  delete self->priv;  // releases the padded copy, then the context
+  delete self->priv;  // releases the padded copy (the base class then releases the context)
   self->priv = nullptr;
   G_OBJECT_CLASS(gst_v3d_vp9_lpf_parent_class)->finalize(object);
 }
 
 static void gst_v3d_vp9_lpf_set_property(GObject *object, guint prop_id, const GValue *value,
                                          GParamSpec *pspec) {
+  if (prop_id < GST_V3D_FILTER_PROP_LAST) {
+    gst_v3d_filter_set_property(object, prop_id, value, pspec);
+    return;
+  }
   auto *self = GST_V3D_VP9_LPF(object);
   Settings &s = self->priv->settings;
   std::lock_guard<std::mutex> lock(self->priv->settings_lock);
   switch (prop_id) {
-    case PROP_BACKEND: s.backend = static_cast<GstV3dBackend>(g_value_get_enum(value)); break;
-    case PROP_CPU_THREADS: s.cpu_threads = g_value_get_uint(value); break;
     case PROP_LEVEL: s.level = g_value_get_uint(value); break;
     case PROP_SHARPNESS: s.sharpness = g_value_get_uint(value); break;
     case PROP_BLOCK_SIZE:
@@ -304,41 +279,16 @@ static void gst_v3d_vp9_lpf_set_property(GObject *object, guint prop_id, const G
   }
 }
 
-// Builds the "v3d-stats" structure (see the stats property). Caller owns the result.
-static GstStructure *make_stats(GstV3dVp9Lpf *self) {
-  State snap;
-  {
-    std::lock_guard<std::mutex> lock(self->priv->state_lock);
-    snap = self->priv->state;
-  }
-  GstStructure *s = gst_structure_new("v3d-stats",
-      "frames", G_TYPE_UINT64, snap.frames_meta + snap.frames_post,
-      "frames-with-meta", G_TYPE_UINT64, snap.frames_meta,
-      "frames-post-filter", G_TYPE_UINT64, snap.frames_post,
-      "frames-passthrough", G_TYPE_UINT64, snap.frames_passthrough,
-      "padded-copies", G_TYPE_UINT64, snap.padded_copies,
-      "process-time", G_TYPE_DOUBLE, snap.process_us / 1e6,
-      "stream-time", G_TYPE_DOUBLE,
-      snap.first_us >= 0 ? (snap.last_us - snap.first_us) / 1e6 : 0.0,
-      nullptr);
-  V3dContext *ctx = self->priv->context.ref();
-  v3d::add_context_stats(s, ctx);
-  if (ctx) v3d_context_free(ctx);
-  return s;
-}
-
 static void gst_v3d_vp9_lpf_get_property(GObject *object, guint prop_id, GValue *value,
                                          GParamSpec *pspec) {
-  auto *self = GST_V3D_VP9_LPF(object);
-  if (prop_id == PROP_STATS) {
-    g_value_take_boxed(value, make_stats(self));
+  if (prop_id < GST_V3D_FILTER_PROP_LAST) {
+    gst_v3d_filter_get_property(object, prop_id, value, pspec);
     return;
   }
+  auto *self = GST_V3D_VP9_LPF(object);
   Settings &s = self->priv->settings;
   std::lock_guard<std::mutex> lock(self->priv->settings_lock);
   switch (prop_id) {
-    case PROP_BACKEND: g_value_set_enum(value, s.backend); break;
-    case PROP_CPU_THREADS: g_value_set_uint(value, s.cpu_threads); break;
     case PROP_LEVEL: g_value_set_uint(value, s.level); break;
     case PROP_SHARPNESS: g_value_set_uint(value, s.sharpness); break;
     case PROP_BLOCK_SIZE: g_value_set_enum(value, s.block_size); break;
@@ -347,99 +297,17 @@ static void gst_v3d_vp9_lpf_get_property(GObject *object, guint prop_id, GValue 
   }
 }
 
-static void gst_v3d_vp9_lpf_set_context(GstElement *element, GstContext *context) {
-  auto *self = GST_V3D_VP9_LPF(element);
-  GstV3dBackend wanted;
-  {
-    std::lock_guard<std::mutex> lock(self->priv->settings_lock);
-    wanted = self->priv->settings.backend;
-  }
-  self->priv->context.offer(element, context, wanted);
-  GST_ELEMENT_CLASS(gst_v3d_vp9_lpf_parent_class)->set_context(element, context);
-}
-
-static GstStateChangeReturn gst_v3d_vp9_lpf_change_state(GstElement *element,
-                                                         GstStateChange transition) {
-  auto *self = GST_V3D_VP9_LPF(element);
-  if (transition == GST_STATE_CHANGE_NULL_TO_READY) {
-    v3d::ElementContextOptions opts;
-    {
-      std::lock_guard<std::mutex> lock(self->priv->settings_lock);
-      opts.backend = self->priv->settings.backend;
-      opts.cpu_threads = self->priv->settings.cpu_threads;
-    }
-    if (!self->priv->context.ensure(element, opts)) return GST_STATE_CHANGE_FAILURE;
-  }
-  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
-    std::lock_guard<std::mutex> lock(self->priv->state_lock);
-    self->priv->state = State();
-  }
-  GstStateChangeReturn ret =
-      GST_ELEMENT_CLASS(gst_v3d_vp9_lpf_parent_class)->change_state(element, transition);
-  if (transition == GST_STATE_CHANGE_READY_TO_NULL) self->priv->context.drop();
-  return ret;
-}
-
-static gboolean gst_v3d_vp9_lpf_query(GstBaseTransform *trans, GstPadDirection direction,
-                                      GstQuery *query) {
-  auto *self = GST_V3D_VP9_LPF(trans);
-  if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT &&
-      self->priv->context.answer_query(GST_ELEMENT(self), query))
-    return TRUE;
-  return GST_BASE_TRANSFORM_CLASS(gst_v3d_vp9_lpf_parent_class)->query(trans, direction, query);
-}
-
-static gboolean gst_v3d_vp9_lpf_sink_event(GstBaseTransform *trans, GstEvent *event) {
-  if (GST_EVENT_TYPE(event) == GST_EVENT_EOS) {
-    auto *self = GST_V3D_VP9_LPF(trans);
-    GstStructure *s = make_stats(self);
-    gchar *str = gst_structure_to_string(s);
-    GST_INFO_OBJECT(self, "EOS: %s", str);
-    g_free(str);
-    gst_element_post_message(GST_ELEMENT(self), gst_message_new_element(GST_OBJECT(self), s));
-  }
-  return GST_BASE_TRANSFORM_CLASS(gst_v3d_vp9_lpf_parent_class)->sink_event(trans, event);
-}
-
-static gboolean gst_v3d_vp9_lpf_set_caps(GstBaseTransform *trans, GstCaps *incaps, GstCaps *) {
-  auto *self = GST_V3D_VP9_LPF(trans);
-  GstVideoInfo info;
-  self->priv->layout.reset();
+static gboolean gst_v3d_vp9_lpf_set_info(GstVideoFilter *filter, GstCaps *, GstVideoInfo *info,
+                                         GstCaps *, GstVideoInfo *) {
+  auto *self = GST_V3D_VP9_LPF(filter);
   self->priv->uniform = UniformGrid();
-  if (!gst_video_info_from_caps(&info, incaps)) {
-    GST_ERROR_OBJECT(self, "invalid caps %" GST_PTR_FORMAT, incaps);
-    return FALSE;
-  }
-  V3dContext *ctx = self->priv->context.ref();
-  if (!ctx) {
-    GST_ERROR_OBJECT(self, "no v3d context");
-    return FALSE;
-  }
-  bool ok = self->priv->layout.configure(info, ctx);
-  v3d_context_free(ctx);
-  if (!ok) {
-    GST_ERROR_OBJECT(self, "could not allocate the padded frame copy");
-    return FALSE;
-  }
-  return TRUE;
+  return gst_v3d_filter_configure_layout(GST_V3D_FILTER(self), &self->priv->layout, info);
 }
 
 static gboolean gst_v3d_vp9_lpf_stop(GstBaseTransform *trans) {
   auto *self = GST_V3D_VP9_LPF(trans);
   self->priv->layout.reset();
   self->priv->uniform = UniformGrid();
-  return TRUE;
-}
-
-// As v3dvp9idct: the video meta and the v3d pool (padded planes avoid the padded copy).
-static gboolean gst_v3d_vp9_lpf_propose_allocation(GstBaseTransform *trans, GstQuery *,
-                                                   GstQuery *query) {
-  auto *self = GST_V3D_VP9_LPF(trans);
-  gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr);
-  gst_query_add_allocation_meta(query, GST_V3D_VP9_LF_META_API_TYPE, nullptr);
-  V3dContext *ctx = self->priv->context.ref();
-  if (ctx) v3d::propose_v3d_pool(GST_ELEMENT(self), query, ctx);
-  if (ctx) v3d_context_free(ctx);
   return TRUE;
 }
 
@@ -467,26 +335,13 @@ static const UniformGrid &uniform_grid(GstV3dVp9Lpf *self, const Settings &s, in
   return g;
 }
 
-static GstFlowReturn gst_v3d_vp9_lpf_transform_ip(GstBaseTransform *trans, GstBuffer *buf) {
-  auto *self = GST_V3D_VP9_LPF(trans);
+// The grid, its stride and the sharpness for buf: from its meta (checked to cover the frame), or
+// the uniform post-filter grid of the settings s. Posts the element error it names on failure.
+static GstFlowReturn frame_grid(GstV3dVp9Lpf *self, const Settings &s, GstV3dVp9LfMeta *meta,
+                                const V3dVp9LfInfo **grid_out, int *stride_out,
+                                int *sharpness_out) {
   v3d::ItxFrameLayout &layout = self->priv->layout;
-  if (!layout.configured()) {
-    GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, (nullptr), ("no caps set before the first buffer"));
-    return GST_FLOW_NOT_NEGOTIATED;
-  }
   const int w = layout.width(), h = layout.height();
-  Settings s;
-  {
-    std::lock_guard<std::mutex> lock(self->priv->settings_lock);
-    s = self->priv->settings;
-  }
-  auto *meta = gst_buffer_get_v3d_vp9_lf_meta(buf);
-  if (!meta && s.level == 0) {
-    std::lock_guard<std::mutex> lock(self->priv->state_lock);
-    self->priv->state.frames_passthrough++;
-    return GST_FLOW_OK;
-  }
-  const gint64 t_start = g_get_monotonic_time();
   const V3dVp9LfInfo *grid;
   int grid_stride, sharpness;
   if (meta) {
@@ -514,16 +369,80 @@ static GstFlowReturn gst_v3d_vp9_lpf_transform_ip(GstBaseTransform *trans, GstBu
     grid_stride = g.stride;
     sharpness = static_cast<int>(s.sharpness);
   }
+  *grid_out = grid;
+  *stride_out = grid_stride;
+  *sharpness_out = sharpness;
+  return GST_FLOW_OK;
+}
 
-  V3dContext *ctx = self->priv->context.ref();
+// A read-only input frame's pixels, copied row by row inside the loop filter (source mapped in
+// *src_frame) when buf has room for the processed area and no edge extension is needed; else
+// copied here at once. Returns FALSE after an element error.
+static gboolean take_source(GstV3dVp9Lpf *self, GstBuffer *buf, GstVideoFrame *src_frame,
+                            bool *fused) {
+  GstV3dFilter *filter = GST_V3D_FILTER(self);
+  *fused = false;
+  GstBuffer *src = gst_v3d_filter_take_source(filter, buf);
+  if (!src) return TRUE;
+  v3d::ItxFrameLayout &layout = self->priv->layout;
+  gboolean ok = TRUE;
+  if (layout.width() % 8 == 0 && layout.height() % 8 == 0 && layout.has_room(buf) &&
+      gst_video_frame_map(src_frame, &GST_VIDEO_FILTER(self)->in_info, src, GST_MAP_READ))
+    *fused = true;
+  else
+    ok = gst_v3d_filter_copy_source(filter, src, buf);
+  gst_buffer_unref(src);  // a mapped frame keeps its own reference
+  return ok;
+}
+
+static GstFlowReturn gst_v3d_vp9_lpf_transform_ip(GstBaseTransform *trans, GstBuffer *buf) {
+  auto *self = GST_V3D_VP9_LPF(trans);
+  GstV3dFilter *filter = GST_V3D_FILTER(self);
+  v3d::ItxFrameLayout &layout = self->priv->layout;
+  if (!gst_v3d_filter_check_negotiated(filter)) return GST_FLOW_NOT_NEGOTIATED;
+  const int w = layout.width(), h = layout.height();
+  Settings s;
+  {
+    std::lock_guard<std::mutex> lock(self->priv->settings_lock);
+    s = self->priv->settings;
+  }
+  auto *meta = gst_buffer_get_v3d_vp9_lf_meta(buf);
+  GstVideoFrame src_frame;
+  bool fused = false;
+  if (!take_source(self, buf, &src_frame, &fused)) return GST_FLOW_ERROR;
+  // Whatever returns below must not leave buf without its pixels.
+  auto settle = [&]() -> gboolean {
+    if (!fused) return TRUE;
+    fused = false;
+    GstBuffer *src = src_frame.buffer;
+    gst_buffer_ref(src);
+    gst_video_frame_unmap(&src_frame);
+    gboolean ok = gst_v3d_filter_copy_source(filter, src, buf);
+    gst_buffer_unref(src);
+    return ok;
+  };
+  if (!meta && s.level == 0) {
+    if (!settle()) return GST_FLOW_ERROR;
+    gst_v3d_filter_count(filter, {{COUNT_PASSTHROUGH, 1}});
+    return GST_FLOW_OK;
+  }
+  const gint64 t_start = g_get_monotonic_time();
+  const V3dVp9LfInfo *grid;
+  int grid_stride, sharpness;
+  GstFlowReturn gret = frame_grid(self, s, meta, &grid, &grid_stride, &sharpness);
+  if (gret != GST_FLOW_OK) {
+    settle();
+    return gret;
+  }
+  V3dContext *ctx = gst_v3d_filter_frame_context(filter);
   if (!ctx) {
-    GST_ELEMENT_ERROR(self, CORE, STATE_CHANGE, (nullptr), ("no v3d context"));
+    settle();
     return GST_FLOW_ERROR;
   }
   GstVideoFrame frame;
-  if (!gst_video_frame_map(&frame, &layout.info(), buf, GST_MAP_READWRITE)) {
+  if (!gst_v3d_filter_map_frame(filter, &frame, buf)) {
     v3d_context_free(ctx);
-    GST_ELEMENT_ERROR(self, RESOURCE, WRITE, ("Could not map the frame for writing"), (nullptr));
+    settle();
     return GST_FLOW_ERROR;
   }
   const bool direct = layout.has_room(buf);
@@ -533,17 +452,32 @@ static GstFlowReturn gst_v3d_vp9_lpf_transform_ip(GstBaseTransform *trans, GstBu
   // Post-filter mode, and the padded copy: the area past the visible edge repeats the edge. A
   // decoder's frame with room keeps what the decoder put there (libvpx's decoded samples). The
   // extension only writes outside the visible area (invalid grids leave that untouched).
-  if (!meta || !direct) v3d::extend_to_8x8(planes, strides, w, h);
-  int rc = v3d_vp9_loop_filter_frame(ctx, planes, strides, w, h, grid, grid_stride, sharpness);
+  if (!meta || !direct) v3d::extend_to_8x8(planes, strides, w, h);  // nothing when fused
+  int rc;
+  if (fused) {
+    // Copy and filter: each superblock row of the read-only source is copied just before it is
+    // filtered (its time is the kernel's).
+    const uint8_t *src[3];
+    ptrdiff_t src_strides[3];
+    for (int p = 0; p < 3; p++) {
+      src[p] = static_cast<const uint8_t *>(GST_VIDEO_FRAME_PLANE_DATA(&src_frame, p));
+      src_strides[p] = GST_VIDEO_FRAME_PLANE_STRIDE(&src_frame, p);
+    }
+    rc = v3d_vp9_loop_filter_frame_from(ctx, src, src_strides, planes, strides, w, h, grid,
+                                        grid_stride, sharpness);
+    gst_video_frame_unmap(&src_frame);
+    fused = false;
+    gst_v3d_filter_count_source_copy(filter, 0);
+  } else {
+    rc = v3d_vp9_loop_filter_frame(ctx, planes, strides, w, h, grid, grid_stride, sharpness);
+  }
   std::string why = rc ? v3d_last_error() : "";
   if (rc == V3D_OK && !direct) layout.copy_back(frame);
   gst_video_frame_unmap(&frame);
   v3d_context_free(ctx);
 
   if (rc != V3D_OK) {
-    if (rc == V3D_ERROR_NO_MEMORY || rc == V3D_ERROR_GPU || rc == V3D_ERROR_UNAVAILABLE) {
-      GST_ELEMENT_ERROR(self, RESOURCE, FAILED,
-          ("VP9 loop filter failed: %s", v3d_error_name(rc)), ("%s", why.c_str()));
+    if (gst_v3d_filter_resource_error(filter, rc, "VP9 loop filter", why)) {
     } else if (meta) {
       GST_ELEMENT_ERROR(self, STREAM, DECODE,
           ("Invalid VP9 loop filter meta (%s): %s", v3d_error_name(rc), why.c_str()),
@@ -556,13 +490,79 @@ static GstFlowReturn gst_v3d_vp9_lpf_transform_ip(GstBaseTransform *trans, GstBu
     return GST_FLOW_ERROR;
   }
   if (meta) gst_buffer_remove_meta(buf, &meta->meta);
-  std::lock_guard<std::mutex> lock(self->priv->state_lock);
-  State &st = self->priv->state;
-  (meta ? st.frames_meta : st.frames_post)++;
-  if (!direct) st.padded_copies++;
-  const gint64 t_end = g_get_monotonic_time();
-  st.process_us += t_end - t_start;
-  if (st.first_us < 0) st.first_us = t_start;
-  st.last_us = t_end;
+  gst_v3d_filter_count(filter,
+                       {{COUNT_FRAMES, 1}, {meta ? COUNT_FRAMES_META : COUNT_FRAMES_POST, 1},
+                        {COUNT_PADDED, direct ? 0u : 1u}},
+                       t_start);
+  return GST_FLOW_OK;
+}
+
+// Frames in flight: the frames to filter whose planes have room for the 8x8 rounding go to the
+// library in one v3d_vp9_loop_filter_frames call (hybrid: whole frames on the GPU and on the CPU
+// workers at once); the others (pass-through, or a padded copy needed) one by one.
+static GstFlowReturn gst_v3d_vp9_lpf_process_batch(GstV3dFilter *filter, GstBuffer **buffers,
+                                                   guint n) {
+  auto *self = GST_V3D_VP9_LPF(filter);
+  v3d::ItxFrameLayout &layout = self->priv->layout;
+  if (!gst_v3d_filter_check_negotiated(filter)) return GST_FLOW_NOT_NEGOTIATED;
+  const int w = layout.width(), h = layout.height();
+  Settings s;
+  {
+    std::lock_guard<std::mutex> lock(self->priv->settings_lock);
+    s = self->priv->settings;
+  }
+  const gint64 t_start = g_get_monotonic_time();
+  std::vector<GstBuffer *> batched;
+  std::vector<bool> with_meta;
+  std::vector<GstVideoFrame> mapped;
+  std::vector<V3dVp9LfFrame> frames;
+  GstFlowReturn ret = GST_FLOW_OK;
+  for (guint i = 0; i < n && ret == GST_FLOW_OK; i++) {
+    auto *meta = gst_buffer_get_v3d_vp9_lf_meta(buffers[i]);
+    if ((!meta && s.level == 0) || !layout.has_room(buffers[i])) {
+      ret = gst_v3d_vp9_lpf_transform_ip(GST_BASE_TRANSFORM(self), buffers[i]);
+      continue;
+    }
+    V3dVp9LfFrame fr{};
+    ret = frame_grid(self, s, meta, &fr.grid, &fr.grid_stride, &fr.sharpness);
+    if (ret != GST_FLOW_OK) break;
+    mapped.emplace_back();
+    if (!gst_v3d_filter_map_frame(filter, &mapped.back(), buffers[i])) {
+      mapped.pop_back();
+      ret = GST_FLOW_ERROR;
+      break;
+    }
+    layout.planes_for(mapped.back(), true, fr.planes, fr.strides);
+    if (!meta) v3d::extend_to_8x8(fr.planes, fr.strides, w, h);
+    fr.width = w;
+    fr.height = h;
+    frames.push_back(fr);
+    batched.push_back(buffers[i]);
+    with_meta.push_back(meta != nullptr);
+  }
+  if (ret == GST_FLOW_OK && !frames.empty()) {
+    V3dContext *ctx = gst_v3d_filter_frame_context(filter);
+    const int rc =
+        ctx ? v3d_vp9_loop_filter_frames(ctx, frames.data(), frames.size()) : V3D_ERROR_UNAVAILABLE;
+    const std::string why = rc ? v3d_last_error() : "";
+    if (ctx) v3d_context_free(ctx);
+    if (rc != V3D_OK) {
+      if (!gst_v3d_filter_resource_error(filter, rc, "VP9 loop filter", why))
+        GST_ELEMENT_ERROR(self, STREAM, DECODE,
+            ("Invalid VP9 loop filter input (%s): %s", v3d_error_name(rc), why.c_str()),
+            ("a batch of %zu frames in flight", frames.size()));
+      ret = GST_FLOW_ERROR;
+    }
+  }
+  for (GstVideoFrame &f : mapped) gst_video_frame_unmap(&f);
+  if (ret != GST_FLOW_OK) return ret;
+  for (size_t i = 0; i < batched.size(); i++) {
+    if (auto *meta = gst_buffer_get_v3d_vp9_lf_meta(batched[i]))
+      gst_buffer_remove_meta(batched[i], &meta->meta);
+    // The batch's time counts once, with its last frame.
+    gst_v3d_filter_count(filter,
+                         {{COUNT_FRAMES, 1}, {with_meta[i] ? COUNT_FRAMES_META : COUNT_FRAMES_POST, 1}},
+                         i + 1 == batched.size() ? t_start : -1);
+  }
   return GST_FLOW_OK;
 }

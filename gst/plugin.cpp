@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The v3d plugin (libgstv3d.so): VP9 inverse transforms on SIMD CPU threads and Vulkan compute.
+// The v3d plugin (libgstv3d.so): VP9 and H.264 decoder kernels on SIMD CPU threads and Vulkan
+// compute.
 #include <gst/gst.h>
 #include <v3d/v3d.h>
 
@@ -59,6 +60,7 @@ static gboolean plugin_init(GstPlugin *plugin) {
   ok |= GST_ELEMENT_REGISTER(v3dvp9idct, plugin);
   ok |= GST_ELEMENT_REGISTER(v3dvp9residualsrc, plugin);
   ok |= GST_ELEMENT_REGISTER(v3dvp9lpf, plugin);
+  ok |= GST_ELEMENT_REGISTER(v3dh264deblock, plugin);
   return ok;
 }
 
@@ -70,5 +72,5 @@ static gboolean plugin_init(GstPlugin *plugin) {
 #endif
 
 GST_PLUGIN_DEFINE(GST_VERSION_MAJOR, GST_VERSION_MINOR, v3d,
-                  "VP9 decoder kernels on SIMD CPU threads and Vulkan compute", plugin_init,
+                  "VP9 and H.264 decoder kernels on SIMD CPU threads and Vulkan compute", plugin_init,
                   VERSION, "LGPL", PACKAGE, "https://example.invalid/gst-v3d")

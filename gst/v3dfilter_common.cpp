@@ -186,4 +186,118 @@ void extend_to_8x8(uint8_t *const planes[3], const ptrdiff_t strides[3], int w, 
   }
 }
 
+void OutputPool::reset() {
+  GstBufferPool *pool;
+  {
+    std::lock_guard<std::mutex> lock(lock_);
+    pool = pool_;
+    pool_ = nullptr;
+    pool_ctx_ = nullptr;
+  }
+  if (pool) {
+    gst_buffer_pool_set_active(pool, FALSE);
+    gst_object_unref(pool);
+  }
+}
+
+guint64 OutputPool::copies() {
+  std::lock_guard<std::mutex> lock(lock_);
+  return copies_;
+}
+
+double OutputPool::copy_seconds() {
+  std::lock_guard<std::mutex> lock(lock_);
+  return copy_us_ / 1e6;
+}
+
+bool OutputPool::ensure_pool(GstElement *element, V3dContext *ctx, const GstVideoInfo &info) {
+  {
+    std::lock_guard<std::mutex> lock(lock_);
+    if (pool_ && pool_ctx_ == ctx && gst_video_info_is_equal(&info_, &info)) return true;
+  }
+  reset();
+  GstBufferPool *pool = gst_v3d_buffer_pool_new(ctx);
+  GstStructure *config = gst_buffer_pool_get_config(pool);
+  GstCaps *caps = gst_video_info_to_caps(&info);
+  // No upper bound: downstream may hold many frames (queues, sinks), and a bounded pool would
+  // block the streaming thread until it lets one go.
+  gst_buffer_pool_config_set_params(config, caps, GST_VIDEO_INFO_SIZE(&info), 2, 0);
+  gst_caps_unref(caps);
+  gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config(pool, config) || !gst_buffer_pool_set_active(pool, TRUE)) {
+    GST_WARNING_OBJECT(element, "could not set up the output pool");
+    gst_object_unref(pool);
+    return false;
+  }
+  std::lock_guard<std::mutex> lock(lock_);
+  pool_ = pool;
+  pool_ctx_ = ctx;
+  info_ = info;
+  return true;
+}
+
+namespace {
+// Copies every meta of `from` that can be copied, except GstVideoMeta.
+gboolean copy_meta(GstBuffer *from, GstMeta **meta, gpointer user_data) {
+  auto *to = static_cast<GstBuffer *>(user_data);
+  const GstMetaInfo *info = (*meta)->info;
+  if (info->api == GST_VIDEO_META_API_TYPE || !info->transform_func) return TRUE;
+  GstMetaTransformCopy copy = {FALSE, 0, static_cast<gsize>(-1)};
+  info->transform_func(to, *meta, from, _gst_meta_transform_copy, &copy);
+  return TRUE;
+}
+}  // namespace
+
+GstFlowReturn OutputPool::prepare(GstElement *element, V3dContext *ctx, const GstVideoInfo &info,
+                                  GstBuffer *in, GstBuffer **out, bool defer_pixels) {
+  if (gst_buffer_is_writable(in) && gst_buffer_is_all_memory_writable(in)) {
+    *out = in;
+    return GST_FLOW_OK;
+  }
+  const gint64 t0 = g_get_monotonic_time();
+  GstBuffer *buf = nullptr;
+  if (!ctx || !ensure_pool(element, ctx, info) ||
+      gst_buffer_pool_acquire_buffer(pool_, &buf, nullptr) != GST_FLOW_OK) {
+    // Last resort: GstBaseTransform's way.
+    *out = gst_buffer_make_writable(gst_buffer_ref(in));
+    return GST_FLOW_OK;
+  }
+  if (!defer_pixels && !copy_pixels(element, info, in, buf)) {
+    gst_buffer_unref(buf);
+    return GST_FLOW_ERROR;
+  }
+  gst_buffer_copy_into(buf, in,
+                       static_cast<GstBufferCopyFlags>(GST_BUFFER_COPY_FLAGS |
+                                                       GST_BUFFER_COPY_TIMESTAMPS),
+                       0, static_cast<gsize>(-1));
+  gst_buffer_foreach_meta(in, copy_meta, buf);
+  if (!defer_pixels) count_copy((g_get_monotonic_time() - t0) / 1e6);
+  *out = buf;
+  return GST_FLOW_OK;
+}
+
+bool OutputPool::copy_pixels(GstElement *element, const GstVideoInfo &info, GstBuffer *in,
+                             GstBuffer *out) {
+  GstVideoFrame src, dst;
+  if (!gst_video_frame_map(&src, &info, in, GST_MAP_READ)) {
+    GST_ELEMENT_ERROR(element, RESOURCE, READ, ("Could not map the input frame"), (nullptr));
+    return false;
+  }
+  if (!gst_video_frame_map(&dst, &info, out, GST_MAP_WRITE)) {
+    gst_video_frame_unmap(&src);
+    GST_ELEMENT_ERROR(element, RESOURCE, WRITE, ("Could not map an output frame"), (nullptr));
+    return false;
+  }
+  gst_video_frame_copy(&dst, &src);
+  gst_video_frame_unmap(&dst);
+  gst_video_frame_unmap(&src);
+  return true;
+}
+
+void OutputPool::count_copy(double seconds) {
+  std::lock_guard<std::mutex> lock(lock_);
+  copies_++;
+  copy_us_ += static_cast<gint64>(seconds * 1e6);
+}
+
 }  // namespace v3d

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Helpers shared by the in-place v3d filter elements (v3dvp9lpf; v3dvp9idct can move to them):
+// Helpers of the in-place v3d filter elements (used by their base class GstV3dFilter, v3dfilter.h):
 // the element's V3dContext slot with its GstContext sharing (rules in v3dcontext.h), the
 // context's part of the "stats" structure, and edge extension of the 8x8-rounded plane area.
 //
@@ -8,6 +8,7 @@
 #pragma once
 
 #include <gst/gst.h>
+#include <gst/video/video.h>
 #include <v3d/v3d.h>
 
 #include <mutex>
@@ -59,6 +60,49 @@ void add_context_stats(GstStructure *s, V3dContext *ctx);
 // saves GPU copies; with GstVideoMeta its planes are padded to whole 8x8 luma blocks), as a pool
 // when upstream asked for one, and its allocator in any case. Video caps only.
 void propose_v3d_pool(GstElement *element, GstQuery *query, V3dContext *ctx);
+
+// Output buffers for frames that arrive read-only. A decoder keeps its reference frames, so most
+// buffers it pushes are shared and an in-place filter may not write them. GstBaseTransform's
+// default then copies the buffer into freshly allocated memory (page faults on every frame, and
+// for v3d memory a new GPU allocation per frame); instead, prepare() copies the frame's planes
+// into a buffer of this pool: v3d shared memory (GPU-visible), planes padded to whole 8x8 luma
+// blocks, allocated once and reused.
+// Ownership and threads: one per element; prepare() runs on the streaming thread, reset() from
+// set_caps/stop; copies() from any thread.
+class OutputPool {
+ public:
+  OutputPool() = default;
+  OutputPool(const OutputPool &) = delete;
+  OutputPool &operator=(const OutputPool &) = delete;
+  ~OutputPool() { reset(); }
+  // Drops the pool (new caps, stop, context change).
+  void reset();
+  // GstBaseTransform::prepare_output_buffer of an in-place filter: *out = in when in and all its
+  // memory are writable; otherwise a pool buffer holding a copy of in's visible planes, with its
+  // flags, timestamps and metas (except GstVideoMeta, which the pool buffer has of its own).
+  // info: the negotiated format. ctx: the element's context (the pool's memory is its).
+  // defer_pixels: the pool buffer gets in's flags, timestamps and metas but not its pixels (the
+  // caller copies them itself, e.g. row by row inside a kernel; copy_pixels() otherwise).
+  GstFlowReturn prepare(GstElement *element, V3dContext *ctx, const GstVideoInfo &info,
+                        GstBuffer *in, GstBuffer **out, bool defer_pixels = false);
+  // Copies in's visible planes into out (both per info), counted as one input copy. FALSE with
+  // an element error when a frame cannot be mapped.
+  bool copy_pixels(GstElement *element, const GstVideoInfo &info, GstBuffer *in, GstBuffer *out);
+  // Counts a copy done elsewhere (inside a kernel), with the seconds it took if known.
+  void count_copy(double seconds);
+  // Frames copied by prepare() so far, and the seconds spent copying them.
+  guint64 copies();
+  double copy_seconds();
+
+ private:
+  bool ensure_pool(GstElement *element, V3dContext *ctx, const GstVideoInfo &info);
+  std::mutex lock_;
+  GstBufferPool *pool_ = nullptr;
+  V3dContext *pool_ctx_ = nullptr;  // not referenced: only compared
+  GstVideoInfo info_{};
+  guint64 copies_ = 0;
+  gint64 copy_us_ = 0;
+};
 
 // Fills each plane's area between its visible edge (w x h luma, (w+1)/2 x (h+1)/2 chroma) and
 // the 8x8-rounded edge (v3d.h) by repeating the last visible column, then the last visible row.

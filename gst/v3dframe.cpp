@@ -43,29 +43,34 @@ void ItxFrameLayout::reset() {
   scratch_ = nullptr;
 }
 
-bool ItxFrameLayout::has_room(GstBuffer *buf) const {
-  gsize offset[3];
-  gint stride[3];
+bool ItxFrameLayout::has_room(GstBuffer *buf) const { return planes_have_room(buf, info_, pw_, ph_); }
+
+bool planes_have_room(GstBuffer *buf, const GstVideoInfo &info, const int row_bytes[],
+                      const int rows[]) {
+  const int n = static_cast<int>(GST_VIDEO_INFO_N_PLANES(&info));
+  gsize offset[GST_VIDEO_MAX_PLANES];
+  gint stride[GST_VIDEO_MAX_PLANES];
   if (GstVideoMeta *vmeta = gst_buffer_get_video_meta(buf)) {
-    for (int p = 0; p < 3; p++) offset[p] = vmeta->offset[p], stride[p] = vmeta->stride[p];
+    if (static_cast<int>(vmeta->n_planes) != n) return false;
+    for (int p = 0; p < n; p++) offset[p] = vmeta->offset[p], stride[p] = vmeta->stride[p];
   } else {
-    for (int p = 0; p < 3; p++)
-      offset[p] = GST_VIDEO_INFO_PLANE_OFFSET(&info_, p),
-      stride[p] = GST_VIDEO_INFO_PLANE_STRIDE(&info_, p);
+    for (int p = 0; p < n; p++)
+      offset[p] = GST_VIDEO_INFO_PLANE_OFFSET(&info, p),
+      stride[p] = GST_VIDEO_INFO_PLANE_STRIDE(&info, p);
   }
-  gsize start[3], end[3];
-  for (int p = 0; p < 3; p++) {
-    if (stride[p] < pw_[p]) return false;
+  gsize start[GST_VIDEO_MAX_PLANES], end[GST_VIDEO_MAX_PLANES];
+  for (int p = 0; p < n; p++) {
+    if (stride[p] < row_bytes[p] || rows[p] < 1) return false;
     start[p] = offset[p];
-    end[p] = offset[p] + static_cast<gsize>(stride[p]) * (ph_[p] - 1) + pw_[p];
+    end[p] = offset[p] + static_cast<gsize>(stride[p]) * (rows[p] - 1) + row_bytes[p];
     guint idx = 0, len = 0;
     gsize skip = 0;
     if (end[p] > gst_buffer_get_size(buf) ||
         !gst_buffer_find_memory(buf, start[p], end[p] - start[p], &idx, &len, &skip) || len != 1)
       return false;
   }
-  for (int a = 0; a < 3; a++)
-    for (int b = a + 1; b < 3; b++)
+  for (int a = 0; a < n; a++)
+    for (int b = a + 1; b < n; b++)
       if (start[a] < end[b] && start[b] < end[a]) return false;
   return true;
 }
@@ -97,11 +102,16 @@ void ItxFrameLayout::copy_back(GstVideoFrame &frame) const {
 
 void checksum_visible(GChecksum *sum, const GstVideoFrame &frame) {
   for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES(&frame); p++) {
+    // The plane's first component gives its rows and width; interleaved planes (NV12's UV)
+    // hold pixel-stride bytes per pixel.
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gst_video_format_info_component(frame.info.finfo, p, comp);
+    const gsize row = static_cast<gsize>(GST_VIDEO_FRAME_COMP_WIDTH(&frame, comp[0])) *
+                      GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, comp[0]);
     const auto *data = static_cast<const guint8 *>(GST_VIDEO_FRAME_PLANE_DATA(&frame, p));
-    for (int y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT(&frame, p); y++)
-      g_checksum_update(sum,
-                        data + static_cast<gsize>(y) * GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p),
-                        GST_VIDEO_FRAME_COMP_WIDTH(&frame, p));
+    for (int y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT(&frame, comp[0]); y++)
+      g_checksum_update(
+          sum, data + static_cast<gsize>(y) * GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p), row);
   }
 }
 

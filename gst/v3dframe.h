@@ -51,8 +51,14 @@ class ItxFrameLayout {
   gsize scratch_offset_[3] = {0, 0, 0};
 };
 
+// True if buf's planes (its GstVideoMeta's layout, else info's default one) each hold rows[p]
+// rows of row_bytes[p] bytes inside one memory block of buf, without overlapping another plane's.
+// Arrays of GST_VIDEO_INFO_N_PLANES(info) entries.
+bool planes_have_room(GstBuffer *buf, const GstVideoInfo &info, const int row_bytes[],
+                      const int rows[]);
+
 // Adds the visible pixels of a mapped frame (rows left to right, planes in order, no padding) to
-// sum.
+// sum. Planar and semi-planar formats (I420, NV12).
 void checksum_visible(GChecksum *sum, const GstVideoFrame &frame);
 
 }  // namespace v3d

@@ -36,6 +36,19 @@ v3d_stats_line() {
   grep "from element \"${2:-idct}\".*v3d-stats" "$1" | tail -n 1
 }
 
+# v3d_timing LINE: the element's time and the pipeline's rate, from the v3d-stats line of a
+# filter element (fields frames, process-time, stream-time).
+v3d_timing() {
+  awk -v frames="$(v3d_field "$1" frames)" -v tproc="$(v3d_field "$1" process-time)" \
+      -v tstream="$(v3d_field "$1" stream-time)" 'BEGIN {
+    printf "  element          : %.3f s in the element, %.3f ms per frame, %.1f frames/s\n",
+           tproc, 1000 * tproc / (frames > 0 ? frames : 1), (tproc > 0 ? frames / tproc : 0)
+    if (frames > 1 && tstream > 0)
+      printf "  pipeline         : %.1f frames/s (first to last frame, upstream included)\n",
+             (frames - 1) / tstream
+  }'
+}
+
 # v3d_report LABEL LOG FRAMES: prints what the element named "idct" did, from its stats message.
 v3d_report() {
   local label=$1 log=$2 frames=$3 line

@@ -64,20 +64,14 @@ awk -v n="$NUM_BUFFERS" -v frames="$(v3d_field "$line" frames)" \
     -v pass="$(v3d_field "$line" frames-passthrough)" \
     -v pcopies="$(v3d_field "$line" padded-copies)" \
     -v backend="$(v3d_field "$line" backend)" -v threads="$(v3d_field "$line" cpu-threads)" \
-    -v tproc="$(v3d_field "$line" process-time)" -v tstream="$(v3d_field "$line" stream-time)" \
     -v label="v3dvp9lpf level=$LEVEL backend=$BACKEND, ${WIDTH}x$HEIGHT" 'BEGIN {
-  f = frames > 0 ? frames : 1
   printf "== %s ==\n", label
   printf "  backend used     : %s (%d CPU worker threads)\n", backend, threads
   printf "  frames           : %d filtered of %d (%d post-filter, %d passed through), %d padded copies\n",
          frames, n, post, pass, pcopies
-  printf "  element          : %.3f s in the element, %.3f ms per frame, %.1f frames/s\n",
-         tproc, 1000 * tproc / f, (tproc > 0 ? frames / tproc : 0)
-  if (frames > 1 && tstream > 0)
-    printf "  pipeline         : %.1f frames/s (first to last frame, decoder included)\n",
-           (frames - 1) / tstream
   if (frames + pass != n) { print "error: frame count mismatch" > "/dev/stderr"; exit 1 }
 }'
+v3d_timing "$line"
 
 if [ "$VERIFY_BUFFERS" -gt 0 ]; then
   n=$VERIFY_BUFFERS

@@ -190,8 +190,8 @@ void batch_lost(V3dContext *scalar) {
   int rc = v3d_vp9_itxfm_add_frames(ctx, frames.data(), frames.size());
   check(rc == 0, "batch succeeds: %d %s", rc, v3d_last_error());
   for (int i = 0; i < kFrames; i++) {
-    int pl;
-    long x, y;
+    int pl = 0;
+    long x = 0, y = 0;
     check(f[i]->same_as(*ref[i], &pl, &x, &y) && f[i]->guards_intact(),
           "batch frame %d right (plane %d x %ld y %ld)", i, pl, x, y);
   }

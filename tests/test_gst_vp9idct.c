@@ -191,12 +191,9 @@ static gchar *stats_string(GstElement *e, const char *field) {
  * byte outside the planes' processed areas changed. */
 static void push_and_check(Idct *t, GstBuffer *buf, const Residual *res, int w, int h,
                            const char *what) {
-  GstMapInfo map;
   guint8 *mask = writable_mask(buf, w, h);
-  gst_buffer_map(buf, &map, GST_MAP_READ);
-  guint8 *before = g_memdup2(map.data, map.size);
-  gsize size = map.size;
-  gst_buffer_unmap(buf, &map);
+  gsize size;
+  guint8 *before = buffer_bytes(buf, &size);
   Planes expected = read_planes(buf, w, h);
   apply_reference(&expected, (const V3dVp9TxBlock *)res->blocks->data, res->blocks->len,
                   (const gint16 *)res->coeffs->data);
@@ -211,15 +208,7 @@ static void push_and_check(Idct *t, GstBuffer *buf, const Residual *res, int w, 
   planes_equal(&got, &expected, what);
   planes_clear(&got);
   planes_clear(&expected);
-  gst_buffer_map(out, &map, GST_MAP_READ);
-  fail_unless(map.size == size);
-  for (gsize i = 0; i < size; i++)
-    if (!mask[i] && map.data[i] != before[i]) {
-      fail("%s: %dx%d: byte %" G_GSIZE_FORMAT " outside the planes changed (seed 0x%"
-           G_GINT64_MODIFIER "x)", what, w, h, i, g_seed);
-      break;
-    }
-  gst_buffer_unmap(out, &map);
+  check_unmasked_bytes(out, before, size, mask, what, w, h);
   g_free(before);
   g_free(mask);
   gst_buffer_unref(out);
@@ -429,19 +418,7 @@ static void run_bad_meta(const V3dVp9TxBlock *blocks, gsize n_blocks, gsize n_co
               "%s: the library does not see error %d", what, expected_code);
   fail_unless_equals_int(gst_harness_push(t.h, buf), GST_FLOW_ERROR);
   fail_unless_equals_int(gst_harness_buffers_received(t.h), 0);
-  GstMessage *msg = gst_bus_pop_filtered(t.bus, GST_MESSAGE_ERROR);
-  fail_unless(msg != NULL, "%s: no error message", what);
-  GError *err = NULL;
-  gchar *dbg = NULL;
-  gst_message_parse_error(msg, &err, &dbg);
-  fail_unless(err->domain == GST_STREAM_ERROR, "%s: error domain", what);
-  fail_unless(strstr(err->message, v3d_error_name(expected_code)) != NULL,
-              "%s: message '%s' does not name '%s'", what, err->message,
-              v3d_error_name(expected_code));
-  printf("%s -> %s\n", what, err->message);
-  g_error_free(err);
-  g_free(dbg);
-  gst_message_unref(msg);
+  expect_stream_error(t.bus, v3d_error_name(expected_code), what);
   idct_free(&t);
 }
 
@@ -768,12 +745,7 @@ GST_END_TEST;
 
 static Suite *v3dvp9idct_suite(void) {
   Suite *s = suite_create("v3dvp9idct");
-  TCase *tc = tcase_create("general");
-  const char *e = g_getenv("V3D_TEST_SEED");
-  if (e) g_seed = g_ascii_strtoull(e, NULL, 0);
-  printf("seed 0x%" G_GINT64_MODIFIER "x (set V3D_TEST_SEED to change)\n", g_seed);
-  tcase_set_timeout(tc, 300);
-  suite_add_tcase(s, tc);
+  TCase *tc = suite_general_tcase(s);
   tcase_add_test(tc, test_meta_copy);
   tcase_add_test(tc, test_negotiation);
   tcase_add_test(tc, test_passthrough_without_meta);

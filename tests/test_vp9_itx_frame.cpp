@@ -104,13 +104,6 @@ void apply_reference(Frame &f, const Blocks &bl) {
   }
 }
 
-// CPU worker threads for the contexts under test: 2 by default; V3D_TEST_THREADS overrides (the
-// aarch64 run sets 1: threads under this machine's qemu-aarch64 7.2 hang at creation).
-int test_threads() {
-  const char *e = getenv("V3D_TEST_THREADS");
-  return e && atoi(e) > 0 ? atoi(e) : 2;
-}
-
 struct BackendCase {
   const char *name;
   const char *backend;
@@ -120,7 +113,7 @@ struct BackendCase {
 void test_backend(const BackendCase &bc, uint64_t seed) {
   V3dContextOptions o{};
   o.backend = bc.backend;
-  o.cpu_threads = test_threads();
+  o.cpu_threads = v3dtest::test_threads(2);
   o.gpu_share = bc.share;
   V3dContext *ctx = v3d_context_new_with_options(&o);
   if (!ctx) {
@@ -135,6 +128,7 @@ void test_backend(const BackendCase &bc, uint64_t seed) {
          v3d_context_gpu_name(ctx) ? v3d_context_gpu_name(ctx) : "none");
   const int sizes[][2] = {{352, 288}, {250, 130}, {33, 17}, {8, 8}, {1, 1}, {64, 72}, {1920, 1088}};
   int iter = 0;
+  uint64_t active_blocks = 0;  // blocks with eob > 0 over all frames
   for (auto &sz : sizes) {
     for (int shared = 0; shared < 2; shared++) {
       for (int rep = 0; rep < (sz[0] > 1000 ? 1 : 3); rep++, iter++) {
@@ -152,6 +146,7 @@ void test_backend(const BackendCase &bc, uint64_t seed) {
         check(rc == 0, "backend %s %dx%d: returned %d (%s), seed 0x%llx", bc.name, sz[0], sz[1],
               rc, v3d_last_error(), static_cast<unsigned long long>(s));
         apply_reference(want, bl);
+        for (const V3dVp9TxBlock &b : bl.blocks) active_blocks += b.eob ? 1 : 0;
         std::string where;
         check(got.same(want, &where),
               "backend %s %dx%d %s memory, %zu blocks: differs from the reference at %s, seed "
@@ -167,12 +162,46 @@ void test_backend(const BackendCase &bc, uint64_t seed) {
          static_cast<unsigned long long>(st.frames), static_cast<unsigned long long>(st.blocks_cpu),
          static_cast<unsigned long long>(st.blocks_gpu), static_cast<unsigned long long>(st.copies),
          st.gpu_share);
+  // The per-family statistics agree with what was done.
+  V3dKernelStats ks;
+  check(v3d_context_get_kernel_stats(ctx, V3D_KERNEL_VP9_ITX, &ks) == 0, "kernel stats");
+  check(ks.frames == static_cast<uint64_t>(iter) && ks.frames == st.frames,
+        "backend %s: kernel stats count %llu frames, %d were done", bc.name,
+        static_cast<unsigned long long>(ks.frames), iter);
+  check(ks.units_cpu + ks.units_gpu == active_blocks && ks.units_cpu == st.blocks_cpu &&
+            ks.units_gpu == st.blocks_gpu,
+        "backend %s: kernel stats units cpu %llu + gpu %llu, %llu blocks with work", bc.name,
+        static_cast<unsigned long long>(ks.units_cpu), static_cast<unsigned long long>(ks.units_gpu),
+        static_cast<unsigned long long>(active_blocks));
+  const std::string used = v3d_context_backend(ctx);
+  check(used != "gpu" || ks.units_cpu == 0, "backend %s: gpu did CPU work", bc.name);
+  check((used != "simd" && used != "scalar") || ks.units_gpu == 0, "backend %s: CPU backend did GPU work", bc.name);
+  check(used != "hybrid" || bc.share <= 0 || bc.share >= 1 || (ks.units_cpu > 0 && ks.units_gpu > 0),
+        "backend %s: fixed split used one side only", bc.name);
+  check(ks.wall_seconds > 0 && ks.frame_ms_median > 0 && ks.frame_ms_p99 >= ks.frame_ms_median,
+        "backend %s: frame times wall %g, median %g ms, p99 %g ms", bc.name, ks.wall_seconds,
+        ks.frame_ms_median, ks.frame_ms_p99);
+  check(ks.gpu_jobs_in_flight == 0 && (ks.units_gpu == 0) == (ks.gpu_jobs_in_flight_max == 0),
+        "backend %s: GPU queue depth %u now, %u at most", bc.name, ks.gpu_jobs_in_flight,
+        ks.gpu_jobs_in_flight_max);
+  check((ks.units_cpu == 0) == (ks.cpu_units_per_second == 0) &&
+            (ks.units_gpu == 0) == (ks.gpu_units_per_second == 0),
+        "backend %s: throughputs %g / %g units/s", bc.name, ks.cpu_units_per_second,
+        ks.gpu_units_per_second);
+  printf("  kernel stats: %.0f / %.0f blocks/s (CPU / GPU), idle %.3f / %.3f s, frame median %.3f ms, "
+         "p99 %.3f ms, GPU queue max %u\n", ks.cpu_units_per_second, ks.gpu_units_per_second,
+         ks.cpu_idle_seconds, ks.gpu_idle_seconds, ks.frame_ms_median, ks.frame_ms_p99,
+         ks.gpu_jobs_in_flight_max);
+  check(v3d_context_get_kernel_stats(ctx, V3D_KERNEL_COUNT, &ks) == V3D_ERROR_INVALID_ARGUMENT &&
+            v3d_context_get_kernel_stats(ctx, -1, &ks) == V3D_ERROR_INVALID_ARGUMENT &&
+            v3d_context_get_kernel_stats(ctx, 0, nullptr) == V3D_ERROR_INVALID_ARGUMENT,
+        "kernel stats: bad arguments accepted");
   v3d_context_free(ctx);
 }
 
 // Each invalid list must be refused with its error code and leave the frame untouched.
 void test_invalid(uint64_t seed) {
-  V3dContext *ctx = v3d_context_new("simd", test_threads());
+  V3dContext *ctx = v3d_context_new("simd", v3dtest::test_threads(2));
   check(ctx != nullptr, "simd context");
   if (!ctx) return;
   Rng rng(seed);
@@ -255,7 +284,7 @@ void test_invalid(uint64_t seed) {
           "long valid list accepted");
     auto dup = big;
     dup.push_back(big[5]);
-    V3dContext *c2 = v3d_context_new("simd", test_threads());
+    V3dContext *c2 = v3d_context_new("simd", v3dtest::test_threads(2));
     std::vector<uint8_t> y(BW * BH), u(BW * BH / 4), v(BW * BH / 4);
     uint8_t *pl[3] = {y.data(), u.data(), v.data()};
     ptrdiff_t st[3] = {BW, BW / 2, BW / 2};
@@ -293,7 +322,7 @@ void test_invalid(uint64_t seed) {
 // v3d_vp9_itxfm_add_frames: more frames than the GPU keeps in flight, each against the reference;
 // one invalid frame in a batch leaves every frame untouched.
 void test_batch(const char *backend, uint64_t seed) {
-  V3dContext *ctx = v3d_context_new(backend, test_threads());
+  V3dContext *ctx = v3d_context_new(backend, v3dtest::test_threads(2));
   if (!ctx) {
     const char *req = getenv("V3D_REQUIRE_GPU");
     check(!(req && atoi(req)), "batch: backend %s unavailable: %s", backend, v3d_last_error());
@@ -344,6 +373,14 @@ void test_batch(const char *backend, uint64_t seed) {
   }
   int rc = v3d_vp9_itxfm_add_frames(ctx, frames.data(), n);
   check(rc == 0, "batch %s: returned %d (%s)", backend, rc, v3d_last_error());
+  if (strcmp(v3d_context_backend(ctx), "hybrid") == 0) {
+    // Whole frames on both sides: the GPU takes frames from the back, the CPU from the front.
+    V3dStats st;
+    v3d_context_get_stats(ctx, &st);
+    check(st.blocks_cpu > 0 && st.blocks_gpu > 0, "batch hybrid: CPU %llu, GPU %llu blocks",
+          static_cast<unsigned long long>(st.blocks_cpu),
+          static_cast<unsigned long long>(st.blocks_gpu));
+  }
   for (int f = 0; f < n; f++) {
     apply_reference(*want[f], bl[f]);
     std::string where;
@@ -368,5 +405,6 @@ int main() {
   test_invalid(seed);
   test_batch("simd", seed);
   test_batch("gpu", seed);
+  test_batch("hybrid", seed);
   return v3dtest::finish();
 }

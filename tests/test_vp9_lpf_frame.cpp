@@ -26,8 +26,6 @@
 using v3dtest::check;
 using v3dtest::Rng;
 using v3dtest::vp9::LfFrame;
-using v3dtest::vp9::LfGridParams;
-using v3dtest::vp9::make_lf_grid;
 
 namespace {
 
@@ -170,11 +168,6 @@ void ref_filter_frame(uint8_t *const planes[3], const ptrdiff_t strides[3], int 
 
 // ---- Tests ------------------------------------------------------------------------------------
 
-int test_threads() {
-  const char *e = getenv("V3D_TEST_THREADS");
-  return e && atoi(e) > 0 ? atoi(e) : 3;
-}
-
 const int kSizes[][2] = {{250, 130}, {352, 288}, {8, 8},   {72, 40}, {1, 1},     {33, 17},
                          {64, 72},   {136, 200}, {200, 8}, {8, 200}, {456, 264}, {1920, 1088}};
 
@@ -183,13 +176,10 @@ struct Case {
   std::vector<V3dVp9LfInfo> grid;
   LfFrame frame;
   Case(Rng &rng, int w, int h) : width(w), height(h), frame(w, h) {
-    LfGridParams gp;
-    gp.skip_pct = rng.range(0, 60);
-    gp.level_zero_pct = rng.range(0, 25);
-    gp.split_pct = rng.range(20, 85);
-    grid_stride = (w + 7) / 8 + rng.range(0, 3);
-    sharpness = rng.range(0, 7);
-    grid = make_lf_grid(rng, w, h, grid_stride, gp);
+    v3dtest::vp9::LfCase c = v3dtest::vp9::make_lf_case(rng, w, h);
+    grid_stride = c.grid_stride;
+    sharpness = c.sharpness;
+    grid = std::move(c.grid);
     frame.fill_smooth(rng);
   }
 };
@@ -214,11 +204,11 @@ void test_frames(uint64_t seed0) {
   const char *backends[] = {"scalar", "simd", "gpu", "hybrid"};
   V3dContext *ctx[4];
   for (int b = 0; b < 4; b++) {
-    ctx[b] = v3d_context_new(backends[b], b == 0 ? 1 : test_threads());
+    ctx[b] = v3d_context_new(backends[b], b == 0 ? 1 : v3dtest::test_threads());
     if (!ctx[b]) printf("backend %s unavailable here: %s\n", backends[b], v3d_last_error());
   }
   V3dContext *simd1 = v3d_context_new("simd", 1);
-  const int threads = test_threads();
+  const int threads = v3dtest::test_threads();
   std::unique_ptr<v3d::ThreadPool> pool;
   if (threads > 1) pool = std::make_unique<v3d::ThreadPool>(4);
   v3d::vp9::LpfDsp ref_dsp;

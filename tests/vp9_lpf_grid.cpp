@@ -73,6 +73,18 @@ struct GridGen {
 
 }  // namespace
 
+LfCase make_lf_case(Rng &rng, int width, int height) {
+  LfGridParams gp;
+  gp.skip_pct = rng.range(0, 60);
+  gp.level_zero_pct = rng.range(0, 25);
+  gp.split_pct = rng.range(20, 85);
+  LfCase c;
+  c.grid_stride = (width + 7) / 8 + rng.range(0, 3);
+  c.sharpness = rng.range(0, 7);
+  c.grid = make_lf_grid(rng, width, height, c.grid_stride, gp);
+  return c;
+}
+
 std::vector<V3dVp9LfInfo> make_lf_grid(Rng &rng, int width, int height, int stride,
                                        const LfGridParams &params) {
   const int mi_rows = (height + 7) / 8, mi_cols = (width + 7) / 8;

@@ -27,6 +27,14 @@ struct LfGridParams {
 std::vector<V3dVp9LfInfo> make_lf_grid(Rng &rng, int width, int height, int stride,
                                        const LfGridParams &params);
 
+// A random case: grid parameters drawn from rng (skip 0-60 %, level 0 in 0-25 %, split
+// 20-85 %), a grid stride 0-3 entries wider than needed, a sharpness 0..7, and the grid.
+struct LfCase {
+  int grid_stride, sharpness;
+  std::vector<V3dVp9LfInfo> grid;
+};
+LfCase make_lf_case(Rng &rng, int width, int height);
+
 // One 4:2:0 frame rounded up to whole 8x8 luma blocks, inside a buffer with a guard border of
 // kGuard pixels on each side (and a padded stride) filled with a known pattern.
 struct LfFrame {

@@ -21,6 +21,7 @@ struct Options {
   int threads = 0;  // 0 = online cores
   bool gpu = true;
   std::string only;
+  std::string section;       // "" = every frame-level section, "itx", "lpf" or "h264"
   double bandwidth_gbs = 0;  // device memory bandwidth, for the batch table's ratio
 };
 
@@ -112,8 +113,29 @@ inline Stats stats_of(std::vector<double> v) {
   return s;
 }
 
+// The keys of one frame-time measurement in the current JSON object: frame_ms_median,
+// frame_ms_p99, bit_exact.
+inline void frame_time_fields(Json &json, const Stats &t, bool exact) {
+  json.num("frame_ms_median", t.median * 1e3);
+  json.num("frame_ms_p99", t.p99 * 1e3);
+  json.num("bit_exact", exact ? 1 : 0);
+}
+
+// One cell of a per-backend frame-time table: prints " median/p99 ok" (ms; "DIFF" when not
+// bit-exact, "-" when the run failed) and writes the same as the JSON object `label`.
+inline void frame_time_cell(Json &json, const char *label, bool ok, const Stats &t, bool exact) {
+  char cell[40];
+  if (ok) snprintf(cell, sizeof cell, " %6.2f/%6.2f %s", t.median * 1e3, t.p99 * 1e3, exact ? "ok" : "DIFF");
+  else snprintf(cell, sizeof cell, " %-17s", "-");
+  printf("%-19s", cell);
+  json.begin_object(label);
+  frame_time_fields(json, t, exact);
+  json.end_object();
+}
+
 void print_machine(Json &json, const Options &opt);
 int bench_vp9_itx(const Options &opt, Json &json);
 int bench_vp9_lpf(const Options &opt, Json &json);
+int bench_h264_frame(const Options &opt, Json &json);  // bench_h264_frame.cpp
 
 }  // namespace v3dbench

@@ -154,6 +154,29 @@ struct SharedCoeffs {
   ~SharedCoeffs() { v3d_shared_free(data); }
 };
 
+// n frames of shared memory of ctx, each with the workload's blocks and coefficients, as a batch
+// for v3d_vp9_itxfm_add_frames.
+struct FrameBatch {
+  std::vector<std::unique_ptr<Frame>> owned;
+  std::vector<V3dVp9ItxFrame> frames;
+  FrameBatch(V3dContext *ctx, const Workload &w, const SharedCoeffs &coeffs, int n) : frames(n) {
+    for (int i = 0; i < n; i++) {
+      owned.emplace_back(new Frame(ctx, kWidth, kHeight));
+      V3dVp9ItxFrame &f = frames[i];
+      for (int p = 0; p < 3; p++) {
+        f.planes[p] = owned[i]->planes[p];
+        f.strides[p] = owned[i]->strides[p];
+      }
+      f.width = kWidth;
+      f.height = kHeight;
+      f.blocks = w.blocks.data();
+      f.n_blocks = w.blocks.size();
+      f.coeffs = coeffs.data;
+      f.n_coeffs = w.coeffs.size();
+    }
+  }
+};
+
 // Times the workload through a context: one warm-up frame, then `frames` timed frames.
 struct RunResult {
   bool ok = false;
@@ -290,22 +313,8 @@ void gpu_batches(const Options &opt, const Workload &w, Json &json) {
   json.begin_object("gpu_batches");
   json.num("bytes_per_frame", bytes);
   for (int batch : {1, 4, 16}) {
-    std::vector<std::unique_ptr<Frame>> fr;
-    std::vector<V3dVp9ItxFrame> frames(batch);
-    for (int i = 0; i < batch; i++) {
-      fr.emplace_back(new Frame(ctx, kWidth, kHeight));
-      V3dVp9ItxFrame &f = frames[i];
-      for (int p = 0; p < 3; p++) {
-        f.planes[p] = fr[i]->planes[p];
-        f.strides[p] = fr[i]->strides[p];
-      }
-      f.width = kWidth;
-      f.height = kHeight;
-      f.blocks = w.blocks.data();
-      f.n_blocks = w.blocks.size();
-      f.coeffs = coeffs.data;
-      f.n_coeffs = w.coeffs.size();
-    }
+    FrameBatch fb(ctx, w, coeffs, batch);
+    std::vector<V3dVp9ItxFrame> &frames = fb.frames;
     v3d_vp9_itxfm_add_frames(ctx, frames.data(), frames.size());  // warm-up
     int reps = std::max(2, opt.frames * 2 / batch);
     std::vector<double> t;
@@ -329,6 +338,64 @@ void gpu_batches(const Options &opt, const Workload &w, Json &json) {
   printf("\n");
   json.end_object();
   v3d_context_free(ctx);
+}
+
+// M4 with frames in flight: batches of kBatch frames through v3d_vp9_itxfm_add_frames, so that
+// hybrid puts whole frames on each side at once. Mblock/s per configuration, and hybrid against
+// the sum of its two sides measured alone (CPU with the same threads, GPU only).
+void m4_frames_in_flight(const Options &opt, const Workload &w, int cores, Json &json) {
+  constexpr int kBatch = 8;
+  struct Cfg {
+    const char *label, *backend;
+    int threads;
+  };
+  const Cfg cfgs[] = {{"cpu_n1", "simd", std::max(1, cores - 1)},
+                      {"cpu_n", "simd", cores},
+                      {"gpu", "gpu", 1},
+                      {"cpu_n1_gpu", "hybrid", std::max(1, cores - 1)},
+                      {"cpu_n_gpu", "hybrid", cores}};
+  double mbs[5] = {-1, -1, -1, -1, -1};
+  printf("M4 frames in flight (%s, batches of %d frames), Mblock/s:", w.name.c_str(), kBatch);
+  json.begin_object("m4_frames_in_flight");
+  json.num("batch", kBatch);
+  for (int c = 0; c < 5; c++) {
+    if (strcmp(cfgs[c].backend, "simd") != 0 && !opt.gpu) continue;
+    V3dContext *ctx = v3d_context_new(cfgs[c].backend, cfgs[c].threads);
+    if (!ctx) continue;
+    SharedCoeffs coeffs(ctx, w.coeffs);
+    FrameBatch fb(ctx, w, coeffs, kBatch);
+    std::vector<V3dVp9ItxFrame> &frames = fb.frames;
+    v3d_vp9_itxfm_add_frames(ctx, frames.data(), frames.size());  // warm-up
+    std::vector<double> t;
+    for (int r = 0; r < std::max(3, opt.frames / kBatch); r++) {
+      auto t0 = Clock::now();
+      v3d_vp9_itxfm_add_frames(ctx, frames.data(), frames.size());
+      t.push_back(since(t0) / kBatch);
+    }
+    Stats st = stats_of(t);
+    V3dStats vs;
+    v3d_context_get_stats(ctx, &vs);
+    v3d_context_free(ctx);
+    mbs[c] = w.blocks.size() / st.median / 1e6;
+    printf("  %s %.1f", cfgs[c].label, mbs[c]);
+    json.begin_object(cfgs[c].label);
+    json.num("mblocks_per_s", mbs[c]);
+    json.num("frame_ms_median", st.median * 1e3);
+    json.num("frame_ms_p99", st.p99 * 1e3);
+    json.num("gpu_fraction_of_blocks",
+             vs.blocks_cpu + vs.blocks_gpu ? double(vs.blocks_gpu) / (vs.blocks_cpu + vs.blocks_gpu) : 0);
+    json.end_object();
+  }
+  // Hybrid with N-1 CPU threads against its two sides alone; and against the best single side.
+  if (mbs[0] > 0 && mbs[2] > 0 && mbs[3] > 0) {
+    const double sum = mbs[0] + mbs[2], best = std::max(std::max(mbs[0], mbs[1]), mbs[2]);
+    printf("; CPU-(N-1)+GPU = %.0f%% of CPU-(N-1) + GPU, %.0f%% of the best single side",
+           100 * mbs[3] / sum, 100 * mbs[3] / best);
+    json.num("hybrid_percent_of_sum", 100 * mbs[3] / sum);
+    json.num("hybrid_percent_of_best_single", 100 * mbs[3] / best);
+  }
+  printf("\n");
+  json.end_object();
 }
 
 }  // namespace
@@ -451,6 +518,15 @@ int bench_vp9_itx(const Options &opt, Json &json) {
     json.end_object();
   }
   json.end_array();
+  if (opt.only.empty() || std::string("mixed").find(opt.only) != std::string::npos) {
+    printf("\n");
+    for (auto sp : {Spec{-1, -1, false}, Spec{1, 0, false}}) {
+      Workload w = make_workload(sp.size, sp.type, sp.full, 77);
+      json.begin_object(w.name == "mixed" ? "fif_mixed" : "fif_8x8");
+      m4_frames_in_flight(opt, w, cores, json);
+      json.end_object();
+    }
+  }
   if (opt.gpu) {
     printf("\n");
     for (auto sp : {Spec{1, 0, false}, Spec{-1, -1, false}}) {

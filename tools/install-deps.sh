@@ -8,7 +8,8 @@ SUDO=""
 export DEBIAN_FRONTEND=noninteractive
 pkgs=(meson ninja-build pkg-config g++ glslang-tools libvulkan-dev mesa-vulkan-drivers vulkan-tools vulkan-validationlayers
       libhwy-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-base
-      gstreamer1.0-plugins-good gstreamer1.0-tools
+      gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
+      gstreamer1.0-tools ffmpeg x264
       clang libclang-rt-14-dev)  # clang: the libFuzzer targets (tools/fuzz.sh)
 if [ "${1:-}" = "--cross" ]; then
   $SUDO dpkg --add-architecture arm64

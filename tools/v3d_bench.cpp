@@ -4,7 +4,7 @@
 // device machine.
 //
 //   v3d-bench [--json FILE] [--cpu-json FILE] [--quick] [--frames N] [--threads N] [--no-gpu]
-//             [--only SIZE] [--no-cpu-targets]
+//             [--only SIZE] [--no-cpu-targets] [--section itx|lpf|h264]
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -35,13 +35,15 @@ int main(int argc, char **argv) {
     else if (a == "--no-gpu") opt.gpu = false;
     else if (a == "--bandwidth-gbs") opt.bandwidth_gbs = atof(next());
     else if (a == "--only") opt.only = next();
+    else if (a == "--section") opt.section = next();
     else if (a == "--help" || a == "-h") {
       printf("usage: v3d-bench [--json FILE] [--quick] [--frames N] [--threads N] [--no-gpu] "
-             "[--only 4x4|8x8|16x16|32x32|mixed] [--cpu-json FILE] [--no-cpu-targets]\n"
+             "[--only 4x4|8x8|16x16|32x32|mixed|h264|intra|inter] [--cpu-json FILE] [--no-cpu-targets]\n"
              "       [--bandwidth-gbs B]\n"
              "  --bandwidth-gbs B  the GPU's memory bandwidth (GB/s), to print batches against it\n"
              "  --cpu-json F  per-SIMD-target single-thread kernel table (M3 for every target) as JSON\n"
-             "  --threads N  CPU cores to count as N for the M4 matrix (default: online cores)\n");
+             "  --threads N  CPU cores to count as N for the M4 matrix (default: online cores)\n"
+             "  --section S  only the frame-level section S: itx (VP9 transforms), lpf (VP9 loop filter) or h264 (H.264 deblocking)\n");
       return 0;
     } else {
       fprintf(stderr, "unknown option %s (try --help)\n", a.c_str());
@@ -60,8 +62,10 @@ int main(int argc, char **argv) {
     fflush(stdout);
     bench_h264_deblock_cpu(stdout);  // a text table (per SIMD target), no JSON yet
   }
-  int rc = v3dbench::bench_vp9_itx(opt, json);
-  rc |= v3dbench::bench_vp9_lpf(opt, json);
+  int rc = 0;
+  if (opt.section.empty() || opt.section == "itx") rc |= v3dbench::bench_vp9_itx(opt, json);
+  if (opt.section.empty() || opt.section == "lpf") rc |= v3dbench::bench_vp9_lpf(opt, json);
+  if (opt.section.empty() || opt.section == "h264") rc |= v3dbench::bench_h264_frame(opt, json);
   if (!opt.json_path.empty()) {
     FILE *f = fopen(opt.json_path.c_str(), "w");
     if (!f) {

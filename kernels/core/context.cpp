@@ -5,12 +5,15 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <functional>
 #include <mutex>
 #include <strings.h>
 #include <unordered_map>
 #include <vector>
 
 #include "core/cpu.h"
+#include "core/frame_call.h"
 #include "core/log.h"
 #include "vp9/itx.h"
 #include "vp9/itx_frame.h"
@@ -35,12 +38,14 @@ constexpr uint64_t kMinTaskCost = 16 * 1024;
 
 using Clock = std::chrono::steady_clock;
 
+// Fraction of the blocks the GPU did (0 when there were none).
+double block_share(uint64_t cpu, uint64_t gpu) {
+  return cpu + gpu ? static_cast<double>(gpu) / static_cast<double>(cpu + gpu) : 0;
+}
+
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
-
-std::mutex g_cpu_alloc_mutex;
-std::unordered_map<void *, size_t> g_cpu_allocs;  // shared allocations made without a GPU
 
 bool parse_backend(const char *name, Backend *out, bool *is_auto) {
   *is_auto = false;
@@ -198,8 +203,20 @@ V3dContext *v3d_context_new_with_options(const V3dContextOptions *options) {
     }
   }
   ctx->backend = backend;
+  ctx->auto_backend = is_auto;
   ctx->fixed_share = o.gpu_share >= 0 ? std::min(1.0, o.gpu_share) : -1;
-  int threads = o.cpu_threads > 0 ? o.cpu_threads : std::max(1, v3d::online_cores() - 1);
+  // Default: V3D_CPU_THREADS when set to 1..1024, else online cores - 1 (the GPU gets a core's
+  // worth of memory bandwidth and the submitting thread: measured better on a Pi 5 than N).
+  int default_threads = std::max(1, v3d::online_cores() - 1);
+  if (const char *env = getenv("V3D_CPU_THREADS")) {
+    char *end = nullptr;
+    long n = strtol(env, &end, 10);
+    if (end != env && *end == '\0' && n >= 1 && n <= 1024)
+      default_threads = static_cast<int>(n);
+    else
+      v3d::log(v3d::kLogWarning, "V3D_CPU_THREADS=%s is not a number in 1..1024: ignored", env);
+  }
+  int threads = o.cpu_threads > 0 ? o.cpu_threads : default_threads;
   ctx->pool = std::make_unique<v3d::ThreadPool>(threads);
   v3d::log(v3d::kLogInfo, "context: backend %s, %d CPU threads, SIMD %s, GPU %s",
            v3d::backend_name(backend), threads, v3d_cpu_target(),
@@ -238,35 +255,6 @@ void v3d_context_get_stats(const V3dContext *ctx, V3dStats *stats) {
   *stats = ctx->stats;
 }
 
-void *v3d_shared_alloc(V3dContext *ctx, size_t size) {
-  if (!size) size = 1;
-  if (ctx && v3d::gpu_usable(ctx)) {
-    void *p = v3d::gpu_shared_alloc(ctx->gpu, size);
-    if (p) return p;
-    if (!v3d::gpu_lost(*ctx->gpu)) {
-      std::string now = "shared allocation of " + std::to_string(size) +
-                        " bytes in plain memory (frames in it are copied for the GPU)";
-      v3d::warn_gpu_failure(ctx, "no GPU memory", now.c_str());
-    }
-  }
-  void *p = aligned_alloc(64, (size + 63) & ~size_t{63});
-  if (!p) return nullptr;
-  std::lock_guard<std::mutex> lock(v3d::g_cpu_alloc_mutex);
-  v3d::g_cpu_allocs[p] = size;
-  return p;
-}
-
-void v3d_shared_free(void *ptr) {
-  if (!ptr || v3d::gpu_shared_free(ptr)) return;
-  {
-    std::lock_guard<std::mutex> lock(v3d::g_cpu_alloc_mutex);
-    if (!v3d::g_cpu_allocs.erase(ptr)) {
-      v3d::log(v3d::kLogError, "v3d_shared_free: %p was not allocated by v3d_shared_alloc", ptr);
-      return;
-    }
-  }
-  free(ptr);
-}
 
 }  // extern "C"
 
@@ -344,14 +332,19 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   std::unique_ptr<GpuJob> job;
   bool gpu_failed_submit = false;
   auto t_gpu = Clock::now();
+  double gpu_prep_seconds = 0;  // host-side preparation of the GPU's share
   auto submit_gpu = [&]() {
+    const auto t_prep = Clock::now();
     std::string err;
     job = gpu_vp9_itx_submit(*ctx->gpu, frame, blocks, active.data(), n_gpu, coeffs, n_coeffs,
                              &err);
     if (!job) {
       warn_gpu_failure(ctx, err.c_str(), "its share of this frame runs on the CPU");
       gpu_failed_submit = true;
+    } else {
+      ctx->kernel_stats[V3D_KERNEL_VP9_ITX].gpu_job(+1);
     }
+    gpu_prep_seconds = seconds_since(t_prep);
   };
 
   // CPU share: active[n_gpu..n_active), cut into tasks of about equal cost.
@@ -394,6 +387,7 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   int copies = 0;
   if (job) {
     rc = job->wait();
+    ctx->kernel_stats[V3D_KERNEL_VP9_ITX].gpu_job(-1);
     gpu_seconds = seconds_since(t_gpu);
     copies = job->copies();
     job.reset();
@@ -410,23 +404,191 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   }
   double frame_seconds = seconds_since(t_frame);
   uint64_t gpu_cost = prefix[n_gpu];
+  // The GPU side's busy time: its preparation plus the device's own time (timestamps), when the
+  // device has timestamps; else submission to the end of the wait, which includes waiting for
+  // the CPU side (the wait starts after it).
+  double gpu_busy = gpu_seconds;
+  if (n_gpu && ctx->gpu) {
+    const double device = gpu_last_job_seconds(*ctx->gpu);
+    if (device > 0) gpu_busy = std::min(gpu_seconds, gpu_prep_seconds + device);
+  }
+  ctx->kernel_stats[V3D_KERNEL_VP9_ITX].record(
+      kernel_frame(n_active - n_gpu, n_gpu, frame_seconds, cpu_seconds, gpu_busy));
   if (ctx->backend == Backend::kHybrid)
     ctx->itx_split.record(static_cast<double>(cpu_cost), cpu_seconds,
                           static_cast<double>(gpu_cost), gpu_seconds, frame_seconds);
-  {
-    std::lock_guard<std::mutex> lock(ctx->stats_mutex);
-    V3dStats &s = ctx->stats;
-    s.frames++;
-    s.blocks_gpu += n_gpu;
-    s.blocks_cpu += n_active - n_gpu;
-    s.cpu_seconds += cpu_seconds;
-    s.gpu_seconds += gpu_seconds;
-    s.gpu_share = total ? static_cast<double>(gpu_cost) / total : 0;
-    s.copies += copies;
-    s.gpu_submissions += n_gpu ? 1 : 0;
-  }
+  CallStats c;
+  c.frames = 1;
+  c.blocks_cpu = n_active - n_gpu;
+  c.blocks_gpu = n_gpu;
+  c.cpu_seconds = cpu_seconds;
+  c.gpu_seconds = gpu_seconds;
+  c.gpu_share = total ? static_cast<double>(gpu_cost) / total : 0;
+  c.copies = static_cast<uint64_t>(copies);
+  c.submissions = n_gpu ? 1 : 0;
+  add_call_stats(ctx, c);
   return V3D_OK;
 }
+
+}  // extern "C"
+
+namespace v3d {
+namespace {
+
+// GPU jobs kept queued while the CPU works through a hybrid batch: enough that the GPU never
+// runs dry between two top-ups (one per CPU frame), few enough to leave slots to other callers.
+constexpr size_t kHybridGpuDepth = 6;
+
+// Hybrid batch: whole frames on each side at once. The GPU takes frames from the back of the
+// batch, the CPU workers from the front, until they meet. The GPU is given a frame only when,
+// at the throughputs measured so far (blocks per busy second of each side, this context's
+// kernel statistics), it would finish its queue no later than the CPU finishes the frames left
+// to it: a slow GPU (lavapipe on the CPU's own cores) then gets nothing and the batch runs as fast
+// as the CPU alone. Before the GPU has been measured it gets one frame. At most kHybridGpuDepth
+// jobs are queued, topped up as they complete. Frames are independent (they share no pixels), so
+// the order in which they are done does not matter.
+int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
+                      const std::vector<FramePlanes> &planes, size_t n_frames) {
+  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
+  KernelStatsBook &book = ctx->kernel_stats[V3D_KERNEL_VP9_ITX];
+  std::vector<std::vector<uint32_t>> active(n_frames);
+  std::vector<std::vector<uint64_t>> prefix(n_frames);
+  for (size_t f = 0; f < n_frames; f++) {
+    prefix[f].push_back(0);
+    for (size_t i = 0; i < frames[f].n_blocks; i++) {
+      const uint32_t c = vp9::itx_block_cost(frames[f].blocks[i]);
+      if (!c) continue;
+      active[f].push_back(static_cast<uint32_t>(i));
+      prefix[f].push_back(prefix[f].back() + c);
+    }
+  }
+  struct InFlight {
+    std::unique_ptr<GpuJob> job;
+    size_t frame;
+    Clock::time_point submitted;
+  };
+  std::deque<InFlight> gpu;
+  size_t lo = 0, hi = n_frames;  // the CPU has taken [0, lo), the GPU [hi, n)
+  uint64_t blocks_cpu = 0, blocks_gpu = 0, copies = 0, submissions = 0;
+  double cpu_seconds = 0, gpu_seconds = 0;
+  int rc_all = V3D_OK;
+
+  auto cpu_frame = [&](size_t f, bool top_up_task, const std::function<void()> &top_up) {
+    const FramePlanes &fp = planes[f];
+    const uint64_t cost = prefix[f].back();
+    const size_t n = active[f].size();
+    int n_tasks = ctx->pool->size() * kTasksPerThread;
+    n_tasks = static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(n_tasks, cost / kMinTaskCost)));
+    std::vector<size_t> cut(n_tasks + 1, 0);
+    cut[n_tasks] = n;
+    for (int t = 1; t < n_tasks; t++)
+      cut[t] = std::min(n, static_cast<size_t>(
+                               std::lower_bound(prefix[f].begin(), prefix[f].end(),
+                                                cost * t / n_tasks) - prefix[f].begin()));
+    const int first = top_up_task ? 1 : 0;
+    ctx->pool->run(n_tasks + first, [&](int task, int) {
+      if (task < first) {
+        top_up();
+        return;
+      }
+      task -= first;
+      vp9::itx_apply_cpu(fp, frames[f].blocks, active[f].data(), cut[task], cut[task + 1],
+                         frames[f].coeffs, false);
+    });
+  };
+  auto retire_front = [&]() {
+    InFlight q = std::move(gpu.front());
+    gpu.pop_front();
+    const int rc = q.job->wait();
+    book.gpu_job(-1);
+    const double busy = seconds_since(q.submitted);
+    copies += q.job->copies();
+    const size_t n = active[q.frame].size();
+    if (rc == V3D_OK) {
+      blocks_gpu += n;
+      gpu_seconds += busy;
+      book.record(kernel_frame(0, n, busy, 0, busy));
+    } else {  // the frame has none of the GPU's results (the job restores what it wrote)
+      std::string why = v3d_last_error();
+      clear_error();
+      std::string now = "frame " + std::to_string(q.frame) + " of the batch is redone on the CPU";
+      warn_gpu_failure(ctx, why.c_str(), now.c_str());
+      vp9::itx_apply_cpu(planes[q.frame], frames[q.frame].blocks, active[q.frame].data(), 0, n,
+                         frames[q.frame].coeffs, false);
+      blocks_cpu += n;
+    }
+  };
+  bool gpu_ok = gpu_usable(ctx);
+  const V3dKernelStats rates = book.snapshot();
+  auto queued_blocks = [&]() {
+    uint64_t q = 0;
+    for (const InFlight &j : gpu) q += active[j.frame].size();
+    return q;
+  };
+  // Whether the GPU, with `queued` blocks waiting, should take `blocks` more while the CPU has
+  // `cpu_left` blocks of the batch left to it.
+  auto gpu_takes = [&](uint64_t queued, uint64_t blocks, uint64_t cpu_left) {
+    if (rates.gpu_units_per_second <= 0 || rates.cpu_units_per_second <= 0) return queued == 0;
+    return (queued + blocks) / rates.gpu_units_per_second <=
+           (cpu_left - std::min(cpu_left, blocks)) / rates.cpu_units_per_second;
+  };
+  // Retires what the GPU has finished and queues frames from the back while the GPU is predicted
+  // to keep pace (gpu_takes) and frames are left that the CPU has not taken.
+  auto top_up = [&]() {
+    while (!gpu.empty() && gpu.front().job->ready()) retire_front();
+    while (gpu_ok && gpu.size() < kHybridGpuDepth && lo < hi) {
+      const size_t f = hi - 1;
+      if (active[f].empty()) {
+        hi--;
+        continue;
+      }
+      uint64_t cpu_left = 0;
+      for (size_t k = lo; k < hi; k++) cpu_left += active[k].size();
+      if (!gpu_takes(queued_blocks(), active[f].size(), cpu_left)) break;
+      std::string err;
+      auto job = gpu_vp9_itx_submit(*ctx->gpu, planes[f], frames[f].blocks, active[f].data(),
+                                    active[f].size(), frames[f].coeffs, frames[f].n_coeffs, &err);
+      if (!job) {  // no free slot (others use the GPU) or a failure: the CPU keeps the rest
+        if (gpu.empty()) {
+          warn_gpu_failure(ctx, err.c_str(), "the rest of the batch runs on the CPU");
+          gpu_ok = false;
+        }
+        break;
+      }
+      hi--;
+      book.gpu_job(+1);
+      submissions++;
+      gpu.push_back({std::move(job), f, Clock::now()});
+    }
+  };
+  top_up();
+  while (lo < hi) {
+    const size_t f = lo++;
+    const auto t_cpu = Clock::now();
+    cpu_frame(f, true, top_up);
+    const double s = seconds_since(t_cpu);
+    cpu_seconds += s;
+    blocks_cpu += active[f].size();
+    book.record(kernel_frame(active[f].size(), 0, s, s, 0));
+  }
+  while (!gpu.empty()) retire_front();
+  CallStats c;
+  c.frames = n_frames;
+  c.blocks_cpu = blocks_cpu;
+  c.blocks_gpu = blocks_gpu;
+  c.cpu_seconds = cpu_seconds;
+  c.gpu_seconds = gpu_seconds;
+  c.gpu_share = block_share(blocks_cpu, blocks_gpu);
+  c.copies = copies;
+  c.submissions = submissions;
+  add_call_stats(ctx, c);
+  return rc_all;
+}
+
+}  // namespace
+}  // namespace v3d
+
+extern "C" {
 
 int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size_t n_frames) {
   using namespace v3d;
@@ -443,8 +605,10 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
       return set_error(rc, "frame %zu: %s", f, msg.c_str());
     }
   }
+  if (ctx->backend == Backend::kHybrid && gpu_usable(ctx) && n_frames > 1 && ctx->fixed_share < 0)
+    return itx_frames_hybrid(ctx, frames, planes, n_frames);
   if (ctx->backend != Backend::kGpu || !gpu_usable(ctx)) {
-    // CPU and hybrid: frame after frame (each already uses every worker, or both sides).
+    // CPU (and hybrid with a fixed share): frame after frame, each using every worker (or split).
     for (size_t f = 0; f < n_frames; f++) {
       const V3dVp9ItxFrame &fr = frames[f];
       int rc = v3d_vp9_itxfm_add_frame(ctx, fr.planes, fr.strides, fr.width, fr.height, fr.blocks,
@@ -459,7 +623,9 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
     std::unique_ptr<GpuJob> job;
     size_t frame;
     size_t blocks;
+    Clock::time_point submitted;
   };
+  KernelStatsBook &book = ctx->kernel_stats[V3D_KERNEL_VP9_ITX];
   std::vector<InFlight> queue;  // oldest first
   size_t head = 0;
   int rc_all = V3D_OK;
@@ -468,6 +634,8 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
   auto retire_oldest = [&]() {
     InFlight &q = queue[head++];
     int rc = q.job->wait();
+    book.gpu_job(-1);
+    const double busy = seconds_since(q.submitted);
     copies += q.job->copies();
     if (rc) {  // the frame has none of the GPU's results (see v3d_vp9_itxfm_add_frame)
       const V3dVp9ItxFrame &fr = frames[q.frame];
@@ -479,6 +647,8 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
       blocks_cpu += q.blocks;
     } else {
       blocks_gpu += q.blocks;
+      // Frames overlap in a batch: each one's time is its own submission to completion.
+      book.record(kernel_frame(0, q.blocks, busy, 0, busy));
     }
     q.job.reset();
   };
@@ -493,7 +663,8 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
       auto job = gpu_vp9_itx_submit(*ctx->gpu, planes[f], fr.blocks, active.data(), active.size(),
                                     fr.coeffs, fr.n_coeffs, &err);
       if (job) {
-        queue.push_back({std::move(job), f, active.size()});
+        book.gpu_job(+1);
+        queue.push_back({std::move(job), f, active.size(), Clock::now()});
         submissions++;
         break;
       }
@@ -509,16 +680,15 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
     }
   }
   while (head < queue.size()) retire_oldest();
-  double seconds = seconds_since(t0);
-  std::lock_guard<std::mutex> lock(ctx->stats_mutex);
-  V3dStats &s = ctx->stats;
-  s.frames += n_frames;
-  s.blocks_gpu += blocks_gpu;
-  s.blocks_cpu += blocks_cpu;
-  s.gpu_seconds += seconds;
-  s.gpu_share = blocks_gpu + blocks_cpu ? static_cast<double>(blocks_gpu) / (blocks_gpu + blocks_cpu) : 0;
-  s.copies += copies;
-  s.gpu_submissions += submissions;
+  CallStats c;
+  c.frames = n_frames;
+  c.blocks_cpu = blocks_cpu;
+  c.blocks_gpu = blocks_gpu;
+  c.gpu_seconds = seconds_since(t0);
+  c.gpu_share = block_share(blocks_cpu, blocks_gpu);
+  c.copies = copies;
+  c.submissions = submissions;
+  add_call_stats(ctx, c);
   return rc_all;
 }
 

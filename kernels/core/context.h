@@ -12,6 +12,7 @@
 #include <mutex>
 #include <string>
 
+#include "core/kernel_stats.h"
 #include "core/thread_pool.h"
 #include "v3d/v3d.h"
 #include "vulkan/gpu.h"
@@ -54,6 +55,8 @@ struct V3dContext {
 
   std::mutex frame_mutex;  // serializes frame-level calls
   v3d::SplitController itx_split;
+  v3d::SplitController lpf_split;  // the VP9 loop filter's hybrid split (vp9/lpf_api.cpp)
+  bool auto_backend = false;       // "auto" was asked for (backend holds what it resolved to)
 
   // GPU failures: the first is logged as a warning, later ones at debug level only (a lost
   // device or exhausted GPU memory would otherwise warn on every frame).
@@ -61,6 +64,7 @@ struct V3dContext {
 
   mutable std::mutex stats_mutex;
   V3dStats stats{};
+  v3d::KernelStatsBook kernel_stats[V3D_KERNEL_COUNT];  // own locks
 };
 
 namespace v3d {

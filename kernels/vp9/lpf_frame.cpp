@@ -154,7 +154,7 @@ void filter_sb_passes(const LpfFrame &f, const LpfDsp &dsp, int sb_row, int sb_c
   const int mi_row = sb_row * 8;
   const bool top = sb_row == 0;
   // Luma.
-  {
+  if (f.plane_mask & 1) {
     const Plane p{f.data[0], f.stride[0], f.width[0], f.height[0]};
     const int x0 = sb_col * 64, y0 = sb_row * 64;
     if (passes & kVertical) vertical_pass(dsp, p, f.thr, x0, y0, 8, m.left_y, m.int_y, m.lvl_y);
@@ -171,6 +171,7 @@ void filter_sb_passes(const LpfFrame &f, const LpfDsp &dsp, int sb_row, int sb_c
     above_uv[k] = m.above_uv[k];
   }
   for (int pl = 1; pl < 3; pl++) {
+    if (!(f.plane_mask & (1 << pl))) continue;
     const Plane p{f.data[pl], f.stride[pl], f.width[pl], f.height[pl]};
     const int x0 = sb_col * 32, y0 = sb_row * 32;
     if (passes & kVertical) vertical_pass(dsp, p, f.thr, x0, y0, 4, left_uv, m.int_uv, m.lvl_uv);
@@ -257,19 +258,35 @@ void lpf_frame_setup(uint8_t *const planes[3], const ptrdiff_t strides[3], int w
   }
   f->grid = LpfGrid{grid, grid_stride, mi_rows, mi_cols};
   lpf_thresholds(sharpness, &f->thr);
+  f->sharpness = sharpness;
+  f->plane_mask = 7;
 }
 
 void lpf_filter_sb(const LpfFrame &f, const LpfDsp &dsp, int sb_row, int sb_col) {
   filter_sb_passes(f, dsp, sb_row, sb_col, kVertical | kHorizontal);
 }
 
+void lpf_copy_sb_row(const LpfFrame &f, int sb_row) {
+  if (!f.src[0]) return;
+  for (int p = 0; p < 3; p++) {
+    if (!(f.plane_mask & (1 << p))) continue;
+    const int rows = p ? 32 : 64;
+    const int end = std::min(f.height[p], (sb_row + 1) * rows);
+    for (int y = sb_row * rows; y < end; y++)
+      memcpy(f.data[p] + y * f.stride[p], f.src[p] + y * f.src_stride[p], f.width[p]);
+  }
+}
+
 void lpf_frame_sequential(const LpfFrame &f, const LpfDsp &dsp, LpfOrder order) {
   const int sb_rows = (f.grid.mi_rows + 7) / 8, sb_cols = (f.grid.mi_cols + 7) / 8;
   if (order == LpfOrder::kSuperblocks) {
-    for (int r = 0; r < sb_rows; r++)
+    for (int r = 0; r < sb_rows; r++) {
+      lpf_copy_sb_row(f, r);
       for (int c = 0; c < sb_cols; c++) filter_sb_passes(f, dsp, r, c, kVertical | kHorizontal);
+    }
     return;
   }
+  for (int r = 0; r < sb_rows; r++) lpf_copy_sb_row(f, r);
   for (int pass : {kVertical, kHorizontal})
     for (int r = 0; r < sb_rows; r++)
       for (int c = 0; c < sb_cols; c++) filter_sb_passes(f, dsp, r, c, pass);
@@ -307,6 +324,9 @@ void lpf_frame_wavefront(const LpfFrame &f, const LpfDsp &dsp, ThreadPool &pool)
   std::mutex mutex;
   std::condition_variable cv;
   pool.run(sb_rows, [&](int r, int) {
+    // Row r's pixels are touched by nobody before row r starts (row r-1 reaches only its own
+    // rows and the 8 above): copy them now, then filter them while they are in cache.
+    lpf_copy_sb_row(f, r);
     for (int c = 0; c < sb_cols; c++) {
       if (r > 0) {
         const int need = std::min(c + 2, sb_cols);
@@ -330,50 +350,3 @@ void lpf_frame_wavefront(const LpfFrame &f, const LpfDsp &dsp, ThreadPool &pool)
 
 }  // namespace vp9
 }  // namespace v3d
-
-// ---- Public entry point ----------------------------------------------------------------------
-
-extern "C" int v3d_vp9_loop_filter_frame(V3dContext *ctx, uint8_t *const planes[3],
-                                         const ptrdiff_t strides[3], int width, int height,
-                                         const V3dVp9LfInfo *grid, int grid_stride, int sharpness) {
-  using namespace v3d;
-  clear_error();
-  if (!ctx || !planes || !strides)
-    return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s",
-                     !ctx      ? "context"
-                     : !planes ? "planes"
-                               : "strides");
-  int rc = vp9::lpf_validate(width, height, grid, grid_stride, sharpness);
-  if (rc) return rc;
-  const int mi_rows = (height + 7) / 8, mi_cols = (width + 7) / 8;
-  for (int p = 0; p < 3; p++) {
-    const int w = p ? mi_cols * 4 : mi_cols * 8;
-    if (!planes[p]) return set_error(V3D_ERROR_INVALID_ARGUMENT, "plane %d is NULL", p);
-    if (strides[p] < w)
-      return set_error(V3D_ERROR_INVALID_ARGUMENT, "stride %td of plane %d is below its width %d",
-                       strides[p], p, w);
-  }
-  vp9::LpfFrame f;
-  vp9::lpf_frame_setup(planes, strides, width, height, grid, grid_stride, sharpness, &f);
-
-  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
-  const auto t0 = std::chrono::steady_clock::now();
-  if (ctx->backend == Backend::kScalar) {
-    vp9::LpfDsp ref;
-    vp9::lpf_dsp_init_ref(&ref);
-    vp9::lpf_frame_sequential(f, ref);
-  } else {
-    // simd; gpu and hybrid too for now (the GPU loop filter is not written yet).
-    vp9::lpf_frame_wavefront(f, vp9::lpf_dsp(), *ctx->pool);
-  }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  {
-    std::lock_guard<std::mutex> lock(ctx->stats_mutex);
-    ctx->stats.frames++;
-    ctx->stats.blocks_cpu += static_cast<uint64_t>(mi_rows) * mi_cols;
-    ctx->stats.cpu_seconds += seconds;
-    ctx->stats.gpu_share = 0;
-  }
-  return V3D_OK;
-}

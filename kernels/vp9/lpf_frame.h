@@ -35,7 +35,19 @@ struct LpfFrame {
   int width[3], height[3];  // plane sizes in pixels (rounded up as above)
   LpfGrid grid;
   LpfThresholds thr;
+  int sharpness;
+  int plane_mask = 7;  // planes the CPU processes filter (bit p = plane p); the planes are
+                       // independent, so a hybrid split gives the others to the GPU
+  // Copy-and-filter (v3d_vp9_loop_filter_frame_from): when src[0] is set, the CPU orders copy
+  // each superblock row's pixels (the planes of plane_mask) from src into data just before the
+  // row is filtered, while they are in cache. Nothing filters a row before it is copied: a
+  // superblock row only reads and writes its own rows and the 8 rows above them.
+  const uint8_t *src[3] = {nullptr, nullptr, nullptr};
+  ptrdiff_t src_stride[3] = {0, 0, 0};
 };
+// Copies superblock row sb_row of the planes of f.plane_mask from f.src to f.data (nothing when
+// f.src[0] is null).
+void lpf_copy_sb_row(const LpfFrame &f, int sb_row);
 void lpf_frame_setup(uint8_t *const planes[3], const ptrdiff_t strides[3], int width, int height,
                      const V3dVp9LfInfo *grid, int grid_stride, int sharpness, LpfFrame *f);
 

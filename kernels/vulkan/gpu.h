@@ -56,6 +56,12 @@ class GpuJob {
   virtual int wait() = 0;
   // Number of plane copies this job made (0 when the planes were in shared memory).
   virtual int copies() const = 0;
+  // True when the GPU has finished (wait() will not block); never blocks. Jobs that cannot tell
+  // answer false until waited for.
+  virtual bool ready() { return false; }
+  // Number of planes imported from foreign host memory instead of copied
+  // (VK_EXT_external_memory_host; see vk_memory.h).
+  virtual int imports() const { return 0; }
 };
 
 // VP9 inverse transforms: submits blocks[index[0..n_index)] (already validated; blocks reaching
@@ -66,6 +72,43 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
                                            const V3dVp9TxBlock *blocks, const uint32_t *index,
                                            size_t n_index, const int16_t *coeffs, size_t n_coeffs,
                                            std::string *error);
+
+// ---- VP9 loop filter (kernels/vulkan/vp9_lpf_job.cpp) ----------------------------------------
+
+// Cell words per superblock in LpfGpuFrame::cells (V3D_LPF_CELLS of shaders/common/vp9_lpf_layout.h).
+constexpr int kLpfCellWords = 80;
+// Frames one loop-filter job takes at most (callers split longer batches).
+constexpr size_t kLpfMaxJobFrames = 16;
+
+// One frame of a loop-filter job: its planes (processed area: luma 8*mi_cols x 8*mi_rows, chroma
+// half that), the planes to filter (bit p = plane p), its sharpness, and what filters each of its
+// superblocks: kLpfCellWords words per superblock in raster order (vp9/lpf_gpu.h builds them).
+struct LpfGpuFrame {
+  FramePlanes planes;
+  int plane_mask;
+  int sharpness;
+  int sb_rows, sb_cols;
+  const uint32_t *cells;  // read during gpu_vp9_lpf_submit only
+};
+
+// A loop-filter job. in_place(i): whether frame i had a plane bound in place (shared memory);
+// after a failed wait() such a frame may be partly filtered, while a frame whose planes were all
+// staged is untouched (the results are copied back only on success).
+class LpfGpuJob : public GpuJob {
+ public:
+  virtual bool in_place(size_t frame) const = 0;
+};
+
+// Whether the device has the loop-filter pipeline (it needs 7 storage buffers per stage).
+bool gpu_has_vp9_lpf(const Gpu &gpu);
+
+// Submits the loop filter of frames[0..n) (n <= kLpfMaxJobFrames; the frames share no pixels):
+// one command buffer, one queue submission, one dispatch per wavefront step and group of frames
+// that fits the shader's memory windows. Writes only the planes named in each plane_mask, inside
+// their processed area, so the CPU may filter the other planes meanwhile. Returns nullptr with
+// *error set on failure (nothing was submitted; no frame touched).
+std::unique_ptr<LpfGpuJob> gpu_vp9_lpf_submit(Gpu &gpu, const LpfGpuFrame *frames, size_t n,
+                                              std::string *error);
 
 // ---- Additions (kernels/vulkan/vk_device.cpp; gpu_none.cpp needs stubs: empty list, 0, -1) ----
 

@@ -21,6 +21,13 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &, const FramePlanes &, const V3d
   return nullptr;
 }
 
+bool gpu_has_vp9_lpf(const Gpu &) { return false; }
+std::unique_ptr<LpfGpuJob> gpu_vp9_lpf_submit(Gpu &, const LpfGpuFrame *, size_t,
+                                              std::string *error) {
+  if (error) *error = "built without Vulkan support";
+  return nullptr;
+}
+
 std::vector<std::string> gpu_list_devices(std::string *error) {
   if (error) *error = "built without Vulkan support";
   return {};

@@ -80,6 +80,7 @@ namespace v3d {
   X(vkDestroyFence)                  \
   X(vkResetFences)                   \
   X(vkWaitForFences)                 \
+  X(vkGetFenceStatus)                \
   X(vkQueueSubmit)
 
 struct VkApi {
@@ -90,6 +91,8 @@ struct VkApi {
   V3D_VK_DEBUG_FNS(V3D_VK_DECLARE)
   V3D_VK_DEVICE_FNS(V3D_VK_DECLARE)
 #undef V3D_VK_DECLARE
+  // VK_EXT_external_memory_host (optional: null when the device lacks the extension).
+  PFN_vkGetMemoryHostPointerPropertiesEXT vkGetMemoryHostPointerPropertiesEXT = nullptr;
 
   // Opens the loader (once per process) and loads the global functions. False with *error set
   // when there is no loader or it is older than Vulkan 1.1.

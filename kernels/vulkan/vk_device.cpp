@@ -3,6 +3,7 @@
 #include "vulkan/vk_device.h"
 
 #include <strings.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -150,7 +151,9 @@ struct Candidate {
   uint32_t timestamp_bits = 0;
   bool ext_8bit = false;  // enable VK_KHR_8bit_storage (device API < 1.2)
   bool int16 = false;     // storageBuffer16BitAccess
+  bool ssbo_array = false;  // shaderStorageBufferArrayDynamicIndexing (optional)
   int subgroup = 0;
+  VkDeviceSize import_align = 0;  // VK_EXT_external_memory_host usable: its alignment; else 0
 };
 
 Candidate inspect(VkApi &vk, VkPhysicalDevice pd) {
@@ -186,6 +189,8 @@ Candidate inspect(VkApi &vk, VkPhysicalDevice pd) {
   f2.pNext = &f16;
   if (core12 || c.ext_8bit) f16.pNext = &f8;
   vk.vkGetPhysicalDeviceFeatures2(pd, &f2);
+  c.ssbo_array = f2.features.shaderStorageBufferArrayDynamicIndexing &&
+                 !env_is("V3D_VULKAN_NO_SSBO_ARRAY", "1");
   if (!f8.storageBuffer8BitAccess) {
     c.problem = "lacks storageBuffer8BitAccess (VK_KHR_8bit_storage)";
     return c;
@@ -209,6 +214,21 @@ Candidate inspect(VkApi &vk, VkPhysicalDevice pd) {
   p2.pNext = &sg;
   vk.vkGetPhysicalDeviceProperties2(pd, &p2);
   c.subgroup = static_cast<int>(sg.subgroupSize);
+  // Importing foreign frames (VK_EXT_external_memory_host) instead of copying them: only when the
+  // import alignment is at most the CPU page size, so that rounding a frame's range out to it
+  // stays inside pages the process has mapped. V3D_VULKAN_NO_IMPORT=1 turns it off.
+  if (has_device_ext(vk, pd, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME) &&
+      !env_is("V3D_VULKAN_NO_IMPORT", "1")) {
+    auto hp = vk_struct<VkPhysicalDeviceExternalMemoryHostPropertiesEXT>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT);
+    auto hp2 = vk_struct<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+    hp2.pNext = &hp;
+    vk.vkGetPhysicalDeviceProperties2(pd, &hp2);
+    const long page = sysconf(_SC_PAGESIZE);
+    const VkDeviceSize a = hp.minImportedHostPointerAlignment;
+    if (a > 0 && (a & (a - 1)) == 0 && page > 0 && a <= static_cast<VkDeviceSize>(page))
+      c.import_align = a;
+  }
   return c;
 }
 
@@ -250,8 +270,12 @@ bool create_device(Gpu &g, const Candidate &c, std::string *error) {
   f16.pNext = &f8;
   std::vector<const char *> exts;
   if (c.ext_8bit) exts.push_back(VK_KHR_8BIT_STORAGE_EXTENSION_NAME);
+  if (c.import_align) exts.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
   auto ci = vk_struct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
   ci.pNext = &f16;
+  VkPhysicalDeviceFeatures core{};
+  core.shaderStorageBufferArrayDynamicIndexing = c.ssbo_array ? VK_TRUE : VK_FALSE;
+  ci.pEnabledFeatures = &core;
   ci.queueCreateInfoCount = 1;
   ci.pQueueCreateInfos = &qi;
   ci.enabledExtensionCount = static_cast<uint32_t>(exts.size());
@@ -270,7 +294,13 @@ bool create_device(Gpu &g, const Candidate &c, std::string *error) {
   g.name = c.props.deviceName;
   g.subgroup_size = c.subgroup;
   g.coef16 = c.int16;
+  g.ssbo_array = c.ssbo_array;
   g.timestamp_bits = c.timestamp_bits;
+  if (c.import_align) {
+    g.vk.vkGetMemoryHostPointerPropertiesEXT = reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(
+        g.vk.vkGetDeviceProcAddr(g.device, "vkGetMemoryHostPointerPropertiesEXT"));
+    if (g.vk.vkGetMemoryHostPointerPropertiesEXT) g.import_align = c.import_align;
+  }
   return true;
 }
 
@@ -280,6 +310,7 @@ Gpu::~Gpu() {
   if (device) {
     vk.vkDeviceWaitIdle(device);
     if (vp9_itx) vp9_itx_state_destroy(*this, vp9_itx);
+    if (vp9_lpf) vp9_lpf_state_destroy(*this, vp9_lpf);
     vk.vkDestroyDevice(device, nullptr);
   }
   if (messenger && vk.vkDestroyDebugUtilsMessengerEXT)
@@ -351,6 +382,10 @@ std::shared_ptr<Gpu> gpu_open(const char *device, std::string *error) {
     if (error) *error = "VP9 transform pipelines: " + err;
     return nullptr;
   }
+  gpu->vp9_lpf = vp9_lpf_state_create(*gpu, &err);
+  if (!gpu->vp9_lpf)
+    log(kLogWarning, "VP9 loop filter on %s: %s (it runs on the CPU)", gpu->name.c_str(),
+        err.c_str());
   log(kLogInfo, "Vulkan device %s (subgroup %d, %s coefficients)", gpu->name.c_str(),
       gpu->subgroup_size, gpu->coef16 ? "int16" : "uint32-pair");
   return gpu;

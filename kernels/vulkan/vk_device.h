@@ -20,6 +20,7 @@
 namespace v3d {
 
 struct Vp9ItxState;  // vp9_itx_job.cpp
+struct Vp9LpfState;  // vp9_lpf_state.cpp
 
 class Gpu : public std::enable_shared_from_this<Gpu> {
  public:
@@ -42,7 +43,12 @@ class Gpu : public std::enable_shared_from_this<Gpu> {
   std::string name;
   int subgroup_size = 0;
   bool coef16 = false;          // storageBuffer16BitAccess enabled: int16_t coefficient shaders
+  bool ssbo_array = false;      // shaderStorageBufferArrayDynamicIndexing enabled (loop filter's
+                                // memory windows as one descriptor array)
   uint32_t timestamp_bits = 0;  // of the queue family; 0 = no timestamps
+  // VK_EXT_external_memory_host enabled: frames outside shared memory are imported, not copied
+  // (vk_memory.h host_import); the import alignment in bytes, 0 when unavailable.
+  VkDeviceSize import_align = 0;
   std::atomic<int> validation_messages{0};  // errors/warnings reported by validation layers
   std::atomic<double> last_job_seconds{-1.0};
   // Set when a job failed for good (VK_ERROR_DEVICE_LOST, or no completion within the bounded
@@ -51,6 +57,7 @@ class Gpu : public std::enable_shared_from_this<Gpu> {
   std::atomic<bool> lost{false};
 
   Vp9ItxState *vp9_itx = nullptr;  // owned; created by gpu_open()
+  Vp9LpfState *vp9_lpf = nullptr;  // owned; created by gpu_open(); null: loop filter on CPU only
 
   // Index of the best memory type among type_bits that is host-visible and host-coherent
   // (preferring host-cached, for the CPU's reads of shared frames), or -1.
@@ -60,5 +67,8 @@ class Gpu : public std::enable_shared_from_this<Gpu> {
 // vp9_itx_job.cpp: creates/destroys the VP9 inverse-transform pipelines and job slots.
 Vp9ItxState *vp9_itx_state_create(Gpu &gpu, std::string *error);
 void vp9_itx_state_destroy(Gpu &gpu, Vp9ItxState *state);
+// vp9_lpf_state.cpp: the VP9 loop-filter pipeline and job slots.
+Vp9LpfState *vp9_lpf_state_create(Gpu &gpu, std::string *error);
+void vp9_lpf_state_destroy(Gpu &gpu, Vp9LpfState *state);
 
 }  // namespace v3d

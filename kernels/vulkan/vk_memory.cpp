@@ -138,4 +138,63 @@ bool gpu_shared_free(void *ptr) {
   return true;
 }
 
+bool host_import(Gpu &gpu, const void *ptr, size_t size, ImportedSpan *out) {
+  *out = ImportedSpan{};
+  const VkApi &vk = gpu.vk;
+  if (!gpu.import_align || !vk.vkGetMemoryHostPointerPropertiesEXT || !ptr || !size) return false;
+  const uintptr_t a = static_cast<uintptr_t>(gpu.import_align);
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(ptr) / a * a;
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(ptr) + size + a - 1) / a * a;
+  void *base = reinterpret_cast<void *>(begin);
+  auto props = vk_struct<VkMemoryHostPointerPropertiesEXT>(
+      VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT);
+  if (vk.vkGetMemoryHostPointerPropertiesEXT(gpu.device,
+          VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, base, &props) != VK_SUCCESS)
+    return false;
+  auto ext = vk_struct<VkExternalMemoryBufferCreateInfo>(
+      VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO);
+  ext.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+  auto bi = vk_struct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+  bi.pNext = &ext;
+  bi.size = end - begin;
+  bi.usage = kUsage;
+  bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  if (vk.vkCreateBuffer(gpu.device, &bi, nullptr, &out->buffer) != VK_SUCCESS) {
+    out->buffer = VK_NULL_HANDLE;
+    return false;
+  }
+  VkMemoryRequirements req;
+  vk.vkGetBufferMemoryRequirements(gpu.device, out->buffer, &req);
+  // The CPU keeps working on the same pages (hybrid splits, other planes): coherent types only.
+  const int type = gpu.host_memory_type(req.memoryTypeBits & props.memoryTypeBits);
+  auto imp = vk_struct<VkImportMemoryHostPointerInfoEXT>(
+      VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT);
+  imp.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+  imp.pHostPointer = base;
+  auto ai = vk_struct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+  ai.pNext = &imp;
+  ai.allocationSize = end - begin;
+  ai.memoryTypeIndex = static_cast<uint32_t>(type);
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  if (type < 0 || req.size > end - begin ||
+      vk.vkAllocateMemory(gpu.device, &ai, nullptr, &memory) != VK_SUCCESS) {
+    host_import_release(gpu, out);
+    return false;
+  }
+  out->memory = memory;
+  if (vk.vkBindBufferMemory(gpu.device, out->buffer, out->memory, 0) != VK_SUCCESS) {
+    host_import_release(gpu, out);
+    return false;
+  }
+  out->offset = reinterpret_cast<uintptr_t>(ptr) - begin;
+  out->buffer_size = end - begin;
+  return true;
+}
+
+void host_import_release(Gpu &gpu, ImportedSpan *span) {
+  if (span->buffer) gpu.vk.vkDestroyBuffer(gpu.device, span->buffer, nullptr);
+  if (span->memory) gpu.vk.vkFreeMemory(gpu.device, span->memory, nullptr);
+  *span = ImportedSpan{};
+}
+
 }  // namespace v3d

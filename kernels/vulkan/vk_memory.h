@@ -39,4 +39,19 @@ struct SharedSpan {
 };
 bool shared_lookup(const Gpu &gpu, const void *ptr, size_t size, SharedSpan *out);
 
+// Host memory imported for one job (VK_EXT_external_memory_host): a buffer over the pages that
+// hold [ptr, ptr + size), so a frame outside shared memory reaches the GPU without a copy.
+// The caller keeps that memory alive and unchanged by others until the GPU is done, then calls
+// host_import_release (which must happen before the host memory is freed).
+struct ImportedSpan {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkDeviceSize offset = 0;       // of ptr in the buffer
+  VkDeviceSize buffer_size = 0;
+};
+// False (nothing to release) when the device cannot import (gpu.import_align == 0) or the driver
+// refuses this range; then the caller copies.
+bool host_import(Gpu &gpu, const void *ptr, size_t size, ImportedSpan *out);
+void host_import_release(Gpu &gpu, ImportedSpan *span);
+
 }  // namespace v3d

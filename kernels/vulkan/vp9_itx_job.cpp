@@ -16,6 +16,7 @@
 #include "core/fault.h"
 #include "core/log.h"
 #include "vulkan/gpu.h"
+#include "vulkan/vk_job.h"
 #include "vulkan/vp9_itx_state.h"
 
 #include "vp9_itx_layout.h"
@@ -49,14 +50,22 @@ class ItxJob final : public GpuJob {
     if (slot_) wait();
   }
   int wait() override;
+  bool ready() override {
+    if (!slot_) return true;
+    if (!submitted) return true;
+    return gpu_->vk.vkGetFenceStatus(gpu_->device, slot_->fence) == VK_SUCCESS;
+  }
   int copies() const override { return copies_; }
+  int imports() const override { return imports_; }
   // Saves the pixels of an in-place block (before submission); see ItxSlot::backup.
   void save_in_place(const CopyBack &c);
 
   // Staged planes: where each lies in the slot's staging buffer (stride = plane width).
   bool staged[3] = {false, false, false};
+  ImportedSpan imported[3];  // planes imported for this job (VK_EXT_external_memory_host)
   VkDeviceSize stage_offset[3] = {0, 0, 0};
   int copies_ = 0;
+  int imports_ = 0;
   bool submitted = false;  // false: wait() only returns the slot
 
  private:
@@ -99,6 +108,7 @@ int ItxJob::wait() {
   Gpu &gpu = *gpu_;
   const VkApi &vk = gpu.vk;
   if (!submitted) {
+    for (ImportedSpan &im : imported) host_import_release(gpu, &im);
     slot_release(*gpu.vp9_itx, slot_);
     slot_ = nullptr;
     return result_ = V3D_ERROR_GPU;
@@ -119,21 +129,14 @@ int ItxJob::wait() {
     // (A GPU that finishes after the timeout could still write them: see docs/reliability.md.)
     slot_->lost = true;
     gpu.lost.store(true, std::memory_order_release);
+    // The imports stay: the GPU may still be using them (a lost device is never fully idle).
     restore_in_place();
     result_ = set_error(V3D_ERROR_GPU, "job %s%s", vk_result_name(r),
                         injected               ? ", injected by V3D_FAULT"
                         : r == VK_TIMEOUT      ? ": not done after 10 s"
                                                : "");
   } else {
-    if (slot_->query) {
-      uint64_t ts[2];
-      if (vk.vkGetQueryPoolResults(gpu.device, slot_->query, 0, 2, sizeof(ts), ts, sizeof(uint64_t),
-                                   VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
-        uint64_t mask = gpu.timestamp_bits >= 64 ? ~0ull : (1ull << gpu.timestamp_bits) - 1;
-        gpu.last_job_seconds.store(static_cast<double>((ts[1] - ts[0]) & mask) *
-                                   gpu.props.limits.timestampPeriod * 1e-9);
-      }
-    }
+    job_store_time(gpu, slot_->query);
     // Copy the staged blocks back: only their clipped pixels (the CPU may own the rest).
     for (const CopyBack &c : slot_->copy_back) {
       const int p = static_cast<int>(c.plane);
@@ -144,6 +147,8 @@ int ItxJob::wait() {
         memcpy(dst + row * frame_.stride[p], src + static_cast<size_t>(row) * frame_.width[p], c.w);
     }
   }
+  if (result_ == V3D_OK)
+    for (ImportedSpan &im : imported) host_import_release(gpu, &im);
   slot_release(*gpu.vp9_itx, slot_);
   slot_ = nullptr;
   return result_;
@@ -169,15 +174,8 @@ std::string record_and_submit(Gpu &gpu, Vp9ItxState &st, ItxSlot *slot,
   vk.vkUpdateDescriptorSets(gpu.device, V3D_ITX_NUM_BINDINGS, wr, 0, nullptr);
 
   VkCommandBuffer cmd = slot->cmd;
-  vk.vkResetCommandPool(gpu.device, slot->pool, 0);
-  auto bi = vk_struct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
-  bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  VkResult r = vk.vkBeginCommandBuffer(cmd, &bi);
-  if (r != VK_SUCCESS) return std::string("vkBeginCommandBuffer: ") + vk_result_name(r);
-  if (slot->query) {
-    vk.vkCmdResetQueryPool(cmd, slot->query, 0, 2);
-    vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, slot->query, 0);
-  }
+  std::string err = job_begin(gpu, slot->pool, cmd, slot->query);
+  if (!err.empty()) return err;
   vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.layout, 0, 1, &slot->set, 0,
                              nullptr);
   for (int s = 0; s < kNumSizes; s++) {
@@ -194,29 +192,7 @@ std::string record_and_submit(Gpu &gpu, Vp9ItxState &st, ItxSlot *slot,
                        1, 1);
     }
   }
-  // Make the shader's writes visible to the host once the fence signals.
-  auto mb = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-  mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-  mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
-                          1, &mb, 0, nullptr, 0, nullptr);
-  if (slot->query)
-    vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, slot->query, 1);
-  r = vk.vkEndCommandBuffer(cmd);
-  if (r != VK_SUCCESS) return std::string("vkEndCommandBuffer: ") + vk_result_name(r);
-
-  auto si = vk_struct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
-  si.commandBufferCount = 1;
-  si.pCommandBuffers = &cmd;
-  vk.vkResetFences(gpu.device, 1, &slot->fence);
-  {
-    std::lock_guard<std::mutex> lock(gpu.queue_mutex);
-    r = fault_hit(Fault::kSubmitLost) ? VK_ERROR_DEVICE_LOST
-                                      : vk.vkQueueSubmit(gpu.queue, 1, &si, slot->fence);
-  }
-  if (r == VK_ERROR_DEVICE_LOST) gpu.lost.store(true, std::memory_order_release);
-  if (r != VK_SUCCESS) return std::string("vkQueueSubmit: ") + vk_result_name(r);
-  return "";
+  return job_end_and_submit(gpu, cmd, slot->fence, slot->query);
 }
 
 }  // namespace
@@ -283,16 +259,29 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
     info[p] = VkDescriptorBufferInfo{VK_NULL_HANDLE, 0, VK_WHOLE_SIZE};
     if (!plane_used[p]) continue;
     const size_t span = static_cast<size_t>(frame.height[p] - 1) * frame.stride[p] + frame.width[p];
+    // Binds the plane in place from `buffer`, where it starts at byte `offset`; false when the
+    // binding would exceed the device's limits.
+    auto bind_in_place = [&](VkBuffer buffer, VkDeviceSize offset, VkDeviceSize buffer_size) {
+      const VkDeviceSize off = offset / align * align;
+      const VkDeviceSize range = std::min(buffer_size - off, align_up(offset - off + span, 4));
+      if (range > lim.maxStorageBufferRange || offset - off + span > UINT32_MAX) return false;
+      info[p] = VkDescriptorBufferInfo{buffer, off, range};
+      plane_base[p] = static_cast<uint32_t>(offset - off);
+      plane_stride[p] = static_cast<uint32_t>(frame.stride[p]);
+      return true;
+    };
     SharedSpan sh;
-    if (shared_lookup(gpu, frame.data[p], span, &sh)) {
-      const VkDeviceSize off = sh.offset / align * align;
-      const VkDeviceSize range = std::min(sh.buffer_size - off, align_up(sh.offset - off + span, 4));
-      if (range <= lim.maxStorageBufferRange && sh.offset - off + span <= UINT32_MAX) {
-        info[p] = VkDescriptorBufferInfo{sh.buffer, off, range};
-        plane_base[p] = static_cast<uint32_t>(sh.offset - off);
-        plane_stride[p] = static_cast<uint32_t>(frame.stride[p]);
+    if (shared_lookup(gpu, frame.data[p], span, &sh) &&
+        bind_in_place(sh.buffer, sh.offset, sh.buffer_size))
+      continue;
+    // Not in shared memory: import its pages when the device can, else stage a copy.
+    ImportedSpan &im = job->imported[p];
+    if (host_import(gpu, frame.data[p], span, &im)) {
+      if (bind_in_place(im.buffer, im.offset, im.buffer_size)) {
+        job->imports_++;
         continue;
       }
+      host_import_release(gpu, &im);
     }
     job->staged[p] = true;
     job->stage_offset[p] = staging_size;

@@ -66,6 +66,13 @@ inline int scaled(int base) {
   return n > 1 ? n : 1;
 }
 
+// CPU worker threads for the contexts under test: V3D_TEST_THREADS when positive, else
+// `fallback` (the aarch64 run under qemu sets 1: threads there hang at creation).
+inline int test_threads(int fallback = 3) {
+  const char *e = getenv("V3D_TEST_THREADS");
+  return e && atoi(e) > 0 ? atoi(e) : fallback;
+}
+
 // Records one check. Prints a message for failures (first 20 in full, then counted only).
 inline bool check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 inline bool check(bool ok, const char *fmt, ...) {

@@ -139,8 +139,8 @@ V3D_API void v3d_h264_loop_filter_chroma_intra_ref(uint8_t *pix, ptrdiff_t strid
 
 typedef struct V3dContext V3dContext;
 
-/* backend: "scalar", "simd", "gpu", "hybrid" or "auto"; cpu_threads 0 = default (online cores - 1,
- * at least 1). NULL when the backend can't be had (e.g. "gpu" without a Vulkan device), with the
+/* backend: "scalar", "simd", "gpu", "hybrid" or "auto"; cpu_threads 0 = default (the environment
+ * variable V3D_CPU_THREADS when set to 1..1024, else online cores - 1, at least 1). NULL when the backend can't be had (e.g. "gpu" without a Vulkan device), with the
  * reason logged and in v3d_last_error(). "auto" and "hybrid" without a GPU fall back to "simd"
  * with one warning. The environment variable V3D_VULKAN_DEVICE (index or name substring) picks
  * the Vulkan device; V3D_BACKEND overrides "auto". The caller owns the result (reference count 1). */
@@ -182,6 +182,35 @@ typedef struct {
 } V3dStats;
 /* Cumulative statistics of the context. */
 V3D_API void v3d_context_get_stats(const V3dContext *ctx, V3dStats *stats);
+
+/* Per kernel family: what the scheduler did with it, for observability (element stats, logs). */
+enum {
+  V3D_KERNEL_VP9_ITX = 0,       /* v3d_vp9_itxfm_add_frame(s): units are transform blocks */
+  V3D_KERNEL_VP9_LPF = 1,       /* v3d_vp9_loop_filter_frame: units are 8x8 luma blocks */
+  V3D_KERNEL_H264_DEBLOCK = 2,  /* v3d_h264_deblock_frame: units are macroblocks */
+  V3D_KERNEL_COUNT = 3
+};
+typedef struct {
+  uint64_t frames;              /* frame-level calls that succeeded */
+  uint64_t units_cpu;           /* units done by the CPU workers */
+  uint64_t units_gpu;           /* units done by the GPU */
+  double wall_seconds;          /* time inside the frame calls */
+  double cpu_busy_seconds;      /* time the CPU side worked on its share */
+  double gpu_busy_seconds;      /* time from GPU submission to completion */
+  double cpu_idle_seconds;      /* frames where both sides worked: time the CPU side waited */
+  double gpu_idle_seconds;      /* frames where both sides worked: time the GPU side was done
+                                   before the CPU side */
+  double cpu_units_per_second;  /* throughput of each side while busy (0 = never used) */
+  double gpu_units_per_second;
+  double gpu_share_last;        /* fraction of the last frame's work given to the GPU */
+  double frame_ms_median;       /* distribution of the last (up to) 256 frame times, ms */
+  double frame_ms_p99;
+  uint32_t gpu_jobs_in_flight;  /* GPU queue depth now (jobs submitted, not yet completed) */
+  uint32_t gpu_jobs_in_flight_max; /* the deepest it has been */
+} V3dKernelStats;
+/* Statistics of one kernel family (V3D_KERNEL_*) of the context. Returns 0, or
+ * V3D_ERROR_INVALID_ARGUMENT for a NULL pointer or unknown family. Thread-safe. */
+V3D_API int v3d_context_get_kernel_stats(const V3dContext *ctx, int kernel, V3dKernelStats *stats);
 
 /* Memory the CPU workers and the context's GPU share without copies (Vulkan host-visible memory;
  * plain 64-byte aligned memory when the context has no GPU). 64-byte aligned. Frames whose planes
@@ -270,12 +299,52 @@ typedef struct {
  * larger than its block, a grid that is not a VP9 partition, grid_stride < (width+7)/8, a zero
  * size, NULL pointers, a stride below its plane's width), with the frame untouched and
  * v3d_last_error() naming the offending block. Blocks until the frame is done. Thread-safe; calls
- * on one context are serialized. Backends: "scalar" runs the scalar references in sequence;
- * the others the SIMD kernels on the context's CPU threads (a wavefront over superblock rows,
- * same result); the GPU is not used yet. */
+ * on one context are serialized. Backends, all with the same result: "scalar" runs the scalar
+ * references in sequence; "simd" the SIMD kernels on the context's CPU threads (a wavefront over
+ * superblock rows); "gpu" a Vulkan compute job (one submission; superblocks in wavefront steps,
+ * docs/architecture.md); "hybrid" gives the GPU some planes of the frame (chroma, luma or all,
+ * chosen from measured throughput, never slower on average than the faster side alone) and
+ * filters the others on the CPU meanwhile; "auto" runs the SIMD wavefront (on the Pi 5 the GPU
+ * filters edges at a fraction of one NEON core's rate). Planes not in shared memory
+ * (v3d_shared_alloc) are copied for the GPU (V3dStats.copies). If the GPU fails, the frame runs
+ * on the CPU with a warning, except when the GPU had been writing it in place: then
+ * V3D_ERROR_GPU (the frame may be partly filtered). */
 V3D_API int v3d_vp9_loop_filter_frame(V3dContext *ctx, uint8_t *const planes[3],
                                       const ptrdiff_t strides[3], int width, int height,
                                       const V3dVp9LfInfo *grid, int grid_stride, int sharpness);
+
+/* Copy and filter: the same result in planes as copying src's processed area (the frame rounded
+ * up to whole 8x8 luma blocks, as above; src_strides[p] >= that width) into planes and then
+ * calling v3d_vp9_loop_filter_frame on planes, but each superblock row is copied just before it
+ * is filtered, while it stays in cache (a filter after a decoder that keeps its reference frames
+ * must not write into them). src is only read; src and planes must not overlap. Same errors, and
+ * NULL or short source planes refused, with nothing written. */
+V3D_API int v3d_vp9_loop_filter_frame_from(V3dContext *ctx, const uint8_t *const src[3],
+                                           const ptrdiff_t src_strides[3],
+                                           uint8_t *const planes[3], const ptrdiff_t strides[3],
+                                           int width, int height, const V3dVp9LfInfo *grid,
+                                           int grid_stride, int sharpness);
+
+/* Several frames in one call: one frame of v3d_vp9_loop_filter_frame each. */
+typedef struct {
+  uint8_t *planes[3];
+  ptrdiff_t strides[3];
+  int width, height;
+  const V3dVp9LfInfo *grid;
+  int grid_stride;
+  int sharpness;
+} V3dVp9LfFrame;
+
+/* Applies n_frames frames, as n_frames calls of v3d_vp9_loop_filter_frame would. On the GPU one
+ * job covers up to 16 frames: one submission, and one dispatch per wavefront step serves the
+ * superblocks of every frame of the job (frames whose planes lie in more than 6 distinct shared
+ * allocations take one more dispatch per step per 6 allocations). Hybrid gives whole frames to
+ * each side in proportion to their measured throughput. The frames must not share pixels. Every
+ * frame is validated before any is touched: on invalid input returns its error code
+ * (v3d_last_error() names the frame and block) and no frame is modified. Blocks until all are
+ * done. n_frames 0 does nothing. */
+V3D_API int v3d_vp9_loop_filter_frames(V3dContext *ctx, const V3dVp9LfFrame *frames,
+                                       size_t n_frames);
 
 /* ------------------------------------------------------------------------------------------ */
 /* H.264 deblocking, one picture (clause 8.7 of ITU-T H.264)                                   */
@@ -328,6 +397,22 @@ V3D_API int v3d_h264_deblock_frame(V3dContext *ctx, uint8_t *const planes[3],
                                    const ptrdiff_t strides[3], int width, int height,
                                    const V3dH264MbInfo *mbs, int mb_stride,
                                    const V3dH264SliceInfo *slices, int n_slices);
+
+/* Copy and deblock: the same result in planes as copying src's picture (width x height luma,
+ * (width+1)/2 x (height+1)/2 chroma; src_strides[p] >= those widths) into planes and then
+ * calling v3d_h264_deblock_frame on planes, but each macroblock row is copied just before it is
+ * deblocked, while it stays in cache (a filter after a decoder that keeps its reference frames
+ * must not write into them). src is only read; src and planes must not overlap. Runs on the CPU
+ * workers on every backend. Same errors, and NULL or short source planes refused, with nothing
+ * written. */
+V3D_API int v3d_h264_deblock_frame_from(V3dContext *ctx, const uint8_t *const src[3],
+                                        const ptrdiff_t src_strides[3], uint8_t *const planes[3],
+                                        const ptrdiff_t strides[3], int width, int height,
+                                        const V3dH264MbInfo *mbs, int mb_stride,
+                                        const V3dH264SliceInfo *slices, int n_slices);
+/* Backends of v3d_h264_deblock_frame: "scalar" runs the scalar references in sequence; "simd",
+ * "gpu", "hybrid" and "auto" run the SIMD kernels on the context's CPU threads (a wavefront over
+ * macroblock rows, same result); the GPU is not used by this entry point yet. */
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Pieces shared by the frame-level C entry points (v3d_h264_deblock_frame, ...): the checks of
+// their common arguments and the statistics of a frame done on the CPU workers alone.
+// Thread-safety: each function may be called from any thread; record_cpu_frame takes the
+// context's stats lock.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "v3d/v3d.h"
+
+namespace v3d {
+
+// V3D_OK, or V3D_ERROR_INVALID_ARGUMENT naming the first NULL one of ctx, planes, strides.
+int check_frame_pointers(const V3dContext *ctx, uint8_t *const planes[3],
+                         const ptrdiff_t strides[3]);
+
+// V3D_OK, or V3D_ERROR_INVALID_ARGUMENT naming the first plane that is NULL or whose stride is
+// below its width (widths[p] samples).
+int check_plane_strides(uint8_t *const planes[3], const ptrdiff_t strides[3],
+                        const int widths[3]);
+
+// What one frame-level call did, for the context's V3dStats (v3d_context_get_stats).
+struct CallStats {
+  uint64_t frames = 0, blocks_cpu = 0, blocks_gpu = 0;
+  double cpu_seconds = 0, gpu_seconds = 0;
+  double gpu_share = 0;  // of the last frame's work, 0..1
+  uint64_t copies = 0, submissions = 0;
+};
+// Adds c to ctx's statistics (under the stats lock).
+void add_call_stats(V3dContext *ctx, const CallStats &c);
+
+// Adds one frame done wholly on the CPU workers to ctx's statistics and to those of its kernel
+// family (V3D_KERNEL_*): `blocks` units of work, `seconds` of wall time; the GPU share of the
+// last frame becomes 0.
+void record_cpu_frame(V3dContext *ctx, int kernel, uint64_t blocks, double seconds);
+
+}  // namespace v3d

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// v3d_shared_alloc / v3d_shared_free: memory that the CPU workers and a context's GPU share
+// (vulkan/vk_memory.cpp's host-visible buffers; plain aligned memory without a GPU), with a
+// small cache of freed blocks.
+//
+// Why the cache: video frames come and go at the frame rate, all of one size. GStreamer's
+// memory copies (a decoder making its output writable, gst_memory_copy) allocate a new block per
+// frame; without reuse every such frame costs a GPU memory allocation and the page faults of
+// fresh memory. Freed blocks are kept per (GPU, size) and handed out again, up to kCachedBytes in
+// all and kCachedPerSize blocks of one size; what exceeds that is freed at once.
+//
+// Threads: everything here is under one mutex; the GPU calls run outside it.
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/context.h"
+#include "core/log.h"
+#include "vulkan/gpu.h"
+
+namespace v3d {
+namespace {
+
+// At most this much freed memory is kept for reuse (16 frames of 1080p 4:2:0 with padding)...
+constexpr size_t kCachedBytes = 64u << 20;
+// ... and at most this many blocks of one size (a pipeline's frames in flight).
+constexpr size_t kCachedPerSize = 8;
+
+struct Block {
+  const Gpu *owner;  // the GPU whose memory it is; nullptr for plain memory
+  size_t size;       // as cached: the requested size rounded up to 64
+};
+
+struct Registry {
+  std::mutex mutex;
+  std::unordered_map<void *, Block> live;                            // handed out
+  std::map<std::pair<const Gpu *, size_t>, std::vector<void *>> free;  // kept for reuse
+  size_t free_bytes = 0;
+};
+
+Registry &registry() {
+  static Registry *r = new Registry;  // never destroyed: frees may come during exit
+  return *r;
+}
+
+void release(void *ptr, const Block &b) {
+  if (b.owner) {
+    gpu_shared_free(ptr);
+  } else {
+    free(ptr);
+  }
+}
+
+}  // namespace
+}  // namespace v3d
+
+extern "C" {
+
+void *v3d_shared_alloc(V3dContext *ctx, size_t size) {
+  using namespace v3d;
+  const size_t rounded = ((size ? size : 1) + 63) & ~size_t{63};
+  const Gpu *owner = ctx && gpu_usable(ctx) ? ctx->gpu.get() : nullptr;
+  Registry &r = registry();
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.free.find({owner, rounded});
+    if (it != r.free.end() && !it->second.empty()) {
+      void *p = it->second.back();
+      it->second.pop_back();
+      r.free_bytes -= rounded;
+      r.live[p] = Block{owner, rounded};
+      return p;
+    }
+  }
+  void *p = nullptr;
+  if (owner) {
+    p = gpu_shared_alloc(ctx->gpu, rounded);
+    if (!p) {
+      if (!gpu_lost(*ctx->gpu)) {
+        const std::string now = "shared allocation of " + std::to_string(size) +
+                                " bytes in plain memory (frames in it are copied for the GPU)";
+        warn_gpu_failure(ctx, "no GPU memory", now.c_str());
+      }
+      owner = nullptr;
+    }
+  }
+  if (!p) p = aligned_alloc(64, rounded);
+  if (!p) return nullptr;
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.live[p] = Block{owner, rounded};
+  return p;
+}
+
+void v3d_shared_free(void *ptr) {
+  using namespace v3d;
+  if (!ptr) return;
+  Registry &r = registry();
+  Block b;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.live.find(ptr);
+    if (it == r.live.end()) {
+      log(kLogError, "v3d_shared_free: %p was not allocated by v3d_shared_alloc", ptr);
+      return;
+    }
+    b = it->second;
+    r.live.erase(it);
+    std::vector<void *> &kept = r.free[{b.owner, b.size}];
+    if (kept.size() < kCachedPerSize && r.free_bytes + b.size <= kCachedBytes) {
+      kept.push_back(ptr);
+      r.free_bytes += b.size;
+      return;
+    }
+  }
+  release(ptr, b);
+}
+
+}  // extern "C"

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "core/wavefront.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+
+namespace v3d {
+namespace {
+
+// Polls of the row above before sleeping. A cell (an H.264 macroblock: ~0.3-1 us with SIMD) is
+// short, so a waiter usually needs well under a microsecond or two: ~2000 pause instructions
+// (a few microseconds) catch most waits without a sleep, and bound the CPU burnt on a long wait.
+constexpr int kSpins = 2000;
+
+// One row's progress on a cache line of its own: every cell's end stores it, and with rows of
+// short cells (an H.264 macroblock) neighbouring counters on one line would make every store
+// invalidate the line that all the other threads are polling.
+struct alignas(64) RowProgress {
+  std::atomic<int> done{0};
+};
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield" ::: "memory");
+#endif
+}
+
+}  // namespace
+
+void run_wavefront(ThreadPool &pool, int rows, int cols, int lag,
+                   const std::function<void(int r, int c)> &cell) {
+  if (rows <= 0 || cols <= 0) return;
+  if (pool.size() <= 1 || rows <= 1) {
+    for (int r = 0; r < rows; r++)
+      for (int c = 0; c < cols; c++) cell(r, c);
+    return;
+  }
+  // done(r): cells of row r finished. A waiter spins briefly, then sleeps on cv; finishers
+  // notify only while someone sleeps. The sleeper count and done() use sequentially consistent
+  // operations on both sides, so either the finisher sees the sleeper or the sleeper sees the
+  // progress (no lost wake-up). A waiter remembers the last value it read (progress only grows)
+  // and reads done(r-1) again only when that is not enough.
+  std::unique_ptr<RowProgress[]> progress(new RowProgress[rows]);
+  auto done = [&](int r) -> std::atomic<int> & { return progress[r].done; };
+  alignas(64) std::atomic<int> sleepers{0};  // read after every cell by every thread
+  std::mutex mutex;
+  std::condition_variable cv;
+  pool.run(rows, [&](int r, int) {
+    int seen = r > 0 ? 0 : cols;
+    for (int c = 0; c < cols; c++) {
+      const int need = std::min(c + 1 + lag, cols);
+      if (seen < need) seen = done(r - 1).load();
+      for (int spin = 0; spin < kSpins && seen < need; spin++) {
+        cpu_relax();
+        seen = done(r - 1).load();
+      }
+      if (seen < need) {
+        std::unique_lock<std::mutex> lock(mutex);
+        sleepers.fetch_add(1);
+        cv.wait(lock, [&] { return done(r - 1).load() >= need; });
+        sleepers.fetch_sub(1);
+        seen = done(r - 1).load();
+      }
+      cell(r, c);
+      done(r).store(c + 1);
+      if (sleepers.load() > 0) {
+        { std::lock_guard<std::mutex> lock(mutex); }  // a sleeper is past its check, or asleep
+        cv.notify_all();
+      }
+    }
+  });
+}
+
+}  // namespace v3d

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// v3d-bench, H.264 deblocking: the whole-picture process (v3d_h264_deblock_frame) on a 1920x1088
+// picture whose content makes the filters fire, with two macroblock grids: "h264 intra" (every
+// macroblock intra: bS 4 on macroblock edges, 3 inside, QP 30) and "h264 inter" (a realistic P
+// picture: 10 % intra macroblocks, the others with bS 2 or 1 on macroblock edges and 2/1/0 inside,
+// half with 8x8 transforms, QP 26..34, one slice). Per backend: picture time (median, p99) and
+// whether the result is bit-exact with the scalar sequential process; then the CPU wavefront's
+// scaling with 1, 2, 4, 8, 15 threads (those up to the core count). The GPU backends run the CPU
+// wavefront (the GPU is not used by this entry point yet). --only intra|inter picks one grid.
+#include <unistd.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bench_common.h"
+#include "h264_deblock_picture.h"
+#include "v3d/v3d.h"
+
+namespace v3dbench {
+namespace {
+
+constexpr int kW = 1920, kH = 1088;
+using v3dtest::h264::Grid;
+using v3dtest::h264::Picture;
+
+struct DbResult {
+  bool ok = false;
+  Stats t;
+  std::vector<uint8_t> out[3];
+};
+
+DbResult run_db(const char *backend, int threads, const Picture &src, Grid &g, int frames) {
+  DbResult r;
+  V3dContext *ctx = v3d_context_new(backend, threads);
+  if (!ctx) return r;
+  Picture pic(src);
+  std::vector<double> times;
+  for (int i = 0; i < frames + 1; i++) {
+    for (int p = 0; p < 3; p++) pic.buf[p] = src.buf[p];  // the same unfiltered picture each time
+    auto t0 = Clock::now();
+    const int rc = v3d_h264_deblock_frame(ctx, pic.data, pic.stride, kW, kH, g.mbs.data(),
+                                          g.mb_stride, g.slices.data(),
+                                          static_cast<int>(g.slices.size()));
+    const double s = since(t0);
+    if (rc) {
+      fprintf(stderr, "h264 deblocking (%s): %s\n", backend, v3d_last_error());
+      v3d_context_free(ctx);
+      return r;
+    }
+    if (i) times.push_back(s);  // the first call warms the pool and caches
+  }
+  for (int p = 0; p < 3; p++) r.out[p] = pic.buf[p];
+  r.t = stats_of(times);
+  r.ok = true;
+  v3d_context_free(ctx);
+  return r;
+}
+
+bool same(const DbResult &a, const DbResult &b) {
+  return a.ok && b.ok && a.out[0] == b.out[0] && a.out[1] == b.out[1] && a.out[2] == b.out[2];
+}
+
+Grid inter_grid(v3dtest::Rng &rng) {
+  v3dtest::h264::GridParams gp;
+  gp.n_slices_max = 1;
+  gp.intra_pct = 10;
+  gp.inter_pct = 90;
+  gp.t8x8_pct = 50;
+  Grid g = v3dtest::h264::make_grid(rng, kW, kH, gp);
+  g.slices[0] = V3dH264SliceInfo{};
+  for (int r = 0; r < g.mb_rows; r++)
+    for (int c = 0; c < g.mb_cols; c++) {
+      V3dH264MbInfo &m = g.at(r, c);
+      m.qp = static_cast<uint8_t>(rng.range(26, 34));
+      if (m.bs[0][1][0] == 3) continue;  // intra
+      for (int d = 0; d < 2; d++) {  // macroblock edges: 2 (coefficients) or 1 (motion)
+        const uint8_t v = static_cast<uint8_t>(rng.range(1, 2));
+        for (int s = 0; s < 4; s++) m.bs[d][0][s] = v;
+      }
+    }
+  return g;
+}
+
+}  // namespace
+
+int bench_h264_frame(const Options &opt, Json &json) {
+  const int cores = opt.threads > 0 ? opt.threads : static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+  v3dtest::Rng rng(2026);
+  Picture frame(kW, kH);
+  frame.fill(rng);
+  struct G {
+    const char *name;
+    Grid g;
+  } grids[2] = {{"h264 intra", v3dtest::h264::make_uniform_grid(kW, kH, 30, 0, 0, 0, true, 0, false)},
+                {"h264 inter", inter_grid(rng)}};
+  printf("\nH.264 deblocking, whole %dx%d picture, ms per picture (median / p99), %d timed "
+         "pictures; exact = bit-exact with the scalar sequential process\n", kW, kH, opt.frames);
+  printf("%-12s | %-18s %-18s %-18s %-18s %-18s\n", "grid", "scalar", "simd 1 thread",
+         ("simd " + std::to_string(cores) + " threads").c_str(),
+         ("simd " + std::to_string(std::max(1, cores - 1)) + " threads").c_str(), "auto");
+  json.begin_object("h264_deblock");
+  json.num("width", kW);
+  json.num("height", kH);
+  int rc = 0;
+  const int scale_threads[] = {1, 2, 4, 8, 15};
+  for (G &g : grids) {
+    if (!opt.only.empty() && std::string(g.name).find(opt.only) == std::string::npos) continue;
+    DbResult ref = run_db("scalar", 1, frame, g.g, std::max(1, opt.frames / 4));
+    struct Cfg {
+      const char *label, *backend;
+      int threads;
+    } cfgs[] = {{"scalar", "scalar", 1}, {"simd_1", "simd", 1}, {"simd_n", "simd", cores},
+                {"simd_n1", "simd", std::max(1, cores - 1)}, {"auto", "auto", 0}};
+    json.begin_object(g.name + 5);  // "intra" / "inter"
+    printf("%-12s |", g.name);
+    for (const Cfg &c : cfgs) {
+      const bool is_ref = strcmp(c.label, "scalar") == 0;
+      DbResult run = is_ref ? DbResult{} : run_db(c.backend, c.threads, frame, g.g, opt.frames);
+      const DbResult &r = is_ref ? ref : run;
+      const bool exact = same(r, ref);
+      if (r.ok && !exact) rc = 1;
+      frame_time_cell(json, c.label, r.ok, r.t, exact);
+    }
+    printf("\n");
+    // The CPU wavefront's scaling (simd backend).
+    printf("%-12s | wavefront scaling, simd:", "");
+    json.begin_object("simd_scaling");
+    double t1 = 0;
+    for (int n : scale_threads) {
+      if (n > cores) break;
+      DbResult r = run_db("simd", n, frame, g.g, opt.frames);
+      if (!r.ok) continue;
+      const bool exact = same(r, ref);
+      if (!exact) rc = 1;
+      if (n == 1) t1 = r.t.median;
+      printf("  %d: %.2f/%.2f ms (x%.2f)%s", n, r.t.median * 1e3, r.t.p99 * 1e3,
+             t1 > 0 ? t1 / r.t.median : 0.0, exact ? "" : " DIFF");
+      json.begin_object("threads_" + std::to_string(n));
+      frame_time_fields(json, r.t, exact);
+      json.num("speedup", t1 > 0 ? t1 / r.t.median : 0);
+      json.end_object();
+    }
+    json.end_object();
+    printf("\n");
+    json.end_object();
+  }
+  json.end_object();
+  return rc;
+}
+
+}  // namespace v3dbench
