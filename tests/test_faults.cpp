@@ -12,6 +12,10 @@
 // For every scenario, every frame of a stream (in shared and in plain memory) must equal the
 // scalar backend's result byte for byte, with guard bytes intact, every call must succeed, and
 // the library must log exactly one warning. GPU scenarios skip (77) without a Vulkan device.
+// Device lifetime: a lost device is closed once its contexts and frames are gone, and every
+// device the library opened is closed when the process exits (checked after the library's own
+// exit handler).
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -35,10 +39,26 @@ constexpr int kWidth = 200, kHeight = 120;  // not multiples of 64: clipped bloc
 constexpr int kFrames = 8;
 
 int g_warnings = 0, g_errors = 0;
+// Vulkan devices the library opened and closed (its info messages "Vulkan device NAME (subgroup
+// ...)" and "Vulkan device NAME closed").
+std::atomic<int> g_opened{0}, g_closed{0};
 void count_log(int level, const char *message, void *) {
   if (level <= 1) printf("  library %s: %s\n", level ? "warning" : "error", message);
   if (level == 1) g_warnings++;
   if (level == 0) g_errors++;
+  if (level == 2 && strncmp(message, "Vulkan device ", 14) == 0) {
+    if (strstr(message, "(subgroup ")) g_opened++;
+    const size_t n = strlen(message);
+    if (n > 7 && strcmp(message + n - 7, " closed") == 0) g_closed++;
+  }
+}
+
+// Registered before the library's exit handler, so it runs after it.
+void check_devices_closed() {
+  if (g_opened == g_closed) return;
+  printf("FAIL: %d Vulkan devices opened, %d closed at exit\n", g_opened.load(), g_closed.load());
+  fflush(stdout);
+  _Exit(1);
 }
 
 int plane_w(int p) { return p ? ((kWidth + 7) & ~7) / 2 : (kWidth + 7) & ~7; }
@@ -148,9 +168,12 @@ void gpu_stream(V3dContext *scalar, const char *backend, double share, bool shar
         backend, static_cast<unsigned long long>(s.gpu_submissions),
         static_cast<unsigned long long>(expect_submissions));
   v3d_context_free(ctx);
-  // A new context replaces the lost device with a new one, which works.
+  // A new context replaces the lost device with a new one, which works; the lost one is closed
+  // (its context and frames are gone).
   const int warnings = g_warnings;
+  const int closed = g_closed;
   V3dContext *fresh = gpu_context("gpu", -1);
+  check(g_closed == closed + 1, "the lost device is closed (%d closed)", g_closed - closed);
   if (check(fresh != nullptr, "a new gpu context after the loss: %s", v3d_last_error())) {
     check(run_stream(fresh, scalar, true, 300, "fresh gpu") == 0, "fresh device: every frame right");
     check(stats_of(fresh).blocks_gpu > 0, "fresh device does GPU work");
@@ -244,6 +267,7 @@ int main(int argc, char **argv) {
   setenv("V3D_FAULT", fault, 1);
   printf("scenario %s: V3D_FAULT=%s\n", sc.c_str(), fault);
   v3d_set_log_func(count_log, nullptr);
+  atexit(check_devices_closed);
   V3dContext *scalar = v3d_context_new("scalar", 1);
   const bool gpu_scenario = sc != "no-loader" && sc != "no-device" && sc != "thread";
   if (gpu_scenario && sc != "gpu-alloc") require_gpu_or_skip();

@@ -9,11 +9,11 @@
 #include <functional>
 #include <mutex>
 #include <strings.h>
-#include <unordered_map>
 #include <vector>
 
 #include "core/cpu.h"
 #include "core/frame_call.h"
+#include "core/gpu_cache.h"
 #include "core/log.h"
 #include "vp9/itx.h"
 #include "vp9/itx_frame.h"
@@ -59,34 +59,6 @@ bool parse_backend(const char *name, Backend *out, bool *is_auto) {
   else if (strcasecmp(name, "hybrid") == 0) *out = Backend::kHybrid;
   else return false;
   return true;
-}
-
-// One Gpu per device choice for the whole process, shared by every context (and so by every
-// element of every pipeline): one queue per device, never two VkDevices competing for it. It is
-// kept open until the process exits: creating and destroying Vulkan instances over and over made
-// the NVIDIA driver report no device after about ten rounds (seen on the device machine's H100).
-// The map is never destroyed, so no Vulkan call runs from static destructors at exit.
-std::shared_ptr<Gpu> open_shared_gpu(const char *device, std::string *error) {
-  static std::mutex mutex;
-  static auto *cache = new std::unordered_map<std::string, std::shared_ptr<Gpu>>();
-  std::string key = device ? device : "";
-  if (key.empty()) {
-    const char *env = getenv("V3D_VULKAN_DEVICE");
-    key = std::string("default:") + (env ? env : "");
-  }
-  // A lost Gpu is replaced by a new one for new contexts; the lost one is kept (never destroyed:
-  // a hung device would block its destructor's vkDeviceWaitIdle forever).
-  static auto *lost = new std::vector<std::shared_ptr<Gpu>>();
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = cache->find(key);
-  if (it != cache->end() && !gpu_lost(*it->second)) return it->second;
-  if (it != cache->end()) {
-    lost->push_back(it->second);
-    cache->erase(it);
-  }
-  std::shared_ptr<Gpu> gpu = gpu_open(device, error);
-  if (gpu) (*cache)[key] = gpu;
-  return gpu;
 }
 
 }  // namespace

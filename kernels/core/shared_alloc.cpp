@@ -7,7 +7,9 @@
 // memory copies (a decoder making its output writable, gst_memory_copy) allocate a new block per
 // frame; without reuse every such frame costs a GPU memory allocation and the page faults of
 // fresh memory. Freed blocks are kept per (GPU, size) and handed out again, up to kCachedBytes in
-// all and kCachedPerSize blocks of one size; what exceeds that is freed at once.
+// all and kCachedPerSize blocks of one size; what exceeds that is freed at once. Blocks of a lost
+// GPU are never kept (they hold the lost Gpu alive). At exit, shared_alloc_release_cache()
+// (gpu_cache.h) frees the kept blocks, and later frees release at once.
 //
 // Threads: everything here is under one mutex; the GPU calls run outside it.
 #include <cstdlib>
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "core/context.h"
+#include "core/gpu_cache.h"
 #include "core/log.h"
 #include "vulkan/gpu.h"
 
@@ -40,11 +43,28 @@ struct Registry {
   std::unordered_map<void *, Block> live;                            // handed out
   std::map<std::pair<const Gpu *, size_t>, std::vector<void *>> free;  // kept for reuse
   size_t free_bytes = 0;
+  bool exiting = false;  // after shared_alloc_release_cache(): nothing more is kept
 };
 
 Registry &registry() {
-  static Registry *r = new Registry;  // never destroyed: frees may come during exit
+  static Registry *r = new Registry;  // never destroyed: frees may come during and after exit
   return *r;
+}
+
+// Moves the kept blocks of owner (of every owner when all) from r.free to *out. r.mutex held.
+void take_kept(Registry &r, const Gpu *owner, bool all,
+               std::vector<std::pair<void *, Block>> *out) {
+  for (auto it = r.free.begin(); it != r.free.end();) {
+    if (!all && it->first.first != owner) {
+      ++it;
+      continue;
+    }
+    for (void *p : it->second) {
+      out->push_back({p, Block{it->first.first, it->first.second}});
+      r.free_bytes -= it->first.second;
+    }
+    it = r.free.erase(it);
+  }
 }
 
 void release(void *ptr, const Block &b) {
@@ -56,6 +76,28 @@ void release(void *ptr, const Block &b) {
 }
 
 }  // namespace
+
+void shared_alloc_release_cache() {
+  Registry &r = registry();
+  std::vector<std::pair<void *, Block>> kept;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    r.exiting = true;
+    take_kept(r, nullptr, true, &kept);
+  }
+  for (const auto &k : kept) release(k.first, k.second);
+}
+
+void shared_alloc_release_kept(const Gpu &owner) {
+  Registry &r = registry();
+  std::vector<std::pair<void *, Block>> kept;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    take_kept(r, &owner, false, &kept);
+  }
+  for (const auto &k : kept) release(k.first, k.second);
+}
+
 }  // namespace v3d
 
 extern "C" {
@@ -100,6 +142,7 @@ void v3d_shared_free(void *ptr) {
   if (!ptr) return;
   Registry &r = registry();
   Block b;
+  std::vector<std::pair<void *, Block>> lost;  // kept blocks of a lost Gpu, freed with ptr
   {
     std::lock_guard<std::mutex> lock(r.mutex);
     auto it = r.live.find(ptr);
@@ -109,14 +152,21 @@ void v3d_shared_free(void *ptr) {
     }
     b = it->second;
     r.live.erase(it);
-    std::vector<void *> &kept = r.free[{b.owner, b.size}];
-    if (kept.size() < kCachedPerSize && r.free_bytes + b.size <= kCachedBytes) {
-      kept.push_back(ptr);
-      r.free_bytes += b.size;
-      return;
+    if (b.owner && gpu_lost(*b.owner)) {
+      // The owner is lost: its memory is never handed out again; free what was kept of it too,
+      // so the lost Gpu goes away with its last context.
+      take_kept(r, b.owner, false, &lost);
+    } else if (!r.exiting) {
+      std::vector<void *> &kept = r.free[{b.owner, b.size}];
+      if (kept.size() < kCachedPerSize && r.free_bytes + b.size <= kCachedBytes) {
+        kept.push_back(ptr);
+        r.free_bytes += b.size;
+        return;
+      }
     }
   }
   release(ptr, b);
+  for (const auto &k : lost) release(k.first, k.second);
 }
 
 }  // extern "C"

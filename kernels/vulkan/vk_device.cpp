@@ -13,6 +13,8 @@
 
 #include "core/fault.h"
 #include "core/log.h"
+#include "vulkan/vp9_itx_state.h"
+#include "vulkan/vp9_lpf_state.h"
 
 namespace v3d {
 namespace {
@@ -27,6 +29,10 @@ constexpr uint32_t kMaxApiVersion = VK_API_VERSION_1_3;
 constexpr uint32_t kNeedInvocations = 256;
 constexpr uint32_t kNeedSharedBytes = 16384;
 constexpr uint32_t kNeedStorageBuffers = 5;
+// How long a Gpu's destructor waits for jobs that failed (lost or timed out) before it leaves
+// the device open instead: they already had their own bounded wait (10 s or more), so a job
+// still pending is hung; 2 s only catches one that finishes late, without stalling exit long.
+constexpr uint64_t kFailedJobDrainNs = 2ull * 1000 * 1000 * 1000;
 
 bool env_is(const char *name, const char *value) {
   const char *e = getenv(name);
@@ -304,9 +310,35 @@ bool create_device(Gpu &g, const Candidate &c, std::string *error) {
   return true;
 }
 
+// Failed jobs (slots marked lost: device lost, or no completion within the job's bounded wait)
+// may still be running. True when each has finished or the device reports itself lost (then
+// every wait returns in finite time); false when one is still pending after timeout_ns.
+bool failed_jobs_done(Gpu &g, uint64_t timeout_ns) {
+  std::vector<VkFence> fences;
+  if (g.vp9_itx)
+    for (const auto &s : g.vp9_itx->slots)
+      if (s->lost) fences.push_back(s->fence);
+  if (g.vp9_lpf)
+    for (const auto &s : g.vp9_lpf->slots)
+      if (s->lost) fences.push_back(s->fence);
+  if (fences.empty()) return true;
+  const VkResult r = g.vk.vkWaitForFences(g.device, static_cast<uint32_t>(fences.size()),
+                                          fences.data(), VK_TRUE, timeout_ns);
+  return r == VK_SUCCESS || r == VK_ERROR_DEVICE_LOST;
+}
+
 }  // namespace
 
 Gpu::~Gpu() {
+  if (device && !failed_jobs_done(*this, kFailedJobDrainNs)) {
+    // Never destroy a device under a running job: leave the device and its Vulkan objects to
+    // the driver (they go with the process); only our own memory is freed.
+    log(kLogWarning, "GPU %s: a failed job is still running; its device is left open",
+        name.c_str());
+    delete vp9_itx;
+    delete vp9_lpf;
+    return;
+  }
   if (device) {
     vk.vkDeviceWaitIdle(device);
     if (vp9_itx) vp9_itx_state_destroy(*this, vp9_itx);
@@ -316,6 +348,7 @@ Gpu::~Gpu() {
   if (messenger && vk.vkDestroyDebugUtilsMessengerEXT)
     vk.vkDestroyDebugUtilsMessengerEXT(instance, messenger, nullptr);
   if (instance) vk.vkDestroyInstance(instance, nullptr);
+  if (device) log(kLogInfo, "Vulkan device %s closed", name.c_str());
 }
 
 int Gpu::host_memory_type(uint32_t type_bits) const {

@@ -3,7 +3,8 @@
 // device with one compute queue, and the per-kernel state (pipelines, reusable job slots).
 //
 // Ownership and threads: a Gpu is created by gpu_open() inside a std::shared_ptr and shared by
-// contexts, jobs and shared allocations; it is destroyed with its last reference. All members are
+// contexts, jobs and shared allocations; it is destroyed with its last reference (the destructor
+// waits for the device to be idle, bounded for a lost one: see `lost`). All members are
 // immutable after gpu_open() except those documented with their lock: submissions to `queue`
 // hold `queue_mutex`.
 #pragma once
@@ -52,8 +53,9 @@ class Gpu : public std::enable_shared_from_this<Gpu> {
   std::atomic<int> validation_messages{0};  // errors/warnings reported by validation layers
   std::atomic<double> last_job_seconds{-1.0};
   // Set when a job failed for good (VK_ERROR_DEVICE_LOST, or no completion within the bounded
-  // wait): the Gpu takes no more jobs, and the process-wide cache (core/context.cpp) never
-  // destroys it (a hung device would block vkDeviceWaitIdle forever).
+  // wait): the Gpu takes no more jobs and leaves the process-wide cache (core/gpu_cache.h); it
+  // is destroyed with its last reference, the device only once its failed jobs have finished
+  // (a hung device would block vkDeviceWaitIdle forever: then the device is left open).
   std::atomic<bool> lost{false};
 
   Vp9ItxState *vp9_itx = nullptr;  // owned; created by gpu_open()

@@ -20,14 +20,16 @@ struct SharedAlloc {
   HostBuffer buf;
 };
 
-// Registry of shared allocations, keyed by mapped address.
+// Registry of shared allocations, keyed by mapped address. Never destroyed: blocks are freed
+// during exit (core/gpu_cache.h), after static destructors may have run; a destroyed map would
+// also make the allocations it points to unreachable while they are still live.
 std::mutex &registry_mutex() {
   static std::mutex m;
   return m;
 }
 std::map<uintptr_t, SharedAlloc *> &registry() {
-  static std::map<uintptr_t, SharedAlloc *> r;
-  return r;
+  static auto *r = new std::map<uintptr_t, SharedAlloc *>;
+  return *r;
 }
 
 }  // namespace

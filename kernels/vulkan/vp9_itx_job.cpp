@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "core/fault.h"
@@ -129,7 +130,9 @@ int ItxJob::wait() {
     // (A GPU that finishes after the timeout could still write them: see docs/reliability.md.)
     slot_->lost = true;
     gpu.lost.store(true, std::memory_order_release);
-    // The imports stay: the GPU may still be using them (a lost device is never fully idle).
+    // The imports stay until the slot is destroyed with the Gpu: the GPU may still be using them.
+    for (ImportedSpan &im : imported)
+      if (im.buffer || im.memory) slot_->orphans.push_back(std::exchange(im, ImportedSpan{}));
     restore_in_place();
     result_ = set_error(V3D_ERROR_GPU, "job %s%s", vk_result_name(r),
                         injected               ? ", injected by V3D_FAULT"

@@ -38,6 +38,7 @@ void slot_destroy(Gpu &gpu, ItxSlot *s) {
   host_buffer_destroy(gpu, &s->records);
   host_buffer_destroy(gpu, &s->coeffs);
   host_buffer_destroy(gpu, &s->staging);
+  for (ImportedSpan &im : s->orphans) host_import_release(gpu, &im);
   job_commands_destroy(gpu, s->pool, s->fence, s->query);
   // The descriptor set goes with the pool.
 }

@@ -42,6 +42,9 @@ struct ItxSlot {
   std::vector<CopyBack> in_place;
   std::vector<uint8_t> backup;
   bool lost = false;                 // the GPU never finished it: never reused
+  // Imports of the failed job (the GPU may still use them): released with the slot, after the
+  // device is idle (vk_device.cpp, Gpu's destructor).
+  std::vector<ImportedSpan> orphans;
 };
 
 struct Vp9ItxState {
