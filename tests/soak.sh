@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Soak: a long 1920x1080 pipeline with the VP9 elements on backend=hybrid,
-#   v3dvp9residualsrc ! v3dvp9idct backend=hybrid ! v3dvp9lpf backend=hybrid level=L ! checksumsink
+# Soak: a long 1920x1080 pipeline with all three elements on backend=hybrid,
+#   v3dvp9residualsrc ! v3dvp9idct backend=B ! v3dvp9lpf backend=B level=L !
+#     v3dh264deblock backend=B ! checksumsink
 # run once on hybrid and once on scalar (the reference path); every output frame's MD5 must be
 # the same in both runs (a frame dropped, duplicated or corrupted shows up), and the hybrid
 # run's resident memory, sampled every SAMPLE seconds, must stay flat after warm-up (the last
-# sample at most GROWTH_KB above the one taken at 25 % of the run).
+# sample at most GROWTH_KB above the one taken at 25 % of the run; fewer than 8 samples fail:
+# too short to judge).
 #   tests/soak.sh            GST_PLUGIN_PATH: the build's gst/ directory
-# Environment (defaults): NUM_BUFFERS (3000; CI-sized: 60), WIDTH (1920), HEIGHT (1080),
-# LEVEL (24), SAMPLE (2), GROWTH_KB (4096), SEED (9), WORK (a temporary directory).
+# Environment (defaults): NUM_BUFFERS (3000; CI: 150), WIDTH (1920), HEIGHT (1080),
+# LEVEL (24), SAMPLE (2, may be fractional), GROWTH_KB (4096), SEED (9), WORK (a temporary
+# directory).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=pipelines/lib.sh
@@ -23,21 +26,23 @@ SEED=${SEED:-9}
 v3d_require_plugin
 gst-inspect-1.0 checksumsink >/dev/null 2>&1 || { echo "SKIP: checksumsink (gst-plugins-bad) missing"; exit 77; }
 work=${WORK:-$(mktemp -d)}
+mkdir -p "$work"
 [ -n "${WORK:-}" ] || trap 'rm -rf "$work"' EXIT
 caps="video/x-raw,format=I420,width=$W,height=$H,framerate=30/1"
 
 # run BACKEND: per-frame MD5s in $work/BACKEND.md5, RSS samples (seconds kB) in $work/BACKEND.rss.
 run() {
-  local b=$1 pid t=0
+  local b=$1 pid t0
   gst-launch-1.0 -q v3dvp9residualsrc num-buffers="$N" seed="$SEED" density=0.6 tx-size=mixed ! \
     "$caps" ! v3dvp9idct backend="$b" ! v3dvp9lpf backend="$b" level="$LEVEL" ! \
-    checksumsink hash=md5 >"$work/$b.out" 2>"$work/$b.err" &
+    v3dh264deblock backend="$b" ! checksumsink hash=md5 >"$work/$b.out" 2>"$work/$b.err" &
   pid=$!
+  t0=$(date +%s%N)
   : >"$work/$b.rss"
   while kill -0 "$pid" 2>/dev/null; do
-    awk -v t="$t" '/^VmRSS:/ {print t, $2}' "/proc/$pid/status" >>"$work/$b.rss" 2>/dev/null || true
+    awk -v t="$((($(date +%s%N) - t0) / 1000000))" '/^VmRSS:/ {print t / 1000, $2}' \
+      "/proc/$pid/status" >>"$work/$b.rss" 2>/dev/null || true
     sleep "$SAMPLE"
-    t=$((t + SAMPLE))
   done
   wait "$pid" || { echo "FAIL: $b pipeline failed:"; tail -n 20 "$work/$b.err"; return 1; }
   awk '{print $NF}' "$work/$b.out" >"$work/$b.md5"
@@ -61,6 +66,10 @@ growth=$((last_kb - first_kb))
 echo "soak: ${W}x$H, $N frames, hybrid vs scalar: $((N - bad)) of $N frames identical;" \
      "RSS at 25 %: $first_kb kB, at end: $last_kb kB (growth $growth kB), peak $peak_kb kB," \
      "$samples samples; $(($(date +%s) - start)) s"
+if [ "$samples" -lt 8 ]; then
+  echo "FAIL: only $samples memory samples (run longer or lower SAMPLE)"
+  fail=1
+fi
 if [ "$growth" -gt "$GROWTH_KB" ]; then
   echo "FAIL: resident memory grew by $growth kB (limit $GROWTH_KB)"
   fail=1

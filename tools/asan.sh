@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer) build and run of the whole
-# meson test suite, GStreamer tests and pipeline smoke tests included. Called by
-# tools/test-all.sh; also by hand: tools/asan.sh [BUILD_DIR (build-asan)].
+# meson test suite, GStreamer tests and pipeline smoke tests included (not the soak, suite
+# 'soak': its LSan counterpart is the test pipeline_leaks). Called by tools/test-all.sh; also by
+# hand: tools/asan.sh [BUILD_DIR (build-asan)].
 #  - UBSan is fatal (-fno-sanitize-recover=undefined): any finding fails its test.
-#  - Leaks: LeakSanitizer on every instrumented test program, with the one-time allocations of
-#    GLib/GStreamer/Mesa/the Vulkan loader suppressed by tests/lsan.supp (never our own code).
+#  - Leaks: LeakSanitizer on every instrumented test program (kernel, GPU, fault and GstHarness
+#    element tests, and pipeline_leaks), with the one-time allocations of foreign libraries
+#    suppressed by tests/lsan.supp (never our own code).
 #  - Pipeline smoke tests run gst-launch-1.0 (not instrumented) with the sanitizer runtimes
 #    preloaded (a wrapper), leak detection off there: those processes are shell tools and
 #    GStreamer's own programs, whose exit-time leaks are not ours.
@@ -46,11 +48,10 @@ done
 fail=0
 GST_PLUGIN_SYSTEM_PATH_1_0=$plugins \
   meson test -C "$dir" --print-errorlogs --num-processes 1 --no-suite pipelines --no-suite gst \
-  --logbase testlog-asan || fail=1
-# GstHarness element tests: ASan + UBSan, leak detection off for now: each forked check
-# process reports one 16 KiB g_malloc block whose stack stops in GLib (no frame pointers);
-# not yet traced (docs/reliability.md, open items).
-GST_PLUGIN_SYSTEM_PATH_1_0=$plugins ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" \
+  --no-suite soak --logbase testlog-asan || fail=1
+# GstHarness element tests (each check runs in a forked process, which LSan checks at its exit)
+# and pipeline_leaks, leak detection on.
+GST_PLUGIN_SYSTEM_PATH_1_0=$plugins \
   meson test -C "$dir" --print-errorlogs --num-processes 1 --suite gst \
   --logbase testlog-asan-gst || fail=1
 
