@@ -5,10 +5,17 @@
 # and the aarch64 build of the kernel library and its tests under qemu-aarch64 (the NEON path);
 # then the native suite again under ASan + UBSan + LeakSanitizer (tools/asan.sh), and each
 # libFuzzer target for a bounded time when clang is there (tools/fuzz.sh --ci).
+# Prints the wall time of each part ("== time: ..."; CI's budget is 90 min on 2 cores).
 # Ends with one line "N passed, N failed"; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+t0=$SECONDS
+lap() {
+  echo "== time: $1: $((SECONDS - t0)) s"
+  t0=$SECONDS
+}
 bash tools/install-deps.sh --cross || exit 1
+lap install
 jobs=$(nproc)
 fail=0
 
@@ -17,6 +24,7 @@ meson setup build --wipe -Dvulkan=enabled -Dgst=enabled -Dtests=enabled >/dev/nu
   meson setup build -Dvulkan=enabled -Dgst=enabled -Dtests=enabled || exit 1
 ninja -C build -j"$jobs" || exit 1
 V3D_REQUIRE_GPU=1 meson test -C build --print-errorlogs --num-processes 1 || fail=1
+lap "native build and tests"
 
 # aarch64 under qemu: the kernel library and its tests (NEON), no GStreamer, no Vulkan.
 meson setup build-aarch64 --wipe --cross-file .ci/aarch64-linux-gnu.ini -Dgst=disabled \
@@ -25,9 +33,11 @@ meson setup build-aarch64 --wipe --cross-file .ci/aarch64-linux-gnu.ini -Dgst=di
     -Dvulkan=disabled -Dbench=disabled || exit 1
 ninja -C build-aarch64 -j"$jobs" || exit 1
 meson test -C build-aarch64 --print-errorlogs --num-processes 1 || fail=1
+lap "aarch64 build and tests (qemu)"
 
 # Sanitizers: the whole suite again under ASan + UBSan + LeakSanitizer (tools/asan.sh).
 bash tools/asan.sh build-asan || fail=1
+lap "ASan + UBSan + LSan build and tests"
 # Fuzzing: each libFuzzer target for FUZZ_SECONDS (30) when clang and its runtime are present.
 logs=(build/meson-logs/testlog.json build-aarch64/meson-logs/testlog.json
       build-asan/meson-logs/testlog-asan.json build-asan/meson-logs/testlog-asan-gst.json
@@ -36,6 +46,7 @@ if command -v clang++ >/dev/null &&
    [ -f "$(clang++ -print-file-name=libclang_rt.fuzzer-x86_64.a)" ]; then
   bash tools/fuzz.sh --ci || fail=1
   logs+=(build-fuzz/meson-logs/testlog-fuzz.json)
+  lap "fuzz build and runs"
 else
   echo "clang with libFuzzer not found: fuzzing skipped (tools/install-deps.sh installs it)"
 fi
