@@ -36,15 +36,9 @@ export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp:print_suppressions=0"
 export GST_REGISTRY_FORK=no       # scan plugins in the (instrumented) test process itself
 export V3D_TEST_ITERS=${V3D_TEST_ITERS:-0.25}
 export V3D_REQUIRE_GPU=1
-# Element tests: only the system plugins they use (coreelements, videotestsrc, app), so the
-# registry scan does not load every installed plugin (OpenNI2, udev, fontconfig users...) and
-# their exit-time leaks into the leak check.
-plugins=$(mktemp -d)
-trap 'rm -rf "$plugins"' EXIT
-sysdir=$(pkg-config --variable=pluginsdir gstreamer-1.0 2>/dev/null || echo /usr/lib/x86_64-linux-gnu/gstreamer-1.0)
-for p in coreelements videotestsrc app; do
-  [ -e "$sysdir/libgst$p.so" ] && ln -s "$sysdir/libgst$p.so" "$plugins/"
-done
+# Element tests: only the system plugins they use ($plugins).
+# shellcheck source=tools/min_plugins.sh
+. tools/min_plugins.sh
 fail=0
 GST_PLUGIN_SYSTEM_PATH_1_0=$plugins \
   meson test -C "$dir" --print-errorlogs --num-processes 1 --no-suite pipelines --no-suite gst \

@@ -17,10 +17,17 @@ meson setup "$dir" --wipe -Dvulkan=enabled -Dgst=enabled -Dtests=enabled -Dbench
     -Dbuildtype=debug -Db_sanitize=thread -Db_lundef=false || exit 1
 ninja -C "$dir" -j"$(nproc)" || exit 1
 tests=("$@")
-[ ${#tests[@]} -gt 0 ] || tests=(vp9_itx_frame vp9_lpf_frame fault_thread fault_device_lost
-                                  fault_gpu_timeout gst_vp9idct gst_vp9lpf)
+[ ${#tests[@]} -gt 0 ] || tests=(vp9_itx_frame vp9_lpf_frame h264_deblock_frame fault_thread
+                                  fault_device_lost fault_gpu_timeout gst_vp9idct gst_vp9lpf
+                                  gst_h264deblock pipeline_leaks)
 export TSAN_OPTIONS="halt_on_error=0:second_deadlock_stack=1:history_size=4:suppressions=$PWD/tests/tsan.supp"
 export GST_REGISTRY_FORK=no
+# Element tests: no fork per check (TSan's runtime does not survive gst-check's fork with
+# threads running), and only the system plugins they use ($plugins).
+export CK_FORK=no
+# shellcheck source=tools/min_plugins.sh
+. tools/min_plugins.sh
+export GST_PLUGIN_SYSTEM_PATH_1_0=$plugins
 export V3D_TEST_ITERS=${V3D_TEST_ITERS:-0.25}
 export V3D_REQUIRE_GPU=1
 meson test -C "$dir" --print-errorlogs --num-processes 1 --logbase testlog-tsan "${tests[@]}"
