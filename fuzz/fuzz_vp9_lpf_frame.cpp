@@ -7,6 +7,7 @@
 //  - scalar, simd on 1 thread and simd on 3 threads (the superblock-row wavefront) return the same
 //    code; on success the same frame, byte for byte; on failure an untouched frame;
 //  - nothing outside the planes' rounded-up area is written (guard bytes intact).
+#include <algorithm>
 #include <vector>
 
 #include "common/test_util.h"
@@ -51,8 +52,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   params.split_pct = in.u8() % 101;
   params.max_level = in.range(1, 63);
   v3dtest::Rng rng(in.u32() + 1);
+  // The grid is made with a valid stride (the generator's contract); a too-small grid_stride is
+  // only what the library is told, so it must refuse without reading past the grid.
   std::vector<V3dVp9LfInfo> grid =
-      v3dtest::vp9::make_lf_grid(rng, width, height, grid_stride > 0 ? grid_stride : 1, params);
+      v3dtest::vp9::make_lf_grid(rng, width, height, std::max(grid_stride, mi_cols), params);
   // Corruptions: raw entries (any values) at chosen positions, or one field changed.
   const int n_bad = in.u8() % 4 == 0 ? in.u8() % 4 : 0;
   for (int i = 0; i < n_bad && !grid.empty(); i++) {

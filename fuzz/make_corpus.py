@@ -21,8 +21,9 @@ def u16(v):
 def write(out, target, seeds):
     d = os.path.join(out, target)
     os.makedirs(d, exist_ok=True)
-    for name in os.listdir(d):
-        os.remove(os.path.join(d, name))
+    for name in os.listdir(d):  # regress-* files (inputs that once failed) stay
+        if name.startswith('seed-'):
+            os.remove(os.path.join(d, name))
     for i, data in enumerate(seeds):
         with open(os.path.join(d, 'seed-%02d' % i), 'wb') as f:
             f.write(data)

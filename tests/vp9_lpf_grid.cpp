@@ -2,6 +2,8 @@
 #include "vp9_lpf_grid.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace v3dtest {
@@ -88,6 +90,10 @@ LfCase make_lf_case(Rng &rng, int width, int height) {
 std::vector<V3dVp9LfInfo> make_lf_grid(Rng &rng, int width, int height, int stride,
                                        const LfGridParams &params) {
   const int mi_rows = (height + 7) / 8, mi_cols = (width + 7) / 8;
+  if (stride < mi_cols) {  // the contract (vp9_lpf_grid.h): rows would overlap and overflow
+    fprintf(stderr, "make_lf_grid: stride %d below the grid width %d\n", stride, mi_cols);
+    abort();
+  }
   std::vector<V3dVp9LfInfo> g(static_cast<size_t>(mi_rows) * stride);
   for (auto &e : g) e = V3dVp9LfInfo{0xEE, 0xEE, 0xEE, 0xEE};  // junk past mi_cols
   GridGen gen{rng, params, mi_rows, mi_cols, stride, g};

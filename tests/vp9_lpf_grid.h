@@ -22,8 +22,8 @@ struct LfGridParams {
   int max_level = 63;
 };
 
-// A grid of (height+7)/8 rows of stride entries (stride >= (width+7)/8; unused entries are
-// filled with junk that must be ignored).
+// A grid of (height+7)/8 rows of stride entries (stride >= (width+7)/8, else abort(); unused
+// entries are filled with junk that must be ignored).
 std::vector<V3dVp9LfInfo> make_lf_grid(Rng &rng, int width, int height, int stride,
                                        const LfGridParams &params);
 

@@ -39,9 +39,10 @@ lap "aarch64 build and tests (qemu)"
 bash tools/asan.sh build-asan || fail=1
 lap "ASan + UBSan + LSan build and tests"
 # Fuzzing: each libFuzzer target for FUZZ_SECONDS (30) when clang and its runtime are present.
+# (meson adds the wrapper's name to the log name of the pipelines' run: "-env")
 logs=(build/meson-logs/testlog.json build-aarch64/meson-logs/testlog.json
       build-asan/meson-logs/testlog-asan.json build-asan/meson-logs/testlog-asan-gst.json
-      build-asan/meson-logs/testlog-asan-pipelines.json)
+      build-asan/meson-logs/testlog-asan-pipelines-env.json)
 if command -v clang++ >/dev/null &&
    [ -f "$(clang++ -print-file-name=libclang_rt.fuzzer-x86_64.a)" ]; then
   bash tools/fuzz.sh --ci || fail=1
