@@ -11,10 +11,13 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 dir=build-tsan
-meson setup "$dir" --wipe -Dvulkan=enabled -Dgst=enabled -Dtests=enabled -Dbench=disabled \
-  -Dbuildtype=debug -Db_sanitize=thread -Db_lundef=false >/dev/null 2>&1 ||
-  meson setup "$dir" -Dvulkan=enabled -Dgst=enabled -Dtests=enabled -Dbench=disabled \
-    -Dbuildtype=debug -Db_sanitize=thread -Db_lundef=false || exit 1
+opts=(-Dvulkan=enabled -Dgst=enabled -Dtests=enabled -Dbench=disabled -Dbuildtype=debug
+      -Db_sanitize=thread -Db_lundef=false)
+if [ -d "$dir/meson-info" ]; then  # reuse the tree (a rebuild from scratch takes minutes)
+  meson configure "$dir" "${opts[@]}" || exit 1
+else
+  meson setup "$dir" "${opts[@]}" || exit 1
+fi
 ninja -C "$dir" -j"$(nproc)" || exit 1
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(vp9_itx_frame vp9_lpf_frame h264_deblock_frame fault_thread
