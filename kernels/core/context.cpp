@@ -8,6 +8,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <strings.h>
 #include <unordered_map>
 #include <vector>
@@ -22,15 +23,24 @@ namespace v3d {
 namespace {
 
 // Tunables of the first scheduler.
-// Smoothing of measured rates: 0.25 follows a change of content within a few frames while one
-// noisy frame moves the split by at most a quarter of its error.
+// Smoothing of measured times: 0.25 follows a change of content within a few frames while one
+// noisy frame moves an estimate by at most a quarter of its error.
 constexpr double kRateSmoothing = 0.25;
-// A side given less than this share is not used at all: its fixed cost (a GPU submission is
-// ~33 us on a Pi 5) would outweigh the work it takes over.
+// The split's share never goes below this (nor above 1 - it): a side given less would cost its
+// fixed overhead (a GPU submission is ~33 us on a Pi 5) for next to no work; if even this share
+// is slower than one side alone, the controller runs that side alone instead.
 constexpr double kMinShare = 0.03;
-// After hybrid measured slower than the best single side, stay on that side this many frames,
-// then try splitting again (content and load change).
-constexpr int kSingleSideFrames = 32;
+// Re-balancing of the split: the share moves this fraction of the way to where the two sides,
+// at the rates they had side by side (smoothed), finish together. Measured in
+// tests/test_split_controller.cpp: 1 converges fastest; 0.5 left the split short of its best on
+// machines whose GPU slows down a lot next to the CPU (fewer split frames to learn from).
+constexpr double kShareStep = 1.0;
+// A way of running frames other than the fastest is tried again after kExplorePeriod frames, or
+// later when it was slower: a way r times as slow as the best is retried every (r - 1) /
+// kExploreBudget frames, so each retry costs kExploreBudget (0.5 %) of the frame time on average;
+// a GPU 30x slower than the CPU is retried every 5800 frames (about 4 minutes at 25 frames/s).
+constexpr int kExplorePeriod = 24;
+constexpr double kExploreBudget = 0.005;
 // CPU tasks per worker thread in one frame: several, so that uneven blocks even out.
 constexpr int kTasksPerThread = 4;
 // Smallest CPU task, in cost units (pixels): below this, thread hand-off costs more than it saves.
@@ -110,35 +120,74 @@ const char *backend_name(Backend b) {
   return "?";
 }
 
+double SplitController::share_for(Mode m) const {
+  if (m == kCpu) return 0;
+  if (m == kGpu) return 1;
+  return share_;
+}
+
 double SplitController::next_share(double fixed) {
-  if (fixed >= 0) return last_share_ = std::min(1.0, fixed);
-  // Probe each side alone on the first two frames.
-  if (frame_ == 0) return last_share_ = 0.0;
-  if (frame_ == 1) return last_share_ = 1.0;
-  if (frame_ < single_side_until_) return last_share_ = single_share_;
-  double share = gpu_rate_ / (gpu_rate_ + cpu_rate_);
-  if (share < kMinShare) share = 0;
-  if (share > 1 - kMinShare) share = 1;
-  return last_share_ = share;
+  if (fixed >= 0) {
+    planned_ = kNone;
+    return std::min(1.0, fixed);
+  }
+  // Measure each way once: CPU alone, GPU alone, then the split at the two sides' rates.
+  Mode m = kNone;
+  for (int i = 0; i < kModes && m == kNone; i++)
+    if (time_per_cost_[i] == 0) m = static_cast<Mode>(i);
+  if (m == kNone) {
+    int best = 0;
+    for (int i = 1; i < kModes; i++)
+      if (time_per_cost_[i] < time_per_cost_[best]) best = i;
+    m = static_cast<Mode>(best);
+    // Try the slower ways again now and then, each when its time has come (the most overdue
+    // first): every kExplorePeriod frames for one about as fast as the best, less often the
+    // slower it was, so that each retry costs at most kExploreBudget of the frame time on average.
+    double most_overdue = 0;
+    for (int i = 0; i < kModes; i++) {
+      if (i == best) continue;
+      const double ratio = time_per_cost_[i] / time_per_cost_[best];
+      const double period = std::max<double>(kExplorePeriod, (ratio - 1) / kExploreBudget);
+      const double overdue = (frame_ - last_run_[i]) / period;
+      if (overdue >= 1 && overdue > most_overdue) {
+        most_overdue = overdue;
+        m = static_cast<Mode>(i);
+      }
+    }
+  }
+  planned_ = m;
+  return share_for(m);
 }
 
 void SplitController::record(double cpu_cost, double cpu_seconds, double gpu_cost,
                              double gpu_seconds, double frame_seconds) {
   auto ema = [](double &v, double x) { v = v == 0 ? x : v + kRateSmoothing * (x - v); };
-  if (cpu_cost > 0 && cpu_seconds > 0) ema(cpu_rate_, cpu_cost / cpu_seconds);
-  if (gpu_cost > 0 && gpu_seconds > 0) ema(gpu_rate_, gpu_cost / gpu_seconds);
-  double total = cpu_cost + gpu_cost;
-  if (cpu_cost > 0 && gpu_cost > 0 && total > 0) {
-    ema(hybrid_time_per_cost_, frame_seconds / total);
-    // Never slower than the faster side alone: compare with what that side would have taken.
-    double best_single = 1.0 / std::max(cpu_rate_, gpu_rate_);
-    if (hybrid_time_per_cost_ > best_single) {
-      single_share_ = gpu_rate_ > cpu_rate_ ? 1.0 : 0.0;
-      single_side_until_ = frame_ + 1 + kSingleSideFrames;
-      hybrid_time_per_cost_ = 0;
-    }
-  }
+  const double total = cpu_cost + gpu_cost;
+  const Mode m = planned_;
+  planned_ = kNone;
+  if (m == kNone || total <= 0 || frame_seconds <= 0) return;
+  last_run_[m] = frame_;
   frame_++;
+  if (cpu_cost > 0 && gpu_cost == 0 && cpu_seconds > 0) ema(cpu_rate_, cpu_cost / cpu_seconds);
+  if (gpu_cost > 0 && cpu_cost == 0 && gpu_seconds > 0) ema(gpu_rate_, gpu_cost / gpu_seconds);
+  if (m == kSplit && cpu_cost > 0 && gpu_cost > 0 && cpu_seconds > 0 && gpu_seconds > 0) {
+    // Both sides' rates as they ran side by side (sharing memory bandwidth and cores): the next
+    // split takes the share at which they finish together, and is expected to take what both
+    // sides together do at these rates (an unbalanced frame says little about a balanced one).
+    ema(split_cpu_rate_, cpu_cost / cpu_seconds);
+    ema(split_gpu_rate_, gpu_cost / gpu_seconds);
+    share_ += kShareStep * (split_gpu_rate_ / (split_gpu_rate_ + split_cpu_rate_) - share_);
+    const double measured = frame_seconds / total;
+    const double balanced = 1 / (split_cpu_rate_ + split_gpu_rate_);
+    // Halfway between what this frame took and what a balanced one would take: the next split
+    // is closer to balance, but the model (rates independent of the share) is only a model.
+    time_per_cost_[kSplit] = 0.5 * (balanced + std::max(balanced, measured));
+  } else {
+    ema(time_per_cost_[m], frame_seconds / total);
+    if (time_per_cost_[kSplit] == 0 && cpu_rate_ > 0 && gpu_rate_ > 0)
+      share_ = gpu_rate_ / (gpu_rate_ + cpu_rate_);  // first split: from the standalone rates
+  }
+  share_ = std::min(1 - kMinShare, std::max(kMinShare, share_));
 }
 
 }  // namespace v3d
@@ -207,7 +256,8 @@ V3dContext *v3d_context_new_with_options(const V3dContextOptions *options) {
   ctx->fixed_share = o.gpu_share >= 0 ? std::min(1.0, o.gpu_share) : -1;
   // Default: V3D_CPU_THREADS when set to 1..1024, else online cores - 1 (the GPU gets a core's
   // worth of memory bandwidth and the submitting thread: measured better on a Pi 5 than N).
-  int default_threads = std::max(1, v3d::online_cores() - 1);
+  // auto: a thread per core; it leaves one to the GPU while it splits a frame (PoolLimit).
+  int default_threads = is_auto ? v3d::online_cores() : std::max(1, v3d::online_cores() - 1);
   if (const char *env = getenv("V3D_CPU_THREADS")) {
     char *end = nullptr;
     long n = strtol(env, &end, 10);
@@ -326,6 +376,11 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
     n_gpu = std::lower_bound(prefix.begin(), prefix.end(), static_cast<uint64_t>(share * total)) -
             prefix.begin();
   if (!gpu_usable(ctx)) n_gpu = 0;
+  // auto splits with the workers less one (its default pool has a thread per core): that core
+  // prepares and submits the GPU's share (V3D_NOTES: N-1 cores + GPU beat N cores + GPU on a Pi 5).
+  std::optional<PoolLimit> limit;
+  if (ctx->auto_backend && n_gpu > 0 && n_gpu < n_active && ctx->pool->capacity() > 1)
+    limit.emplace(*ctx->pool, ctx->pool->capacity() - 1);
 
   // The GPU's submission (its host-side preparation copies blocks and coefficients) runs as one
   // task of the same parallel loop as the CPU's share, so the CPU workers never wait for it.
@@ -385,6 +440,9 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
 
   double gpu_seconds = 0;
   int copies = 0;
+  // Whether the GPU had finished before the CPU did: then the wait below measures the CPU, not
+  // the GPU, and the GPU's span is taken from its own clock instead.
+  const bool gpu_early = job && job->ready();
   if (job) {
     rc = job->wait();
     ctx->kernel_stats[V3D_KERNEL_VP9_ITX].gpu_job(-1);
@@ -407,16 +465,21 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   // The GPU side's busy time: its preparation plus the device's own time (timestamps), when the
   // device has timestamps; else submission to the end of the wait, which includes waiting for
   // the CPU side (the wait starts after it).
-  double gpu_busy = gpu_seconds;
+  double gpu_busy = gpu_seconds, gpu_span = gpu_seconds;
   if (n_gpu && ctx->gpu) {
     const double device = gpu_last_job_seconds(*ctx->gpu);
     if (device > 0) gpu_busy = std::min(gpu_seconds, gpu_prep_seconds + device);
+    if (gpu_early) gpu_span = gpu_busy;
   }
   ctx->kernel_stats[V3D_KERNEL_VP9_ITX].record(
       kernel_frame(n_active - n_gpu, n_gpu, frame_seconds, cpu_seconds, gpu_busy));
   if (ctx->backend == Backend::kHybrid)
     ctx->itx_split.record(static_cast<double>(cpu_cost), cpu_seconds,
-                          static_cast<double>(gpu_cost), gpu_seconds, frame_seconds);
+                          static_cast<double>(gpu_cost), gpu_span, frame_seconds);
+  log(kLogDebug, "itx frame: %zu blocks, GPU share %.3f (%zu blocks), CPU %.3f ms, GPU %.3f ms "
+      "(prep %.3f, %s), frame %.3f ms", n_active, total ? static_cast<double>(gpu_cost) / total : 0.0,
+      n_gpu, cpu_seconds * 1e3, gpu_span * 1e3, gpu_prep_seconds * 1e3,
+      gpu_early ? "early" : "late", frame_seconds * 1e3);
   CallStats c;
   c.frames = 1;
   c.blocks_cpu = n_active - n_gpu;
