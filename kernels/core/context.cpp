@@ -314,12 +314,13 @@ namespace {
 // Checks one frame's arguments and blocks, and describes its planes. Touches nothing.
 int check_itx_frame(ThreadPool *pool, uint8_t *const planes[3], const ptrdiff_t strides[3],
                     int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
-                    const int16_t *coeffs, size_t n_coeffs, FramePlanes *frame) {
+                    const int16_t *coeffs, size_t n_coeffs, FramePlanes *frame,
+                    std::vector<vp9::ItxChunk> *chunks = nullptr) {
   if (!planes || !strides)
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !planes ? "planes" : "strides");
   if (n_coeffs && !coeffs)
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "coeffs is NULL but n_coeffs is %zu", n_coeffs);
-  int rc = vp9::itx_validate(width, height, blocks, n_blocks, n_coeffs, pool);
+  int rc = vp9::itx_validate(width, height, blocks, n_blocks, n_coeffs, pool, chunks);
   if (rc) return rc;
   vp9::itx_plane_sizes(width, height, frame->width, frame->height);
   for (int p = 0; p < 3; p++) {
@@ -344,27 +345,47 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   using namespace v3d;
   clear_error();
   if (!ctx) return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL context");
-  FramePlanes frame;
-  int rc = check_itx_frame(ctx->pool.get(), planes, strides, width, height, blocks, n_blocks, coeffs, n_coeffs,
-                           &frame);
-  if (rc) return rc;
-
+  const auto t_call = Clock::now();
   std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
+  ItxScratch &scratch = ctx->itx_scratch;
+  FramePlanes frame;
+  int rc = check_itx_frame(ctx->pool.get(), planes, strides, width, height, blocks, n_blocks,
+                           coeffs, n_coeffs, &frame, &scratch.chunks);
+  if (rc) return rc;
   auto t_frame = Clock::now();
 
-  // Blocks with work, and their cost prefix sums (for splitting by cost).
-  std::vector<uint32_t> active;
-  std::vector<uint64_t> prefix{0};
-  active.reserve(n_blocks);
-  prefix.reserve(n_blocks + 1);
-  for (size_t i = 0; i < n_blocks; i++) {
-    uint32_t c = vp9::itx_block_cost(blocks[i]);
-    if (!c) continue;
-    active.push_back(static_cast<uint32_t>(i));
-    prefix.push_back(prefix.back() + c);
+  // Blocks with work, and their cost prefix sums (for splitting by cost), built chunk by chunk in
+  // parallel from the totals validation gathered, in the context's reused arrays.
+  const std::vector<vp9::ItxChunk> &chunks = scratch.chunks;
+  std::vector<size_t> &chunk_first = scratch.chunk_first;
+  std::vector<uint64_t> &chunk_cost = scratch.chunk_cost;
+  chunk_first.assign(chunks.size() + 1, 0);
+  chunk_cost.assign(chunks.size() + 1, 0);
+  for (size_t t = 0; t < chunks.size(); t++) {
+    chunk_first[t + 1] = chunk_first[t] + chunks[t].active;
+    chunk_cost[t + 1] = chunk_cost[t] + chunks[t].cost;
   }
-  const size_t n_active = active.size();
-  const uint64_t total = prefix.back();
+  const size_t n_active = chunk_first.back();
+  const uint64_t total = chunk_cost.back();
+  std::vector<uint32_t> &active = scratch.active;
+  std::vector<uint64_t> &prefix = scratch.prefix;
+  active.resize(n_active);
+  prefix.resize(n_active + 1);
+  prefix[0] = 0;
+  auto fill = [&](int t, int) {
+    size_t k = chunk_first[t];
+    uint64_t sum = chunk_cost[t];
+    const size_t end = std::min(n_blocks, (t + 1) * vp9::kItxChunk);
+    for (size_t i = t * vp9::kItxChunk; i < end; i++) {
+      const uint32_t c = vp9::itx_block_cost(blocks[i]);
+      if (!c) continue;
+      active[k] = static_cast<uint32_t>(i);
+      sum += c;
+      prefix[++k] = sum;
+    }
+  };
+  if (chunks.size() > 1) ctx->pool->run(static_cast<int>(chunks.size()), fill);
+  else if (chunks.size() == 1) fill(0, 0);
 
   double share = 0;
   if (ctx->backend == Backend::kGpu) share = 1;
@@ -477,9 +498,10 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
     ctx->itx_split.record(static_cast<double>(cpu_cost), cpu_seconds,
                           static_cast<double>(gpu_cost), gpu_span, frame_seconds);
   log(kLogDebug, "itx frame: %zu blocks, GPU share %.3f (%zu blocks), CPU %.3f ms, GPU %.3f ms "
-      "(prep %.3f, %s), frame %.3f ms", n_active, total ? static_cast<double>(gpu_cost) / total : 0.0,
-      n_gpu, cpu_seconds * 1e3, gpu_span * 1e3, gpu_prep_seconds * 1e3,
-      gpu_early ? "early" : "late", frame_seconds * 1e3);
+      "(prep %.3f, %s), frame %.3f ms, call %.3f ms", n_active,
+      total ? static_cast<double>(gpu_cost) / total : 0.0, n_gpu, cpu_seconds * 1e3,
+      gpu_span * 1e3, gpu_prep_seconds * 1e3, gpu_early ? "early" : "late", frame_seconds * 1e3,
+      seconds_since(t_call) * 1e3);
   CallStats c;
   c.frames = 1;
   c.blocks_cpu = n_active - n_gpu;

@@ -11,10 +11,12 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "core/kernel_stats.h"
 #include "core/thread_pool.h"
 #include "v3d/v3d.h"
+#include "vp9/itx_frame.h"
 #include "vulkan/gpu.h"
 
 namespace v3d {
@@ -55,6 +57,16 @@ class SplitController {
   double split_cpu_rate_ = 0, split_gpu_rate_ = 0;  // each side's rate in split frames (EMA)
 };
 
+// Arrays of v3d_vp9_itxfm_add_frame kept between frames (no allocation in steady state):
+// validation's per-chunk totals, their prefix sums, the blocks with work and their cost prefix.
+struct ItxScratch {
+  std::vector<vp9::ItxChunk> chunks;
+  std::vector<size_t> chunk_first;
+  std::vector<uint64_t> chunk_cost;
+  std::vector<uint32_t> active;
+  std::vector<uint64_t> prefix;
+};
+
 }  // namespace v3d
 
 struct V3dContext {
@@ -67,6 +79,7 @@ struct V3dContext {
 
   std::mutex frame_mutex;  // serializes frame-level calls
   v3d::SplitController itx_split;
+  v3d::ItxScratch itx_scratch;  // guarded by frame_mutex
   v3d::SplitController lpf_split;  // the VP9 loop filter's hybrid split (vp9/lpf_api.cpp)
   bool auto_backend = false;       // "auto" was asked for (backend holds what it resolved to)
 
