@@ -9,6 +9,8 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <system_error>
+#include <thread>
 #include <strings.h>
 #include <unordered_map>
 #include <vector>
@@ -521,17 +523,21 @@ namespace v3d {
 namespace {
 
 // GPU jobs kept queued while the CPU works through a hybrid batch: enough that the GPU never
-// runs dry between two top-ups (one per CPU frame), few enough to leave slots to other callers.
-constexpr size_t kHybridGpuDepth = 6;
+// runs dry while the feeder prepares the next one, few enough to leave slots to other callers.
+constexpr size_t kHybridGpuDepth = 3;
 
-// Hybrid batch: whole frames on each side at once. The GPU takes frames from the back of the
-// batch, the CPU workers from the front, until they meet. The GPU is given a frame only when,
-// at the throughputs measured so far (blocks per busy second of each side, this context's
-// kernel statistics), it would finish its queue no later than the CPU finishes the frames left
-// to it: a slow GPU (lavapipe on the CPU's own cores) then gets nothing and the batch runs as fast
-// as the CPU alone. Before the GPU has been measured it gets one frame. At most kHybridGpuDepth
-// jobs are queued, topped up as they complete. Frames are independent (they share no pixels), so
-// the order in which they are done does not matter.
+// Hybrid batch: whole frames on each side at once. The CPU workers take frames from the front of
+// the batch (the calling thread drives them), and a feeder thread gives frames from the back to
+// the GPU, until they meet; frames are independent (they share no pixels), so the order in which
+// they are done does not matter. The feeder does the GPU's host-side work (bucketing, the
+// in-place blocks' backups, submission, completion) off the workers: done as a task of the
+// workers' loop, that work (milliseconds per frame on the device machine's host) held up every
+// CPU frame it ran beside. The GPU is given a frame only when, at the throughputs measured so far
+// (this context's kernel statistics, the GPU's counting its host-side work), it would finish its
+// queue no later than the CPU finishes the frames left to it: a slow GPU (lavapipe on the CPU's
+// own cores) then gets nothing and the batch runs as fast as the CPU alone. Before the GPU has
+// been measured it gets one frame. auto leaves the feeder a core (one worker fewer) while the
+// GPU has frames.
 int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
                       const std::vector<FramePlanes> &planes, size_t n_frames) {
   std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
@@ -547,19 +553,137 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
       prefix[f].push_back(prefix[f].back() + c);
     }
   }
-  struct InFlight {
-    std::unique_ptr<GpuJob> job;
-    size_t frame;
-    Clock::time_point submitted;
-  };
-  std::deque<InFlight> gpu;
+  std::mutex mutex;              // guards lo, hi and the counters below
   size_t lo = 0, hi = n_frames;  // the CPU has taken [0, lo), the GPU [hi, n)
+  size_t reserved = SIZE_MAX;    // a frame given to the GPU before the feeder starts
   uint64_t blocks_cpu = 0, blocks_gpu = 0, copies = 0, submissions = 0;
   double cpu_seconds = 0, gpu_seconds = 0;
-  int rc_all = V3D_OK;
+  const V3dKernelStats rates = book.snapshot();
 
-  auto cpu_frame = [&](size_t f, bool top_up_task, const std::function<void()> &top_up) {
-    const FramePlanes &fp = planes[f];
+  // Whether the GPU, with `queued` blocks waiting, should take `blocks` more while the CPU has
+  // `cpu_left` blocks of the batch left to it.
+  auto gpu_takes = [&](uint64_t queued, uint64_t blocks, uint64_t cpu_left) {
+    if (rates.gpu_units_per_second <= 0 || rates.cpu_units_per_second <= 0) return queued == 0;
+    return (queued + blocks) / rates.gpu_units_per_second <=
+           (cpu_left - std::min(cpu_left, blocks)) / rates.cpu_units_per_second;
+  };
+  // The feeder: takes a frame from the back while gpu_takes says so and a slot is free, waits
+  // for the oldest job otherwise; ends when the GPU takes no more and its queue is empty.
+  auto feeder = [&]() {
+    struct InFlight {
+      std::unique_ptr<GpuJob> job;
+      size_t frame;
+      Clock::time_point start;  // when its preparation began
+    };
+    std::deque<InFlight> queue;
+    uint64_t queued = 0;
+    bool gpu_ok = true;
+    Clock::time_point last_done = Clock::now();
+    auto retire_front = [&]() {
+      InFlight q = std::move(queue.front());
+      queue.pop_front();
+      const int rc = q.job->wait();
+      book.gpu_job(-1);
+      const auto now = Clock::now();
+      // The GPU side's busy time for this frame: from its preparation, or from the previous
+      // completion when it was prepared while the GPU was busy.
+      const double busy =
+          std::chrono::duration<double>(now - std::max(q.start, last_done)).count();
+      last_done = now;
+      const size_t n = active[q.frame].size();
+      queued -= n;
+      if (rc == V3D_OK) {
+        book.record(kernel_frame(0, n, busy, 0, busy));
+        std::lock_guard<std::mutex> lock(mutex);
+        blocks_gpu += n;
+        gpu_seconds += busy;
+        copies += q.job->copies();
+      } else {  // the frame has none of the GPU's results (the job restores what it wrote)
+        std::string why = v3d_last_error();
+        clear_error();
+        std::string now_what =
+            "frame " + std::to_string(q.frame) + " of the batch is redone on the CPU";
+        warn_gpu_failure(ctx, why.c_str(), now_what.c_str());
+        vp9::itx_apply_cpu(planes[q.frame], frames[q.frame].blocks, active[q.frame].data(), 0,
+                           n, frames[q.frame].coeffs, false);
+        std::lock_guard<std::mutex> lock(mutex);
+        blocks_cpu += n;
+        gpu_ok = gpu_usable(ctx);
+      }
+    };
+    for (;;) {
+      while (!queue.empty() && queue.front().job->ready()) retire_front();
+      size_t f = reserved;  // the first frame when the GPU is unmeasured
+      reserved = SIZE_MAX;
+      if (f == SIZE_MAX && gpu_ok && queue.size() < kHybridGpuDepth) {
+        std::lock_guard<std::mutex> lock(mutex);
+        while (lo < hi && active[hi - 1].empty()) hi--;
+        if (lo < hi) {
+          uint64_t cpu_left = 0;
+          for (size_t k = lo; k < hi; k++) cpu_left += active[k].size();
+          if (gpu_takes(queued, active[hi - 1].size(), cpu_left)) f = --hi;
+        }
+      }
+      if (f == SIZE_MAX) {
+        if (queue.empty()) return;
+        retire_front();
+        continue;
+      }
+      const auto start = Clock::now();
+      std::string err;
+      auto job = gpu_vp9_itx_submit(*ctx->gpu, planes[f], frames[f].blocks, active[f].data(),
+                                    active[f].size(), frames[f].coeffs, frames[f].n_coeffs, &err);
+      if (!job) {  // no free slot (others use the GPU) or a failure: the feeder does the frame
+        // (the workers may be done with the front already, so it cannot go back to them)
+        vp9::itx_apply_cpu(planes[f], frames[f].blocks, active[f].data(), 0, active[f].size(),
+                           frames[f].coeffs, false);
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          blocks_cpu += active[f].size();
+        }
+        if (queue.empty()) {
+          warn_gpu_failure(ctx, err.c_str(), "the rest of the batch runs on the CPU");
+          gpu_ok = false;
+        }
+        continue;
+      }
+      book.gpu_job(+1);
+      queued += active[f].size();
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        submissions++;
+      }
+      queue.push_back({std::move(job), f, start});
+    }
+  };
+
+  std::optional<PoolLimit> limit;
+  if (ctx->auto_backend && ctx->pool->capacity() > 1)
+    limit.emplace(*ctx->pool, ctx->pool->capacity() - 1);
+  std::thread gpu_thread;
+  if (gpu_usable(ctx)) {
+    // An unmeasured GPU gets the last frame before the workers start (the workers could
+    // otherwise finish a batch of small frames before the feeder thread has started).
+    if (rates.gpu_units_per_second <= 0 && n_frames > 1) {
+      while (hi > 1 && active[hi - 1].empty()) hi--;
+      if (!active[hi - 1].empty()) reserved = --hi;
+    }
+    try {
+      gpu_thread = std::thread(feeder);
+    } catch (const std::system_error &e) {
+      log(kLogWarning, "could not start the GPU feeder thread (%s): the batch runs on the CPU",
+          e.what());
+      if (reserved != SIZE_MAX) hi++;
+    }
+  }
+  for (;;) {
+    size_t f;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (lo >= hi) break;
+      f = lo++;
+    }
+    const auto t_cpu = Clock::now();
     const uint64_t cost = prefix[f].back();
     const size_t n = active[f].size();
     int n_tasks = ctx->pool->size() * kTasksPerThread;
@@ -570,93 +694,17 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
       cut[t] = std::min(n, static_cast<size_t>(
                                std::lower_bound(prefix[f].begin(), prefix[f].end(),
                                                 cost * t / n_tasks) - prefix[f].begin()));
-    const int first = top_up_task ? 1 : 0;
-    ctx->pool->run(n_tasks + first, [&](int task, int) {
-      if (task < first) {
-        top_up();
-        return;
-      }
-      task -= first;
-      vp9::itx_apply_cpu(fp, frames[f].blocks, active[f].data(), cut[task], cut[task + 1],
+    ctx->pool->run(n_tasks, [&](int task, int) {
+      vp9::itx_apply_cpu(planes[f], frames[f].blocks, active[f].data(), cut[task], cut[task + 1],
                          frames[f].coeffs, false);
     });
-  };
-  auto retire_front = [&]() {
-    InFlight q = std::move(gpu.front());
-    gpu.pop_front();
-    const int rc = q.job->wait();
-    book.gpu_job(-1);
-    const double busy = seconds_since(q.submitted);
-    copies += q.job->copies();
-    const size_t n = active[q.frame].size();
-    if (rc == V3D_OK) {
-      blocks_gpu += n;
-      gpu_seconds += busy;
-      book.record(kernel_frame(0, n, busy, 0, busy));
-    } else {  // the frame has none of the GPU's results (the job restores what it wrote)
-      std::string why = v3d_last_error();
-      clear_error();
-      std::string now = "frame " + std::to_string(q.frame) + " of the batch is redone on the CPU";
-      warn_gpu_failure(ctx, why.c_str(), now.c_str());
-      vp9::itx_apply_cpu(planes[q.frame], frames[q.frame].blocks, active[q.frame].data(), 0, n,
-                         frames[q.frame].coeffs, false);
-      blocks_cpu += n;
-    }
-  };
-  bool gpu_ok = gpu_usable(ctx);
-  const V3dKernelStats rates = book.snapshot();
-  auto queued_blocks = [&]() {
-    uint64_t q = 0;
-    for (const InFlight &j : gpu) q += active[j.frame].size();
-    return q;
-  };
-  // Whether the GPU, with `queued` blocks waiting, should take `blocks` more while the CPU has
-  // `cpu_left` blocks of the batch left to it.
-  auto gpu_takes = [&](uint64_t queued, uint64_t blocks, uint64_t cpu_left) {
-    if (rates.gpu_units_per_second <= 0 || rates.cpu_units_per_second <= 0) return queued == 0;
-    return (queued + blocks) / rates.gpu_units_per_second <=
-           (cpu_left - std::min(cpu_left, blocks)) / rates.cpu_units_per_second;
-  };
-  // Retires what the GPU has finished and queues frames from the back while the GPU is predicted
-  // to keep pace (gpu_takes) and frames are left that the CPU has not taken.
-  auto top_up = [&]() {
-    while (!gpu.empty() && gpu.front().job->ready()) retire_front();
-    while (gpu_ok && gpu.size() < kHybridGpuDepth && lo < hi) {
-      const size_t f = hi - 1;
-      if (active[f].empty()) {
-        hi--;
-        continue;
-      }
-      uint64_t cpu_left = 0;
-      for (size_t k = lo; k < hi; k++) cpu_left += active[k].size();
-      if (!gpu_takes(queued_blocks(), active[f].size(), cpu_left)) break;
-      std::string err;
-      auto job = gpu_vp9_itx_submit(*ctx->gpu, planes[f], frames[f].blocks, active[f].data(),
-                                    active[f].size(), frames[f].coeffs, frames[f].n_coeffs, &err);
-      if (!job) {  // no free slot (others use the GPU) or a failure: the CPU keeps the rest
-        if (gpu.empty()) {
-          warn_gpu_failure(ctx, err.c_str(), "the rest of the batch runs on the CPU");
-          gpu_ok = false;
-        }
-        break;
-      }
-      hi--;
-      book.gpu_job(+1);
-      submissions++;
-      gpu.push_back({std::move(job), f, Clock::now()});
-    }
-  };
-  top_up();
-  while (lo < hi) {
-    const size_t f = lo++;
-    const auto t_cpu = Clock::now();
-    cpu_frame(f, true, top_up);
     const double s = seconds_since(t_cpu);
+    book.record(kernel_frame(n, 0, s, s, 0));
+    std::lock_guard<std::mutex> lock(mutex);
     cpu_seconds += s;
-    blocks_cpu += active[f].size();
-    book.record(kernel_frame(active[f].size(), 0, s, s, 0));
+    blocks_cpu += n;
   }
-  while (!gpu.empty()) retire_front();
+  if (gpu_thread.joinable()) gpu_thread.join();
   CallStats c;
   c.frames = n_frames;
   c.blocks_cpu = blocks_cpu;
@@ -667,7 +715,7 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
   c.copies = copies;
   c.submissions = submissions;
   add_call_stats(ctx, c);
-  return rc_all;
+  return V3D_OK;
 }
 
 }  // namespace
