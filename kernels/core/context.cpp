@@ -337,6 +337,17 @@ int check_itx_frame(ThreadPool *pool, uint8_t *const planes[3], const ptrdiff_t 
 }
 
 }  // namespace
+
+// Blocks with work (scratch.active) and their cost prefix sums (scratch.prefix) of a validated
+// list, from validation's chunk totals (scratch.chunks), in parallel on pool (may be nullptr).
+void itx_build_active(ThreadPool *pool, const V3dVp9TxBlock *blocks, size_t n_blocks,
+                      ItxScratch &scratch);
+// One validated frame on ctx's backend (the caller holds ctx->frame_mutex; scratch.chunks from
+// its validation). t_call: when the call began, for the debug log.
+void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9TxBlock *blocks,
+                         size_t n_blocks, const int16_t *coeffs, size_t n_coeffs,
+                         ItxScratch &scratch, Clock::time_point t_call);
+
 }  // namespace v3d
 
 extern "C" {
@@ -354,10 +365,18 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   int rc = check_itx_frame(ctx->pool.get(), planes, strides, width, height, blocks, n_blocks,
                            coeffs, n_coeffs, &frame, &scratch.chunks);
   if (rc) return rc;
-  auto t_frame = Clock::now();
+  itx_frame_validated(ctx, frame, blocks, n_blocks, coeffs, n_coeffs, scratch, t_call);
+  return V3D_OK;
+}
 
+}  // extern "C"
+
+namespace v3d {
+
+void itx_build_active(ThreadPool *pool, const V3dVp9TxBlock *blocks, size_t n_blocks,
+                      ItxScratch &scratch) {
   // Blocks with work, and their cost prefix sums (for splitting by cost), built chunk by chunk in
-  // parallel from the totals validation gathered, in the context's reused arrays.
+  // parallel from the totals validation gathered, in reused arrays.
   const std::vector<vp9::ItxChunk> &chunks = scratch.chunks;
   std::vector<size_t> &chunk_first = scratch.chunk_first;
   std::vector<uint64_t> &chunk_cost = scratch.chunk_cost;
@@ -368,7 +387,6 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
     chunk_cost[t + 1] = chunk_cost[t] + chunks[t].cost;
   }
   const size_t n_active = chunk_first.back();
-  const uint64_t total = chunk_cost.back();
   std::vector<uint32_t> &active = scratch.active;
   std::vector<uint64_t> &prefix = scratch.prefix;
   active.resize(n_active);
@@ -386,8 +404,20 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
       prefix[++k] = sum;
     }
   };
-  if (chunks.size() > 1) ctx->pool->run(static_cast<int>(chunks.size()), fill);
-  else if (chunks.size() == 1) fill(0, 0);
+  if (chunks.size() > 1 && pool) pool->run(static_cast<int>(chunks.size()), fill);
+  else
+    for (size_t t = 0; t < chunks.size(); t++) fill(static_cast<int>(t), 0);
+}
+
+void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9TxBlock *blocks,
+                         size_t n_blocks, const int16_t *coeffs, size_t n_coeffs,
+                         ItxScratch &scratch, Clock::time_point t_call) {
+  auto t_frame = Clock::now();
+  itx_build_active(ctx->pool.get(), blocks, n_blocks, scratch);
+  const std::vector<uint32_t> &active = scratch.active;
+  const std::vector<uint64_t> &prefix = scratch.prefix;
+  const size_t n_active = active.size();
+  const uint64_t total = prefix.back();
 
   double share = 0;
   if (ctx->backend == Backend::kGpu) share = 1;
@@ -467,7 +497,7 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   // the GPU, and the GPU's span is taken from its own clock instead.
   const bool gpu_early = job && job->ready();
   if (job) {
-    rc = job->wait();
+    int rc = job->wait();
     ctx->kernel_stats[V3D_KERNEL_VP9_ITX].gpu_job(-1);
     gpu_seconds = seconds_since(t_gpu);
     copies = job->copies();
@@ -514,12 +544,8 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   c.copies = static_cast<uint64_t>(copies);
   c.submissions = n_gpu ? 1 : 0;
   add_call_stats(ctx, c);
-  return V3D_OK;
 }
 
-}  // extern "C"
-
-namespace v3d {
 namespace {
 
 // GPU jobs kept queued while the CPU works through a hybrid batch: enough that the GPU never
@@ -538,21 +564,15 @@ constexpr size_t kHybridGpuDepth = 3;
 // own cores) then gets nothing and the batch runs as fast as the CPU alone. Before the GPU has
 // been measured it gets one frame. auto leaves the feeder a core (one worker fewer) while the
 // GPU has frames.
+// The caller holds ctx->frame_mutex; scratch[f].chunks from frame f's validation.
 int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
-                      const std::vector<FramePlanes> &planes, size_t n_frames) {
-  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
+                      const std::vector<FramePlanes> &planes, std::vector<ItxScratch> &scratch,
+                      size_t n_frames) {
   KernelStatsBook &book = ctx->kernel_stats[V3D_KERNEL_VP9_ITX];
-  std::vector<std::vector<uint32_t>> active(n_frames);
-  std::vector<std::vector<uint64_t>> prefix(n_frames);
-  for (size_t f = 0; f < n_frames; f++) {
-    prefix[f].push_back(0);
-    for (size_t i = 0; i < frames[f].n_blocks; i++) {
-      const uint32_t c = vp9::itx_block_cost(frames[f].blocks[i]);
-      if (!c) continue;
-      active[f].push_back(static_cast<uint32_t>(i));
-      prefix[f].push_back(prefix[f].back() + c);
-    }
-  }
+  for (size_t f = 0; f < n_frames; f++)
+    itx_build_active(ctx->pool.get(), frames[f].blocks, frames[f].n_blocks, scratch[f]);
+  auto active = [&](size_t f) -> const std::vector<uint32_t> & { return scratch[f].active; };
+  auto prefix = [&](size_t f) -> const std::vector<uint64_t> & { return scratch[f].prefix; };
   std::mutex mutex;              // guards lo, hi and the counters below
   size_t lo = 0, hi = n_frames;  // the CPU has taken [0, lo), the GPU [hi, n)
   size_t reserved = SIZE_MAX;    // a frame given to the GPU before the feeder starts
@@ -590,7 +610,7 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
       const double busy =
           std::chrono::duration<double>(now - std::max(q.start, last_done)).count();
       last_done = now;
-      const size_t n = active[q.frame].size();
+      const size_t n = active(q.frame).size();
       queued -= n;
       if (rc == V3D_OK) {
         book.record(kernel_frame(0, n, busy, 0, busy));
@@ -604,7 +624,7 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
         std::string now_what =
             "frame " + std::to_string(q.frame) + " of the batch is redone on the CPU";
         warn_gpu_failure(ctx, why.c_str(), now_what.c_str());
-        vp9::itx_apply_cpu(planes[q.frame], frames[q.frame].blocks, active[q.frame].data(), 0,
+        vp9::itx_apply_cpu(planes[q.frame], frames[q.frame].blocks, active(q.frame).data(), 0,
                            n, frames[q.frame].coeffs, false);
         std::lock_guard<std::mutex> lock(mutex);
         blocks_cpu += n;
@@ -617,11 +637,11 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
       reserved = SIZE_MAX;
       if (f == SIZE_MAX && gpu_ok && queue.size() < kHybridGpuDepth) {
         std::lock_guard<std::mutex> lock(mutex);
-        while (lo < hi && active[hi - 1].empty()) hi--;
+        while (lo < hi && active(hi - 1).empty()) hi--;
         if (lo < hi) {
           uint64_t cpu_left = 0;
-          for (size_t k = lo; k < hi; k++) cpu_left += active[k].size();
-          if (gpu_takes(queued, active[hi - 1].size(), cpu_left)) f = --hi;
+          for (size_t k = lo; k < hi; k++) cpu_left += active(k).size();
+          if (gpu_takes(queued, active(hi - 1).size(), cpu_left)) f = --hi;
         }
       }
       if (f == SIZE_MAX) {
@@ -631,15 +651,15 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
       }
       const auto start = Clock::now();
       std::string err;
-      auto job = gpu_vp9_itx_submit(*ctx->gpu, planes[f], frames[f].blocks, active[f].data(),
-                                    active[f].size(), frames[f].coeffs, frames[f].n_coeffs, &err);
+      auto job = gpu_vp9_itx_submit(*ctx->gpu, planes[f], frames[f].blocks, active(f).data(),
+                                    active(f).size(), frames[f].coeffs, frames[f].n_coeffs, &err);
       if (!job) {  // no free slot (others use the GPU) or a failure: the feeder does the frame
         // (the workers may be done with the front already, so it cannot go back to them)
-        vp9::itx_apply_cpu(planes[f], frames[f].blocks, active[f].data(), 0, active[f].size(),
+        vp9::itx_apply_cpu(planes[f], frames[f].blocks, active(f).data(), 0, active(f).size(),
                            frames[f].coeffs, false);
         {
           std::lock_guard<std::mutex> lock(mutex);
-          blocks_cpu += active[f].size();
+          blocks_cpu += active(f).size();
         }
         if (queue.empty()) {
           warn_gpu_failure(ctx, err.c_str(), "the rest of the batch runs on the CPU");
@@ -648,7 +668,7 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
         continue;
       }
       book.gpu_job(+1);
-      queued += active[f].size();
+      queued += active(f).size();
       {
         std::lock_guard<std::mutex> lock(mutex);
         submissions++;
@@ -665,8 +685,8 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
     // An unmeasured GPU gets the last frame before the workers start (the workers could
     // otherwise finish a batch of small frames before the feeder thread has started).
     if (rates.gpu_units_per_second <= 0 && n_frames > 1) {
-      while (hi > 1 && active[hi - 1].empty()) hi--;
-      if (!active[hi - 1].empty()) reserved = --hi;
+      while (hi > 1 && active(hi - 1).empty()) hi--;
+      if (!active(hi - 1).empty()) reserved = --hi;
     }
     try {
       gpu_thread = std::thread(feeder);
@@ -684,18 +704,18 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
       f = lo++;
     }
     const auto t_cpu = Clock::now();
-    const uint64_t cost = prefix[f].back();
-    const size_t n = active[f].size();
+    const uint64_t cost = prefix(f).back();
+    const size_t n = active(f).size();
     int n_tasks = ctx->pool->size() * kTasksPerThread;
     n_tasks = static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(n_tasks, cost / kMinTaskCost)));
     std::vector<size_t> cut(n_tasks + 1, 0);
     cut[n_tasks] = n;
     for (int t = 1; t < n_tasks; t++)
       cut[t] = std::min(n, static_cast<size_t>(
-                               std::lower_bound(prefix[f].begin(), prefix[f].end(),
-                                                cost * t / n_tasks) - prefix[f].begin()));
+                               std::lower_bound(prefix(f).begin(), prefix(f).end(),
+                                                cost * t / n_tasks) - prefix(f).begin()));
     ctx->pool->run(n_tasks, [&](int task, int) {
-      vp9::itx_apply_cpu(planes[f], frames[f].blocks, active[f].data(), cut[task], cut[task + 1],
+      vp9::itx_apply_cpu(planes[f], frames[f].blocks, active(f).data(), cut[task], cut[task + 1],
                          frames[f].coeffs, false);
     });
     const double s = seconds_since(t_cpu);
@@ -728,30 +748,33 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
   clear_error();
   if (!ctx || (n_frames && !frames))
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !ctx ? "context" : "frames");
+  const auto t_call = Clock::now();
+  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
   std::vector<FramePlanes> planes(n_frames);
+  std::vector<ItxScratch> &scratch = ctx->itx_batch_scratch;  // reused between calls
+  if (scratch.size() < n_frames) scratch.resize(n_frames);
   for (size_t f = 0; f < n_frames; f++) {
     const V3dVp9ItxFrame &fr = frames[f];
-    int rc = check_itx_frame(ctx->pool.get(), fr.planes, fr.strides, fr.width, fr.height, fr.blocks, fr.n_blocks,
-                             fr.coeffs, fr.n_coeffs, &planes[f]);
+    int rc = check_itx_frame(ctx->pool.get(), fr.planes, fr.strides, fr.width, fr.height,
+                             fr.blocks, fr.n_blocks, fr.coeffs, fr.n_coeffs, &planes[f],
+                             &scratch[f].chunks);
     if (rc) {
       std::string msg = v3d_last_error();
       return set_error(rc, "frame %zu: %s", f, msg.c_str());
     }
   }
   if (ctx->backend == Backend::kHybrid && gpu_usable(ctx) && n_frames > 1 && ctx->fixed_share < 0)
-    return itx_frames_hybrid(ctx, frames, planes, n_frames);
+    return itx_frames_hybrid(ctx, frames, planes, scratch, n_frames);
   if (ctx->backend != Backend::kGpu || !gpu_usable(ctx)) {
     // CPU (and hybrid with a fixed share): frame after frame, each using every worker (or split).
     for (size_t f = 0; f < n_frames; f++) {
       const V3dVp9ItxFrame &fr = frames[f];
-      int rc = v3d_vp9_itxfm_add_frame(ctx, fr.planes, fr.strides, fr.width, fr.height, fr.blocks,
-                                       fr.n_blocks, fr.coeffs, fr.n_coeffs);
-      if (rc) return rc;
+      itx_frame_validated(ctx, planes[f], fr.blocks, fr.n_blocks, fr.coeffs, fr.n_coeffs,
+                          scratch[f], t_call);
     }
     return V3D_OK;
   }
   // GPU: keep up to every free job slot busy; wait for the oldest job when none is free.
-  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
   struct InFlight {
     std::unique_ptr<GpuJob> job;
     size_t frame;

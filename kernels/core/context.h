@@ -80,6 +80,7 @@ struct V3dContext {
   std::mutex frame_mutex;  // serializes frame-level calls
   v3d::SplitController itx_split;
   v3d::ItxScratch itx_scratch;  // guarded by frame_mutex
+  std::vector<v3d::ItxScratch> itx_batch_scratch;  // one per frame of a batch; frame_mutex
   v3d::SplitController lpf_split;  // the VP9 loop filter's hybrid split (vp9/lpf_api.cpp)
   bool auto_backend = false;       // "auto" was asked for (backend holds what it resolved to)
 
