@@ -18,9 +18,10 @@ using v3dtest::Rng;
 namespace {
 
 // A machine: cost units per second of each side alone, the GPU's fixed cost per frame it takes
-// part in, and the slowdown of each side while both run (shared memory bus, shared cores).
+// part in, the slowdown of each side while both run (shared memory bus, shared cores), noise,
+// and serial time per frame outside both sides (validation, building the split).
 struct Machine {
-  double cpu_rate, gpu_rate, gpu_fixed, cpu_slow, gpu_slow, noise;
+  double cpu_rate, gpu_rate, gpu_fixed, cpu_slow, gpu_slow, noise, serial = 0;
 
   // Frame time at GPU share s, and each side's span, with multiplicative noise.
   void frame(double cost, double s, Rng &rng, double *cpu_span, double *gpu_span,
@@ -29,20 +30,20 @@ struct Machine {
     const bool both = s > 0 && s < 1;
     *cpu_span = s < 1 ? (1 - s) * cost / cpu_rate * (both ? cpu_slow : 1) * jitter() : 0;
     *gpu_span = s > 0 ? (gpu_fixed + s * cost / gpu_rate * (both ? gpu_slow : 1)) * jitter() : 0;
-    *frame_s = std::max(*cpu_span, *gpu_span);
+    *frame_s = serial * jitter() + std::max(*cpu_span, *gpu_span);
   }
   // The best expected frame time over every share (fine grid) and each side alone.
   double best_time(double cost) const {
-    double best = std::min(cost / cpu_rate, gpu_fixed + cost / gpu_rate);
+    double best = std::min(cost / cpu_rate, gpu_fixed + cost / gpu_rate) + serial;
     for (int i = 1; i < 1000; i++) {
       const double s = i / 1000.0;
-      best = std::min(best, std::max((1 - s) * cost / cpu_rate * cpu_slow,
-                                     gpu_fixed + s * cost / gpu_rate * gpu_slow));
+      best = std::min(best, serial + std::max((1 - s) * cost / cpu_rate * cpu_slow,
+                                              gpu_fixed + s * cost / gpu_rate * gpu_slow));
     }
     return best;
   }
   double best_single(double cost) const {
-    return std::min(cost / cpu_rate, gpu_fixed + cost / gpu_rate);
+    return serial + std::min(cost / cpu_rate, gpu_fixed + cost / gpu_rate);
   }
 };
 
@@ -79,6 +80,7 @@ void random_machines(uint64_t seed) {
     m.cpu_slow = 1 + (rng.range(0, 3) == 0 ? 3 : 0.5) * rng.uniform();
     m.gpu_slow = 1 + (rng.range(0, 3) == 0 ? 3 : 0.5) * rng.uniform();
     m.noise = 0.05 * rng.uniform();
+    m.serial = rng.range(0, 1) ? rng.uniform() * 0.5 * cost / m.cpu_rate : 0;
     v3d::SplitController c;
     const double mean = run(c, m, cost, 400, 10, rng);
     const double single = m.best_single(cost), best = m.best_time(cost);
@@ -86,9 +88,9 @@ void random_machines(uint64_t seed) {
     // slower ways), and within 12 % of the best split whenever splitting pays.
     check(mean <= single * 1.02,
           "machine %d (seed 0x%llx): mean frame %.4g s above the faster side alone %.4g s "
-          "(cpu %.3g gpu %.3g fixed %.3g slow %.2f/%.2f)",
+          "(cpu %.3g gpu %.3g fixed %.3g slow %.2f/%.2f serial %.3g)",
           i, static_cast<unsigned long long>(seed), mean, single, m.cpu_rate, m.gpu_rate,
-          m.gpu_fixed, m.cpu_slow, m.gpu_slow);
+          m.gpu_fixed, m.cpu_slow, m.gpu_slow, m.serial);
     check(mean <= best * 1.12,
           "machine %d (seed 0x%llx): mean frame %.4g s vs best possible %.4g s (single %.4g; "
           "cpu %.3g gpu %.3g fixed %.3g slow %.2f/%.2f)",

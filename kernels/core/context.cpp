@@ -179,8 +179,10 @@ void SplitController::record(double cpu_cost, double cpu_seconds, double gpu_cos
     ema(split_cpu_rate_, cpu_cost / cpu_seconds);
     ema(split_gpu_rate_, gpu_cost / gpu_seconds);
     share_ += kShareStep * (split_gpu_rate_ / (split_gpu_rate_ + split_cpu_rate_) - share_);
+    // What the frame spent outside both sides (building the split, joining) is paid again.
+    const double outside = std::max(0.0, frame_seconds - std::max(cpu_seconds, gpu_seconds));
     const double measured = frame_seconds / total;
-    const double balanced = 1 / (split_cpu_rate_ + split_gpu_rate_);
+    const double balanced = outside / total + 1 / (split_cpu_rate_ + split_gpu_rate_);
     // Halfway between what this frame took and what a balanced one would take: the next split
     // is closer to balance, but the model (rates independent of the share) is only a model.
     time_per_cost_[kSplit] = 0.5 * (balanced + std::max(balanced, measured));
