@@ -42,6 +42,11 @@ constexpr double kShareStep = 1.0;
 // kExploreBudget frames, so each retry costs kExploreBudget (0.5 %) of the frame time on average;
 // a GPU 30x slower than the CPU is retried every 5800 frames (about 4 minutes at 25 frames/s).
 constexpr int kExplorePeriod = 24;
+// A split whose sides' spans differed by more than kBalanceTolerance is retried after
+// kRebalancePeriod frames at its new share, at most kRebalanceTries times in a row.
+constexpr double kBalanceTolerance = 1.25;
+constexpr int kRebalancePeriod = 4;
+constexpr int kRebalanceTries = 4;
 constexpr double kExploreBudget = 0.005;
 // CPU tasks per worker thread in one frame: several, so that uneven blocks even out.
 constexpr int kTasksPerThread = 4;
@@ -149,7 +154,11 @@ double SplitController::next_share(double fixed) {
     for (int i = 0; i < kModes; i++) {
       if (i == best) continue;
       const double ratio = time_per_cost_[i] / time_per_cost_[best];
-      const double period = std::max<double>(kExplorePeriod, (ratio - 1) / kExploreBudget);
+      double period = std::max<double>(kExplorePeriod, (ratio - 1) / kExploreBudget);
+      // A split measured while its sides were far from finishing together has been rebalanced
+      // since: try the new share soon (a few times at most), its measurement was not of it.
+      if (i == kSplit && rebalance_tries_ > 0 && rebalance_tries_ <= kRebalanceTries)
+        period = kRebalancePeriod;
       const double overdue = (frame_ - last_run_[i]) / period;
       if (overdue >= 1 && overdue > most_overdue) {
         most_overdue = overdue;
@@ -179,13 +188,15 @@ void SplitController::record(double cpu_cost, double cpu_seconds, double gpu_cos
     ema(split_cpu_rate_, cpu_cost / cpu_seconds);
     ema(split_gpu_rate_, gpu_cost / gpu_seconds);
     share_ += kShareStep * (split_gpu_rate_ / (split_gpu_rate_ + split_cpu_rate_) - share_);
-    // What the frame spent outside both sides (building the split, joining) is paid again.
-    const double outside = std::max(0.0, frame_seconds - std::max(cpu_seconds, gpu_seconds));
+    // The split's estimate is what it measured (a prediction from the rates proved optimistic on
+    // the device machine: the split kept being chosen and kept measuring slower). A measurement
+    // at a share far from balance replaces the estimate rather than averaging into it; while the
+    // sides were far from finishing together, next_share() retries the rebalanced split soon.
     const double measured = frame_seconds / total;
-    const double balanced = outside / total + 1 / (split_cpu_rate_ + split_gpu_rate_);
-    // Halfway between what this frame took and what a balanced one would take: the next split
-    // is closer to balance, but the model (rates independent of the share) is only a model.
-    time_per_cost_[kSplit] = 0.5 * (balanced + std::max(balanced, measured));
+    const double imbalance = std::max(cpu_seconds, gpu_seconds) / std::min(cpu_seconds, gpu_seconds);
+    if (rebalance_tries_ > 0) time_per_cost_[kSplit] = measured;
+    else ema(time_per_cost_[kSplit], measured);
+    rebalance_tries_ = imbalance > kBalanceTolerance ? rebalance_tries_ + 1 : 0;
   } else {
     ema(time_per_cost_[m], frame_seconds / total);
     if (time_per_cost_[kSplit] == 0 && cpu_rate_ > 0 && gpu_rate_ > 0)

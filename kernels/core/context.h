@@ -55,6 +55,7 @@ class SplitController {
   double cpu_rate_ = 0, gpu_rate_ = 0;         // cost per second of each side alone (EMA)
   double share_ = 0.5;                         // the split's GPU share
   double split_cpu_rate_ = 0, split_gpu_rate_ = 0;  // each side's rate in split frames (EMA)
+  int rebalance_tries_ = 0;  // split frames in a row whose sides were far from finishing together
 };
 
 // Arrays of v3d_vp9_itxfm_add_frame kept between frames (no allocation in steady state):
