@@ -136,6 +136,19 @@ void fixed_share() {
   check(c.next_share(-1) == 0, "after fixed frames, the first adaptive frame probes the CPU");
 }
 
+// One controller per frame size: what one size learnt (here: the GPU is useless) does not
+// decide for another (where it is fast).
+void per_size() {
+  Rng rng(v3dtest::base_seed() ^ 0xE2);
+  v3d::SplitBook book;
+  Machine slow{1e7, 1e5, 1e-3, 1, 1, 0.02}, fast{1e7, 3e7, 1e-5, 1, 1, 0.02};
+  run(book.for_size(1920, 1088), slow, 1e6, 100, 0, rng);
+  const double mean = run(book.for_size(352, 288), fast, 1e5, 100, 20, rng);
+  check(mean <= fast.best_time(1e5) * 1.12, "second size: mean frame %.4g s vs best %.4g s",
+        mean, fast.best_time(1e5));
+  check(&book.for_size(1920, 1088) != &book.for_size(352, 288), "sizes have their own controllers");
+}
+
 }  // namespace
 
 int main() {
@@ -144,5 +157,6 @@ int main() {
   balances_equal_sides();
   follows_a_change();
   fixed_share();
+  per_size();
   return v3dtest::finish();
 }

@@ -433,8 +433,9 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   const uint64_t total = prefix.back();
 
   double share = 0;
+  SplitController &split = ctx->itx_split.for_size(frame.width[0], frame.height[0]);
   if (ctx->backend == Backend::kGpu) share = 1;
-  else if (ctx->backend == Backend::kHybrid) share = ctx->itx_split.next_share(ctx->fixed_share);
+  else if (ctx->backend == Backend::kHybrid) share = split.next_share(ctx->fixed_share);
   // GPU takes active[0..n_gpu): a contiguous run of the list, i.e. one region of the frame.
   size_t n_gpu = 0;
   if (share >= 1) n_gpu = n_active;
@@ -540,7 +541,7 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   ctx->kernel_stats[V3D_KERNEL_VP9_ITX].record(
       kernel_frame(n_active - n_gpu, n_gpu, frame_seconds, cpu_seconds, gpu_busy));
   if (ctx->backend == Backend::kHybrid)
-    ctx->itx_split.record(static_cast<double>(cpu_cost), cpu_seconds,
+    split.record(static_cast<double>(cpu_cost), cpu_seconds,
                           static_cast<double>(gpu_cost), gpu_span, frame_seconds);
   log(kLogDebug, "itx frame: %zu blocks, GPU share %.3f (%zu blocks), CPU %.3f ms, GPU %.3f ms "
       "(prep %.3f, %s), frame %.3f ms, call %.3f ms", n_active,

@@ -8,9 +8,11 @@
 #pragma once
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/kernel_stats.h"
@@ -58,6 +60,22 @@ class SplitController {
   int rebalance_tries_ = 0;  // split frames in a row whose sides were far from finishing together
 };
 
+// The split controllers of one kernel family, one per frame size: the GPU's fixed cost per frame
+// makes the best split (and whether splitting pays at all) depend on the size. A stream keeps
+// one size; a renegotiation gets a controller of its own (at most kMaxSizes are kept).
+// Guarded by the context's frame_mutex.
+class SplitBook {
+ public:
+  SplitController &for_size(int width, int height) {
+    if (by_size_.size() >= kMaxSizes && !by_size_.count({width, height})) by_size_.clear();
+    return by_size_[{width, height}];
+  }
+
+ private:
+  static constexpr size_t kMaxSizes = 8;
+  std::map<std::pair<int, int>, SplitController> by_size_;
+};
+
 // Arrays of v3d_vp9_itxfm_add_frame kept between frames (no allocation in steady state):
 // validation's per-chunk totals, their prefix sums, the blocks with work and their cost prefix.
 struct ItxScratch {
@@ -79,10 +97,10 @@ struct V3dContext {
   double fixed_share = -1;  // hybrid: < 0 adaptive
 
   std::mutex frame_mutex;  // serializes frame-level calls
-  v3d::SplitController itx_split;
+  v3d::SplitBook itx_split;  // guarded by frame_mutex
   v3d::ItxScratch itx_scratch;  // guarded by frame_mutex
   std::vector<v3d::ItxScratch> itx_batch_scratch;  // one per frame of a batch; frame_mutex
-  v3d::SplitController lpf_split;  // the VP9 loop filter's hybrid split (vp9/lpf_api.cpp)
+  v3d::SplitBook lpf_split;  // the VP9 loop filter's hybrid split (vp9/lpf_api.cpp)
   bool auto_backend = false;       // "auto" was asked for (backend holds what it resolved to)
 
   // GPU failures: the first is logged as a warning, later ones at debug level only (a lost

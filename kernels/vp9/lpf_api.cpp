@@ -237,8 +237,8 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
     use_gpu = false;
   }
   double share = 0;
-  if (use_gpu)
-    share = ctx->backend == Backend::kGpu ? 1.0 : ctx->lpf_split.next_share(ctx->fixed_share);
+  SplitController &split = ctx->lpf_split.for_size(frames[0].width[0], frames[0].height[0]);
+  if (use_gpu) share = ctx->backend == Backend::kGpu ? 1.0 : split.next_share(ctx->fixed_share);
   std::vector<const LpfFrame *> gpu_frames;
   std::vector<int> gpu_masks, cpu_masks(frames.size(), 7);
   if (share > 0 && frames.size() == 1) {
@@ -306,7 +306,7 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
   if (gpu_early && gpu_last_job_seconds(*ctx->gpu) > 0)
     gpu_span = std::min(gpu_span, submit_seconds + gpu_last_job_seconds(*ctx->gpu));
   if (use_gpu && ctx->backend == Backend::kHybrid && rc == V3D_OK)
-    ctx->lpf_split.record(cpu_cost, t.cpu_seconds, gpu_frames.empty() ? 0 : gpu.cost(), gpu_span,
+    split.record(cpu_cost, t.cpu_seconds, gpu_frames.empty() ? 0 : gpu.cost(), gpu_span,
                           seconds_since(t_frame));
   if (rc == V3D_OK)
     ctx->kernel_stats[V3D_KERNEL_VP9_LPF].record(kernel_frame(
