@@ -306,7 +306,7 @@ const char *v3d_context_gpu_name(const V3dContext *ctx) {
   return ctx && ctx->gpu ? ctx->gpu_name.c_str() : nullptr;
 }
 
-int v3d_context_cpu_threads(const V3dContext *ctx) { return ctx ? ctx->pool->size() : 0; }
+int v3d_context_cpu_threads(const V3dContext *ctx) { return ctx ? ctx->pool->capacity() : 0; }
 
 void v3d_context_set_gpu_share(V3dContext *ctx, double share) {
   if (!ctx) return;
