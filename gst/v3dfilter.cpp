@@ -168,8 +168,8 @@ void gst_v3d_filter_class_install_properties(GstV3dFilterClass *klass, guint opt
           DEFAULT_PROP_BACKEND, rw_ready));
   g_object_class_install_property(gobject_class, GST_V3D_FILTER_PROP_CPU_THREADS,
       g_param_spec_uint("cpu-threads", "CPU threads",
-          "CPU worker threads of a context this element creates (0 = online cores - 1, at "
-          "least 1)", 0, 1024, DEFAULT_PROP_CPU_THREADS, rw_ready));
+          "CPU worker threads of a context this element creates (0 = $V3D_CPU_THREADS if set, "
+          "else online cores - 1, for backend=auto online cores; at least 1)", 0, 1024, DEFAULT_PROP_CPU_THREADS, rw_ready));
   if (optional & GST_V3D_FILTER_WITH_GPU_PROPS) {
     g_object_class_install_property(gobject_class, GST_V3D_FILTER_PROP_GPU_DEVICE,
         g_param_spec_string("gpu-device", "GPU device",

@@ -177,44 +177,75 @@ struct FrameBatch {
   }
 };
 
-// Times the workload through a context: one warm-up frame, then `frames` timed frames.
+// One configuration's frame times (run_contexts_interleaved).
 struct RunResult {
   bool ok = false;
   Stats t;
   double gpu_share = 0;
   std::string backend;
 };
-RunResult run_context(const char *backend, int threads, const Workload &w, int frames) {
-  RunResult r;
-  V3dContextOptions o{};
-  o.backend = backend;
-  o.cpu_threads = threads;
-  o.gpu_share = -1;
-  V3dContext *ctx = v3d_context_new_with_options(&o);
-  if (!ctx) return r;
-  r.backend = v3d_context_backend(ctx);
-  Frame f(ctx, kWidth, kHeight);
-  SharedCoeffs coeffs(ctx, w.coeffs);
-  std::vector<double> times;
-  for (int i = 0; i < frames + 3; i++) {  // the first frames are the adaptive split's probes
-    auto t0 = Clock::now();
-    int rc = v3d_vp9_itxfm_add_frame(ctx, f.planes, f.strides, kWidth, kHeight, w.blocks.data(),
-                                     w.blocks.size(), coeffs.data, w.coeffs.size());
-    double s = since(t0);
-    if (rc) {
-      fprintf(stderr, "%s: %s\n", backend, v3d_last_error());
-      v3d_context_free(ctx);
-      return r;
-    }
-    if (i >= 3) times.push_back(s);
+
+// The M4 configurations timed together: one frame through each context in turn, so that a change
+// of the host's speed during the run (the device machine's shared hosts drift by 10-20 % from
+// one configuration to the next) affects every configuration alike. Skipped entries (backend
+// NULL) stay !ok.
+struct M4Config {
+  const char *backend;  // NULL: skipped
+  int threads;
+};
+std::vector<RunResult> run_contexts_interleaved(const std::vector<M4Config> &cfgs,
+                                                const Workload &w, int frames) {
+  struct Side {
+    V3dContext *ctx = nullptr;
+    std::unique_ptr<Frame> frame;
+    std::unique_ptr<SharedCoeffs> coeffs;
+    std::vector<double> times;
+    bool failed = false;
+  };
+  std::vector<Side> sides(cfgs.size());
+  std::vector<RunResult> out(cfgs.size());
+  for (size_t i = 0; i < cfgs.size(); i++) {
+    if (!cfgs[i].backend) continue;
+    V3dContextOptions o{};
+    o.backend = cfgs[i].backend;
+    o.cpu_threads = cfgs[i].threads;
+    o.gpu_share = -1;
+    sides[i].ctx = v3d_context_new_with_options(&o);
+    if (!sides[i].ctx) continue;
+    out[i].backend = v3d_context_backend(sides[i].ctx);
+    sides[i].frame.reset(new Frame(sides[i].ctx, kWidth, kHeight));
+    sides[i].coeffs.reset(new SharedCoeffs(sides[i].ctx, w.coeffs));
   }
-  V3dStats st;
-  v3d_context_get_stats(ctx, &st);
-  r.gpu_share = st.gpu_share;
-  r.t = stats_of(times);
-  r.ok = true;
-  v3d_context_free(ctx);
-  return r;
+  for (int f = 0; f < frames + 3; f++) {  // the first frames are the adaptive split's probes
+    for (Side &sd : sides) {
+      if (!sd.ctx || sd.failed) continue;
+      auto t0 = Clock::now();
+      int rc = v3d_vp9_itxfm_add_frame(sd.ctx, sd.frame->planes, sd.frame->strides, kWidth,
+                                       kHeight, w.blocks.data(), w.blocks.size(),
+                                       sd.coeffs->data, w.coeffs.size());
+      double s = since(t0);
+      if (rc) {
+        fprintf(stderr, "%s: %s\n", v3d_context_backend(sd.ctx), v3d_last_error());
+        sd.failed = true;
+      }
+      if (f >= 3) sd.times.push_back(s);
+    }
+  }
+  for (size_t i = 0; i < sides.size(); i++) {
+    Side &sd = sides[i];
+    if (!sd.ctx) continue;
+    if (!sd.failed) {
+      V3dStats st;
+      v3d_context_get_stats(sd.ctx, &st);
+      out[i].gpu_share = st.gpu_share;
+      out[i].t = stats_of(sd.times);
+      out[i].ok = true;
+    }
+    sd.frame.reset();
+    sd.coeffs.reset();
+    v3d_context_free(sd.ctx);
+  }
+  return out;
 }
 
 // Fraction of blocks whose pixels match the scalar reference exactly, through a context.
@@ -482,10 +513,15 @@ int bench_vp9_itx(const Options &opt, Json &json) {
     std::string m4;
     double m2 = -1;
     json.begin_object("m4");
+    std::vector<M4Config> m4cfg;
     for (const Cfg &c : cfgs) {
-      bool needs_gpu = strcmp(c.backend, "simd") != 0;
-      RunResult r;
-      if (!needs_gpu || opt.gpu) r = run_context(c.backend, c.threads, w, frames);
+      const bool needs_gpu = strcmp(c.backend, "simd") != 0;
+      m4cfg.push_back({!needs_gpu || opt.gpu ? c.backend : nullptr, c.threads});
+    }
+    const std::vector<RunResult> results = run_contexts_interleaved(m4cfg, w, frames);
+    for (size_t ci = 0; ci < std::size(cfgs); ci++) {
+      const Cfg &c = cfgs[ci];
+      const RunResult &r = results[ci];
       char cell[32];
       if (!r.ok) {
         snprintf(cell, sizeof cell, " %5s", "-");

@@ -82,34 +82,62 @@ struct Run {
   std::string backend;
 };
 
-Run run_backend(const char *backend, int threads, const LfFrame &src, const Grid &g,
-                const LfFrame &want, int frames) {
-  Run r;
-  V3dContext *ctx = v3d_context_new(backend, threads);
-  if (!ctx) return r;
-  r.backend = v3d_context_backend(ctx);
-  SharedFrame f(ctx, src);
-  std::vector<double> times;
-  for (int i = 0; i < frames + kWarmup; i++) {
-    f.reset();  // the same unfiltered frame each time
-    auto t0 = Clock::now();
-    int rc = v3d_vp9_loop_filter_frame(ctx, f.data, f.stride, kW, kH, g.g.data(), g.stride, 0);
-    double s = since(t0);
-    if (rc) {
-      fprintf(stderr, "loop filter (%s): %s\n", backend, v3d_last_error());
-      v3d_context_free(ctx);
-      return r;
-    }
-    if (i >= kWarmup) times.push_back(s);
+// Runs every configuration (backend NULL: skipped) on the same frame, interleaved: one frame
+// through each context in turn, so that a drift of the host's speed during the run (10-20 %
+// between consecutive configurations on the device machine's shared hosts) hits all alike.
+struct BackendCfg {
+  const char *backend;
+  int threads;
+};
+std::vector<Run> run_backends_interleaved(const std::vector<BackendCfg> &cfgs, const LfFrame &src,
+                                          const Grid &g, const LfFrame &want, int frames) {
+  struct Side {
+    V3dContext *ctx = nullptr;
+    std::unique_ptr<SharedFrame> f;
+    std::vector<double> times;
+    bool failed = false;
+  };
+  std::vector<Side> sides(cfgs.size());
+  std::vector<Run> out(cfgs.size());
+  for (size_t i = 0; i < cfgs.size(); i++) {
+    if (!cfgs[i].backend) continue;
+    sides[i].ctx = v3d_context_new(cfgs[i].backend, cfgs[i].threads);
+    if (!sides[i].ctx) continue;
+    out[i].backend = v3d_context_backend(sides[i].ctx);
+    sides[i].f.reset(new SharedFrame(sides[i].ctx, src));
   }
-  r.exact = f.same_as(want);
-  V3dStats st;
-  v3d_context_get_stats(ctx, &st);
-  r.gpu_share = st.gpu_share;
-  r.t = stats_of(times);
-  r.ok = true;
-  v3d_context_free(ctx);
-  return r;
+  for (int k = 0; k < frames + kWarmup; k++) {
+    for (size_t i = 0; i < sides.size(); i++) {
+      Side &sd = sides[i];
+      if (!sd.ctx || sd.failed) continue;
+      sd.f->reset();  // the same unfiltered frame each time
+      auto t0 = Clock::now();
+      int rc = v3d_vp9_loop_filter_frame(sd.ctx, sd.f->data, sd.f->stride, kW, kH, g.g.data(),
+                                         g.stride, 0);
+      double s = since(t0);
+      if (rc) {
+        fprintf(stderr, "loop filter (%s): %s\n", cfgs[i].backend, v3d_last_error());
+        sd.failed = true;
+      }
+      if (k >= kWarmup) sd.times.push_back(s);
+    }
+  }
+  for (size_t i = 0; i < sides.size(); i++) {
+    Side &sd = sides[i];
+    if (!sd.ctx) continue;
+    if (!sd.failed) {
+      Run &r = out[i];
+      r.exact = sd.f->same_as(want);
+      V3dStats st;
+      v3d_context_get_stats(sd.ctx, &st);
+      r.gpu_share = st.gpu_share;
+      r.t = stats_of(sd.times);
+      r.ok = true;
+    }
+    sd.f.reset();
+    v3d_context_free(sd.ctx);
+  }
+  return out;
 }
 
 // Edge segments per frame; *cells_ms: the time to build the frame's cell words on one thread
@@ -287,11 +315,12 @@ int bench_vp9_lpf(const Options &opt, Json &json) {
     json.num("edges_per_frame", static_cast<double>(g.edges));
     json.num("gpu_cells_ms_1thread", cells_ms);
     std::vector<std::pair<const Cfg *, Run>> runs;
-    for (const Cfg &c : cfgs) {
-      Run r;
-      if (!c.gpu || opt.gpu)
-        r = run_backend(c.backend, c.threads, frame, g, want,
-                        c.threads == 1 && !c.gpu ? std::max(2, opt.frames / 2) : opt.frames);
+    std::vector<BackendCfg> bcfg;
+    for (const Cfg &c : cfgs) bcfg.push_back({!c.gpu || opt.gpu ? c.backend : nullptr, c.threads});
+    const std::vector<Run> results = run_backends_interleaved(bcfg, frame, g, want, opt.frames);
+    for (size_t ci = 0; ci < std::size(cfgs); ci++) {
+      const Cfg &c = cfgs[ci];
+      const Run &r = results[ci];
       if (r.ok && !r.exact) rc = 1;
       if (r.ok)
         printf("  %-10s %-10s %9.3f %9.3f %9.1f %6.2f %5s\n", c.label, r.backend.c_str(),
@@ -342,9 +371,13 @@ int bench_vp9_lpf(const Options &opt, Json &json) {
     printf("CPU wavefront scaling (realistic grid, SIMD): ");
     json.begin_array("wavefront_scaling");
     double t1 = 0;
-    for (int t : {1, 2, 4, 8, 15}) {
-      if (t > online) break;
-      Run r = run_backend("simd", t, frame, g, want, opt.frames);
+    std::vector<BackendCfg> scfg;
+    for (int t : {1, 2, 4, 8, 15})
+      if (t <= online) scfg.push_back({"simd", t});
+    const std::vector<Run> sruns = run_backends_interleaved(scfg, frame, g, want, opt.frames);
+    for (size_t si = 0; si < scfg.size(); si++) {
+      const int t = scfg[si].threads;
+      const Run &r = sruns[si];
       if (!r.ok) break;
       if (!r.exact) rc = 1;
       if (t == 1) t1 = r.t.median;

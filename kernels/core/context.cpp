@@ -8,6 +8,9 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <optional>
+#include <system_error>
+#include <thread>
 #include <strings.h>
 #include <vector>
 
@@ -22,15 +25,29 @@ namespace v3d {
 namespace {
 
 // Tunables of the first scheduler.
-// Smoothing of measured rates: 0.25 follows a change of content within a few frames while one
-// noisy frame moves the split by at most a quarter of its error.
+// Smoothing of measured times: 0.25 follows a change of content within a few frames while one
+// noisy frame moves an estimate by at most a quarter of its error.
 constexpr double kRateSmoothing = 0.25;
-// A side given less than this share is not used at all: its fixed cost (a GPU submission is
-// ~33 us on a Pi 5) would outweigh the work it takes over.
+// The split's share never goes below this (nor above 1 - it): a side given less would cost its
+// fixed overhead (a GPU submission is ~33 us on a Pi 5) for next to no work; if even this share
+// is slower than one side alone, the controller runs that side alone instead.
 constexpr double kMinShare = 0.03;
-// After hybrid measured slower than the best single side, stay on that side this many frames,
-// then try splitting again (content and load change).
-constexpr int kSingleSideFrames = 32;
+// Re-balancing of the split: the share moves this fraction of the way to where the two sides,
+// at the rates they had side by side (smoothed), finish together. Measured in
+// tests/test_split_controller.cpp: 1 converges fastest; 0.5 left the split short of its best on
+// machines whose GPU slows down a lot next to the CPU (fewer split frames to learn from).
+constexpr double kShareStep = 1.0;
+// A way of running frames other than the fastest is tried again after kExplorePeriod frames, or
+// later when it was slower: a way r times as slow as the best is retried every (r - 1) /
+// kExploreBudget frames, so each retry costs kExploreBudget (0.5 %) of the frame time on average;
+// a GPU 30x slower than the CPU is retried every 5800 frames (about 4 minutes at 25 frames/s).
+constexpr int kExplorePeriod = 24;
+// A split whose sides' spans differed by more than kBalanceTolerance is retried after
+// kRebalancePeriod frames at its new share, at most kRebalanceTries times in a row.
+constexpr double kBalanceTolerance = 1.25;
+constexpr int kRebalancePeriod = 4;
+constexpr int kRebalanceTries = 4;
+constexpr double kExploreBudget = 0.005;
 // CPU tasks per worker thread in one frame: several, so that uneven blocks even out.
 constexpr int kTasksPerThread = 4;
 // Smallest CPU task, in cost units (pixels): below this, thread hand-off costs more than it saves.
@@ -82,35 +99,82 @@ const char *backend_name(Backend b) {
   return "?";
 }
 
+double SplitController::share_for(Mode m) const {
+  if (m == kCpu) return 0;
+  if (m == kGpu) return 1;
+  return share_;
+}
+
 double SplitController::next_share(double fixed) {
-  if (fixed >= 0) return last_share_ = std::min(1.0, fixed);
-  // Probe each side alone on the first two frames.
-  if (frame_ == 0) return last_share_ = 0.0;
-  if (frame_ == 1) return last_share_ = 1.0;
-  if (frame_ < single_side_until_) return last_share_ = single_share_;
-  double share = gpu_rate_ / (gpu_rate_ + cpu_rate_);
-  if (share < kMinShare) share = 0;
-  if (share > 1 - kMinShare) share = 1;
-  return last_share_ = share;
+  if (fixed >= 0) {
+    planned_ = kNone;
+    return std::min(1.0, fixed);
+  }
+  // Measure each way once: CPU alone, GPU alone, then the split at the two sides' rates.
+  Mode m = kNone;
+  for (int i = 0; i < kModes && m == kNone; i++)
+    if (time_per_cost_[i] == 0) m = static_cast<Mode>(i);
+  if (m == kNone) {
+    int best = 0;
+    for (int i = 1; i < kModes; i++)
+      if (time_per_cost_[i] < time_per_cost_[best]) best = i;
+    m = static_cast<Mode>(best);
+    // Try the slower ways again now and then, each when its time has come (the most overdue
+    // first): every kExplorePeriod frames for one about as fast as the best, less often the
+    // slower it was, so that each retry costs at most kExploreBudget of the frame time on average.
+    double most_overdue = 0;
+    for (int i = 0; i < kModes; i++) {
+      if (i == best) continue;
+      const double ratio = time_per_cost_[i] / time_per_cost_[best];
+      double period = std::max<double>(kExplorePeriod, (ratio - 1) / kExploreBudget);
+      // A split measured while its sides were far from finishing together has been rebalanced
+      // since: try the new share soon (a few times at most), its measurement was not of it.
+      if (i == kSplit && rebalance_tries_ > 0 && rebalance_tries_ <= kRebalanceTries)
+        period = kRebalancePeriod;
+      const double overdue = (frame_ - last_run_[i]) / period;
+      if (overdue >= 1 && overdue > most_overdue) {
+        most_overdue = overdue;
+        m = static_cast<Mode>(i);
+      }
+    }
+  }
+  planned_ = m;
+  return share_for(m);
 }
 
 void SplitController::record(double cpu_cost, double cpu_seconds, double gpu_cost,
                              double gpu_seconds, double frame_seconds) {
   auto ema = [](double &v, double x) { v = v == 0 ? x : v + kRateSmoothing * (x - v); };
-  if (cpu_cost > 0 && cpu_seconds > 0) ema(cpu_rate_, cpu_cost / cpu_seconds);
-  if (gpu_cost > 0 && gpu_seconds > 0) ema(gpu_rate_, gpu_cost / gpu_seconds);
-  double total = cpu_cost + gpu_cost;
-  if (cpu_cost > 0 && gpu_cost > 0 && total > 0) {
-    ema(hybrid_time_per_cost_, frame_seconds / total);
-    // Never slower than the faster side alone: compare with what that side would have taken.
-    double best_single = 1.0 / std::max(cpu_rate_, gpu_rate_);
-    if (hybrid_time_per_cost_ > best_single) {
-      single_share_ = gpu_rate_ > cpu_rate_ ? 1.0 : 0.0;
-      single_side_until_ = frame_ + 1 + kSingleSideFrames;
-      hybrid_time_per_cost_ = 0;
-    }
-  }
+  const double total = cpu_cost + gpu_cost;
+  const Mode m = planned_;
+  planned_ = kNone;
+  if (m == kNone || total <= 0 || frame_seconds <= 0) return;
+  last_run_[m] = frame_;
   frame_++;
+  if (cpu_cost > 0 && gpu_cost == 0 && cpu_seconds > 0) ema(cpu_rate_, cpu_cost / cpu_seconds);
+  if (gpu_cost > 0 && cpu_cost == 0 && gpu_seconds > 0) ema(gpu_rate_, gpu_cost / gpu_seconds);
+  if (m == kSplit && cpu_cost > 0 && gpu_cost > 0 && cpu_seconds > 0 && gpu_seconds > 0) {
+    // Both sides' rates as they ran side by side (sharing memory bandwidth and cores): the next
+    // split takes the share at which they finish together, and is expected to take what both
+    // sides together do at these rates (an unbalanced frame says little about a balanced one).
+    ema(split_cpu_rate_, cpu_cost / cpu_seconds);
+    ema(split_gpu_rate_, gpu_cost / gpu_seconds);
+    share_ += kShareStep * (split_gpu_rate_ / (split_gpu_rate_ + split_cpu_rate_) - share_);
+    // The split's estimate is what it measured (a prediction from the rates proved optimistic on
+    // the device machine: the split kept being chosen and kept measuring slower). A measurement
+    // at a share far from balance replaces the estimate rather than averaging into it; while the
+    // sides were far from finishing together, next_share() retries the rebalanced split soon.
+    const double measured = frame_seconds / total;
+    const double imbalance = std::max(cpu_seconds, gpu_seconds) / std::min(cpu_seconds, gpu_seconds);
+    if (rebalance_tries_ > 0) time_per_cost_[kSplit] = measured;
+    else ema(time_per_cost_[kSplit], measured);
+    rebalance_tries_ = imbalance > kBalanceTolerance ? rebalance_tries_ + 1 : 0;
+  } else {
+    ema(time_per_cost_[m], frame_seconds / total);
+    if (time_per_cost_[kSplit] == 0 && cpu_rate_ > 0 && gpu_rate_ > 0)
+      share_ = gpu_rate_ / (gpu_rate_ + cpu_rate_);  // first split: from the standalone rates
+  }
+  share_ = std::min(1 - kMinShare, std::max(kMinShare, share_));
 }
 
 }  // namespace v3d
@@ -179,7 +243,8 @@ V3dContext *v3d_context_new_with_options(const V3dContextOptions *options) {
   ctx->fixed_share = o.gpu_share >= 0 ? std::min(1.0, o.gpu_share) : -1;
   // Default: V3D_CPU_THREADS when set to 1..1024, else online cores - 1 (the GPU gets a core's
   // worth of memory bandwidth and the submitting thread: measured better on a Pi 5 than N).
-  int default_threads = std::max(1, v3d::online_cores() - 1);
+  // auto: a thread per core; it leaves one to the GPU while it splits a frame (PoolLimit).
+  int default_threads = is_auto ? v3d::online_cores() : std::max(1, v3d::online_cores() - 1);
   if (const char *env = getenv("V3D_CPU_THREADS")) {
     char *end = nullptr;
     long n = strtol(env, &end, 10);
@@ -213,7 +278,7 @@ const char *v3d_context_gpu_name(const V3dContext *ctx) {
   return ctx && ctx->gpu ? ctx->gpu_name.c_str() : nullptr;
 }
 
-int v3d_context_cpu_threads(const V3dContext *ctx) { return ctx ? ctx->pool->size() : 0; }
+int v3d_context_cpu_threads(const V3dContext *ctx) { return ctx ? ctx->pool->capacity() : 0; }
 
 void v3d_context_set_gpu_share(V3dContext *ctx, double share) {
   if (!ctx) return;
@@ -236,12 +301,13 @@ namespace {
 // Checks one frame's arguments and blocks, and describes its planes. Touches nothing.
 int check_itx_frame(ThreadPool *pool, uint8_t *const planes[3], const ptrdiff_t strides[3],
                     int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
-                    const int16_t *coeffs, size_t n_coeffs, FramePlanes *frame) {
+                    const int16_t *coeffs, size_t n_coeffs, FramePlanes *frame,
+                    std::vector<vp9::ItxChunk> *chunks = nullptr) {
   if (!planes || !strides)
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !planes ? "planes" : "strides");
   if (n_coeffs && !coeffs)
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "coeffs is NULL but n_coeffs is %zu", n_coeffs);
-  int rc = vp9::itx_validate(width, height, blocks, n_blocks, n_coeffs, pool);
+  int rc = vp9::itx_validate(width, height, blocks, n_blocks, n_coeffs, pool, chunks);
   if (rc) return rc;
   vp9::itx_plane_sizes(width, height, frame->width, frame->height);
   for (int p = 0; p < 3; p++) {
@@ -256,6 +322,17 @@ int check_itx_frame(ThreadPool *pool, uint8_t *const planes[3], const ptrdiff_t 
 }
 
 }  // namespace
+
+// Blocks with work (scratch.active) and their cost prefix sums (scratch.prefix) of a validated
+// list, from validation's chunk totals (scratch.chunks), in parallel on pool (may be nullptr).
+void itx_build_active(ThreadPool *pool, const V3dVp9TxBlock *blocks, size_t n_blocks,
+                      ItxScratch &scratch);
+// One validated frame on ctx's backend (the caller holds ctx->frame_mutex; scratch.chunks from
+// its validation). t_call: when the call began, for the debug log.
+void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9TxBlock *blocks,
+                         size_t n_blocks, const int16_t *coeffs, size_t n_coeffs,
+                         ItxScratch &scratch, Clock::time_point t_call);
+
 }  // namespace v3d
 
 extern "C" {
@@ -266,31 +343,71 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   using namespace v3d;
   clear_error();
   if (!ctx) return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL context");
-  FramePlanes frame;
-  int rc = check_itx_frame(ctx->pool.get(), planes, strides, width, height, blocks, n_blocks, coeffs, n_coeffs,
-                           &frame);
-  if (rc) return rc;
-
+  const auto t_call = Clock::now();
   std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
-  auto t_frame = Clock::now();
+  ItxScratch &scratch = ctx->itx_scratch;
+  FramePlanes frame;
+  int rc = check_itx_frame(ctx->pool.get(), planes, strides, width, height, blocks, n_blocks,
+                           coeffs, n_coeffs, &frame, &scratch.chunks);
+  if (rc) return rc;
+  itx_frame_validated(ctx, frame, blocks, n_blocks, coeffs, n_coeffs, scratch, t_call);
+  return V3D_OK;
+}
 
-  // Blocks with work, and their cost prefix sums (for splitting by cost).
-  std::vector<uint32_t> active;
-  std::vector<uint64_t> prefix{0};
-  active.reserve(n_blocks);
-  prefix.reserve(n_blocks + 1);
-  for (size_t i = 0; i < n_blocks; i++) {
-    uint32_t c = vp9::itx_block_cost(blocks[i]);
-    if (!c) continue;
-    active.push_back(static_cast<uint32_t>(i));
-    prefix.push_back(prefix.back() + c);
+}  // extern "C"
+
+namespace v3d {
+
+void itx_build_active(ThreadPool *pool, const V3dVp9TxBlock *blocks, size_t n_blocks,
+                      ItxScratch &scratch) {
+  // Blocks with work, and their cost prefix sums (for splitting by cost), built chunk by chunk in
+  // parallel from the totals validation gathered, in reused arrays.
+  const std::vector<vp9::ItxChunk> &chunks = scratch.chunks;
+  std::vector<size_t> &chunk_first = scratch.chunk_first;
+  std::vector<uint64_t> &chunk_cost = scratch.chunk_cost;
+  chunk_first.assign(chunks.size() + 1, 0);
+  chunk_cost.assign(chunks.size() + 1, 0);
+  for (size_t t = 0; t < chunks.size(); t++) {
+    chunk_first[t + 1] = chunk_first[t] + chunks[t].active;
+    chunk_cost[t + 1] = chunk_cost[t] + chunks[t].cost;
   }
+  const size_t n_active = chunk_first.back();
+  std::vector<uint32_t> &active = scratch.active;
+  std::vector<uint64_t> &prefix = scratch.prefix;
+  active.resize(n_active);
+  prefix.resize(n_active + 1);
+  prefix[0] = 0;
+  auto fill = [&](int t, int) {
+    size_t k = chunk_first[t];
+    uint64_t sum = chunk_cost[t];
+    const size_t end = std::min(n_blocks, (t + 1) * vp9::kItxChunk);
+    for (size_t i = t * vp9::kItxChunk; i < end; i++) {
+      const uint32_t c = vp9::itx_block_cost(blocks[i]);
+      if (!c) continue;
+      active[k] = static_cast<uint32_t>(i);
+      sum += c;
+      prefix[++k] = sum;
+    }
+  };
+  if (chunks.size() > 1 && pool) pool->run(static_cast<int>(chunks.size()), fill);
+  else
+    for (size_t t = 0; t < chunks.size(); t++) fill(static_cast<int>(t), 0);
+}
+
+void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9TxBlock *blocks,
+                         size_t n_blocks, const int16_t *coeffs, size_t n_coeffs,
+                         ItxScratch &scratch, Clock::time_point t_call) {
+  auto t_frame = Clock::now();
+  itx_build_active(ctx->pool.get(), blocks, n_blocks, scratch);
+  const std::vector<uint32_t> &active = scratch.active;
+  const std::vector<uint64_t> &prefix = scratch.prefix;
   const size_t n_active = active.size();
   const uint64_t total = prefix.back();
 
   double share = 0;
+  SplitController &split = ctx->itx_split.for_size(frame.width[0], frame.height[0]);
   if (ctx->backend == Backend::kGpu) share = 1;
-  else if (ctx->backend == Backend::kHybrid) share = ctx->itx_split.next_share(ctx->fixed_share);
+  else if (ctx->backend == Backend::kHybrid) share = split.next_share(ctx->fixed_share);
   // GPU takes active[0..n_gpu): a contiguous run of the list, i.e. one region of the frame.
   size_t n_gpu = 0;
   if (share >= 1) n_gpu = n_active;
@@ -298,6 +415,11 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
     n_gpu = std::lower_bound(prefix.begin(), prefix.end(), static_cast<uint64_t>(share * total)) -
             prefix.begin();
   if (!gpu_usable(ctx)) n_gpu = 0;
+  // auto splits with the workers less one (its default pool has a thread per core): that core
+  // prepares and submits the GPU's share (V3D_NOTES: N-1 cores + GPU beat N cores + GPU on a Pi 5).
+  std::optional<PoolLimit> limit;
+  if (ctx->auto_backend && n_gpu > 0 && n_gpu < n_active && ctx->pool->capacity() > 1)
+    limit.emplace(*ctx->pool, ctx->pool->capacity() - 1);
 
   // The GPU's submission (its host-side preparation copies blocks and coefficients) runs as one
   // task of the same parallel loop as the CPU's share, so the CPU workers never wait for it.
@@ -357,8 +479,11 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
 
   double gpu_seconds = 0;
   int copies = 0;
+  // Whether the GPU had finished before the CPU did: then the wait below measures the CPU, not
+  // the GPU, and the GPU's span is taken from its own clock instead.
+  const bool gpu_early = job && job->ready();
   if (job) {
-    rc = job->wait();
+    int rc = job->wait();
     ctx->kernel_stats[V3D_KERNEL_VP9_ITX].gpu_job(-1);
     gpu_seconds = seconds_since(t_gpu);
     copies = job->copies();
@@ -379,16 +504,22 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   // The GPU side's busy time: its preparation plus the device's own time (timestamps), when the
   // device has timestamps; else submission to the end of the wait, which includes waiting for
   // the CPU side (the wait starts after it).
-  double gpu_busy = gpu_seconds;
+  double gpu_busy = gpu_seconds, gpu_span = gpu_seconds;
   if (n_gpu && ctx->gpu) {
     const double device = gpu_last_job_seconds(*ctx->gpu);
     if (device > 0) gpu_busy = std::min(gpu_seconds, gpu_prep_seconds + device);
+    if (gpu_early) gpu_span = gpu_busy;
   }
   ctx->kernel_stats[V3D_KERNEL_VP9_ITX].record(
       kernel_frame(n_active - n_gpu, n_gpu, frame_seconds, cpu_seconds, gpu_busy));
   if (ctx->backend == Backend::kHybrid)
-    ctx->itx_split.record(static_cast<double>(cpu_cost), cpu_seconds,
-                          static_cast<double>(gpu_cost), gpu_seconds, frame_seconds);
+    split.record(static_cast<double>(cpu_cost), cpu_seconds,
+                          static_cast<double>(gpu_cost), gpu_span, frame_seconds);
+  log(kLogDebug, "itx frame: %zu blocks, GPU share %.3f (%zu blocks), CPU %.3f ms, GPU %.3f ms "
+      "(prep %.3f, %s), frame %.3f ms, call %.3f ms", n_active,
+      total ? static_cast<double>(gpu_cost) / total : 0.0, n_gpu, cpu_seconds * 1e3,
+      gpu_span * 1e3, gpu_prep_seconds * 1e3, gpu_early ? "early" : "late", frame_seconds * 1e3,
+      seconds_since(t_call) * 1e3);
   CallStats c;
   c.frames = 1;
   c.blocks_cpu = n_active - n_gpu;
@@ -399,104 +530,42 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   c.copies = static_cast<uint64_t>(copies);
   c.submissions = n_gpu ? 1 : 0;
   add_call_stats(ctx, c);
-  return V3D_OK;
 }
 
-}  // extern "C"
-
-namespace v3d {
 namespace {
 
 // GPU jobs kept queued while the CPU works through a hybrid batch: enough that the GPU never
-// runs dry between two top-ups (one per CPU frame), few enough to leave slots to other callers.
-constexpr size_t kHybridGpuDepth = 6;
+// runs dry while the feeder prepares the next one, few enough to leave slots to other callers.
+constexpr size_t kHybridGpuDepth = 3;
 
-// Hybrid batch: whole frames on each side at once. The GPU takes frames from the back of the
-// batch, the CPU workers from the front, until they meet. The GPU is given a frame only when,
-// at the throughputs measured so far (blocks per busy second of each side, this context's
-// kernel statistics), it would finish its queue no later than the CPU finishes the frames left
-// to it: a slow GPU (lavapipe on the CPU's own cores) then gets nothing and the batch runs as fast
-// as the CPU alone. Before the GPU has been measured it gets one frame. At most kHybridGpuDepth
-// jobs are queued, topped up as they complete. Frames are independent (they share no pixels), so
-// the order in which they are done does not matter.
+// Hybrid batch: whole frames on each side at once. The CPU workers take frames from the front of
+// the batch (the calling thread drives them), and a feeder thread gives frames from the back to
+// the GPU, until they meet; frames are independent (they share no pixels), so the order in which
+// they are done does not matter. The feeder does the GPU's host-side work (bucketing, the
+// in-place blocks' backups, submission, completion) off the workers: done as a task of the
+// workers' loop, that work (milliseconds per frame on the device machine's host) held up every
+// CPU frame it ran beside. The GPU is given a frame only when, at the throughputs measured so far
+// (this context's kernel statistics, the GPU's counting its host-side work), it would finish its
+// queue no later than the CPU finishes the frames left to it: a slow GPU (lavapipe on the CPU's
+// own cores) then gets nothing and the batch runs as fast as the CPU alone. Before the GPU has
+// been measured it gets one frame. auto leaves the feeder a core (one worker fewer) while the
+// GPU has frames.
+// The caller holds ctx->frame_mutex; scratch[f].chunks from frame f's validation.
 int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
-                      const std::vector<FramePlanes> &planes, size_t n_frames) {
-  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
+                      const std::vector<FramePlanes> &planes, std::vector<ItxScratch> &scratch,
+                      size_t n_frames) {
   KernelStatsBook &book = ctx->kernel_stats[V3D_KERNEL_VP9_ITX];
-  std::vector<std::vector<uint32_t>> active(n_frames);
-  std::vector<std::vector<uint64_t>> prefix(n_frames);
-  for (size_t f = 0; f < n_frames; f++) {
-    prefix[f].push_back(0);
-    for (size_t i = 0; i < frames[f].n_blocks; i++) {
-      const uint32_t c = vp9::itx_block_cost(frames[f].blocks[i]);
-      if (!c) continue;
-      active[f].push_back(static_cast<uint32_t>(i));
-      prefix[f].push_back(prefix[f].back() + c);
-    }
-  }
-  struct InFlight {
-    std::unique_ptr<GpuJob> job;
-    size_t frame;
-    Clock::time_point submitted;
-  };
-  std::deque<InFlight> gpu;
+  for (size_t f = 0; f < n_frames; f++)
+    itx_build_active(ctx->pool.get(), frames[f].blocks, frames[f].n_blocks, scratch[f]);
+  auto active = [&](size_t f) -> const std::vector<uint32_t> & { return scratch[f].active; };
+  auto prefix = [&](size_t f) -> const std::vector<uint64_t> & { return scratch[f].prefix; };
+  std::mutex mutex;              // guards lo, hi and the counters below
   size_t lo = 0, hi = n_frames;  // the CPU has taken [0, lo), the GPU [hi, n)
+  size_t reserved = SIZE_MAX;    // a frame given to the GPU before the feeder starts
   uint64_t blocks_cpu = 0, blocks_gpu = 0, copies = 0, submissions = 0;
   double cpu_seconds = 0, gpu_seconds = 0;
-  int rc_all = V3D_OK;
-
-  auto cpu_frame = [&](size_t f, bool top_up_task, const std::function<void()> &top_up) {
-    const FramePlanes &fp = planes[f];
-    const uint64_t cost = prefix[f].back();
-    const size_t n = active[f].size();
-    int n_tasks = ctx->pool->size() * kTasksPerThread;
-    n_tasks = static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(n_tasks, cost / kMinTaskCost)));
-    std::vector<size_t> cut(n_tasks + 1, 0);
-    cut[n_tasks] = n;
-    for (int t = 1; t < n_tasks; t++)
-      cut[t] = std::min(n, static_cast<size_t>(
-                               std::lower_bound(prefix[f].begin(), prefix[f].end(),
-                                                cost * t / n_tasks) - prefix[f].begin()));
-    const int first = top_up_task ? 1 : 0;
-    ctx->pool->run(n_tasks + first, [&](int task, int) {
-      if (task < first) {
-        top_up();
-        return;
-      }
-      task -= first;
-      vp9::itx_apply_cpu(fp, frames[f].blocks, active[f].data(), cut[task], cut[task + 1],
-                         frames[f].coeffs, false);
-    });
-  };
-  auto retire_front = [&]() {
-    InFlight q = std::move(gpu.front());
-    gpu.pop_front();
-    const int rc = q.job->wait();
-    book.gpu_job(-1);
-    const double busy = seconds_since(q.submitted);
-    copies += q.job->copies();
-    const size_t n = active[q.frame].size();
-    if (rc == V3D_OK) {
-      blocks_gpu += n;
-      gpu_seconds += busy;
-      book.record(kernel_frame(0, n, busy, 0, busy));
-    } else {  // the frame has none of the GPU's results (the job restores what it wrote)
-      std::string why = v3d_last_error();
-      clear_error();
-      std::string now = "frame " + std::to_string(q.frame) + " of the batch is redone on the CPU";
-      warn_gpu_failure(ctx, why.c_str(), now.c_str());
-      vp9::itx_apply_cpu(planes[q.frame], frames[q.frame].blocks, active[q.frame].data(), 0, n,
-                         frames[q.frame].coeffs, false);
-      blocks_cpu += n;
-    }
-  };
-  bool gpu_ok = gpu_usable(ctx);
   const V3dKernelStats rates = book.snapshot();
-  auto queued_blocks = [&]() {
-    uint64_t q = 0;
-    for (const InFlight &j : gpu) q += active[j.frame].size();
-    return q;
-  };
+
   // Whether the GPU, with `queued` blocks waiting, should take `blocks` more while the CPU has
   // `cpu_left` blocks of the batch left to it.
   auto gpu_takes = [&](uint64_t queued, uint64_t blocks, uint64_t cpu_left) {
@@ -504,46 +573,144 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
     return (queued + blocks) / rates.gpu_units_per_second <=
            (cpu_left - std::min(cpu_left, blocks)) / rates.cpu_units_per_second;
   };
-  // Retires what the GPU has finished and queues frames from the back while the GPU is predicted
-  // to keep pace (gpu_takes) and frames are left that the CPU has not taken.
-  auto top_up = [&]() {
-    while (!gpu.empty() && gpu.front().job->ready()) retire_front();
-    while (gpu_ok && gpu.size() < kHybridGpuDepth && lo < hi) {
-      const size_t f = hi - 1;
-      if (active[f].empty()) {
-        hi--;
+  // The feeder: takes a frame from the back while gpu_takes says so and a slot is free, waits
+  // for the oldest job otherwise; ends when the GPU takes no more and its queue is empty.
+  auto feeder = [&]() {
+    struct InFlight {
+      std::unique_ptr<GpuJob> job;
+      size_t frame;
+      Clock::time_point start;  // when its preparation began
+    };
+    std::deque<InFlight> queue;
+    uint64_t queued = 0;
+    bool gpu_ok = true;
+    Clock::time_point last_done = Clock::now();
+    auto retire_front = [&]() {
+      InFlight q = std::move(queue.front());
+      queue.pop_front();
+      const int rc = q.job->wait();
+      book.gpu_job(-1);
+      const auto now = Clock::now();
+      // The GPU side's busy time for this frame: from its preparation, or from the previous
+      // completion when it was prepared while the GPU was busy.
+      const double busy =
+          std::chrono::duration<double>(now - std::max(q.start, last_done)).count();
+      last_done = now;
+      const size_t n = active(q.frame).size();
+      queued -= n;
+      if (rc == V3D_OK) {
+        book.record(kernel_frame(0, n, busy, 0, busy));
+        std::lock_guard<std::mutex> lock(mutex);
+        blocks_gpu += n;
+        gpu_seconds += busy;
+        copies += q.job->copies();
+      } else {  // the frame has none of the GPU's results (the job restores what it wrote)
+        std::string why = v3d_last_error();
+        clear_error();
+        std::string now_what =
+            "frame " + std::to_string(q.frame) + " of the batch is redone on the CPU";
+        warn_gpu_failure(ctx, why.c_str(), now_what.c_str());
+        vp9::itx_apply_cpu(planes[q.frame], frames[q.frame].blocks, active(q.frame).data(), 0,
+                           n, frames[q.frame].coeffs, false);
+        std::lock_guard<std::mutex> lock(mutex);
+        blocks_cpu += n;
+        gpu_ok = gpu_usable(ctx);
+      }
+    };
+    for (;;) {
+      while (!queue.empty() && queue.front().job->ready()) retire_front();
+      size_t f = reserved;  // the first frame when the GPU is unmeasured
+      reserved = SIZE_MAX;
+      if (f == SIZE_MAX && gpu_ok && queue.size() < kHybridGpuDepth) {
+        std::lock_guard<std::mutex> lock(mutex);
+        while (lo < hi && active(hi - 1).empty()) hi--;
+        if (lo < hi) {
+          uint64_t cpu_left = 0;
+          for (size_t k = lo; k < hi; k++) cpu_left += active(k).size();
+          if (gpu_takes(queued, active(hi - 1).size(), cpu_left)) f = --hi;
+        }
+      }
+      if (f == SIZE_MAX) {
+        if (queue.empty()) return;
+        retire_front();
         continue;
       }
-      uint64_t cpu_left = 0;
-      for (size_t k = lo; k < hi; k++) cpu_left += active[k].size();
-      if (!gpu_takes(queued_blocks(), active[f].size(), cpu_left)) break;
+      const auto start = Clock::now();
       std::string err;
-      auto job = gpu_vp9_itx_submit(*ctx->gpu, planes[f], frames[f].blocks, active[f].data(),
-                                    active[f].size(), frames[f].coeffs, frames[f].n_coeffs, &err);
-      if (!job) {  // no free slot (others use the GPU) or a failure: the CPU keeps the rest
-        if (gpu.empty()) {
+      auto job = gpu_vp9_itx_submit(*ctx->gpu, planes[f], frames[f].blocks, active(f).data(),
+                                    active(f).size(), frames[f].coeffs, frames[f].n_coeffs, &err);
+      if (!job) {  // no free slot (others use the GPU) or a failure: the feeder does the frame
+        // (the workers may be done with the front already, so it cannot go back to them)
+        vp9::itx_apply_cpu(planes[f], frames[f].blocks, active(f).data(), 0, active(f).size(),
+                           frames[f].coeffs, false);
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          blocks_cpu += active(f).size();
+        }
+        if (queue.empty()) {
           warn_gpu_failure(ctx, err.c_str(), "the rest of the batch runs on the CPU");
           gpu_ok = false;
         }
-        break;
+        continue;
       }
-      hi--;
       book.gpu_job(+1);
-      submissions++;
-      gpu.push_back({std::move(job), f, Clock::now()});
+      queued += active(f).size();
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        submissions++;
+      }
+      queue.push_back({std::move(job), f, start});
     }
   };
-  top_up();
-  while (lo < hi) {
-    const size_t f = lo++;
-    const auto t_cpu = Clock::now();
-    cpu_frame(f, true, top_up);
-    const double s = seconds_since(t_cpu);
-    cpu_seconds += s;
-    blocks_cpu += active[f].size();
-    book.record(kernel_frame(active[f].size(), 0, s, s, 0));
+
+  std::optional<PoolLimit> limit;
+  if (ctx->auto_backend && ctx->pool->capacity() > 1)
+    limit.emplace(*ctx->pool, ctx->pool->capacity() - 1);
+  std::thread gpu_thread;
+  if (gpu_usable(ctx)) {
+    // An unmeasured GPU gets the last frame before the workers start (the workers could
+    // otherwise finish a batch of small frames before the feeder thread has started).
+    if (rates.gpu_units_per_second <= 0 && n_frames > 1) {
+      while (hi > 1 && active(hi - 1).empty()) hi--;
+      if (!active(hi - 1).empty()) reserved = --hi;
+    }
+    try {
+      gpu_thread = std::thread(feeder);
+    } catch (const std::system_error &e) {
+      log(kLogWarning, "could not start the GPU feeder thread (%s): the batch runs on the CPU",
+          e.what());
+      if (reserved != SIZE_MAX) hi++;
+    }
   }
-  while (!gpu.empty()) retire_front();
+  for (;;) {
+    size_t f;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (lo >= hi) break;
+      f = lo++;
+    }
+    const auto t_cpu = Clock::now();
+    const uint64_t cost = prefix(f).back();
+    const size_t n = active(f).size();
+    int n_tasks = ctx->pool->size() * kTasksPerThread;
+    n_tasks = static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(n_tasks, cost / kMinTaskCost)));
+    std::vector<size_t> cut(n_tasks + 1, 0);
+    cut[n_tasks] = n;
+    for (int t = 1; t < n_tasks; t++)
+      cut[t] = std::min(n, static_cast<size_t>(
+                               std::lower_bound(prefix(f).begin(), prefix(f).end(),
+                                                cost * t / n_tasks) - prefix(f).begin()));
+    ctx->pool->run(n_tasks, [&](int task, int) {
+      vp9::itx_apply_cpu(planes[f], frames[f].blocks, active(f).data(), cut[task], cut[task + 1],
+                         frames[f].coeffs, false);
+    });
+    const double s = seconds_since(t_cpu);
+    book.record(kernel_frame(n, 0, s, s, 0));
+    std::lock_guard<std::mutex> lock(mutex);
+    cpu_seconds += s;
+    blocks_cpu += n;
+  }
+  if (gpu_thread.joinable()) gpu_thread.join();
   CallStats c;
   c.frames = n_frames;
   c.blocks_cpu = blocks_cpu;
@@ -554,7 +721,7 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
   c.copies = copies;
   c.submissions = submissions;
   add_call_stats(ctx, c);
-  return rc_all;
+  return V3D_OK;
 }
 
 }  // namespace
@@ -567,30 +734,33 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
   clear_error();
   if (!ctx || (n_frames && !frames))
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !ctx ? "context" : "frames");
+  const auto t_call = Clock::now();
+  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
   std::vector<FramePlanes> planes(n_frames);
+  std::vector<ItxScratch> &scratch = ctx->itx_batch_scratch;  // reused between calls
+  if (scratch.size() < n_frames) scratch.resize(n_frames);
   for (size_t f = 0; f < n_frames; f++) {
     const V3dVp9ItxFrame &fr = frames[f];
-    int rc = check_itx_frame(ctx->pool.get(), fr.planes, fr.strides, fr.width, fr.height, fr.blocks, fr.n_blocks,
-                             fr.coeffs, fr.n_coeffs, &planes[f]);
+    int rc = check_itx_frame(ctx->pool.get(), fr.planes, fr.strides, fr.width, fr.height,
+                             fr.blocks, fr.n_blocks, fr.coeffs, fr.n_coeffs, &planes[f],
+                             &scratch[f].chunks);
     if (rc) {
       std::string msg = v3d_last_error();
       return set_error(rc, "frame %zu: %s", f, msg.c_str());
     }
   }
   if (ctx->backend == Backend::kHybrid && gpu_usable(ctx) && n_frames > 1 && ctx->fixed_share < 0)
-    return itx_frames_hybrid(ctx, frames, planes, n_frames);
+    return itx_frames_hybrid(ctx, frames, planes, scratch, n_frames);
   if (ctx->backend != Backend::kGpu || !gpu_usable(ctx)) {
     // CPU (and hybrid with a fixed share): frame after frame, each using every worker (or split).
     for (size_t f = 0; f < n_frames; f++) {
       const V3dVp9ItxFrame &fr = frames[f];
-      int rc = v3d_vp9_itxfm_add_frame(ctx, fr.planes, fr.strides, fr.width, fr.height, fr.blocks,
-                                       fr.n_blocks, fr.coeffs, fr.n_coeffs);
-      if (rc) return rc;
+      itx_frame_validated(ctx, planes[f], fr.blocks, fr.n_blocks, fr.coeffs, fr.n_coeffs,
+                          scratch[f], t_call);
     }
     return V3D_OK;
   }
   // GPU: keep up to every free job slot busy; wait for the oldest job when none is free.
-  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
   struct InFlight {
     std::unique_ptr<GpuJob> job;
     size_t frame;

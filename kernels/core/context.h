@@ -8,13 +8,17 @@
 #pragma once
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/kernel_stats.h"
 #include "core/thread_pool.h"
 #include "v3d/v3d.h"
+#include "vp9/itx_frame.h"
 #include "vulkan/gpu.h"
 
 namespace v3d {
@@ -23,24 +27,63 @@ enum class Backend { kScalar, kSimd, kGpu, kHybrid };
 
 const char *backend_name(Backend b);
 
-// Adaptive division of one kernel family's work between the CPU workers and the GPU.
+// Adaptive division of one kernel family's work between the CPU workers and the GPU, frame by
+// frame. Three ways to run a frame: CPU alone, GPU alone, split (a share of the frame's cost to
+// the GPU, the rest to the CPU, at the same time). The controller measures each way's frame time
+// per unit of cost (EMA), runs the fastest, and now and then tries the others again (less often
+// the slower they were) so that a change of content or load is noticed. The split's share is
+// balanced from the two sides' own spans inside split frames, so that both finish together.
 // Tunables are named constants in context.cpp with their reasons.
 class SplitController {
  public:
-  // Fraction of the next frame's cost to give to the GPU (0..1). fixed >= 0 overrides.
+  // Fraction of the next frame's cost to give to the GPU (0..1). fixed >= 0 overrides (and
+  // record() then learns nothing).
   double next_share(double fixed);
-  // Records a finished frame: cost and seconds on each side (cost 0 = side unused).
+  // Records the frame planned by the last next_share(): cost on each side (0 = side unused), each
+  // side's span (seconds from the frame's start until that side's last result; the GPU's
+  // includes its host-side preparation) and the frame's wall time.
   void record(double cpu_cost, double cpu_seconds, double gpu_cost, double gpu_seconds,
               double frame_seconds);
+  // The split's current GPU share (for statistics and tests).
+  double split_share() const { return share_; }
 
  private:
+  enum Mode { kCpu = 0, kGpu = 1, kSplit = 2, kModes = 3, kNone = -1 };
+  double share_for(Mode m) const;
   int frame_ = 0;
-  double cpu_rate_ = 0;  // cost units per second, EMA
-  double gpu_rate_ = 0;
-  double hybrid_time_per_cost_ = 0;  // EMA of frame seconds per cost unit when split
-  int single_side_until_ = 0;        // frames to stay on the single best side
-  double single_share_ = 0;          // 0 = CPU, 1 = GPU, while single_side_until_ > frame_
-  double last_share_ = 0.5;
+  Mode planned_ = kNone;
+  double time_per_cost_[kModes] = {0, 0, 0};  // EMA of frame seconds per cost unit; 0 = unmeasured
+  int last_run_[kModes] = {-1, -1, -1};        // frame the mode last ran
+  double cpu_rate_ = 0, gpu_rate_ = 0;         // cost per second of each side alone (EMA)
+  double share_ = 0.5;                         // the split's GPU share
+  double split_cpu_rate_ = 0, split_gpu_rate_ = 0;  // each side's rate in split frames (EMA)
+  int rebalance_tries_ = 0;  // split frames in a row whose sides were far from finishing together
+};
+
+// The split controllers of one kernel family, one per frame size: the GPU's fixed cost per frame
+// makes the best split (and whether splitting pays at all) depend on the size. A stream keeps
+// one size; a renegotiation gets a controller of its own (at most kMaxSizes are kept).
+// Guarded by the context's frame_mutex.
+class SplitBook {
+ public:
+  SplitController &for_size(int width, int height) {
+    if (by_size_.size() >= kMaxSizes && !by_size_.count({width, height})) by_size_.clear();
+    return by_size_[{width, height}];
+  }
+
+ private:
+  static constexpr size_t kMaxSizes = 8;
+  std::map<std::pair<int, int>, SplitController> by_size_;
+};
+
+// Arrays of v3d_vp9_itxfm_add_frame kept between frames (no allocation in steady state):
+// validation's per-chunk totals, their prefix sums, the blocks with work and their cost prefix.
+struct ItxScratch {
+  std::vector<vp9::ItxChunk> chunks;
+  std::vector<size_t> chunk_first;
+  std::vector<uint64_t> chunk_cost;
+  std::vector<uint32_t> active;
+  std::vector<uint64_t> prefix;
 };
 
 }  // namespace v3d
@@ -54,8 +97,10 @@ struct V3dContext {
   double fixed_share = -1;  // hybrid: < 0 adaptive
 
   std::mutex frame_mutex;  // serializes frame-level calls
-  v3d::SplitController itx_split;
-  v3d::SplitController lpf_split;  // the VP9 loop filter's hybrid split (vp9/lpf_api.cpp)
+  v3d::SplitBook itx_split;  // guarded by frame_mutex
+  v3d::ItxScratch itx_scratch;  // guarded by frame_mutex
+  std::vector<v3d::ItxScratch> itx_batch_scratch;  // one per frame of a batch; frame_mutex
+  v3d::SplitBook lpf_split;  // the VP9 loop filter's hybrid split (vp9/lpf_api.cpp)
   bool auto_backend = false;       // "auto" was asked for (backend holds what it resolved to)
 
   // GPU failures: the first is logged as a warning, later ones at debug level only (a lost

@@ -40,6 +40,7 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::run_tasks(int thread) {
+  if (thread >= run_limit_) return;  // left out of this loop (set_limit)
   for (;;) {
     int task = next_task_.fetch_add(1, std::memory_order_relaxed);
     if (task >= n_tasks_) break;
@@ -67,7 +68,7 @@ void ThreadPool::worker_main(int thread) {
 void ThreadPool::run(int n_tasks, const std::function<void(int, int)> &body) {
   if (n_tasks <= 0) return;
   std::lock_guard<std::mutex> run_lock(run_mutex_);
-  if (threads_.empty() || n_tasks == 1) {
+  if (threads_.empty() || n_tasks == 1 || size() == 1) {
     for (int t = 0; t < n_tasks; t++) body(t, 0);
     return;
   }
@@ -77,6 +78,7 @@ void ThreadPool::run(int n_tasks, const std::function<void(int, int)> &body) {
     n_tasks_ = n_tasks;
     next_task_.store(0, std::memory_order_relaxed);
     active_ = static_cast<int>(threads_.size());
+    run_limit_ = size();
     generation_++;
   }
   wake_.notify_all();

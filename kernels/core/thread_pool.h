@@ -27,7 +27,17 @@ class ThreadPool {
   ThreadPool(const ThreadPool &) = delete;
   ThreadPool &operator=(const ThreadPool &) = delete;
 
-  int size() const { return n_threads_; }
+  // Threads that run loop bodies now: capacity(), or fewer while a limit is set.
+  int size() const {
+    const int l = limit_.load(std::memory_order_relaxed);
+    return l > 0 && l < n_threads_ ? l : n_threads_;
+  }
+  // Threads the pool has (the caller of run() included).
+  int capacity() const { return n_threads_; }
+  // Lets only threads 0..n-1 run loop bodies (n <= 0: all of them), e.g. to leave one core to
+  // the GPU's submissions while a hybrid split runs. Not thread-safe against run(): set it
+  // between loops, from the thread that calls run() (see PoolLimit).
+  void set_limit(int n) { limit_.store(n, std::memory_order_relaxed); }
 
   // Runs body(task, thread) for task = 0..n_tasks-1 on the pool's threads and the calling thread;
   // thread is 0..size()-1 (0 = the caller). Blocks until every task is done.
@@ -49,6 +59,21 @@ class ThreadPool {
   int n_tasks_ = 0;
   std::atomic<int> next_task_{0};
   int active_ = 0;  // workers still inside the current loop
+  std::atomic<int> limit_{0};  // set_limit(); workers read run_limit_ (other threads may read
+                               // size() while a loop runs: it is only a report there)
+  int run_limit_ = 0;  // the current loop's thread count (guarded by mutex_ when set)
+};
+
+// Limits pool to n threads for the scope of one frame (n <= 0: no limit).
+class PoolLimit {
+ public:
+  PoolLimit(ThreadPool &pool, int n) : pool_(pool) { pool_.set_limit(n); }
+  ~PoolLimit() { pool_.set_limit(0); }
+  PoolLimit(const PoolLimit &) = delete;
+  PoolLimit &operator=(const PoolLimit &) = delete;
+
+ private:
+  ThreadPool &pool_;
 };
 
 // Number of online CPU cores (at least 1).

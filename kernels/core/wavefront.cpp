@@ -17,9 +17,14 @@ constexpr int kSpins = 2000;
 
 // One row's progress on a cache line of its own: every cell's end stores it, and with rows of
 // short cells (an H.264 macroblock) neighbouring counters on one line would make every store
-// invalidate the line that all the other threads are polling.
+// invalidate the line that all the other threads are polling. Threads waiting for this row
+// sleep on its own condition variable, so a row's progress wakes only the row below (one
+// variable for all rows woke every sleeper on every cell once 16 threads ran).
 struct alignas(64) RowProgress {
   std::atomic<int> done{0};
+  std::atomic<int> sleepers{0};
+  std::mutex mutex;
+  std::condition_variable cv;
 };
 
 inline void cpu_relax() {
@@ -40,37 +45,38 @@ void run_wavefront(ThreadPool &pool, int rows, int cols, int lag,
       for (int c = 0; c < cols; c++) cell(r, c);
     return;
   }
-  // done(r): cells of row r finished. A waiter spins briefly, then sleeps on cv; finishers
-  // notify only while someone sleeps. The sleeper count and done() use sequentially consistent
-  // operations on both sides, so either the finisher sees the sleeper or the sleeper sees the
-  // progress (no lost wake-up). A waiter remembers the last value it read (progress only grows)
-  // and reads done(r-1) again only when that is not enough.
+  // done(r): cells of row r finished. A waiter spins briefly, then sleeps on row r-1's cv; the
+  // finisher of a cell of row r-1 notifies only while someone sleeps there. The sleeper count
+  // and done() use sequentially consistent operations on both sides, so either the finisher
+  // sees the sleeper or the sleeper sees the progress (no lost wake-up). A waiter remembers the
+  // last value it read (progress only grows) and reads done(r-1) again only when that is not
+  // enough.
   std::unique_ptr<RowProgress[]> progress(new RowProgress[rows]);
-  auto done = [&](int r) -> std::atomic<int> & { return progress[r].done; };
-  alignas(64) std::atomic<int> sleepers{0};  // read after every cell by every thread
-  std::mutex mutex;
-  std::condition_variable cv;
   pool.run(rows, [&](int r, int) {
     int seen = r > 0 ? 0 : cols;
     for (int c = 0; c < cols; c++) {
       const int need = std::min(c + 1 + lag, cols);
-      if (seen < need) seen = done(r - 1).load();
-      for (int spin = 0; spin < kSpins && seen < need; spin++) {
-        cpu_relax();
-        seen = done(r - 1).load();
-      }
       if (seen < need) {
-        std::unique_lock<std::mutex> lock(mutex);
-        sleepers.fetch_add(1);
-        cv.wait(lock, [&] { return done(r - 1).load() >= need; });
-        sleepers.fetch_sub(1);
-        seen = done(r - 1).load();
+        RowProgress &above = progress[r - 1];
+        seen = above.done.load();
+        for (int spin = 0; spin < kSpins && seen < need; spin++) {
+          cpu_relax();
+          seen = above.done.load();
+        }
+        if (seen < need) {
+          std::unique_lock<std::mutex> lock(above.mutex);
+          above.sleepers.fetch_add(1);
+          above.cv.wait(lock, [&] { return above.done.load() >= need; });
+          above.sleepers.fetch_sub(1);
+          seen = above.done.load();
+        }
       }
       cell(r, c);
-      done(r).store(c + 1);
-      if (sleepers.load() > 0) {
-        { std::lock_guard<std::mutex> lock(mutex); }  // a sleeper is past its check, or asleep
-        cv.notify_all();
+      RowProgress &mine = progress[r];
+      mine.done.store(c + 1);
+      if (mine.sleepers.load() > 0) {
+        { std::lock_guard<std::mutex> lock(mine.mutex); }  // a sleeper is past its check, or asleep
+        mine.cv.notify_all();
       }
     }
   });

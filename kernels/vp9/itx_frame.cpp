@@ -14,41 +14,46 @@ namespace v3d {
 namespace vp9 {
 namespace {
 
-// One bit per pixel of a plane, rows of 64-bit words: detects blocks of one plane that share a
-// pixel, whatever their alignment.
+// One bit per cell of a plane (a pixel, or a 4x4 cell), rows of 64-bit words: detects blocks of
+// one plane that share a cell, whatever their alignment. Used by one thread at a time.
 class Occupancy {
  public:
   void reset(int w, int h) {
     words_ = (w + 63) / 64;
     bits_.assign(static_cast<size_t>(words_) * h, 0);
   }
-  // Marks the clipped rectangle; returns false if any of its pixels was marked already.
-  // atomic: several threads mark at once.
-  bool mark(int x, int y, int w, int h, bool atomic) {
-    bool ok = true;
+  // Marks the clipped rectangle; returns false if any of its cells was marked already.
+  bool mark(int x, int y, int w, int h) {
+    uint64_t seen = 0;
     for (int r = y; r < y + h; r++) {
       uint64_t *row = &bits_[static_cast<size_t>(r) * words_];
       for (int c = x; c < x + w;) {
-        int bit = c & 63;
-        int n = 64 - bit < x + w - c ? 64 - bit : x + w - c;
-        uint64_t mask = (n == 64 ? ~uint64_t{0} : ((uint64_t{1} << n) - 1)) << bit;
-        uint64_t old;
-        if (atomic) {
-          old = __atomic_fetch_or(&row[c >> 6], mask, __ATOMIC_RELAXED);
-        } else {
-          old = row[c >> 6];
-          row[c >> 6] = old | mask;
-        }
-        if (old & mask) ok = false;
+        const int bit = c & 63;
+        const int n = 64 - bit < x + w - c ? 64 - bit : x + w - c;
+        const uint64_t mask = (n == 64 ? ~uint64_t{0} : ((uint64_t{1} << n) - 1)) << bit;
+        seen |= row[c >> 6] & mask;
+        row[c >> 6] |= mask;
         c += n;
       }
     }
-    return ok;
+    return seen == 0;
   }
+  size_t size() const { return bits_.size(); }
+  uint64_t word(size_t i) const { return bits_[i]; }
+  int words_per_row() const { return words_; }
 
  private:
   int words_ = 0;
   std::vector<uint64_t> bits_;
+};
+
+// Each thread's marks during one validation: a thread marks the blocks of its tasks in its own
+// bitmaps (no atomics: a shared bitmap's atomic ORs were half of validation's time), and the
+// bitmaps are then checked against each other.
+struct ThreadMarks {
+  Occupancy occ[3];
+  bool used = false;
+  size_t overlap = SIZE_MAX;  // a block overlapping another block of this thread
 };
 
 // Finds another block of the same plane that shares a pixel with the rectangle (only for the
@@ -105,77 +110,130 @@ int check_block(const V3dVp9TxBlock &b, size_t i, const int pw[3], const int ph[
   return V3D_OK;
 }
 
-// Validation work is cut into this many blocks per task: large enough that a task's cost
-// (~5 ns a block) outweighs handing it to a worker.
-constexpr size_t kValidateChunk = 16384;
-
 }  // namespace
 
 int itx_validate(int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
-                 size_t n_coeffs, ThreadPool *pool) {
+                 size_t n_coeffs, ThreadPool *pool, std::vector<ItxChunk> *chunks) {
   if (width <= 0 || height <= 0 || width > 65536 || height > 65536)
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "invalid frame size %dx%d", width, height);
   if (n_blocks && !blocks)
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "blocks is NULL but n_blocks is %zu", n_blocks);
   int pw[3], ph[3];
   itx_plane_sizes(width, height, pw, ph);
-  const int n_tasks = static_cast<int>((n_blocks + kValidateChunk - 1) / kValidateChunk);
+  // Tasks of kItxChunk blocks (~10 ns a block: 20 us a task, well above a hand-off's cost, and
+  // enough tasks for 16 threads on a 1080p frame).
+  const int n_tasks = static_cast<int>((n_blocks + kItxChunk - 1) / kItxChunk);
   const bool parallel = pool && pool->size() > 1 && n_tasks > 1;
-  auto run = [&](const std::function<void(int, size_t, size_t)> &body) {
-    auto task = [&](int t, int) {
-      body(t, t * kValidateChunk, std::min(n_blocks, (t + 1) * kValidateChunk));
+  auto run = [&](const std::function<void(int, int, size_t, size_t)> &body) {
+    auto task = [&](int t, int thread) {
+      body(t, thread, t * kItxChunk, std::min(n_blocks, (t + 1) * kItxChunk));
     };
     if (parallel) pool->run(n_tasks, task);
     else
       for (int t = 0; t < n_tasks; t++) task(t, 0);
   };
+  if (chunks) chunks->assign(n_tasks, ItxChunk{});
 
-  // Pass 1: per-block checks (and whether every block is on the 4-pixel grid). The first
-  // failing block in list order is reported, whichever thread found it.
+  // Per-thread bitmaps, kept by the calling thread between frames (workers reach them through
+  // marks, since a thread_local named inside the lambda would be each worker's own).
+  thread_local std::vector<ThreadMarks> tls_marks;
+  std::vector<ThreadMarks> &marks = tls_marks;
+  const int n_threads = parallel ? pool->size() : 1;
+  if (marks.size() < static_cast<size_t>(n_threads)) marks.resize(n_threads);
+  int shift = 2;
+  for (int t = 0; t < n_threads; t++) {
+    marks[t].used = false;
+    marks[t].overlap = SIZE_MAX;
+  }
+  auto mark = [&](size_t i, int thread) {
+    ThreadMarks &m = marks[thread];
+    if (!m.used) {  // first block of this thread: clear its bitmaps
+      for (int p = 0; p < 3; p++) m.occ[p].reset(pw[p] >> shift, ph[p] >> shift);
+      m.used = true;
+    }
+    const V3dVp9TxBlock &b = blocks[i];
+    const int n = 4 << b.tx_size;
+    const int w = b.x + n > pw[b.plane] ? pw[b.plane] - b.x : n;
+    const int h = b.y + n > ph[b.plane] ? ph[b.plane] - b.y : n;
+    if (!m.occ[b.plane].mark(b.x >> shift, b.y >> shift, w >> shift, h >> shift))
+      m.overlap = std::min(m.overlap, i);
+  };
+  // Whether two threads marked one cell: then the first block in list order covering such a
+  // cell is the one reported.
+  auto cross_thread_overlap = [&]() -> size_t {
+    for (int p = 0; p < 3; p++) {
+      size_t words = 0;
+      int per_row = 1;
+      for (int t = 0; t < n_threads; t++)
+        if (marks[t].used) {
+          words = marks[t].occ[p].size();
+          per_row = marks[t].occ[p].words_per_row();
+        }
+      for (size_t k = 0; k < words; k++) {
+        uint64_t acc = 0, both = 0;
+        for (int t = 0; t < n_threads; t++) {
+          if (!marks[t].used) continue;
+          const uint64_t v = marks[t].occ[p].word(k);
+          both |= acc & v;
+          acc |= v;
+        }
+        if (!both) continue;
+        const int x = (static_cast<int>(k % per_row) * 64 + __builtin_ctzll(both)) << shift;
+        const int y = static_cast<int>(k / per_row) << shift;
+        for (size_t i = 0; i < n_blocks; i++) {
+          const V3dVp9TxBlock &b = blocks[i];
+          const int n = 4 << b.tx_size;
+          if (b.plane == p && b.x <= x && x < b.x + n && b.y <= y && y < b.y + n) return i;
+        }
+      }
+    }
+    return SIZE_MAX;
+  };
+
+  // One pass: the checks of each block alone, its cost, and occupancy. Blocks on a 4-pixel grid
+  // (every VP9 block is) are marked at 4x4-cell resolution, exact for them because the planes'
+  // sizes are multiples of 4 too. A block off the grid is not marked here: if there is one, a
+  // second pass marks every block pixel by pixel. A block failing its own checks is reported
+  // before any overlap (the first in list order, whichever thread found it).
   std::vector<size_t> first_bad(n_tasks, SIZE_MAX);
   std::vector<int> unaligned(n_tasks, 0);
-  run([&](int t, size_t begin, size_t end) {
+  run([&](int t, int thread, size_t begin, size_t end) {
     int misaligned = 0;
+    size_t active = 0;
+    uint64_t cost = 0;
     for (size_t i = begin; i < end; i++) {
-      if (check_block(blocks[i], i, pw, ph, n_coeffs, false)) {
+      const V3dVp9TxBlock &b = blocks[i];
+      if (check_block(b, i, pw, ph, n_coeffs, false)) {
         first_bad[t] = i;
         return;
       }
-      misaligned |= (blocks[i].x | blocks[i].y) & 3;
+      const uint32_t c = itx_block_cost(b);
+      active += c != 0;
+      cost += c;
+      if ((b.x | b.y) & 3) misaligned = 1;
+      else mark(i, thread);
     }
     unaligned[t] = misaligned;
+    if (chunks) (*chunks)[t] = ItxChunk{active, cost};
   });
   for (int t = 0; t < n_tasks; t++)
     if (first_bad[t] != SIZE_MAX)
       return check_block(blocks[first_bad[t]], first_bad[t], pw, ph, n_coeffs, true);
 
-  // Pass 2: occupancy. Blocks on a 4-pixel grid (every VP9 block is) are checked at 4x4-cell
-  // resolution, which is exact for them because the planes' sizes are multiples of 4 too;
-  // others pixel by pixel. Threads mark with atomic ORs, so whichever of two overlapping blocks
-  // marks second sees the other's bits.
-  int shift = 2;
-  for (int t = 0; t < n_tasks; t++)
-    if (unaligned[t]) shift = 0;
-  // The calling thread's bitmaps (reused between frames); workers reach them through occ, since
-  // a thread_local named inside the lambda would be each worker's own.
-  thread_local Occupancy tls_occ[3];
-  Occupancy *occ = tls_occ;
-  for (int p = 0; p < 3; p++) occ[p].reset(pw[p] >> shift, ph[p] >> shift);
-  run([&](int t, size_t begin, size_t end) {
-    for (size_t i = begin; i < end; i++) {
-      const V3dVp9TxBlock &b = blocks[i];
-      int n = 4 << b.tx_size;
-      int w = b.x + n > pw[b.plane] ? pw[b.plane] - b.x : n;
-      int h = b.y + n > ph[b.plane] ? ph[b.plane] - b.y : n;
-      if (!occ[b.plane].mark(b.x >> shift, b.y >> shift, w >> shift, h >> shift, parallel)) {
-        first_bad[t] = i;
-        return;
-      }
+  if (std::any_of(unaligned.begin(), unaligned.end(), [](int u) { return u != 0; })) {
+    shift = 0;
+    for (int t = 0; t < n_threads; t++) {
+      marks[t].used = false;
+      marks[t].overlap = SIZE_MAX;
     }
-  });
-  for (int t = 0; t < n_tasks; t++) {
-    if (first_bad[t] == SIZE_MAX) continue;
-    size_t i = first_bad[t];
+    run([&](int, int thread, size_t begin, size_t end) {
+      for (size_t i = begin; i < end; i++) mark(i, thread);
+    });
+  }
+  size_t overlap = cross_thread_overlap();
+  for (int t = 0; t < n_threads; t++) overlap = std::min(overlap, marks[t].overlap);
+  if (overlap != SIZE_MAX) {
+    const size_t i = overlap;
     const V3dVp9TxBlock &b = blocks[i];
     int n = 4 << b.tx_size;
     int w = std::min(n, pw[b.plane] - b.x), h = std::min(n, ph[b.plane] - b.y);

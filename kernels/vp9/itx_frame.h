@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "core/thread_pool.h"
 #include "v3d/v3d.h"
@@ -20,8 +21,16 @@ void itx_plane_sizes(int width, int height, int w[3], int h[3]);
 // Checks the blocks (see v3d_vp9_itxfm_add_frame). Returns V3D_OK or the error code, with the
 // thread's error message naming the first offending block (for an overlap: one of the two).
 // Does not touch any frame. pool (may be nullptr) spreads the work over its threads.
+// When chunks is set, it receives, for each run of kItxChunk blocks of the list (the last one
+// shorter), how many have work (itx_block_cost > 0) and their total cost: the scheduler builds its
+// split from these in parallel instead of walking the list again.
+struct ItxChunk {
+  size_t active = 0;
+  uint64_t cost = 0;
+};
+constexpr size_t kItxChunk = 2048;
 int itx_validate(int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
-                 size_t n_coeffs, ThreadPool *pool);
+                 size_t n_coeffs, ThreadPool *pool, std::vector<ItxChunk> *chunks = nullptr);
 
 // Relative cost of a block for splitting work (pixels of the block; 0 for eob == 0).
 inline uint32_t itx_block_cost(const V3dVp9TxBlock &b) {

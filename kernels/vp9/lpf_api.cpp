@@ -8,6 +8,7 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,15 @@ class GpuBatch {
       : ctx_(ctx), frames_(std::move(frames)), masks_(std::move(masks)),
         on_cpu_(frames_.size(), false) {}
 
+  // True when every job has completed (without waiting).
+  bool ready() {
+    for (size_t i = head_; i < jobs_.size(); i++)
+      if (!jobs_[i].job->ready()) return false;
+    return true;
+  }
+  // Seconds submit() took (the host side: cells and submission).
+  double submit_seconds() const { return submit_seconds_; }
+
   void submit() {
     t0_ = Clock::now();
     for (size_t first = 0; first < frames_.size(); first += kLpfMaxJobFrames) {
@@ -137,6 +147,7 @@ class GpuBatch {
       job.cells.clear();
       if (job.job) jobs_.push_back(std::move(job));
     }
+    submit_seconds_ = seconds_since(t0_);
   }
 
   // Waits for every job. Returns V3D_OK or V3D_ERROR_GPU (a frame written in place failed).
@@ -205,6 +216,7 @@ class GpuBatch {
   int rc_ = V3D_OK;
   uint64_t copies_ = 0, submissions_ = 0;
   Clock::time_point t0_;
+  double submit_seconds_ = 0;
 };
 
 // Filters frames (validated) on the context's backend. Caller holds ctx->frame_mutex.
@@ -212,10 +224,10 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
   const auto t_frame = Clock::now();
   Tally t;
   int rc = V3D_OK;
-  // auto: the CPU wavefront (V3D_NOTES: on the Pi the GPU filters edges at 0.41 of one NEON core,
-  // and N-1 cores + GPU beat N cores by only 7 %); gpu and hybrid use the GPU when it has the
-  // loop-filter pipeline (else the CPU, with one warning per process).
-  bool use_gpu = ctx->gpu && !ctx->auto_backend &&
+  // gpu, hybrid and auto (a hybrid whose controller picks CPU, GPU or split from measurements:
+  // V3D_NOTES says the Pi's GPU filters edges at 0.41 of one NEON core) use the GPU when it has
+  // the loop-filter pipeline (else the CPU, with one warning per process).
+  bool use_gpu = gpu_usable(ctx) &&
                  (ctx->backend == Backend::kGpu || ctx->backend == Backend::kHybrid);
   if (use_gpu && !gpu_has_vp9_lpf(*ctx->gpu)) {
     static std::atomic<bool> warned{false};
@@ -225,8 +237,8 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
     use_gpu = false;
   }
   double share = 0;
-  if (use_gpu)
-    share = ctx->backend == Backend::kGpu ? 1.0 : ctx->lpf_split.next_share(ctx->fixed_share);
+  SplitController &split = ctx->lpf_split.for_size(frames[0].width[0], frames[0].height[0]);
+  if (use_gpu) share = ctx->backend == Backend::kGpu ? 1.0 : split.next_share(ctx->fixed_share);
   std::vector<const LpfFrame *> gpu_frames;
   std::vector<int> gpu_masks, cpu_masks(frames.size(), 7);
   if (share > 0 && frames.size() == 1) {
@@ -269,6 +281,11 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
     const int sb_rows = (f.grid.mi_rows + 7) / 8;
     for (int r = 0; r < sb_rows; r++) lpf_copy_sb_row(whole, r);
   }
+  // auto splits with the workers less one: that core is the GPU's (see v3d_context_new).
+  std::optional<PoolLimit> limit;
+  if (ctx->auto_backend && !gpu_frames.empty() && ctx->pool->capacity() > 1 &&
+      std::any_of(cpu_masks.begin(), cpu_masks.end(), [](int m) { return m != 0; }))
+    limit.emplace(*ctx->pool, ctx->pool->capacity() - 1);
   GpuBatch gpu(ctx, gpu_frames, gpu_masks);
   if (!gpu_frames.empty()) gpu.submit();
   const auto t_cpu = Clock::now();
@@ -281,10 +298,16 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
     t.blocks_cpu += w;
   }
   if (cpu_cost > 0) t.cpu_seconds = seconds_since(t_cpu);
+  // A GPU done before the CPU: its span is its submission plus its own clock, not the wait.
+  const bool gpu_early = !gpu_frames.empty() && cpu_cost > 0 && gpu.ready();
+  const double submit_seconds = gpu.submit_seconds();
   if (!gpu_frames.empty()) rc = gpu.finish(&t);
+  double gpu_span = t.gpu_seconds;
+  if (gpu_early && gpu_last_job_seconds(*ctx->gpu) > 0)
+    gpu_span = std::min(gpu_span, submit_seconds + gpu_last_job_seconds(*ctx->gpu));
   if (use_gpu && ctx->backend == Backend::kHybrid && rc == V3D_OK)
-    ctx->lpf_split.record(cpu_cost, t.cpu_seconds, gpu_frames.empty() ? 0 : gpu.cost(),
-                          t.gpu_seconds, seconds_since(t_frame));
+    split.record(cpu_cost, t.cpu_seconds, gpu_frames.empty() ? 0 : gpu.cost(), gpu_span,
+                          seconds_since(t_frame));
   if (rc == V3D_OK)
     ctx->kernel_stats[V3D_KERNEL_VP9_LPF].record(kernel_frame(
         static_cast<uint64_t>(t.blocks_cpu + 0.5), static_cast<uint64_t>(t.blocks_gpu + 0.5),

@@ -2,15 +2,11 @@
 #include "vp9/lpf_frame.h"
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <condition_variable>
 #include <cstring>
-#include <memory>
-#include <mutex>
 
 #include "core/context.h"
 #include "core/log.h"
+#include "core/wavefront.h"
 
 namespace v3d {
 namespace vp9 {
@@ -134,19 +130,6 @@ void horizontal_pass(const LpfDsp &dsp, const Plane &p, const LpfThresholds &t, 
 }
 
 enum Pass { kVertical = 1, kHorizontal = 2 };
-
-// Wavefront: polls of a row's progress before sleeping. A 64x64 superblock takes about 4-10 us
-// with SIMD kernels, so a waiter usually needs well under that: ~2000 pause instructions (a few
-// microseconds) catch most waits without a sleep, and bound the CPU burnt when the wait is long.
-constexpr int kWavefrontSpins = 2000;
-
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield" ::: "memory");
-#endif
-}
 
 void filter_sb_passes(const LpfFrame &f, const LpfDsp &dsp, int sb_row, int sb_col, int passes) {
   LpfSbMask m;
@@ -308,43 +291,19 @@ void lpf_frame_sequential(const LpfFrame &f, const LpfDsp &dsp, LpfOrder order) 
 // later waits for it (row r+1 waits for (r, c) before (r+1, c-1)), so each pixel sees the
 // sequential order of operations. Rows are pool tasks taken in increasing order, so the row a
 // task waits for was taken earlier by a running thread: no deadlock, even with one thread.
+// Rows are run by run_wavefront (core/wavefront.h) with a lag of one superblock: (r, c) waits
+// for row r-1 to finish column min(c + 1, last).
 void lpf_frame_wavefront(const LpfFrame &f, const LpfDsp &dsp, ThreadPool &pool) {
   const int sb_rows = (f.grid.mi_rows + 7) / 8, sb_cols = (f.grid.mi_cols + 7) / 8;
   if (pool.size() <= 1 || sb_rows <= 1) {
     lpf_frame_sequential(f, dsp);
     return;
   }
-  // done[r]: superblocks of row r finished. A waiter spins briefly (a superblock takes a few
-  // microseconds), then sleeps on cv; finishers notify only while someone sleeps. The sleeper
-  // count and done[] use sequentially consistent operations on both sides, so either the
-  // finisher sees the sleeper or the sleeper sees the progress (no lost wake-up).
-  std::unique_ptr<std::atomic<int>[]> done(new std::atomic<int>[sb_rows]);
-  for (int r = 0; r < sb_rows; r++) done[r].store(0, std::memory_order_relaxed);
-  std::atomic<int> sleepers{0};
-  std::mutex mutex;
-  std::condition_variable cv;
-  pool.run(sb_rows, [&](int r, int) {
+  run_wavefront(pool, sb_rows, sb_cols, 1, [&](int r, int c) {
     // Row r's pixels are touched by nobody before row r starts (row r-1 reaches only its own
     // rows and the 8 above): copy them now, then filter them while they are in cache.
-    lpf_copy_sb_row(f, r);
-    for (int c = 0; c < sb_cols; c++) {
-      if (r > 0) {
-        const int need = std::min(c + 2, sb_cols);
-        for (int spin = 0; spin < kWavefrontSpins && done[r - 1].load() < need; spin++) cpu_relax();
-        if (done[r - 1].load() < need) {
-          std::unique_lock<std::mutex> lock(mutex);
-          sleepers.fetch_add(1);
-          cv.wait(lock, [&] { return done[r - 1].load() >= need; });
-          sleepers.fetch_sub(1);
-        }
-      }
-      filter_sb_passes(f, dsp, r, c, kVertical | kHorizontal);
-      done[r].store(c + 1);
-      if (sleepers.load() > 0) {
-        { std::lock_guard<std::mutex> lock(mutex); }  // a sleeper is past its check, or asleep
-        cv.notify_all();
-      }
-    }
+    if (c == 0) lpf_copy_sb_row(f, r);
+    filter_sb_passes(f, dsp, r, c, kVertical | kHorizontal);
   });
 }
 

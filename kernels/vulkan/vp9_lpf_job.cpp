@@ -73,6 +73,10 @@ class LpfJob final : public LpfGpuJob {
     if (slot_) wait();
   }
   int wait() override;
+  bool ready() override {
+    if (!slot_ || !submitted) return true;
+    return gpu_->vk.vkGetFenceStatus(gpu_->device, slot_->fence) == VK_SUCCESS;
+  }
   int copies() const override { return copies_; }
   bool in_place(size_t f) const override {
     for (const PlaneBind &b : bind_[f])

@@ -140,19 +140,24 @@ V3D_API void v3d_h264_loop_filter_chroma_intra_ref(uint8_t *pix, ptrdiff_t strid
 typedef struct V3dContext V3dContext;
 
 /* backend: "scalar", "simd", "gpu", "hybrid" or "auto"; cpu_threads 0 = default (the environment
- * variable V3D_CPU_THREADS when set to 1..1024, else online cores - 1, at least 1). NULL when the backend can't be had (e.g. "gpu" without a Vulkan device), with the
- * reason logged and in v3d_last_error(). "auto" and "hybrid" without a GPU fall back to "simd"
- * with one warning. The environment variable V3D_VULKAN_DEVICE (index or name substring) picks
+ * variable V3D_CPU_THREADS when set to 1..1024, else online cores - 1 for "hybrid", "gpu", "simd"
+ * and "scalar", online cores for "auto"; at least 1). "hybrid" splits every frame between its
+ * workers and the GPU, falling back to one side alone while the split measures slower than that
+ * side. "auto" measures, per kernel family, three ways of running a frame (all its workers alone,
+ * the GPU alone, and a split with one worker fewer + the GPU, that worker's core left to the
+ * GPU's submissions) and runs the fastest, retrying the others now and then. NULL when the
+ * backend can't be had (e.g. "gpu" without a Vulkan device), with the reason logged and in
+ * v3d_last_error(). "auto" and "hybrid" without a GPU fall back to "simd" with one warning. The environment variable V3D_VULKAN_DEVICE (index or name substring) picks
  * the Vulkan device; V3D_BACKEND overrides "auto". The caller owns the result (reference count 1). */
 V3D_API V3dContext *v3d_context_new(const char *backend, int cpu_threads);
 
 typedef struct {
   const char *backend;    /* as in v3d_context_new; NULL = "auto" */
-  int cpu_threads;        /* 0 = default (online cores - 1, at least 1) */
+  int cpu_threads;        /* 0 = default (as in v3d_context_new) */
   const char *gpu_device; /* an index ("1") or a name substring; NULL = V3D_VULKAN_DEVICE if
                              set, else a V3D device if present, else the first suitable one */
-  double gpu_share;       /* hybrid: initial fraction of blocks given to the GPU, 0..1;
-                             negative = default (adaptive) */
+  double gpu_share;       /* hybrid: fixed fraction of each frame's work given to the GPU,
+                             0..1; negative = default (adaptive) */
 } V3dContextOptions;
 V3D_API V3dContext *v3d_context_new_with_options(const V3dContextOptions *options);
 

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The scheduler's per-frame controller (v3d::SplitController, kernels/core/context.h) against
+// simulated CPU and GPU sides whose speeds the test knows: on random machines (rates, a GPU's
+// fixed cost per submission, how much the two sides slow each other down when they run together,
+// noise) it must run frames no slower on average than the faster side alone would, balance the
+// split when splitting pays, and follow a change of speeds. The simulation is the independent
+// reference: the best achievable frame time is computed from the model, not from the controller.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "common/test_util.h"
+#include "core/context.h"
+
+using v3dtest::check;
+using v3dtest::Rng;
+
+namespace {
+
+// A machine: cost units per second of each side alone, the GPU's fixed cost per frame it takes
+// part in, the slowdown of each side while both run (shared memory bus, shared cores), noise,
+// and serial time per frame outside both sides (validation, building the split).
+struct Machine {
+  double cpu_rate, gpu_rate, gpu_fixed, cpu_slow, gpu_slow, noise, serial = 0;
+
+  // Frame time at GPU share s, and each side's span, with multiplicative noise.
+  void frame(double cost, double s, Rng &rng, double *cpu_span, double *gpu_span,
+             double *frame_s) const {
+    auto jitter = [&] { return 1 + noise * (2 * rng.uniform() - 1); };
+    const bool both = s > 0 && s < 1;
+    *cpu_span = s < 1 ? (1 - s) * cost / cpu_rate * (both ? cpu_slow : 1) * jitter() : 0;
+    *gpu_span = s > 0 ? (gpu_fixed + s * cost / gpu_rate * (both ? gpu_slow : 1)) * jitter() : 0;
+    *frame_s = serial * jitter() + std::max(*cpu_span, *gpu_span);
+  }
+  // The best expected frame time over every share (fine grid) and each side alone.
+  double best_time(double cost) const {
+    double best = std::min(cost / cpu_rate, gpu_fixed + cost / gpu_rate) + serial;
+    for (int i = 1; i < 1000; i++) {
+      const double s = i / 1000.0;
+      best = std::min(best, serial + std::max((1 - s) * cost / cpu_rate * cpu_slow,
+                                              gpu_fixed + s * cost / gpu_rate * gpu_slow));
+    }
+    return best;
+  }
+  double best_single(double cost) const {
+    return serial + std::min(cost / cpu_rate, gpu_fixed + cost / gpu_rate);
+  }
+};
+
+// Runs n frames through the controller; returns the mean frame time over the frames after the
+// first `skip` (its probes) and the last split share.
+double run(v3d::SplitController &c, const Machine &m, double cost, int n, int skip, Rng &rng,
+           int *split_frames = nullptr) {
+  double sum = 0;
+  int counted = 0;
+  for (int f = 0; f < n; f++) {
+    const double s = c.next_share(-1);
+    double cs, gs, fs;
+    m.frame(cost, s, rng, &cs, &gs, &fs);
+    c.record(s < 1 ? (1 - s) * cost : 0, cs, s > 0 ? s * cost : 0, gs, fs);
+    if (f >= skip) {
+      sum += fs;
+      counted++;
+      if (split_frames && s > 0 && s < 1) (*split_frames)++;
+    }
+  }
+  return sum / counted;
+}
+
+void random_machines(uint64_t seed) {
+  Rng rng(seed);
+  const int n_machines = v3dtest::scaled(300);
+  for (int i = 0; i < n_machines; i++) {
+    Machine m;
+    m.cpu_rate = 1e6 * (1 + 99 * rng.uniform());
+    // From a GPU 30x slower (lavapipe on the CPU's own cores) to one 5x faster.
+    m.gpu_rate = m.cpu_rate * std::exp(std::log(1 / 30.0) + rng.uniform() * std::log(150.0));
+    const double cost = 1e5 * (1 + 9 * rng.uniform());
+    m.gpu_fixed = rng.uniform() * 0.3 * cost / m.cpu_rate;
+    m.cpu_slow = 1 + (rng.range(0, 3) == 0 ? 3 : 0.5) * rng.uniform();
+    m.gpu_slow = 1 + (rng.range(0, 3) == 0 ? 3 : 0.5) * rng.uniform();
+    m.noise = 0.05 * rng.uniform();
+    m.serial = rng.range(0, 1) ? rng.uniform() * 0.5 * cost / m.cpu_rate : 0;
+    v3d::SplitController c;
+    const double mean = run(c, m, cost, 400, 10, rng);
+    const double single = m.best_single(cost), best = m.best_time(cost);
+    // Never slower than the faster side alone (2 % for the noise and the rare retries of the
+    // slower ways), and within 12 % of the best split whenever splitting pays.
+    check(mean <= single * 1.02,
+          "machine %d (seed 0x%llx): mean frame %.4g s above the faster side alone %.4g s "
+          "(cpu %.3g gpu %.3g fixed %.3g slow %.2f/%.2f serial %.3g)",
+          i, static_cast<unsigned long long>(seed), mean, single, m.cpu_rate, m.gpu_rate,
+          m.gpu_fixed, m.cpu_slow, m.gpu_slow, m.serial);
+    check(mean <= best * 1.12,
+          "machine %d (seed 0x%llx): mean frame %.4g s vs best possible %.4g s (single %.4g; "
+          "cpu %.3g gpu %.3g fixed %.3g slow %.2f/%.2f)",
+          i, static_cast<unsigned long long>(seed), mean, best, single, m.cpu_rate, m.gpu_rate,
+          m.gpu_fixed, m.cpu_slow, m.gpu_slow);
+  }
+}
+
+// Equal sides that don't disturb each other: the split must settle at half and halve the time.
+void balances_equal_sides() {
+  Rng rng(v3dtest::base_seed() ^ 0xE0);
+  Machine m{1e7, 1e7, 0, 1, 1, 0.02};
+  v3d::SplitController c;
+  int split = 0;
+  const double mean = run(c, m, 1e6, 200, 20, rng, &split);
+  check(std::fabs(c.split_share() - 0.5) < 0.05, "equal sides: split share %.3f, expected 0.5",
+        c.split_share());
+  check(mean < 0.06 * 1.05, "equal sides: mean frame %.4f s, expected about 0.05", mean);
+  check(split >= 170, "equal sides: %d of 180 frames split", split);
+}
+
+// A GPU that becomes fast in the middle of a stream (another client leaves it): found again by
+// the retries of the slower ways.
+void follows_a_change() {
+  Rng rng(v3dtest::base_seed() ^ 0xE1);
+  Machine slow{1e7, 2.5e6, 1e-3, 1, 1, 0.02}, fast{1e7, 3e7, 1e-4, 1, 1, 0.02};
+  v3d::SplitController c;
+  run(c, slow, 1e6, 200, 0, rng);
+  const double after = run(c, fast, 1e6, 800, 400, rng);
+  check(after <= fast.best_time(1e6) * 1.12,
+        "after the GPU became fast: mean frame %.4g s vs best %.4g s", after,
+        fast.best_time(1e6));
+}
+
+// A fixed share is obeyed and teaches the controller nothing.
+void fixed_share() {
+  v3d::SplitController c;
+  for (int i = 0; i < 10; i++) {
+    const double s = c.next_share(0.25);
+    check(s == 0.25, "fixed share: got %.3f", s);
+    c.record(0.75, 1, 0.25, 1, 1);
+  }
+  check(c.next_share(-1) == 0, "after fixed frames, the first adaptive frame probes the CPU");
+}
+
+// One controller per frame size: what one size learnt (here: the GPU is useless) does not
+// decide for another (where it is fast).
+void per_size() {
+  Rng rng(v3dtest::base_seed() ^ 0xE2);
+  v3d::SplitBook book;
+  Machine slow{1e7, 1e5, 1e-3, 1, 1, 0.02}, fast{1e7, 3e7, 1e-5, 1, 1, 0.02};
+  run(book.for_size(1920, 1088), slow, 1e6, 100, 0, rng);
+  const double mean = run(book.for_size(352, 288), fast, 1e5, 100, 20, rng);
+  check(mean <= fast.best_time(1e5) * 1.12, "second size: mean frame %.4g s vs best %.4g s",
+        mean, fast.best_time(1e5));
+  check(&book.for_size(1920, 1088) != &book.for_size(352, 288), "sizes have their own controllers");
+}
+
+}  // namespace
+
+int main() {
+  const uint64_t seed = v3dtest::base_seed();
+  random_machines(seed);
+  balances_equal_sides();
+  follows_a_change();
+  fixed_share();
+  per_size();
+  return v3dtest::finish();
+}
