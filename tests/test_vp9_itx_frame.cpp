@@ -461,7 +461,7 @@ void test_overlap_threads(uint64_t seed) {
     check(rc == V3D_ERROR_BLOCK_OVERLAP && share,
           "round %d (seed 0x%llx): extra block at %zu (plane %d, %d,%d, %dx%d%s) gave %d: %s",
           round, static_cast<unsigned long long>(seed), at, extra.plane, extra.x, extra.y,
-          4 << extra.tx_size, off_grid ? ", off grid" : "", rc, msg);
+          4 << extra.tx_size, 4 << extra.tx_size, off_grid ? ", off grid" : "", rc, msg);
   }
   v3d_context_free(ctx);
 }
