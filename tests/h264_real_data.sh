@@ -7,8 +7,8 @@
 # test_h264_deblock_real, which must turn the first decode into the second on every backend.
 #
 #   tests/h264_real_data.sh PATH/TO/test_h264_deblock_real
-# Exit 77 (skipped) when x264 or ffmpeg is missing. V3D_EXE_WRAPPER (e.g. "qemu-aarch64 -L
-# /usr/aarch64-linux-gnu") runs a cross-built program.
+# Exit 77 (skipped) when x264 or ffmpeg is missing. V3D_EXE_WRAPPER (e.g. "qemu-aarch64")
+# runs a cross-built program.
 set -euo pipefail
 prog=${1:?usage: $0 test_h264_deblock_real}
 for tool in x264 ffmpeg; do

@@ -402,7 +402,7 @@ void test_batch(const char *backend, uint64_t seed) {
 // by rectangle intersection, the independent reference).
 void test_overlap_threads(uint64_t seed) {
   const int W = 1920, H = 1088;
-  // 4 threads unless V3D_TEST_THREADS says otherwise (1 under qemu, whose threads hang).
+  // 4 threads unless V3D_TEST_THREADS says otherwise (2 under qemu).
   V3dContext *ctx = v3d_context_new("simd", v3dtest::test_threads(4));
   std::vector<uint8_t> y(W * H), u(W * H / 4), v(W * H / 4);
   uint8_t *pl[3] = {y.data(), u.data(), v.data()};

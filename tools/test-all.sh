@@ -32,9 +32,7 @@ meson setup build-aarch64 --wipe --cross-file .ci/aarch64-linux-gnu.ini -Dgst=di
   meson setup build-aarch64 --cross-file .ci/aarch64-linux-gnu.ini -Dgst=disabled \
     -Dvulkan=disabled -Dbench=disabled || exit 1
 ninja -C build-aarch64 -j"$jobs" || exit 1
-# V3D_CPU_THREADS=1: qemu 7.2 hangs creating threads, and since the scheduler rework a context
-# on "auto" with 0 threads takes every core (test_h264_deblock_real hung there).
-V3D_CPU_THREADS=1 meson test -C build-aarch64 --print-errorlogs --num-processes 1 || fail=1
+meson test -C build-aarch64 --print-errorlogs --num-processes 1 || fail=1
 lap "aarch64 build and tests (qemu)"
 
 # Sanitizers: the whole suite again under ASan + UBSan + LeakSanitizer (tools/asan.sh).
