@@ -5,8 +5,12 @@
 // picture: 10 % intra macroblocks, the others with bS 2 or 1 on macroblock edges and 2/1/0 inside,
 // half with 8x8 transforms, QP 26..34, one slice). Per backend: picture time (median, p99) and
 // whether the result is bit-exact with the scalar sequential process; then the CPU wavefront's
-// scaling with 1, 2, 4, 8, 15 threads (those up to the core count). The GPU backends run the CPU
-// wavefront (the GPU is not used by this entry point yet). --only intra|inter picks one grid.
+// scaling with 1, 2, 4, 8, 15 threads (those up to the core count). The GPU columns form the M4
+// matrix with the CPU ones: CPU-1 (simd 1 thread), CPU-N (simd N), GPU (gpu: every plane on the
+// GPU), CPU-(N-1)+GPU and CPU-N+GPU (hybrid with N-1 / N threads, chroma on the GPU: gpu share
+// fixed at 1/3), hybrid adaptive (the split controller picks CPU, GPU or which planes go to the
+// GPU from measured times), auto (the same with a core left to the GPU's host work). --only
+// intra|inter picks one grid.
 #include <unistd.h>
 
 #include <cstring>
@@ -30,10 +34,12 @@ struct DbResult {
   std::vector<uint8_t> out[3];
 };
 
-DbResult run_db(const char *backend, int threads, const Picture &src, Grid &g, int frames) {
+DbResult run_db(const char *backend, int threads, const Picture &src, Grid &g, int frames,
+               double share = -1) {
   DbResult r;
   V3dContext *ctx = v3d_context_new(backend, threads);
   if (!ctx) return r;
+  if (share >= 0) v3d_context_set_gpu_share(ctx, share);
   Picture pic(src);
   std::vector<double> times;
   for (int i = 0; i < frames + 1; i++) {
@@ -96,9 +102,11 @@ int bench_h264_frame(const Options &opt, Json &json) {
                 {"h264 inter", inter_grid(rng)}};
   printf("\nH.264 deblocking, whole %dx%d picture, ms per picture (median / p99), %d timed "
          "pictures; exact = bit-exact with the scalar sequential process\n", kW, kH, opt.frames);
-  printf("%-12s | %-18s %-18s %-18s %-18s %-18s\n", "grid", "scalar", "simd 1 thread",
-         ("simd " + std::to_string(cores) + " threads").c_str(),
-         ("simd " + std::to_string(std::max(1, cores - 1)) + " threads").c_str(), "auto");
+  const int n1 = std::max(1, cores - 1);
+  printf("%-12s | %-18s %-18s %-18s %-18s %-18s %-18s %-18s %-18s %-18s\n", "grid", "scalar",
+         "CPU-1", ("CPU-" + std::to_string(cores)).c_str(), ("CPU-" + std::to_string(n1)).c_str(),
+         "auto", "GPU", ("CPU-" + std::to_string(n1) + "+GPU").c_str(),
+         ("CPU-" + std::to_string(cores) + "+GPU").c_str(), "hybrid adaptive");
   json.begin_object("h264_deblock");
   json.num("width", kW);
   json.num("height", kH);
@@ -110,13 +118,17 @@ int bench_h264_frame(const Options &opt, Json &json) {
     struct Cfg {
       const char *label, *backend;
       int threads;
-    } cfgs[] = {{"scalar", "scalar", 1}, {"simd_1", "simd", 1}, {"simd_n", "simd", cores},
-                {"simd_n1", "simd", std::max(1, cores - 1)}, {"auto", "auto", 0}};
+      double share;
+    } cfgs[] = {{"scalar", "scalar", 1, -1},      {"simd_1", "simd", 1, -1},
+                {"simd_n", "simd", cores, -1},    {"simd_n1", "simd", n1, -1},
+                {"auto", "auto", 0, -1},          {"gpu", "gpu", cores, -1},
+                {"hybrid_n1", "hybrid", n1, 1.0 / 3}, {"hybrid_n", "hybrid", cores, 1.0 / 3},
+                {"hybrid_adaptive", "hybrid", cores, -1}};
     json.begin_object(g.name + 5);  // "intra" / "inter"
     printf("%-12s |", g.name);
     for (const Cfg &c : cfgs) {
       const bool is_ref = strcmp(c.label, "scalar") == 0;
-      DbResult run = is_ref ? DbResult{} : run_db(c.backend, c.threads, frame, g.g, opt.frames);
+      DbResult run = is_ref ? DbResult{} : run_db(c.backend, c.threads, frame, g.g, opt.frames, c.share);
       const DbResult &r = is_ref ? ref : run;
       const bool exact = same(r, ref);
       if (r.ok && !exact) rc = 1;

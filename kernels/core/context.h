@@ -101,6 +101,7 @@ struct V3dContext {
   v3d::ItxScratch itx_scratch;  // guarded by frame_mutex
   std::vector<v3d::ItxScratch> itx_batch_scratch;  // one per frame of a batch; frame_mutex
   v3d::SplitBook lpf_split;  // the VP9 loop filter's hybrid split (vp9/lpf_api.cpp)
+  v3d::SplitBook h264_split;  // H.264 deblocking's hybrid split (h264/deblock_backend.cpp)
   bool auto_backend = false;       // "auto" was asked for (backend holds what it resolved to)
 
   // GPU failures: the first is logged as a warning, later ones at debug level only (a lost

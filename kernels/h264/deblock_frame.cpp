@@ -3,7 +3,6 @@
 // the public entry point v3d_h264_deblock_frame.
 #include "h264/deblock_frame.h"
 
-#include <chrono>
 #include <algorithm>
 #include <cstring>
 #include <mutex>
@@ -12,6 +11,7 @@
 #include "core/frame_call.h"
 #include "core/log.h"
 #include "core/wavefront.h"
+#include "h264/deblock_backend.h"
 
 namespace v3d {
 namespace h264 {
@@ -165,9 +165,9 @@ void deblock_wavefront(const DeblockPicture &pic, const DeblockDsp &dsp, ThreadP
 
 namespace {
 
-// Both entry points: checks, then the process on the CPU workers (scalar: the references in
-// sequence; else the SIMD wavefront; the GPU is not used by this kernel yet). With src (copy and
-// deblock) each macroblock row is copied from src just before it is deblocked.
+// Both entry points: checks, then the process on the context's backend (deblock_backend.cpp).
+// With src (copy and deblock) each macroblock row of a CPU plane is copied from src just before
+// it is deblocked; GPU planes are copied whole first.
 int deblock_call(V3dContext *ctx, const uint8_t *const src[3], const ptrdiff_t src_strides[3],
                  bool from, uint8_t *const planes[3], const ptrdiff_t strides[3], int width,
                  int height, const V3dH264MbInfo *mbs, int mb_stride,
@@ -198,17 +198,7 @@ int deblock_call(V3dContext *ctx, const uint8_t *const src[3], const ptrdiff_t s
   if (rc) return rc;
 
   std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
-  const auto t0 = std::chrono::steady_clock::now();
-  if (ctx->backend == Backend::kScalar) {
-    h264::DeblockDsp ref;
-    h264::deblock_dsp_init_ref(&ref);
-    h264::deblock_sequential(pic, ref);
-  } else {
-    // simd; gpu and hybrid too for now (no GPU deblocking yet).
-    h264::deblock_wavefront(pic, h264::deblock_dsp(), *ctx->pool);
-  }
-  record_cpu_frame(ctx, V3D_KERNEL_H264_DEBLOCK, static_cast<uint64_t>(pic.mb_rows) * pic.mb_cols,
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  h264::deblock_run(ctx, pic);
   return V3D_OK;
 }
 

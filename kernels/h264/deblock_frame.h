@@ -4,12 +4,12 @@
 // alpha, beta, tC0; filterLeftMbEdge/TopMbEdge; transform_size_8x8_flag), and the CPU process in
 // the standard's order, sequential or as a wavefront over macroblock rows.
 //
-// Backends of v3d_h264_deblock_frame: "scalar" runs the scalar references in sequence; "simd",
-// "gpu", "hybrid" (and "auto") run the SIMD kernels (deblock_dsp()) as a wavefront on the
-// context's CPU threads. The GPU is not used by this entry point yet. Luma and the two chroma
-// planes are independent (every decision comes from the macroblock input, never from samples of
-// another plane), so the process takes a plane mask: a GPU or plane-split helper can take some
-// planes (e.g. chroma) while the CPU wavefront runs the others, with the same result.
+// Backends of v3d_h264_deblock_frame (deblock_backend.cpp): "scalar" runs the scalar references
+// in sequence; "simd" and "auto" run the SIMD kernels (deblock_dsp()) as a wavefront on the
+// context's CPU threads; "gpu" runs every plane on the GPU (deblock_gpu.h, shaders/
+// h264_deblock.comp); "hybrid" runs chroma on the GPU while the CPU wavefront does luma. Luma and
+// the two chroma planes are independent (every decision comes from the macroblock input, never
+// from samples of another plane), so the process takes a plane mask and the split is exact.
 #pragma once
 
 #include <cstddef>

@@ -110,6 +110,24 @@ bool gpu_has_vp9_lpf(const Gpu &gpu);
 std::unique_ptr<LpfGpuJob> gpu_vp9_lpf_submit(Gpu &gpu, const LpfGpuFrame *frames, size_t n,
                                               std::string *error);
 
+// ---- H.264 deblocking (kernels/vulkan/h264_deblock_job.cpp) ---------------------------------
+
+// Words per (macroblock, plane) record (V3D_H264_REC_WORDS of shaders/common/h264_deblock_layout.h).
+constexpr int kH264RecordWords = 18;
+
+// Whether the device has the H.264 deblocking pipeline.
+bool gpu_has_h264_deblock(const Gpu &gpu);
+
+// Submits the deblocking of the planes in plane_mask of one picture (planes: the whole planes):
+// records[] holds sum(step_counts) records ordered by wavefront step (step t has step_counts[t]
+// records; h264/deblock_gpu.h builds them). The planes are copied into a staging buffer now and
+// back by a successful wait(); a failed job leaves them untouched. One job per Gpu at a time (a
+// second fails to submit). nullptr with *error set on failure (nothing touched).
+std::unique_ptr<GpuJob> gpu_h264_deblock_submit(Gpu &gpu, const FramePlanes &planes,
+                                                int plane_mask, const uint32_t *records,
+                                                const std::vector<uint32_t> &step_counts,
+                                                std::string *error);
+
 // ---- Additions (kernels/vulkan/vk_device.cpp; gpu_none.cpp needs stubs: empty list, 0, -1) ----
 
 // Names of the Vulkan devices present, in the order gpu_open() numbers them (index = position),

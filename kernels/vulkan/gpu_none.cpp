@@ -22,6 +22,12 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &, const FramePlanes &, const V3d
 }
 
 bool gpu_has_vp9_lpf(const Gpu &) { return false; }
+bool gpu_has_h264_deblock(const Gpu &) { return false; }
+std::unique_ptr<GpuJob> gpu_h264_deblock_submit(Gpu &, const FramePlanes &, int, const uint32_t *,
+                                                const std::vector<uint32_t> &, std::string *error) {
+  *error = "built without Vulkan";
+  return nullptr;
+}
 std::unique_ptr<LpfGpuJob> gpu_vp9_lpf_submit(Gpu &, const LpfGpuFrame *, size_t,
                                               std::string *error) {
   if (error) *error = "built without Vulkan support";

@@ -343,6 +343,7 @@ Gpu::~Gpu() {
     vk.vkDeviceWaitIdle(device);
     if (vp9_itx) vp9_itx_state_destroy(*this, vp9_itx);
     if (vp9_lpf) vp9_lpf_state_destroy(*this, vp9_lpf);
+    if (h264_deblock) h264_deblock_state_destroy(*this, h264_deblock);
     vk.vkDestroyDevice(device, nullptr);
   }
   if (messenger && vk.vkDestroyDebugUtilsMessengerEXT)
@@ -418,6 +419,10 @@ std::shared_ptr<Gpu> gpu_open(const char *device, std::string *error) {
   gpu->vp9_lpf = vp9_lpf_state_create(*gpu, &err);
   if (!gpu->vp9_lpf)
     log(kLogWarning, "VP9 loop filter on %s: %s (it runs on the CPU)", gpu->name.c_str(),
+        err.c_str());
+  gpu->h264_deblock = h264_deblock_state_create(*gpu, &err);
+  if (!gpu->h264_deblock)
+    log(kLogWarning, "H.264 deblocking on %s: %s (it runs on the CPU)", gpu->name.c_str(),
         err.c_str());
   log(kLogInfo, "Vulkan device %s (subgroup %d, %s coefficients)", gpu->name.c_str(),
       gpu->subgroup_size, gpu->coef16 ? "int16" : "uint32-pair");

@@ -22,6 +22,7 @@ namespace v3d {
 
 struct Vp9ItxState;  // vp9_itx_job.cpp
 struct Vp9LpfState;  // vp9_lpf_state.cpp
+struct H264DeblockState;  // h264_deblock_job.cpp
 
 class Gpu : public std::enable_shared_from_this<Gpu> {
  public:
@@ -60,6 +61,7 @@ class Gpu : public std::enable_shared_from_this<Gpu> {
 
   Vp9ItxState *vp9_itx = nullptr;  // owned; created by gpu_open()
   Vp9LpfState *vp9_lpf = nullptr;  // owned; created by gpu_open(); null: loop filter on CPU only
+  H264DeblockState *h264_deblock = nullptr;  // owned; created by gpu_open(); null: CPU only
 
   // Index of the best memory type among type_bits that is host-visible and host-coherent
   // (preferring host-cached, for the CPU's reads of shared frames), or -1.
@@ -72,5 +74,8 @@ void vp9_itx_state_destroy(Gpu &gpu, Vp9ItxState *state);
 // vp9_lpf_state.cpp: the VP9 loop-filter pipeline and job slots.
 Vp9LpfState *vp9_lpf_state_create(Gpu &gpu, std::string *error);
 void vp9_lpf_state_destroy(Gpu &gpu, Vp9LpfState *state);
+// h264_deblock_job.cpp: the H.264 deblocking pipeline and its job slot.
+H264DeblockState *h264_deblock_state_create(Gpu &gpu, std::string *error);
+void h264_deblock_state_destroy(Gpu &gpu, H264DeblockState *state);
 
 }  // namespace v3d

@@ -418,6 +418,14 @@ V3D_API int v3d_h264_deblock_frame_from(V3dContext *ctx, const uint8_t *const sr
 /* Backends of v3d_h264_deblock_frame: "scalar" runs the scalar references in sequence; "simd",
  * "gpu", "hybrid" and "auto" run the SIMD kernels on the context's CPU threads (a wavefront over
  * macroblock rows, same result); the GPU is not used by this entry point yet. */
+/* Addition (GPU H.264 deblocking), superseding the last clause above for both entry points:
+ * "gpu" runs all three planes on the GPU (one submission per picture, a wavefront of
+ * macroblocks, same result); "hybrid" runs Cb and Cr on the GPU while the CPU wavefront does luma
+ * (same result), and gives the GPU nothing once measured rates say it would finish chroma later
+ * than the CPU alone finishes the picture (a fixed v3d_context_set_gpu_share below 1/6 also
+ * gives it nothing); "auto" stays on the CPU. Without a usable GPU, or when a GPU job fails, the
+ * planes are deblocked on the CPU with one warning per context; the output is the same. The
+ * statistics count macroblocks weighted by plane (luma 4/6, each chroma plane 1/6). */
 
 #ifdef __cplusplus
 }
