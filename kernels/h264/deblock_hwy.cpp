@@ -141,12 +141,28 @@ HWY_INLINE bool ChromaIntraChunk(D d, V *x, V alpha, V beta) {
   return true;
 }
 
-// Per-lane tc0 of lanes c.. of an edge: group = lane >> kShift.
+// Per-lane tc0 of lanes c.. of an edge: group = lane >> kShift (2: luma, 1: chroma). The four
+// bytes are broadcast and spread with one byte shuffle, then widened (a table built on the stack
+// and reloaded cost a store-forwarding stall per edge).
 template <int kShift, class D>
 HWY_INLINE hn::Vec<D> LaneTc0(D d, const int8_t tc0[4], size_t c) {
-  HWY_ALIGN int16_t t[16];
-  for (int i = 0; i < 16; i++) t[i] = tc0[(i >> kShift) & 3];
-  return hn::LoadU(d, t + c);
+  static_assert(kShift == 1 || kShift == 2, "luma or chroma groups");
+  constexpr size_t L = hn::MaxLanes(D());
+  static_assert(L == 8 || L == 16, "8 or 16 lanes per chunk");
+  const hn::Full128<int8_t> d8;
+  uint32_t word;
+  memcpy(&word, tc0, 4);
+  const auto bytes = hn::BitCast(d8, hn::Set(hn::Full128<uint32_t>(), word));
+  HWY_ALIGN static constexpr int8_t kSpread[2][16] = {
+      {0, 0, 1, 1, 2, 2, 3, 3, 0, 0, 1, 1, 2, 2, 3, 3},
+      {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}};
+  const auto lanes = hn::TableLookupBytes(bytes, hn::Load(d8, kSpread[kShift - 1]));
+  if constexpr (L == 16) {
+    return hn::PromoteTo(d, lanes);
+  } else {
+    const hn::Half<decltype(d8)> dh;
+    return hn::PromoteTo(d, c ? hn::UpperHalf(dh, lanes) : hn::LowerHalf(dh, lanes));
+  }
 }
 
 // Horizontal edges: kRows rows from -kRows/2, len kLen, filter Fn on chunks.
@@ -166,13 +182,20 @@ HWY_INLINE void Horizontal(uint8_t *pix, ptrdiff_t stride, Fn fn) {
   }
 }
 
+// The normal luma filter reads p2..q2 and changes p1..q1 only: 6 rows loaded, 4 stored.
 void LumaH(uint8_t *pix, ptrdiff_t stride, int alpha, int beta, const int8_t tc0[4]) {
   using D = hn::CappedTag<int16_t, 16>;
   const D d;
+  const hn::Rebind<uint8_t, D> d8;
+  constexpr size_t L = hn::MaxLanes(D());
   const auto a = hn::Set(d, alpha), b = hn::Set(d, beta);
-  Horizontal<8, 16>(pix, stride, [&](D dd, hn::Vec<D> *x, size_t c) {
-    return LumaChunk(dd, x, a, b, LaneTc0<2>(dd, tc0, c));
-  });
+  for (size_t c = 0; c < 16; c += L) {
+    hn::Vec<D> x[8];
+    x[0] = x[7] = hn::Zero(d);  // p3, q3: not read by LumaChunk
+    for (int r = 1; r < 7; r++) x[r] = hn::PromoteTo(d, hn::LoadU(d8, pix + (r - 4) * stride + c));
+    if (!LumaChunk(d, x, a, b, LaneTc0<2>(d, tc0, c))) continue;
+    for (int r = 2; r < 6; r++) hn::StoreU(hn::DemoteTo(d8, x[r]), d8, pix + (r - 4) * stride + c);
+  }
 }
 
 void LumaIntraH(uint8_t *pix, ptrdiff_t stride, int alpha, int beta) {

@@ -227,7 +227,8 @@ std::unique_ptr<GpuJob> gpu_h264_deblock_submit(Gpu &gpu, const FramePlanes &pla
              planes.width[p]);
     job->copies_++;
   }
-  memcpy(rec + V3D_H264_TABLE_WORDS, records, n_records * V3D_H264_REC_WORDS * 4);
+  if (n_records)  // none when nothing in the planes is filtered (records may then be null)
+    memcpy(rec + V3D_H264_TABLE_WORDS, records, n_records * V3D_H264_REC_WORDS * 4);
 
   VkDescriptorBufferInfo info[2] = {{st.staging.buffer, 0, VK_WHOLE_SIZE},
                                     {st.records.buffer, 0, VK_WHOLE_SIZE}};
