@@ -31,6 +31,20 @@ struct CallStats {
 // Adds c to ctx's statistics (under the stats lock).
 void add_call_stats(V3dContext *ctx, const CallStats &c);
 
+// 4:2:0 planes as the unit of a hybrid split (bit p = plane p: 1 luma, 2 Cb, 4 Cr). Luma is 4/6
+// of a frame's samples, each chroma plane 1/6.
+inline double plane_weight(unsigned mask) {
+  return ((mask & 1 ? 4 : 0) + (mask & 2 ? 1 : 0) + (mask & 4 ? 1 : 0)) / 6.0;
+}
+// The planes nearest to a GPU share s (0..1): none below 1/6, chroma below 1/2, luma below 5/6,
+// else all.
+inline unsigned planes_for_share(double s) {
+  if (s < 1.0 / 6) return 0;
+  if (s < 0.5) return 6;
+  if (s < 5.0 / 6) return 1;
+  return 7;
+}
+
 // Adds one frame done wholly on the CPU workers to ctx's statistics and to those of its kernel
 // family (V3D_KERNEL_*): `blocks` units of work, `seconds` of wall time; the GPU share of the
 // last frame becomes 0.

@@ -33,11 +33,6 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// Share of a picture's samples in the planes of mask (luma 4/6, each chroma plane 1/6).
-double plane_weight(unsigned mask) {
-  return ((mask & kPlaneY ? 4 : 0) + (mask & kPlaneCb ? 1 : 0) + (mask & kPlaneCr ? 1 : 0)) / 6.0;
-}
-
 void run_cpu(V3dContext *ctx, const DeblockPicture &pic, unsigned mask) {
   if (!mask) return;
   if (ctx->backend == Backend::kScalar) {
@@ -63,15 +58,6 @@ bool gpu_wanted(V3dContext *ctx) {
     return false;
   }
   return true;
-}
-
-// The planes nearest to a GPU share (luma is 4/6 of the units, each chroma plane 1/6): none
-// below 1/6, chroma below 1/2, luma below 5/6, else all.
-unsigned planes_for_share(double s) {
-  if (s < 1.0 / 6) return 0;
-  if (s < 0.5) return kPlaneCb | kPlaneCr;
-  if (s < 5.0 / 6) return kPlaneY;
-  return kPlanesAll;
 }
 
 }  // namespace

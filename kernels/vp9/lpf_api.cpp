@@ -28,21 +28,6 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// Share of a frame's pixels in the planes of mask (luma 4/6, each chroma plane 1/6): the cost
-// unit of the hybrid split and of the statistics.
-double plane_weight(int mask) {
-  return ((mask & 1 ? 4 : 0) + (mask & 2 ? 1 : 0) + (mask & 4 ? 1 : 0)) / 6.0;
-}
-
-// The GPU's planes for a share s of the frame's pixels (0..1): the nearest of none, chroma (1/3),
-// luma (2/3), all.
-int planes_for_share(double s) {
-  if (s < 1.0 / 6) return 0;
-  if (s < 0.5) return 6;
-  if (s < 5.0 / 6) return 1;
-  return 7;
-}
-
 // Checks one frame's arguments and describes it. Touches nothing.
 int check_frame(uint8_t *const planes[3], const ptrdiff_t strides[3], int width, int height,
                 const V3dVp9LfInfo *grid, int grid_stride, int sharpness, LpfFrame *f) {
