@@ -31,9 +31,11 @@
  * scratch planes (in the context's shared memory) and merged back after filtering (stats field
  * "chroma-copies"); luma is filtered in place.
  *
- * Backends: "gpu" and "hybrid" are accepted (the context is shared with the other v3d elements);
- * which part of the work v3d_h264_deblock_frame gives to the GPU is the library's business (for
- * now the CPU wavefront runs it all); "scalar" runs the scalar reference. At EOS the element
+ * Backends (the context is shared with the other v3d elements): "gpu" deblocks every plane on the
+ * GPU; "hybrid" and "auto" let the scheduler's split controller choose, from times measured per
+ * frame size, between the CPU wavefront alone, the GPU alone and a split by planes (the GPU
+ * deblocks chroma or luma while the CPU workers do the rest); "cpu" runs the SIMD wavefront and
+ * "scalar" the scalar reference. At EOS the element
  * posts a "v3d-stats" element message with #GstV3dH264Deblock:stats.
  *
  * ## Example launch line
@@ -192,9 +194,8 @@ static void gst_v3d_h264_deblock_class_init(GstV3dH264DeblockClass *klass) {
   gobject_class->get_property = gst_v3d_h264_deblock_get_property;
 
   gst_v3d_filter_class_install_properties(v3d_class, GST_V3D_FILTER_WITH_CHECKSUM,
-      "Where the deblocking runs (read when going to READY). gpu and hybrid are accepted; "
-      "the library decides what runs on the GPU (currently the CPU (SIMD) wavefront does it "
-      "all)",
+      "Where the deblocking runs (read when going to READY): gpu deblocks every plane on the GPU; "
+      "hybrid and auto pick the CPU wavefront, the GPU or a split by planes from measured times",
       "Statistics (read-only): this element's frames (filtered), frames-with-meta, "
       "frames-post-filter, macroblocks, chroma-copies (NV12 frames whose chroma went through "
       "scratch planes), process-time (seconds inside the element for filtered frames), "
