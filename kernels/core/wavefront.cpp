@@ -51,6 +51,11 @@ void run_wavefront(ThreadPool &pool, int rows, int cols, int lag,
   // sees the sleeper or the sleeper sees the progress (no lost wake-up). A waiter remembers the
   // last value it read (progress only grows) and reads done(r-1) again only when that is not
   // enough.
+  // Progress is published every `publish` cells (and at the row's end): each store pulls the
+  // counter's cache line back from the thread polling it, which costs as much as a short cell
+  // where cores are far apart. A waiter needs the row above lag + 1 cells ahead of it, so
+  // publishing every (lag + 1) / 2 cells delays it by less than half its margin.
+  const int publish = std::max(1, (lag + 1) / 2);
   std::unique_ptr<RowProgress[]> progress(new RowProgress[rows]);
   pool.run(rows, [&](int r, int) {
     int seen = r > 0 ? 0 : cols;
@@ -72,6 +77,7 @@ void run_wavefront(ThreadPool &pool, int rows, int cols, int lag,
         }
       }
       cell(r, c);
+      if ((c + 1) % publish != 0 && c + 1 != cols) continue;
       RowProgress &mine = progress[r];
       mine.done.store(c + 1);
       if (mine.sleepers.load() > 0) {

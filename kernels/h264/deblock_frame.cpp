@@ -150,11 +150,35 @@ void deblock_sequential(const DeblockPicture &pic, const DeblockDsp &dsp, unsign
 // macroblock after (r, c) that it meets waits for it ((r+1, c-1) waits for (r, c) by the same
 // rule, (r, c+1) runs after it on the same thread). Each sample thus sees its operations in the
 // sequential order, so the picture is the same.
+//
+// Strips: a thread takes h macroblock rows at a time and walks them as a wavefront of its own,
+// step t doing (r0 + i, t - 2i) for i = 0 .. h-1 — (r0+i+1, c) comes at step c + 2i + 2, after
+// (r0+i, c+1) at step c + 2i + 1, so the rule above holds inside the strip. The strip's first
+// row needs the strip above's last row at column c+1, done at that strip's step c + 1 + 2(h-1):
+// run_wavefront's lag over steps is 2h - 1. Why strips: a row's top edges read and write the
+// four sample rows just above it, which the thread of the row above wrote a moment earlier, so
+// with one row per task every macroblock pulled cache lines from another core; where a
+// core-to-core transfer costs as much as a macroblock (~250 ns on the 2-core development VM)
+// two threads were slower than one. A strip keeps h-1 of its h row boundaries on one core.
+int deblock_strip_rows(int mb_rows, int threads) {
+  if (threads <= 1) return 1;
+  return std::max(1, std::min(kMaxStripRows, mb_rows / (2 * threads)));
+}
+
 void deblock_wavefront(const DeblockPicture &pic, const DeblockDsp &dsp, ThreadPool &pool,
-                       unsigned planes) {
-  run_wavefront(pool, pic.mb_rows, pic.mb_cols, 1, [&](int r, int c) {
-    if (c == 0) deblock_copy_mb_row(pic, r, planes);  // row r is nobody else's before now
-    deblock_mb(pic, dsp, r, c, planes, kPassesAll);
+                       unsigned planes, int strip_rows) {
+  const int h = strip_rows > 0 ? std::min(strip_rows, kMaxStripRows)
+                               : deblock_strip_rows(pic.mb_rows, pool.size());
+  const int strips = (pic.mb_rows + h - 1) / h;
+  const int steps = pic.mb_cols + 2 * (h - 1);
+  run_wavefront(pool, strips, steps, 2 * h - 1, [&](int s, int t) {
+    for (int i = 0; i < h; i++) {
+      const int r = s * h + i, c = t - 2 * i;
+      if (r >= pic.mb_rows || c < 0) break;  // rows further down start later still
+      if (c >= pic.mb_cols) continue;
+      if (c == 0) deblock_copy_mb_row(pic, r, planes);  // row r is nobody else's before now
+      deblock_mb(pic, dsp, r, c, planes, kPassesAll);
+    }
   });
 }
 

@@ -76,10 +76,15 @@ void deblock_sequential(const DeblockPicture &pic, const DeblockDsp &dsp,
                         unsigned planes = kPlanesAll,
                         DeblockOrder order = DeblockOrder::kMacroblocks);
 
-// The same result as deblock_sequential(kMacroblocks), with macroblock rows spread over the
-// pool's threads as a wavefront (deblock_frame.cpp says why it is exact). Blocks.
+// Macroblock rows per task of deblock_wavefront on `threads` threads (1 .. kMaxStripRows).
+constexpr int kMaxStripRows = 4;
+int deblock_strip_rows(int mb_rows, int threads);
+
+// The same result as deblock_sequential(kMacroblocks), with strips of macroblock rows spread
+// over the pool's threads as a wavefront (deblock_frame.cpp says why it is exact). strip_rows:
+// rows per strip (1 .. kMaxStripRows), 0 = deblock_strip_rows(). Blocks.
 void deblock_wavefront(const DeblockPicture &pic, const DeblockDsp &dsp, ThreadPool &pool,
-                       unsigned planes = kPlanesAll);
+                       unsigned planes = kPlanesAll, int strip_rows = 0);
 
 }  // namespace h264
 }  // namespace v3d
