@@ -8,9 +8,12 @@
 // controller tries every way before it settles); the statistics say the GPU ran. The
 // GPU's wavefront order is observable: with V3D_TEST_H264_GPU_ORDER=wrong (steps t = c + r, the
 // bottom row first) pictures come out different. Failures (V3D_TEST_H264_GPU_FAIL=submit/wait):
-// one warning, the picture still exact. Vulkan validation messages fail the test.
+// one warning, the picture still exact. Two contexts deblocking at once: the one GPU slot busy
+// for one of them is no failure (no warning), every picture exact. Vulkan validation messages
+// fail the test.
 // Exit 77 (skip) only when no Vulkan device exists; V3D_REQUIRE_GPU=1 makes that a failure.
 #include <atomic>
+#include <thread>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -29,10 +32,11 @@ using v3dtest::h264::Picture;
 
 namespace {
 
-std::atomic<int> g_validation{0}, g_warnings{0};
+std::atomic<int> g_validation{0}, g_warnings{0}, g_busy{0};
 
 void log_func(int level, const char *msg, void *) {
   if (strstr(msg, "Vulkan validation:")) g_validation++;
+  if (strstr(msg, "job is in flight")) g_busy++;  // logged at debug level
   if (level <= 1) {
     g_warnings++;
     printf("log %d: %s\n", level, msg);
@@ -164,6 +168,39 @@ void test_failures(V3dContext *scalar, uint64_t seed0) {
   unsetenv("V3D_TEST_H264_GPU_FAIL");
 }
 
+// Two contexts sharing the process's GPU deblock at once: the GPU's one deblocking slot is
+// taken by one of them at a time, the other runs that picture on the CPU — every picture exact
+// and no warning (a busy slot is not a GPU failure).
+void test_concurrent(V3dContext *scalar, uint64_t seed0) {
+  constexpr int kThreads = 2, kPictures = 8;
+  std::vector<Case> cases;
+  std::vector<Picture> want;
+  for (int i = 0; i < kThreads * kPictures; i++) {
+    cases.push_back(make_case(seed0 + i, 352, 288, i));
+    want.push_back(reference(scalar, cases.back()));
+  }
+  std::vector<Picture> got;
+  for (const Case &c : cases) got.emplace_back(c.src);
+  std::vector<int> rc(cases.size(), -1);
+  const int warned = g_warnings.load();
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; t++)
+    threads.emplace_back([&, t] {
+      V3dContext *ctx = v3d_context_new("gpu", 1);
+      if (!ctx) return;
+      for (int i = t * kPictures; i < (t + 1) * kPictures; i++) rc[i] = deblock(ctx, got[i], cases[i]);
+      v3d_context_free(ctx);
+    });
+  for (auto &th : threads) th.join();
+  for (size_t i = 0; i < cases.size(); i++)
+    if (check(rc[i] == 0, "concurrent contexts, picture %zu: returned %d", i, rc[i]))
+      same(got[i], want[i], "concurrent contexts", cases[i]);
+  check(g_warnings.load() == warned, "concurrent contexts: %d warnings, want 0",
+        g_warnings.load() - warned);
+  printf("concurrent contexts: %d pictures, %d found the GPU busy\n",
+         kThreads * kPictures, g_busy.load());
+}
+
 }  // namespace
 
 int main() {
@@ -190,6 +227,7 @@ int main() {
   test_backend("auto", "auto", -1, scalar, seed ^ 0xA4);
   test_wrong_order(scalar, seed ^ 0xB1);
   test_failures(scalar, seed ^ 0xC1);
+  test_concurrent(scalar, seed ^ 0xD1);
   check(g_validation.load() == 0, "%d Vulkan validation messages", g_validation.load());
   v3d_context_free(scalar);
   return v3dtest::finish();

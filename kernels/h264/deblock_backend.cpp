@@ -82,6 +82,7 @@ void deblock_run(V3dContext *ctx, const DeblockPicture &pic) {
   // planes; auto leaves it a core (one worker fewer), as the other kernels' splits do.
   std::unique_ptr<GpuJob> job;
   std::string submit_error;
+  bool gpu_busy = false;  // another caller's job holds the GPU's deblocking slot
   double submit_seconds = 0;
   auto submit = [&]() {
     for (int r = 0; r < pic.mb_rows; r++) deblock_copy_mb_row(pic, r, gpu_mask);  // _from only
@@ -95,7 +96,7 @@ void deblock_run(V3dContext *ctx, const DeblockPicture &pic) {
       fp.height[p] = pic.height[p];
     }
     job = gpu_h264_deblock_submit(*ctx->gpu, fp, static_cast<int>(gpu_mask), records.data(),
-                                  steps, &submit_error);
+                                  steps, &submit_error, &gpu_busy);
     submit_seconds = seconds_since(t0);
   };
   std::optional<PoolLimit> limit;
@@ -119,8 +120,12 @@ void deblock_run(V3dContext *ctx, const DeblockPicture &pic) {
   if (gpu_mask && job) {
     ctx->kernel_stats[V3D_KERNEL_H264_DEBLOCK].gpu_job(+1);
   } else if (gpu_mask) {
-    // The planes are untouched (nothing was submitted).
-    warn_gpu_failure(ctx, submit_error.c_str(), "its planes are deblocked on the CPU");
+    // The planes are untouched (nothing was submitted). A busy slot is not a failure: another
+    // element or context sharing the GPU has it for this picture.
+    if (gpu_busy)
+      log(kLogDebug, "H.264 deblocking: %s; its planes run on the CPU", submit_error.c_str());
+    else
+      warn_gpu_failure(ctx, submit_error.c_str(), "its planes are deblocked on the CPU");
     const auto t_redo = Clock::now();
     run_cpu(ctx, pic, gpu_mask);
     cpu_seconds += seconds_since(t_redo);

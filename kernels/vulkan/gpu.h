@@ -122,11 +122,12 @@ bool gpu_has_h264_deblock(const Gpu &gpu);
 // records[] holds sum(step_counts) records ordered by wavefront step (step t has step_counts[t]
 // records; h264/deblock_gpu.h builds them). The planes are copied into a staging buffer now and
 // back by a successful wait(); a failed job leaves them untouched. One job per Gpu at a time (a
-// second fails to submit). nullptr with *error set on failure (nothing touched).
+// second fails to submit with *busy set: not a failure of the GPU, another caller has it).
+// nullptr with *error set on failure (nothing touched).
 std::unique_ptr<GpuJob> gpu_h264_deblock_submit(Gpu &gpu, const FramePlanes &planes,
                                                 int plane_mask, const uint32_t *records,
                                                 const std::vector<uint32_t> &step_counts,
-                                                std::string *error);
+                                                std::string *error, bool *busy = nullptr);
 
 // ---- Additions (kernels/vulkan/vk_device.cpp; gpu_none.cpp needs stubs: empty list, 0, -1) ----
 

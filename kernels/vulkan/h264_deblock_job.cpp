@@ -175,7 +175,8 @@ bool gpu_has_h264_deblock(const Gpu &gpu) { return gpu.h264_deblock != nullptr; 
 std::unique_ptr<GpuJob> gpu_h264_deblock_submit(Gpu &gpu, const FramePlanes &planes,
                                                 int plane_mask, const uint32_t *records,
                                                 const std::vector<uint32_t> &step_counts,
-                                                std::string *error) {
+                                                std::string *error, bool *busy) {
+  if (busy) *busy = false;
   if (!gpu.h264_deblock) {
     *error = "no H.264 deblocking pipeline on this device";
     return nullptr;
@@ -190,6 +191,7 @@ std::unique_ptr<GpuJob> gpu_h264_deblock_submit(Gpu &gpu, const FramePlanes &pla
     return nullptr;
   }
   if (!st.busy.try_lock()) {
+    if (busy) *busy = true;
     *error = "another H.264 deblocking job is in flight";
     return nullptr;
   }
