@@ -43,6 +43,27 @@ static_assert(sizeof(V3dItxPush) == 8, "push constants as in vp9_itx_layout.h");
 
 VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
 
+// Copies a w x h block of bytes. Whole transform blocks (w = h = 4, 8, 16, 32) take a path
+// whose row length is a constant (a few vector moves per row): the job's host-side preparation
+// copies every block's pixels once or twice, and a frame of 4x4 blocks has ~200,000 of them.
+template <uint32_t kN>
+inline void copy_rows(uint8_t *dst, size_t dst_stride, const uint8_t *src, size_t src_stride) {
+  for (uint32_t row = 0; row < kN; row++) memcpy(dst + row * dst_stride, src + row * src_stride, kN);
+}
+inline void copy_block(uint8_t *dst, size_t dst_stride, const uint8_t *src, size_t src_stride,
+                       uint32_t w, uint32_t h) {
+  if (w == h) {
+    switch (w) {
+      case 4: return copy_rows<4>(dst, dst_stride, src, src_stride);
+      case 8: return copy_rows<8>(dst, dst_stride, src, src_stride);
+      case 16: return copy_rows<16>(dst, dst_stride, src, src_stride);
+      case 32: return copy_rows<32>(dst, dst_stride, src, src_stride);
+      default: break;
+    }
+  }
+  for (uint32_t row = 0; row < h; row++) memcpy(dst + row * dst_stride, src + row * src_stride, w);
+}
+
 class ItxJob final : public GpuJob {
  public:
   ItxJob(std::shared_ptr<Gpu> gpu, ItxSlot *slot, const FramePlanes &frame)
@@ -83,17 +104,22 @@ class ItxJob final : public GpuJob {
 
 void ItxJob::save_in_place(const CopyBack &c) {
   slot_->in_place.push_back(c);
-  const uint8_t *src = frame_.data[c.plane] + c.y * frame_.stride[c.plane] + c.x;
-  for (uint32_t row = 0; row < c.h; row++)
-    slot_->backup.insert(slot_->backup.end(), src + row * frame_.stride[c.plane],
-                         src + row * frame_.stride[c.plane] + c.w);
+  const size_t bytes = static_cast<size_t>(c.w) * c.h;
+  // backup keeps its largest size (no zero-filling per frame); backup_used is what holds data.
+  if (slot_->backup.size() < slot_->backup_used + bytes)
+    slot_->backup.resize(std::max(slot_->backup_used + bytes, 2 * slot_->backup.size()));
+  copy_block(slot_->backup.data() + slot_->backup_used, c.w,
+             frame_.data[c.plane] + c.y * frame_.stride[c.plane] + c.x, frame_.stride[c.plane],
+             c.w, c.h);
+  slot_->backup_used += bytes;
 }
 
 void ItxJob::restore_in_place() {
   const uint8_t *src = slot_->backup.data();
   for (const CopyBack &c : slot_->in_place) {
     uint8_t *dst = frame_.data[c.plane] + c.y * frame_.stride[c.plane] + c.x;
-    for (uint32_t row = 0; row < c.h; row++, src += c.w) memcpy(dst + row * frame_.stride[c.plane], src, c.w);
+    copy_block(dst, frame_.stride[c.plane], src, c.w, c.w, c.h);
+    src += static_cast<size_t>(c.w) * c.h;
   }
 }
 
@@ -146,8 +172,7 @@ int ItxJob::wait() {
       const uint8_t *src = slot_->staging.map + stage_offset[p] +
                            static_cast<size_t>(c.y) * frame_.width[p] + c.x;
       uint8_t *dst = frame_.data[p] + c.y * frame_.stride[p] + c.x;
-      for (uint32_t row = 0; row < c.h; row++)
-        memcpy(dst + row * frame_.stride[p], src + static_cast<size_t>(row) * frame_.width[p], c.w);
+      copy_block(dst, frame_.stride[p], src, frame_.width[p], c.w, c.h);
     }
   }
   if (result_ == V3D_OK)
@@ -334,7 +359,9 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
   uint32_t packed_pos = 0;
   slot->copy_back.clear();
   slot->in_place.clear();
-  slot->backup.clear();
+  slot->backup_used = 0;
+  slot->copy_back.reserve(total);
+  slot->in_place.reserve(total);
   for (size_t i = 0; i < total; i++) {
     const V3dVp9TxBlock &b = blocks[slot->order[i]];
     const uint32_t n = 4u << b.tx_size, p = b.plane;
@@ -344,7 +371,13 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
     if (coeffs_shared) {
       r.coeff = coeff_base + b.coeff_offset;
     } else {
-      memcpy(packed + packed_pos, coeffs + b.coeff_offset, n * n * sizeof(int16_t));
+      const int16_t *from = coeffs + b.coeff_offset;
+      switch (b.tx_size) {  // constant sizes: inlined vector moves
+        case 0: memcpy(packed + packed_pos, from, 16 * sizeof(int16_t)); break;
+        case 1: memcpy(packed + packed_pos, from, 64 * sizeof(int16_t)); break;
+        case 2: memcpy(packed + packed_pos, from, 256 * sizeof(int16_t)); break;
+        default: memcpy(packed + packed_pos, from, 1024 * sizeof(int16_t)); break;
+      }
       r.coeff = packed_pos;
       packed_pos += n * n;
     }
@@ -359,8 +392,7 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
       uint8_t *dst = slot->staging.map + job->stage_offset[p] +
                      static_cast<size_t>(b.y) * frame.width[p] + b.x;
       const uint8_t *src = frame.data[p] + b.y * frame.stride[p] + b.x;
-      for (uint32_t row = 0; row < h; row++)
-        memcpy(dst + static_cast<size_t>(row) * frame.width[p], src + row * frame.stride[p], w);
+      copy_block(dst, frame.width[p], src, frame.stride[p], w, h);
     } else {
       job->save_in_place(CopyBack{p, b.x, b.y, w, h});
     }

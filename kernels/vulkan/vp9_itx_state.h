@@ -40,7 +40,8 @@ struct ItxSlot {
   // Blocks written in place (planes in shared memory) and a copy of their pixels before the job,
   // restored if the job fails: a lost device may have written some of them. Capacity kept.
   std::vector<CopyBack> in_place;
-  std::vector<uint8_t> backup;
+  std::vector<uint8_t> backup;  // size kept at its largest; backup_used bytes hold this job's
+  size_t backup_used = 0;
   bool lost = false;                 // the GPU never finished it: never reused
   // Imports of the failed job (the GPU may still use them): released with the slot, after the
   // device is idle (vk_device.cpp, Gpu's destructor).
