@@ -124,23 +124,6 @@ V3dContext *gpu_context(const char *backend, double share) {
   return v3d_context_new_with_options(&o);
 }
 
-bool require_gpu_or_skip() {
-  // Probe without faults counted against the scenario: the library opens one Gpu per process
-  // and reuses it, so this opens the one the scenario's contexts will use.
-  V3dContext *probe = v3d_context_new("gpu", 1);
-  if (probe) {
-    v3d_context_free(probe);
-    return true;
-  }
-  const char *req = getenv("V3D_REQUIRE_GPU");
-  if (req && atoi(req)) {
-    check(false, "no Vulkan device although V3D_REQUIRE_GPU is set: %s", v3d_last_error());
-    return true;
-  }
-  printf("SKIP: no Vulkan device (%s)\n", v3d_last_error());
-  exit(77);
-}
-
 void no_gpu(V3dContext *scalar, const char *what) {
   V3dContext *g = v3d_context_new("gpu", 1);
   check(!g, "%s: backend gpu refused", what);
@@ -270,7 +253,9 @@ int main(int argc, char **argv) {
   atexit(check_devices_closed);
   V3dContext *scalar = v3d_context_new("scalar", 1);
   const bool gpu_scenario = sc != "no-loader" && sc != "no-device" && sc != "thread";
-  if (gpu_scenario && sc != "gpu-alloc") require_gpu_or_skip();
+  // The probe opens the process's Gpu before any fault is counted against the scenario (the
+  // library reuses it for the scenario's contexts); a missing required GPU is a failed check.
+  if (gpu_scenario && sc != "gpu-alloc") v3dtest::gpu_or_skip();
 
   if (sc == "no-loader") no_gpu(scalar, "loader");
   else if (sc == "no-device") no_gpu(scalar, "no Vulkan device");

@@ -19,7 +19,6 @@
 #include "common/test_util.h"
 #include "v3d/v3d.h"
 #include "vp9_lpf_grid.h"
-#include "vulkan/gpu.h"
 
 using v3dtest::check;
 using v3dtest::Rng;
@@ -302,17 +301,7 @@ int main() {
   const uint64_t seed = v3dtest::base_seed();
   setenv("V3D_VULKAN_VALIDATION", "1", 0);  // used when the layers are installed
   v3d_set_log_func(log_func, nullptr);
-  std::string err;
-  const std::vector<std::string> devices = v3d::gpu_list_devices(&err);
-  const char *req = getenv("V3D_REQUIRE_GPU");
-  if (devices.empty()) {
-    if (req && atoi(req)) {
-      check(false, "no Vulkan device although V3D_REQUIRE_GPU is set: %s", err.c_str());
-      return v3dtest::finish();
-    }
-    printf("SKIP: %s\n", err.c_str());
-    return 77;
-  }
+  if (!v3dtest::gpu_or_skip()) return v3dtest::finish();
   V3dContext *scalar = v3d_context_new("scalar", 1);
   const BackendCase cases[] = {{"gpu", "gpu", -1},
                                {"hybrid chroma on GPU", "hybrid", 0.3},

@@ -47,6 +47,15 @@ struct DeblockPicture {
   ptrdiff_t src_stride[3] = {0, 0, 0};
 
   const V3dH264MbInfo &mb(int r, int c) const { return mbs[r * mb_stride + c]; }
+  // The neighbours of macroblock (r, c) across its left (nb[0]) and top (nb[1]) edges, or
+  // nullptr where that edge is not filtered: the picture's border, or
+  // disable_deblocking_filter_idc 2 and a macroblock of another slice.
+  void edge_neighbours(int r, int c, const V3dH264MbInfo *nb[2]) const {
+    const V3dH264MbInfo &m = mb(r, c);
+    const int idc = slices[m.slice].disable_deblocking_filter_idc;
+    nb[0] = c > 0 && (idc == 0 || mb(r, c - 1).slice == m.slice) ? &mb(r, c - 1) : nullptr;
+    nb[1] = r > 0 && (idc == 0 || mb(r - 1, c).slice == m.slice) ? &mb(r - 1, c) : nullptr;
+  }
 };
 // Copies macroblock row r of the planes in `planes` (bit p = plane p) from pic.src to pic.data
 // (nothing when pic.src[0] is null).

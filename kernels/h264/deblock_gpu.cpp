@@ -40,15 +40,8 @@ bool mb_words(const DeblockPicture &pic, int r, int c, int pl, uint32_t *e) {
   const V3dH264MbInfo &m = pic.mb(r, c);
   const V3dH264SliceInfo &s = pic.slices[m.slice];
   if (s.disable_deblocking_filter_idc == 1) return false;
-  const V3dH264MbInfo *nb[2] = {nullptr, nullptr};
-  if (c > 0) {
-    const V3dH264MbInfo &n = pic.mb(r, c - 1);
-    if (s.disable_deblocking_filter_idc == 0 || n.slice == m.slice) nb[0] = &n;
-  }
-  if (r > 0) {
-    const V3dH264MbInfo &n = pic.mb(r - 1, c);
-    if (s.disable_deblocking_filter_idc == 0 || n.slice == m.slice) nb[1] = &n;
-  }
+  const V3dH264MbInfo *nb[2];
+  pic.edge_neighbours(r, c, nb);
   const int w = pic.width[pl], h = pic.height[pl];
   if (pl == 0) {
     const int x0 = 16 * c, y0 = 16 * r, step = m.transform_8x8 ? 2 : 1;

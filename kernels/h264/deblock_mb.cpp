@@ -125,17 +125,8 @@ void mb_impl(const DeblockPicture &pic, const DeblockDsp &dsp, int r, int c, uns
   const V3dH264MbInfo &m = pic.mb(r, c);
   const V3dH264SliceInfo &s = pic.slices[m.slice];
   if (s.disable_deblocking_filter_idc == 1 || all_bs_zero(m)) return;
-  // Neighbours across the left (dir 0) and top (dir 1) macroblock edges, or nullptr where that
-  // edge is not filtered: the picture's border, or idc 2 and a macroblock of another slice.
-  const V3dH264MbInfo *nb[2] = {nullptr, nullptr};
-  if (c > 0) {
-    const V3dH264MbInfo &n = pic.mb(r, c - 1);
-    if (s.disable_deblocking_filter_idc == 0 || n.slice == m.slice) nb[0] = &n;
-  }
-  if (r > 0) {
-    const V3dH264MbInfo &n = pic.mb(r - 1, c);
-    if (s.disable_deblocking_filter_idc == 0 || n.slice == m.slice) nb[1] = &n;
-  }
+  const V3dH264MbInfo *nb[2];  // across the left (dir 0) and top (dir 1) macroblock edges
+  pic.edge_neighbours(r, c, nb);
   if (planes & kPlaneY) {
     const Plane p{pic.data[0], pic.stride[0], pic.width[0], pic.height[0]};
     const int x0 = 16 * c, y0 = 16 * r;

@@ -12,6 +12,8 @@
 #include <cstring>
 #include <string>
 
+#include "v3d/v3d.h"
+
 namespace v3dtest {
 
 // xorshift64*: small, fast, deterministic on every platform.
@@ -98,6 +100,24 @@ inline int finish() {
   Counter &c = counter();
   printf("%d passed, %d failed\n", c.passed, c.failed);
   return c.failed ? 1 : 0;
+}
+
+// For tests of the GPU backends: true when a "gpu" context opens (the library keeps that Gpu open
+// for the process, so the test's own contexts reuse it). Without one: with V3D_REQUIRE_GPU=1 a
+// failed check and false (the caller returns finish()), else "SKIP" and exit 77.
+inline bool gpu_or_skip() {
+  V3dContext *probe = v3d_context_new("gpu", 1);
+  if (probe) {
+    v3d_context_free(probe);
+    return true;
+  }
+  const char *req = getenv("V3D_REQUIRE_GPU");
+  if (req && atoi(req)) {
+    check(false, "no Vulkan device although V3D_REQUIRE_GPU is set: %s", v3d_last_error());
+    return false;
+  }
+  printf("SKIP: no Vulkan device (%s)\n", v3d_last_error());
+  exit(77);
 }
 
 }  // namespace v3dtest
