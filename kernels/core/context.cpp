@@ -53,15 +53,9 @@ constexpr int kTasksPerThread = 4;
 // Smallest CPU task, in cost units (pixels): below this, thread hand-off costs more than it saves.
 constexpr uint64_t kMinTaskCost = 16 * 1024;
 
-using Clock = std::chrono::steady_clock;
-
 // Fraction of the blocks the GPU did (0 when there were none).
 double block_share(uint64_t cpu, uint64_t gpu) {
   return cpu + gpu ? static_cast<double>(gpu) / static_cast<double>(cpu + gpu) : 0;
-}
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
 bool parse_backend(const char *name, Backend *out, bool *is_auto) {
@@ -291,7 +285,6 @@ void v3d_context_get_stats(const V3dContext *ctx, V3dStats *stats) {
   std::lock_guard<std::mutex> lock(ctx->stats_mutex);
   *stats = ctx->stats;
 }
-
 
 }  // extern "C"
 

@@ -5,12 +5,19 @@
 // context's stats lock.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 
 #include "v3d/v3d.h"
 
 namespace v3d {
+
+// The clock of the frame-level calls' timings and statistics.
+using Clock = std::chrono::steady_clock;
+inline double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 // V3D_OK, or V3D_ERROR_INVALID_ARGUMENT naming the first NULL one of ctx, planes, strides.
 int check_frame_pointers(const V3dContext *ctx, uint8_t *const planes[3],

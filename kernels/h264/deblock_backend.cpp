@@ -28,11 +28,6 @@ namespace v3d {
 namespace h264 {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
 void run_cpu(V3dContext *ctx, const DeblockPicture &pic, unsigned mask) {
   if (!mask) return;
   if (ctx->backend == Backend::kScalar) {

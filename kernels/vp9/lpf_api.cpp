@@ -23,11 +23,6 @@ namespace v3d {
 namespace vp9 {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
 // Checks one frame's arguments and describes it. Touches nothing.
 int check_frame(uint8_t *const planes[3], const ptrdiff_t strides[3], int width, int height,
                 const V3dVp9LfInfo *grid, int grid_stride, int sharpness, LpfFrame *f) {
