@@ -18,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include "core/fault.h"
 #include "core/log.h"
 #include "vulkan/gpu.h"
 #include "vulkan/vk_device.h"
@@ -98,15 +97,8 @@ int DeblockJob::wait() {
     st.busy.unlock();
     return result_ = V3D_ERROR_GPU;
   }
-  VkResult r = gpu.vk.vkWaitForFences(gpu.device, 1, &st.fence, VK_TRUE, kWaitTimeoutNs);
-  bool injected = false;
-  if (r == VK_SUCCESS && fault_hit(Fault::kDeviceLost)) {
-    r = VK_ERROR_DEVICE_LOST;
-    injected = true;
-  } else if (r == VK_SUCCESS && fault_hit(Fault::kGpuTimeout)) {
-    r = VK_TIMEOUT;
-    injected = true;
-  }
+  bool injected;
+  const VkResult r = job_wait(gpu, st.fence, kWaitTimeoutNs, &injected);
   if (r != VK_SUCCESS) {
     // The staged samples are not copied back: the caller's planes are untouched.
     st.lost = true;

@@ -157,6 +157,15 @@ std::string job_end_and_submit(Gpu &gpu, VkCommandBuffer cmd, VkFence fence, VkQ
   return "";
 }
 
+VkResult job_wait(Gpu &gpu, VkFence fence, uint64_t timeout_ns, bool *injected) {
+  const VkResult r = gpu.vk.vkWaitForFences(gpu.device, 1, &fence, VK_TRUE, timeout_ns);
+  *injected = true;
+  if (r == VK_SUCCESS && fault_hit(Fault::kDeviceLost)) return VK_ERROR_DEVICE_LOST;
+  if (r == VK_SUCCESS && fault_hit(Fault::kGpuTimeout)) return VK_TIMEOUT;
+  *injected = false;
+  return r;
+}
+
 void job_store_time(Gpu &gpu, VkQueryPool query) {
   if (!query) return;
   uint64_t ts[2];

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Pieces every GPU job of the runtime shares (vp9_itx_*, vp9_lpf_*): a job slot's command pool,
-// command buffer, fence and timestamp queries; compute pipelines from embedded SPIR-V; the start
-// and the end of a job's one command buffer (timestamps, the barrier that makes shader writes
-// visible to the host, one queue submission with the slot's fence); reading its device time.
+// Pieces every GPU job of the runtime shares (vp9_itx_*, vp9_lpf_*, h264_deblock_*): a job
+// slot's command pool, command buffer, fence and timestamp queries; compute pipelines from
+// embedded SPIR-V; the start and the end of a job's one command buffer (timestamps, the barrier
+// that makes shader writes visible to the host, one queue submission with the slot's fence);
+// the bounded wait for it (with V3D_FAULT's injected losses); reading its device time.
 //
 // Threads: the functions touch only the handles passed in, plus gpu.queue under
 // gpu.queue_mutex (job_end_and_submit) and gpu.last_job_seconds (atomic).
@@ -46,6 +47,9 @@ std::string job_begin(Gpu &gpu, VkCommandPool pool, VkCommandBuffer cmd, VkQuery
 // Ends the job: the compute-to-host barrier, the end timestamp, vkEndCommandBuffer, and one
 // vkQueueSubmit with fence (reset first). "" or the failure.
 std::string job_end_and_submit(Gpu &gpu, VkCommandBuffer cmd, VkFence fence, VkQueryPool query);
+// Waits at most timeout_ns for a job's fence. V3D_FAULT's device-lost and gpu-timeout turn a
+// signalled fence into VK_ERROR_DEVICE_LOST / VK_TIMEOUT and set *injected (else false).
+VkResult job_wait(Gpu &gpu, VkFence fence, uint64_t timeout_ns, bool *injected);
 // After the fence signalled: stores the job's device time in gpu.last_job_seconds.
 void job_store_time(Gpu &gpu, VkQueryPool query);
 

@@ -14,7 +14,6 @@
 #include <utility>
 #include <vector>
 
-#include "core/fault.h"
 #include "core/log.h"
 #include "vulkan/gpu.h"
 #include "vulkan/vk_job.h"
@@ -133,22 +132,14 @@ void ItxJob::scribble_in_place() {
 int ItxJob::wait() {
   if (!slot_) return result_;
   Gpu &gpu = *gpu_;
-  const VkApi &vk = gpu.vk;
   if (!submitted) {
     for (ImportedSpan &im : imported) host_import_release(gpu, &im);
     slot_release(*gpu.vp9_itx, slot_);
     slot_ = nullptr;
     return result_ = V3D_ERROR_GPU;
   }
-  VkResult r = vk.vkWaitForFences(gpu.device, 1, &slot_->fence, VK_TRUE, kWaitTimeoutNs);
-  bool injected = false;
-  if (r == VK_SUCCESS && fault_hit(Fault::kDeviceLost)) {
-    r = VK_ERROR_DEVICE_LOST;
-    injected = true;
-  } else if (r == VK_SUCCESS && fault_hit(Fault::kGpuTimeout)) {
-    r = VK_TIMEOUT;
-    injected = true;
-  }
+  bool injected;
+  const VkResult r = job_wait(gpu, slot_->fence, kWaitTimeoutNs, &injected);
   if (injected) scribble_in_place();
   if (r != VK_SUCCESS) {
     // Lost, or not done in time (then perhaps never): the slot and the Gpu are not used again,
