@@ -144,7 +144,8 @@ void test_wrong_order(V3dContext *scalar, uint64_t seed0) {
   v3d_context_free(ctx);
 }
 
-// A failed submission or job: one warning (per context), the picture still exact.
+// A failed submission or job: one warning (per context), the picture still exact, in place and
+// copied from a source.
 void test_failures(V3dContext *scalar, uint64_t seed0) {
   for (const char *mode : {"submit", "wait"}) {
     setenv("V3D_TEST_H264_GPU_FAIL", mode, 1);
@@ -158,6 +159,14 @@ void test_failures(V3dContext *scalar, uint64_t seed0) {
         std::string what = std::string(backend) + ", failure at " + mode;
         if (check(deblock(ctx, got, c) == 0, "%s: %s", what.c_str(), v3d_last_error()))
           same(got, want, what.c_str(), c);
+        // Copy and deblock: the GPU's planes went from the source into its staging buffer only,
+        // so the CPU's redo must copy them itself (the destination starts as garbage).
+        Picture dst(c.src);
+        Rng junk(c.seed ^ 0x99);
+        dst.fill(junk);
+        what += " (from)";
+        if (check(deblock(ctx, dst, c, &c.src) == 0, "%s: %s", what.c_str(), v3d_last_error()))
+          same(dst, want, what.c_str(), c);
       }
       check(g_warnings.load() - warned == 1, "%s, failure at %s: %d warnings, want 1", backend,
             mode, g_warnings.load() - warned);

@@ -72,15 +72,15 @@ void deblock_run(V3dContext *ctx, const DeblockPicture &pic) {
   unsigned gpu_mask = planes_for_share(share);
   const unsigned cpu_mask = kPlanesAll & ~gpu_mask;
 
-  // The GPU's host-side work (copy-and-filter's copy of its planes, the records, the staging
-  // copy and the submission) runs on a thread of its own while the CPU workers deblock their
-  // planes; auto leaves it a core (one worker fewer), as the other kernels' splits do.
+  // The GPU's host-side work (the records, the staging copy — from the source planes when
+  // copying and deblocking — and the submission) runs on a thread of its own while the CPU
+  // workers deblock their planes; auto leaves it a core (one worker fewer), as the other
+  // kernels' splits do.
   std::unique_ptr<GpuJob> job;
   std::string submit_error;
   bool gpu_busy = false;  // another caller's job holds the GPU's deblocking slot
   double submit_seconds = 0;
   auto submit = [&]() {
-    for (int r = 0; r < pic.mb_rows; r++) deblock_copy_mb_row(pic, r, gpu_mask);  // _from only
     std::vector<uint32_t> records, steps;
     deblock_gpu_records(pic, gpu_mask, &records, &steps);
     FramePlanes fp;
@@ -90,8 +90,9 @@ void deblock_run(V3dContext *ctx, const DeblockPicture &pic) {
       fp.width[p] = pic.width[p];
       fp.height[p] = pic.height[p];
     }
-    job = gpu_h264_deblock_submit(*ctx->gpu, fp, static_cast<int>(gpu_mask), records.data(),
-                                  steps, &submit_error, &gpu_busy);
+    job = gpu_h264_deblock_submit(*ctx->gpu, fp, pic.src[0] ? pic.src : nullptr, pic.src_stride,
+                                  static_cast<int>(gpu_mask), records.data(), steps,
+                                  &submit_error, &gpu_busy);
     submit_seconds = seconds_since(t0);
   };
   std::optional<PoolLimit> limit;

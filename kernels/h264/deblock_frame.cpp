@@ -191,7 +191,7 @@ namespace {
 
 // Both entry points: checks, then the process on the context's backend (deblock_backend.cpp).
 // With src (copy and deblock) each macroblock row of a CPU plane is copied from src just before
-// it is deblocked; GPU planes are copied whole first.
+// it is deblocked; GPU planes go from src into the GPU's staging buffer.
 int deblock_call(V3dContext *ctx, const uint8_t *const src[3], const ptrdiff_t src_strides[3],
                  bool from, uint8_t *const planes[3], const ptrdiff_t strides[3], int width,
                  int height, const V3dH264MbInfo *mbs, int mb_stride,

@@ -120,12 +120,16 @@ bool gpu_has_h264_deblock(const Gpu &gpu);
 
 // Submits the deblocking of the planes in plane_mask of one picture (planes: the whole planes):
 // records[] holds sum(step_counts) records ordered by wavefront step (step t has step_counts[t]
-// records; h264/deblock_gpu.h builds them). The planes are copied into a staging buffer now and
-// back by a successful wait(); a failed job leaves them untouched. One job per Gpu at a time (a
-// second fails to submit with *busy set: not a failure of the GPU, another caller has it).
-// nullptr with *error set on failure (nothing touched).
+// records; h264/deblock_gpu.h builds them). The samples to deblock are copied into a staging
+// buffer now — from from[p] (stride from_stride[p]) when from is given (copy and deblock), else
+// from the planes themselves — and the results into the planes by a successful wait(); a failed
+// job leaves the planes untouched. One job per Gpu at a time (a second fails to submit with
+// *busy set: not a failure of the GPU, another caller has it). nullptr with *error set on
+// failure (nothing touched).
 std::unique_ptr<GpuJob> gpu_h264_deblock_submit(Gpu &gpu, const FramePlanes &planes,
-                                                int plane_mask, const uint32_t *records,
+                                                const uint8_t *const *from,
+                                                const ptrdiff_t *from_stride, int plane_mask,
+                                                const uint32_t *records,
                                                 const std::vector<uint32_t> &step_counts,
                                                 std::string *error, bool *busy = nullptr);
 

@@ -23,7 +23,8 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &, const FramePlanes &, const V3d
 
 bool gpu_has_vp9_lpf(const Gpu &) { return false; }
 bool gpu_has_h264_deblock(const Gpu &) { return false; }
-std::unique_ptr<GpuJob> gpu_h264_deblock_submit(Gpu &, const FramePlanes &, int, const uint32_t *,
+std::unique_ptr<GpuJob> gpu_h264_deblock_submit(Gpu &, const FramePlanes &, const uint8_t *const *,
+                                                const ptrdiff_t *, int, const uint32_t *,
                                                 const std::vector<uint32_t> &, std::string *error,
                                                 bool *) {
   *error = "built without Vulkan";

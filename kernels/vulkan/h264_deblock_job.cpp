@@ -165,7 +165,8 @@ void h264_deblock_state_destroy(Gpu &gpu, H264DeblockState *st) {
 bool gpu_has_h264_deblock(const Gpu &gpu) { return gpu.h264_deblock != nullptr; }
 
 std::unique_ptr<GpuJob> gpu_h264_deblock_submit(Gpu &gpu, const FramePlanes &planes,
-                                                int plane_mask, const uint32_t *records,
+                                                const uint8_t *const *from,
+                                                const ptrdiff_t *from_stride, int plane_mask, const uint32_t *records,
                                                 const std::vector<uint32_t> &step_counts,
                                                 std::string *error, bool *busy) {
   if (busy) *busy = false;
@@ -216,9 +217,10 @@ std::unique_ptr<GpuJob> gpu_h264_deblock_submit(Gpu &gpu, const FramePlanes &pla
     t[3] = static_cast<uint32_t>(planes.height[p]);
     if (!(plane_mask & (1 << p))) continue;
     uint8_t *dst = st.staging.map + off[p];
+    const uint8_t *src = from ? from[p] : planes.data[p];
+    const ptrdiff_t src_stride = from ? from_stride[p] : planes.stride[p];
     for (int y = 0; y < planes.height[p]; y++)
-      memcpy(dst + static_cast<size_t>(y) * planes.width[p], planes.data[p] + y * planes.stride[p],
-             planes.width[p]);
+      memcpy(dst + static_cast<size_t>(y) * planes.width[p], src + y * src_stride, planes.width[p]);
     job->copies_++;
   }
   if (n_records)  // none when nothing in the planes is filtered (records may then be null)
