@@ -5,14 +5,12 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "h264/deblock_tables.h"
+#include "h264/deblock_edges.h"
 #include "h264_deblock_layout.h"
 
 namespace v3d {
 namespace h264 {
 namespace {
-
-inline int clip51(int v) { return std::min(std::max(v, 0), 51); }
 
 // Edge words A, B (h264_deblock_layout.h) of one edge at (x, y) of a plane of size w x h, or
 // A = 0 when nothing is filtered: as deblock_mb.cpp's edge(): no bS > 0, alpha or beta 0, or the
@@ -22,13 +20,12 @@ void edge_words(const uint8_t bs[4], int qpav, const V3dH264SliceInfo &s, int di
   out[0] = out[1] = 0;
   if (!(bs[0] | bs[1] | bs[2] | bs[3])) return;
   if (dir == 0 ? x + taps > w : y + taps > h) return;
-  const int ia = clip51(qpav + s.filter_offset_a), ib = clip51(qpav + s.filter_offset_b);
-  const uint32_t alpha = kAlpha[ia], beta = kBeta[ib];
-  if (!alpha || !beta) return;
-  uint32_t a = alpha | beta << 8, b = 0;
+  const EdgeParams p = edge_params(qpav, s);
+  if (!p.alpha || !p.beta) return;
+  uint32_t a = static_cast<uint32_t>(p.alpha) | static_cast<uint32_t>(p.beta) << 8, b = 0;
   for (int i = 0; i < 4; i++) {
     a |= static_cast<uint32_t>(bs[i]) << (16 + 3 * i);
-    if (bs[i] >= 1 && bs[i] <= 3) b |= static_cast<uint32_t>(kTc0[ia][bs[i]]) << (8 * i);
+    if (bs[i] >= 1 && bs[i] <= 3) b |= static_cast<uint32_t>(p.tc0[bs[i]]) << (8 * i);
   }
   out[0] = a;
   out[1] = b;
@@ -42,29 +39,11 @@ bool mb_words(const DeblockPicture &pic, int r, int c, int pl, uint32_t *e) {
   if (s.disable_deblocking_filter_idc == 1) return false;
   const V3dH264MbInfo *nb[2];
   pic.edge_neighbours(r, c, nb);
-  const int w = pic.width[pl], h = pic.height[pl];
-  if (pl == 0) {
-    const int x0 = 16 * c, y0 = 16 * r, step = m.transform_8x8 ? 2 : 1;
-    for (int dir = 0; dir < 2; dir++) {
-      if (nb[dir])
-        edge_words(m.bs[dir][0], (m.qp + nb[dir]->qp + 1) >> 1, s, dir, x0, y0, w, h, 4,
-                   e + 2 * (dir * 4));
-      for (int k = step; k < 4; k += step)
-        edge_words(m.bs[dir][k], m.qp, s, dir, x0 + (dir ? 0 : 4 * k), y0 + (dir ? 4 * k : 0), w,
-                   h, 4, e + 2 * (dir * 4 + k));
-    }
-  } else {
-    const int x0 = 8 * c, y0 = 8 * r;
-    const int off = pl == 1 ? s.chroma_qp_index_offset : s.second_chroma_qp_index_offset;
-    const int qpc = kQpc[clip51(m.qp + off)];
-    for (int dir = 0; dir < 2; dir++) {
-      if (nb[dir])
-        edge_words(m.bs[dir][0], (qpc + kQpc[clip51(nb[dir]->qp + off)] + 1) >> 1, s, dir, x0, y0,
-                   w, h, 2, e + 2 * (dir * 4));
-      edge_words(m.bs[dir][2], qpc, s, dir, x0 + (dir ? 0 : 4), y0 + (dir ? 4 : 0), w, h, 2,
-                 e + 2 * (dir * 4 + 2));
-    }
-  }
+  const int w = pic.width[pl], h = pic.height[pl], taps = pl ? 2 : 4;
+  for_each_mb_edge(pic, r, c, pl, kPassesAll, nb,
+                   [&](int dir, int k, int x, int y, const uint8_t *bs, int qpav) {
+                     edge_words(bs, qpav, s, dir, x, y, w, h, taps, e + 2 * (dir * 4 + k));
+                   });
   bool any = false;
   for (int i = 0; i < 16; i += 2) any |= e[i] != 0;
   return any;

@@ -5,9 +5,10 @@
 // tC0), through the edge kernels of a DeblockDsp table.
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
+#include "h264/deblock_edges.h"
 #include "h264/deblock_frame.h"
-#include "h264/deblock_tables.h"
 
 namespace v3d {
 namespace h264 {
@@ -18,22 +19,6 @@ struct Plane {
   ptrdiff_t s;
   int w, h;
 };
-
-// Thresholds of one edge (8.7.2.2): alpha, beta (0: nothing is filtered) and the Table 8-17 row
-// of indexA, indexed by bS (-1 for bS 0 and 4).
-struct EdgeParams {
-  int alpha, beta;
-  const int8_t *tc0;
-};
-
-inline int clip51(int v) { return std::min(std::max(v, 0), 51); }
-
-// qPav: (qPp + qPq + 1) >> 1 of the two macroblocks' QP (luma) or QPc (chroma); the current
-// slice's FilterOffsetA/B (8-461, 8-462).
-inline EdgeParams params(int qpav, const V3dH264SliceInfo &s) {
-  const int ia = clip51(qpav + s.filter_offset_a), ib = clip51(qpav + s.filter_offset_b);
-  return {kAlpha[ia], kBeta[ib], kTc0[ia]};
-}
 
 inline uint32_t load4(const uint8_t *b) {
   uint32_t v;
@@ -97,7 +82,7 @@ inline void edge(const DeblockDsp &dsp, const Plane &p, int dir, int x, int y, c
   using K = Kind<kChroma>;
   const uint32_t b4 = load4(bs);
   if (!b4) return;
-  const EdgeParams e = params(qpav, s);
+  const EdgeParams e = edge_params(qpav, s);
   if (!e.alpha || !e.beta) return;  // alpha' / beta' 0 (index < 16): nothing changes
   uint8_t *pix = p.d + y * p.s + x;
   const bool whole = kFull || (dir == 0 ? x + K::kTaps <= p.w && y + K::kLen <= p.h
@@ -127,34 +112,17 @@ void mb_impl(const DeblockPicture &pic, const DeblockDsp &dsp, int r, int c, uns
   if (s.disable_deblocking_filter_idc == 1 || all_bs_zero(m)) return;
   const V3dH264MbInfo *nb[2];  // across the left (dir 0) and top (dir 1) macroblock edges
   pic.edge_neighbours(r, c, nb);
-  if (planes & kPlaneY) {
-    const Plane p{pic.data[0], pic.stride[0], pic.width[0], pic.height[0]};
-    const int x0 = 16 * c, y0 = 16 * r;
-    const int step = m.transform_8x8 ? 2 : 1;  // internal edges 1 and 3 only with 4x4 transforms
-    for (int dir = 0; dir < 2; dir++) {
-      if (!(passes & (1u << dir))) continue;
-      if (nb[dir]) edge<false, kFull>(dsp, p, dir, x0, y0, m.bs[dir][0], (m.qp + nb[dir]->qp + 1) >> 1, s);
-      for (int e = step; e < 4; e += step)
-        edge<false, kFull>(dsp, p, dir, x0 + (dir ? 0 : 4 * e), y0 + (dir ? 4 * e : 0), m.bs[dir][e], m.qp, s);
-    }
-  }
-  for (int pl = 1; pl < 3; pl++) {
+  for (int pl = 0; pl < 3; pl++) {
     if (!(planes & (1u << pl))) continue;
     const Plane p{pic.data[pl], pic.stride[pl], pic.width[pl], pic.height[pl]};
-    const int x0 = 8 * c, y0 = 8 * r;
-    // QPc of each macroblock through Table 8-15 with the current slice's Cb or Cr offset.
-    const int off = pl == 1 ? s.chroma_qp_index_offset : s.second_chroma_qp_index_offset;
-    const int qpc = kQpc[clip51(m.qp + off)];
-    for (int dir = 0; dir < 2; dir++) {
-      if (!(passes & (1u << dir))) continue;
-      // Chroma edge 0 (the macroblock edge) takes luma edge 0's bS, chroma edge 1 (4 samples in)
-      // luma edge 2's; chroma sample i along the edge that of luma segment i / 2.
-      if (nb[dir]) {
-        const int qpn = kQpc[clip51(nb[dir]->qp + off)];
-        edge<true, kFull>(dsp, p, dir, x0, y0, m.bs[dir][0], (qpc + qpn + 1) >> 1, s);
-      }
-      edge<true, kFull>(dsp, p, dir, x0 + (dir ? 0 : 4), y0 + (dir ? 4 : 0), m.bs[dir][2], qpc, s);
-    }
+    auto filter = [&](auto chroma) {  // the plane kind as a compile-time constant
+      for_each_mb_edge(pic, r, c, pl, passes, nb,
+                       [&](int dir, int, int x, int y, const uint8_t *bs, int qpav) {
+                         edge<decltype(chroma)::value, kFull>(dsp, p, dir, x, y, bs, qpav, s);
+                       });
+    };
+    if (pl == 0) filter(std::false_type());
+    else filter(std::true_type());
   }
 }
 
