@@ -22,8 +22,17 @@ struct Options {
   bool gpu = true;
   std::string only;
   std::string section;       // "" = every frame-level section, "itx", "lpf" or "h264"
+  std::string configs;       // "" = every M4 configuration, else a comma-separated list of labels
+                             // (cpu_1,cpu_n,gpu,cpu_n1_gpu,cpu_n_gpu,auto): VP9 transforms' M4 only
   double bandwidth_gbs = 0;  // device memory bandwidth, for the batch table's ratio
 };
+
+// Whether the M4 configuration labelled label is to run (opt.configs).
+inline bool config_wanted(const Options &opt, const char *label) {
+  if (opt.configs.empty()) return true;
+  const std::string list = "," + opt.configs + ",";
+  return list.find("," + std::string(label) + ",") != std::string::npos;
+}
 
 // Builds a JSON document of nested objects and arrays, in order of calls. Keys and strings are
 // plain ASCII written by this tool.

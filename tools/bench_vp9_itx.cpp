@@ -516,7 +516,8 @@ int bench_vp9_itx(const Options &opt, Json &json) {
     std::vector<M4Config> m4cfg;
     for (const Cfg &c : cfgs) {
       const bool needs_gpu = strcmp(c.backend, "simd") != 0;
-      m4cfg.push_back({!needs_gpu || opt.gpu ? c.backend : nullptr, c.threads});
+      m4cfg.push_back({(!needs_gpu || opt.gpu) && config_wanted(opt, c.label) ? c.backend : nullptr,
+                       c.threads});
     }
     const std::vector<RunResult> results = run_contexts_interleaved(m4cfg, w, frames);
     for (size_t ci = 0; ci < std::size(cfgs); ci++) {
@@ -554,7 +555,8 @@ int bench_vp9_itx(const Options &opt, Json &json) {
     json.end_object();
   }
   json.end_array();
-  if (opt.only.empty() || std::string("mixed").find(opt.only) != std::string::npos) {
+  if (opt.configs.empty() &&
+      (opt.only.empty() || std::string("mixed").find(opt.only) != std::string::npos)) {
     printf("\n");
     for (auto sp : {Spec{-1, -1, false}, Spec{1, 0, false}}) {
       Workload w = make_workload(sp.size, sp.type, sp.full, 77);
@@ -563,7 +565,7 @@ int bench_vp9_itx(const Options &opt, Json &json) {
       json.end_object();
     }
   }
-  if (opt.gpu) {
+  if (opt.gpu && opt.configs.empty()) {
     printf("\n");
     for (auto sp : {Spec{1, 0, false}, Spec{-1, -1, false}}) {
       Workload w = make_workload(sp.size, sp.type, sp.full, 99);

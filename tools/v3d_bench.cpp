@@ -4,7 +4,7 @@
 // device machine.
 //
 //   v3d-bench [--json FILE] [--cpu-json FILE] [--quick] [--frames N] [--threads N] [--no-gpu]
-//             [--only SIZE] [--no-cpu-targets] [--section itx|lpf|h264]
+//             [--only SIZE] [--no-cpu-targets] [--section itx|lpf|h264] [--configs LIST]
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -36,6 +36,7 @@ int main(int argc, char **argv) {
     else if (a == "--bandwidth-gbs") opt.bandwidth_gbs = atof(next());
     else if (a == "--only") opt.only = next();
     else if (a == "--section") opt.section = next();
+    else if (a == "--configs") opt.configs = next();
     else if (a == "--help" || a == "-h") {
       printf("usage: v3d-bench [--json FILE] [--quick] [--frames N] [--threads N] [--no-gpu] "
              "[--only 4x4|8x8|16x16|32x32|mixed|h264|intra|inter] [--cpu-json FILE] [--no-cpu-targets]\n"
@@ -43,7 +44,9 @@ int main(int argc, char **argv) {
              "  --bandwidth-gbs B  the GPU's memory bandwidth (GB/s), to print batches against it\n"
              "  --cpu-json F  per-SIMD-target single-thread kernel table (M3 for every target) as JSON\n"
              "  --threads N  CPU cores to count as N for the M4 matrix (default: online cores)\n"
-             "  --section S  only the frame-level section S: itx (VP9 transforms), lpf (VP9 loop filter) or h264 (H.264 deblocking)\n");
+             "  --section S  only the frame-level section S: itx (VP9 transforms), lpf (VP9 loop filter) or h264 (H.264 deblocking)\n"
+             "  --configs L  VP9 transforms: only the M4 configurations in the comma-separated list L\n"
+             "               (cpu_1,cpu_n,gpu,cpu_n1_gpu,cpu_n_gpu,auto), and no frames-in-flight or batch tables\n");
       return 0;
     } else {
       fprintf(stderr, "unknown option %s (try --help)\n", a.c_str());

@@ -387,27 +387,83 @@ void itx_build_active(ThreadPool *pool, const V3dVp9TxBlock *blocks, size_t n_bl
     for (size_t t = 0; t < chunks.size(); t++) fill(static_cast<int>(t), 0);
 }
 
+namespace {
+
+// A frame's split points, found from validation's chunk totals without a list of the blocks
+// with work (building one was a pass over the frame as long as validation's on short frames).
+class ItxCuts {
+ public:
+  ItxCuts(const V3dVp9TxBlock *blocks, size_t n_blocks, ItxScratch &scratch)
+      : blocks_(blocks), n_blocks_(n_blocks), chunks_(scratch.chunks), cost_(scratch.chunk_cost),
+        first_(scratch.chunk_first) {
+    cost_.assign(chunks_.size() + 1, 0);
+    first_.assign(chunks_.size() + 1, 0);
+    for (size_t c = 0; c < chunks_.size(); c++) {
+      cost_[c + 1] = cost_[c] + chunks_[c].cost;
+      first_[c + 1] = first_[c] + chunks_[c].active;
+    }
+  }
+  uint64_t total() const { return cost_.back(); }
+  size_t active() const { return first_.back(); }
+  // The shortest prefix blocks[0, end) whose cost reaches target (exact: walks one chunk), with
+  // its cost and its number of blocks with work.
+  size_t exact(uint64_t target, uint64_t *cost, size_t *active) const {
+    if (target == 0) return *cost = 0, *active = 0, 0;
+    if (target >= total()) return *cost = total(), *active = this->active(), n_blocks_;
+    const size_t c = chunk_of(target);  // cost_[c] < target <= cost_[c + 1]
+    uint64_t sum = cost_[c];
+    size_t k = first_[c], i = c * vp9::kItxChunk;
+    while (sum < target) {
+      const uint32_t b = vp9::itx_block_cost(blocks_[i++]);
+      sum += b;
+      k += b != 0;
+    }
+    *cost = sum;
+    *active = k;
+    return i;
+  }
+  // About where the cost reaches target (interpolated inside a chunk): for cutting the CPU's
+  // share into tasks, which the workers then take as they come.
+  size_t approx(uint64_t target) const {
+    if (target == 0) return 0;
+    if (target >= total()) return n_blocks_;
+    const size_t c = chunk_of(target);
+    const size_t begin = c * vp9::kItxChunk, len = std::min(n_blocks_, begin + vp9::kItxChunk) - begin;
+    const uint64_t in = chunks_[c].cost ? chunks_[c].cost : 1;
+    return begin + static_cast<size_t>(static_cast<double>(target - cost_[c]) / in * len);
+  }
+
+ private:
+  size_t chunk_of(uint64_t target) const {
+    return static_cast<size_t>(std::lower_bound(cost_.begin(), cost_.end(), target) - cost_.begin()) - 1;
+  }
+  const V3dVp9TxBlock *blocks_;
+  size_t n_blocks_;
+  const std::vector<vp9::ItxChunk> &chunks_;
+  std::vector<uint64_t> &cost_;  // cost of chunks [0, c)
+  std::vector<size_t> &first_;   // blocks with work in chunks [0, c)
+};
+
+}  // namespace
+
 void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9TxBlock *blocks,
                          size_t n_blocks, const int16_t *coeffs, size_t n_coeffs,
                          ItxScratch &scratch, Clock::time_point t_call) {
   auto t_frame = Clock::now();
-  itx_build_active(ctx->pool.get(), blocks, n_blocks, scratch);
-  const std::vector<uint32_t> &active = scratch.active;
-  const std::vector<uint64_t> &prefix = scratch.prefix;
-  const size_t n_active = active.size();
-  const uint64_t total = prefix.back();
+  const ItxCuts cuts(blocks, n_blocks, scratch);
+  const size_t n_active = cuts.active();
+  const uint64_t total = cuts.total();
 
   double share = 0;
   SplitController &split = ctx->itx_split.for_size(frame.width[0], frame.height[0]);
   if (ctx->backend == Backend::kGpu) share = 1;
   else if (ctx->backend == Backend::kHybrid) share = split.next_share(ctx->fixed_share);
-  // GPU takes active[0..n_gpu): a contiguous run of the list, i.e. one region of the frame.
-  size_t n_gpu = 0;
-  if (share >= 1) n_gpu = n_active;
-  else if (share > 0)
-    n_gpu = std::lower_bound(prefix.begin(), prefix.end(), static_cast<uint64_t>(share * total)) -
-            prefix.begin();
-  if (!gpu_usable(ctx)) n_gpu = 0;
+  // The GPU takes blocks[0, gpu_end): a contiguous run of the list, i.e. one region of the
+  // frame, holding n_gpu blocks with work of cost gpu_cost.
+  size_t gpu_end = 0, n_gpu = 0;
+  uint64_t gpu_cost = 0;
+  if (share > 0 && gpu_usable(ctx))
+    gpu_end = cuts.exact(share >= 1 ? total : static_cast<uint64_t>(share * total), &gpu_cost, &n_gpu);
   // auto splits with the workers less one (its default pool has a thread per core): that core
   // prepares and submits the GPU's share (V3D_NOTES: N-1 cores + GPU beat N cores + GPU on a Pi 5).
   std::optional<PoolLimit> limit;
@@ -423,8 +479,7 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   auto submit_gpu = [&]() {
     const auto t_prep = Clock::now();
     std::string err;
-    job = gpu_vp9_itx_submit(*ctx->gpu, frame, blocks, active.data(), n_gpu, coeffs, n_coeffs,
-                             &err);
+    job = gpu_vp9_itx_submit(*ctx->gpu, frame, blocks, nullptr, gpu_end, coeffs, n_coeffs, &err);
     if (!job) {
       warn_gpu_failure(ctx, err.c_str(), "its share of this frame runs on the CPU");
       gpu_failed_submit = true;
@@ -434,24 +489,20 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
     gpu_prep_seconds = seconds_since(t_prep);
   };
 
-  // CPU share: active[n_gpu..n_active), cut into tasks of about equal cost.
+  // CPU share: blocks[gpu_end, n_blocks), cut into tasks of about equal cost.
   auto t_cpu = Clock::now();
   const bool use_ref = ctx->backend == Backend::kScalar;
-  const uint64_t cpu_cost = total - prefix[n_gpu];
+  const uint64_t cpu_cost = total - gpu_cost;
   double cpu_seconds = 0;
   if (n_gpu < n_active) {
     int n_tasks = ctx->pool->size() * kTasksPerThread;
     n_tasks = static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(n_tasks, cpu_cost / kMinTaskCost)));
-    std::vector<size_t> cut(n_tasks + 1);
-    cut[0] = n_gpu;
-    cut[n_tasks] = n_active;
-    for (int t = 1; t < n_tasks; t++) {
-      uint64_t target = prefix[n_gpu] + cpu_cost * t / n_tasks;
-      cut[t] = std::max(cut[t - 1],
-                        static_cast<size_t>(std::lower_bound(prefix.begin(), prefix.end(), target) -
-                                            prefix.begin()));
-      cut[t] = std::min(cut[t], n_active);
-    }
+    std::vector<size_t> &cut = scratch.cut;
+    cut.resize(n_tasks + 1);
+    cut[0] = gpu_end;
+    cut[n_tasks] = n_blocks;
+    for (int t = 1; t < n_tasks; t++)
+      cut[t] = std::min(n_blocks, std::max(cut[t - 1], cuts.approx(gpu_cost + cpu_cost * t / n_tasks)));
     const int first = n_gpu ? 1 : 0;  // task 0 submits the GPU's share
     ctx->pool->run(n_tasks + first, [&](int task, int) {
       if (task < first) {
@@ -459,15 +510,16 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
         return;
       }
       task -= first;
-      vp9::itx_apply_cpu(frame, blocks, active.data(), cut[task], cut[task + 1], coeffs, use_ref);
+      vp9::itx_apply_cpu(frame, blocks, nullptr, cut[task], cut[task + 1], coeffs, use_ref);
     });
     cpu_seconds = seconds_since(t_cpu);
   } else if (n_gpu) {
     submit_gpu();
   }
   if (gpu_failed_submit) {  // nothing reached the GPU: its share runs here
-    vp9::itx_apply_cpu(frame, blocks, active.data(), 0, n_gpu, coeffs, use_ref);
+    vp9::itx_apply_cpu(frame, blocks, nullptr, 0, gpu_end, coeffs, use_ref);
     n_gpu = 0;
+    gpu_cost = 0;
   }
 
   double gpu_seconds = 0;
@@ -487,13 +539,13 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
       std::string why = v3d_last_error();
       clear_error();
       warn_gpu_failure(ctx, why.c_str(), "its share of this frame is redone on the CPU");
-      vp9::itx_apply_cpu(frame, blocks, active.data(), 0, n_gpu, coeffs, use_ref);
+      vp9::itx_apply_cpu(frame, blocks, nullptr, 0, gpu_end, coeffs, use_ref);
       n_gpu = 0;
+      gpu_cost = 0;
       rc = V3D_OK;
     }
   }
   double frame_seconds = seconds_since(t_frame);
-  uint64_t gpu_cost = prefix[n_gpu];
   // The GPU side's busy time: its preparation plus the device's own time (timestamps), when the
   // device has timestamps; else submission to the end of the wait, which includes waiting for
   // the CPU side (the wait starts after it).

@@ -84,6 +84,7 @@ struct ItxScratch {
   std::vector<uint64_t> chunk_cost;
   std::vector<uint32_t> active;
   std::vector<uint64_t> prefix;
+  std::vector<size_t> cut;  // a frame's CPU tasks: blocks[cut[t], cut[t + 1])
 };
 
 }  // namespace v3d

@@ -15,17 +15,31 @@ namespace vp9 {
 namespace {
 
 // One bit per cell of a plane (a pixel, or a 4x4 cell), rows of 64-bit words: detects blocks of
-// one plane that share a cell, whatever their alignment. Used by one thread at a time.
+// one plane that share a cell, whatever their alignment. A flag per row says whether anything in
+// it was marked, so that clearing the bitmap and merging it with other tasks' bitmaps touch those
+// rows only. Used by one thread at a time.
 class Occupancy {
  public:
+  // Sizes the bitmap for a w x h plane of cells and clears what the last use marked.
   void reset(int w, int h) {
-    words_ = (w + 63) / 64;
-    bits_.assign(static_cast<size_t>(words_) * h, 0);
+    const int words = (w + 63) / 64;
+    if (words != words_ || static_cast<size_t>(h) != used_.size()) {
+      words_ = words;
+      bits_.assign(static_cast<size_t>(words_) * h, 0);
+      used_.assign(h, 0);
+      return;
+    }
+    for (size_t r = 0; r < used_.size(); r++)
+      if (used_[r]) {
+        std::fill_n(bits_.begin() + r * words_, words_, 0);
+        used_[r] = 0;
+      }
   }
   // Marks the clipped rectangle; returns false if any of its cells was marked already.
   bool mark(int x, int y, int w, int h) {
     uint64_t seen = 0;
     for (int r = y; r < y + h; r++) {
+      used_[r] = 1;
       uint64_t *row = &bits_[static_cast<size_t>(r) * words_];
       for (int c = x; c < x + w;) {
         const int bit = c & 63;
@@ -38,22 +52,47 @@ class Occupancy {
     }
     return seen == 0;
   }
+  // mark() for a rectangle that does not cross a 64-cell word (no block aligned to its own size
+  // does): one mask, one word per row.
+  bool mark_small(int x, int y, int w, int h) {
+    const int bit = x & 63;
+    if (bit + w > 64) return mark(x, y, w, h);
+    const uint64_t mask = (w == 64 ? ~uint64_t{0} : ((uint64_t{1} << w) - 1)) << bit;
+    uint64_t *row = &bits_[static_cast<size_t>(y) * words_ + (x >> 6)];
+    uint8_t *used = &used_[y];
+    uint64_t seen = 0;
+    for (int r = 0; r < h; r++, row += words_) {
+      used[r] = 1;
+      seen |= *row & mask;
+      *row |= mask;
+    }
+    return seen == 0;
+  }
+  // ORs the marked rows into acc (same size); cells that acc had already go into both.
+  void merge_into(uint64_t *acc, uint64_t *both) const {
+    for (size_t r = 0; r < used_.size(); r++) {
+      if (!used_[r]) continue;
+      for (size_t k = r * words_; k < (r + 1) * words_; k++) {
+        both[k] |= acc[k] & bits_[k];
+        acc[k] |= bits_[k];
+      }
+    }
+  }
   size_t size() const { return bits_.size(); }
-  uint64_t word(size_t i) const { return bits_[i]; }
   int words_per_row() const { return words_; }
 
  private:
   int words_ = 0;
   std::vector<uint64_t> bits_;
+  std::vector<uint8_t> used_;  // per row: marked since the last reset
 };
 
-// Each thread's marks during one validation: a thread marks the blocks of its tasks in its own
-// bitmaps (no atomics: a shared bitmap's atomic ORs were half of validation's time), and the
-// bitmaps are then checked against each other.
-struct ThreadMarks {
+// One validation task's marks: a task marks its blocks in bitmaps of its own (no atomics: a
+// shared bitmap's atomic ORs were half of validation's time), which are then merged.
+struct TaskMarks {
   Occupancy occ[3];
   bool used = false;
-  size_t overlap = SIZE_MAX;  // a block overlapping another block of this thread
+  size_t overlap = SIZE_MAX;  // a block overlapping an earlier block of this task
 };
 
 // Finds another block of the same plane that shares a pixel with the rectangle (only for the
@@ -110,6 +149,17 @@ int check_block(const V3dVp9TxBlock &b, size_t i, const int pw[3], const int ph[
   return V3D_OK;
 }
 
+// check_block(..., false) == V3D_OK, as one expression with few branches: validation runs it on
+// every block of every frame (200,000 blocks in a 1080p frame of 4x4 transforms).
+inline bool block_ok(const V3dVp9TxBlock &b, const int pw[3], const int ph[3], size_t n_coeffs) {
+  const unsigned p = b.plane, s = b.tx_size, t = b.tx_type;
+  if ((p > 2) | (s > 3) | (t > 4)) return false;
+  const uint32_t area = 16u << (2 * s);
+  return ((t != 4) | (s == 0)) & ((s != 3) | (t == 0)) & (b.x < pw[p]) & (b.y < ph[p]) &
+         (b.eob <= area) &
+         (static_cast<uint64_t>(b.coeff_offset) + area <= static_cast<uint64_t>(n_coeffs));
+}
+
 }  // namespace
 
 int itx_validate(int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
@@ -120,65 +170,121 @@ int itx_validate(int width, int height, const V3dVp9TxBlock *blocks, size_t n_bl
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "blocks is NULL but n_blocks is %zu", n_blocks);
   int pw[3], ph[3];
   itx_plane_sizes(width, height, pw, ph);
-  // Tasks of kItxChunk blocks (~10 ns a block: 20 us a task, well above a hand-off's cost, and
-  // enough tasks for 16 threads on a 1080p frame).
-  const int n_tasks = static_cast<int>((n_blocks + kItxChunk - 1) / kItxChunk);
-  const bool parallel = pool && pool->size() > 1 && n_tasks > 1;
-  auto run = [&](const std::function<void(int, int, size_t, size_t)> &body) {
-    auto task = [&](int t, int thread) {
-      body(t, thread, t * kItxChunk, std::min(n_blocks, (t + 1) * kItxChunk));
-    };
-    if (parallel) pool->run(n_tasks, task);
-    else
-      for (int t = 0; t < n_tasks; t++) task(t, 0);
+  // Per-chunk totals (kItxChunk blocks each) for the scheduler; validation itself runs in at most
+  // one task per thread, each a contiguous run of chunks with bitmaps of its own: few bitmaps to
+  // clear and merge, and in a list in frame order (a decoder's) each task's blocks cover a band
+  // of rows, so the merge below reads each bitmap row about once.
+  const size_t n_chunks = (n_blocks + kItxChunk - 1) / kItxChunk;
+  const int threads = pool ? pool->size() : 1;
+  const int n_tasks = static_cast<int>(std::min<size_t>(n_chunks, static_cast<size_t>(threads)));
+  const bool parallel = pool && n_tasks > 1;
+  auto task_chunks = [&](int t, size_t *first, size_t *last) {
+    *first = n_chunks * t / n_tasks;
+    *last = n_chunks * (t + 1) / n_tasks;
   };
-  if (chunks) chunks->assign(n_tasks, ItxChunk{});
+  auto run = [&](const std::function<void(int)> &body) {
+    if (parallel) pool->run(n_tasks, [&](int t, int) { body(t); });
+    else
+      for (int t = 0; t < n_tasks; t++) body(t);
+  };
+  if (chunks) chunks->assign(n_chunks, ItxChunk{});
 
-  // Per-thread bitmaps, kept by the calling thread between frames (workers reach them through
+  // The tasks' bitmaps, kept by the calling thread between frames (workers reach them through
   // marks, since a thread_local named inside the lambda would be each worker's own).
-  thread_local std::vector<ThreadMarks> tls_marks;
-  std::vector<ThreadMarks> &marks = tls_marks;
-  const int n_threads = parallel ? pool->size() : 1;
-  if (marks.size() < static_cast<size_t>(n_threads)) marks.resize(n_threads);
+  thread_local std::vector<TaskMarks> tls_marks;
+  std::vector<TaskMarks> &marks = tls_marks;
+  if (marks.size() < static_cast<size_t>(n_tasks)) marks.resize(n_tasks);
   int shift = 2;
-  for (int t = 0; t < n_threads; t++) {
+  for (int t = 0; t < n_tasks; t++) {
     marks[t].used = false;
     marks[t].overlap = SIZE_MAX;
   }
-  auto mark = [&](size_t i, int thread) {
-    ThreadMarks &m = marks[thread];
-    if (!m.used) {  // first block of this thread: clear its bitmaps
-      for (int p = 0; p < 3; p++) m.occ[p].reset(pw[p] >> shift, ph[p] >> shift);
-      m.used = true;
-    }
-    const V3dVp9TxBlock &b = blocks[i];
-    const int n = 4 << b.tx_size;
-    const int w = b.x + n > pw[b.plane] ? pw[b.plane] - b.x : n;
-    const int h = b.y + n > ph[b.plane] ? ph[b.plane] - b.y : n;
-    if (!m.occ[b.plane].mark(b.x >> shift, b.y >> shift, w >> shift, h >> shift))
-      m.overlap = std::min(m.overlap, i);
+  auto begin_marks = [&](TaskMarks &m) {
+    if (m.used) return;
+    for (int p = 0; p < 3; p++) m.occ[p].reset(pw[p] >> shift, ph[p] >> shift);
+    m.used = true;
   };
-  // Whether two threads marked one cell: then the first block in list order covering such a
-  // cell is the one reported.
-  auto cross_thread_overlap = [&]() -> size_t {
+
+  // One pass: the checks of each block alone, its cost, and occupancy. Blocks on a 4-pixel grid
+  // (every VP9 block is) are marked at 4x4-cell resolution, exact for them because the planes'
+  // sizes are multiples of 4 too. A block off the grid is not marked here: if there is one, a
+  // second pass marks every block pixel by pixel. A block failing its own checks is reported
+  // before any overlap (the first in list order, whichever task found it).
+  std::vector<size_t> first_bad(n_tasks, SIZE_MAX);
+  std::vector<int> unaligned(n_tasks, 0);
+  run([&](int t) {
+    TaskMarks &m = marks[t];
+    begin_marks(m);
+    int misaligned = 0;
+    size_t c0, c1;
+    task_chunks(t, &c0, &c1);
+    for (size_t c = c0; c < c1; c++) {
+      size_t active = 0;
+      uint64_t cost = 0;
+      const size_t end = std::min(n_blocks, (c + 1) * kItxChunk);
+      for (size_t i = c * kItxChunk; i < end; i++) {
+        const V3dVp9TxBlock &b = blocks[i];
+        if (!block_ok(b, pw, ph, n_coeffs)) {
+          first_bad[t] = i;
+          return;
+        }
+        const uint32_t cb = itx_block_cost(b);
+        active += cb != 0;
+        cost += cb;
+        if ((b.x | b.y) & 3) {
+          misaligned = 1;
+          continue;
+        }
+        // In 4x4 cells, clipped to the plane (whose sizes are multiples of 4).
+        const int p = b.plane, n = 1 << b.tx_size, cx = b.x >> 2, cy = b.y >> 2;
+        const int w = std::min(n, (pw[p] >> 2) - cx), h = std::min(n, (ph[p] >> 2) - cy);
+        if (!m.occ[p].mark_small(cx, cy, w, h)) m.overlap = std::min(m.overlap, i);
+      }
+      if (chunks) (*chunks)[c] = ItxChunk{active, cost};
+    }
+    unaligned[t] = misaligned;
+  });
+  for (int t = 0; t < n_tasks; t++)
+    if (first_bad[t] != SIZE_MAX)
+      return check_block(blocks[first_bad[t]], first_bad[t], pw, ph, n_coeffs, true);
+
+  if (std::any_of(unaligned.begin(), unaligned.end(), [](int u) { return u != 0; })) {
+    shift = 0;
+    for (int t = 0; t < n_tasks; t++) {
+      marks[t].used = false;
+      marks[t].overlap = SIZE_MAX;
+    }
+    run([&](int t) {
+      TaskMarks &m = marks[t];
+      begin_marks(m);
+      size_t c0, c1;
+      task_chunks(t, &c0, &c1);
+      const size_t end = std::min(n_blocks, c1 * kItxChunk);
+      for (size_t i = c0 * kItxChunk; i < end; i++) {
+        const V3dVp9TxBlock &b = blocks[i];
+        const int n = 4 << b.tx_size;
+        const int w = b.x + n > pw[b.plane] ? pw[b.plane] - b.x : n;
+        const int h = b.y + n > ph[b.plane] ? ph[b.plane] - b.y : n;
+        if (!m.occ[b.plane].mark(b.x, b.y, w, h)) m.overlap = std::min(m.overlap, i);
+      }
+    });
+  }
+
+  // Cells marked by two tasks: the first such cell in raster order, then the first block in list
+  // order covering it, is reported.
+  auto cross_task_overlap = [&]() -> size_t {
+    if (n_tasks < 2) return SIZE_MAX;
+    thread_local std::vector<uint64_t> acc, both;
     for (int p = 0; p < 3; p++) {
-      size_t words = 0;
-      int per_row = 1;
-      for (int t = 0; t < n_threads; t++)
-        if (marks[t].used) {
-          words = marks[t].occ[p].size();
-          per_row = marks[t].occ[p].words_per_row();
-        }
+      const size_t words = marks[0].occ[p].size();
+      const int per_row = marks[0].occ[p].words_per_row();
+      acc.assign(words, 0);
+      both.assign(words, 0);
+      for (int t = 0; t < n_tasks; t++)
+        if (marks[t].used) marks[t].occ[p].merge_into(acc.data(), both.data());
       for (size_t k = 0; k < words; k++) {
-        uint64_t acc = 0, both = 0;
-        for (int t = 0; t < n_threads; t++) {
-          if (!marks[t].used) continue;
-          const uint64_t v = marks[t].occ[p].word(k);
-          both |= acc & v;
-          acc |= v;
-        }
-        if (!both) continue;
-        const int x = (static_cast<int>(k % per_row) * 64 + __builtin_ctzll(both)) << shift;
+        if (!both[k]) continue;
+        const int x = (static_cast<int>(k % per_row) * 64 + __builtin_ctzll(both[k])) << shift;
         const int y = static_cast<int>(k / per_row) << shift;
         for (size_t i = 0; i < n_blocks; i++) {
           const V3dVp9TxBlock &b = blocks[i];
@@ -189,49 +295,8 @@ int itx_validate(int width, int height, const V3dVp9TxBlock *blocks, size_t n_bl
     }
     return SIZE_MAX;
   };
-
-  // One pass: the checks of each block alone, its cost, and occupancy. Blocks on a 4-pixel grid
-  // (every VP9 block is) are marked at 4x4-cell resolution, exact for them because the planes'
-  // sizes are multiples of 4 too. A block off the grid is not marked here: if there is one, a
-  // second pass marks every block pixel by pixel. A block failing its own checks is reported
-  // before any overlap (the first in list order, whichever thread found it).
-  std::vector<size_t> first_bad(n_tasks, SIZE_MAX);
-  std::vector<int> unaligned(n_tasks, 0);
-  run([&](int t, int thread, size_t begin, size_t end) {
-    int misaligned = 0;
-    size_t active = 0;
-    uint64_t cost = 0;
-    for (size_t i = begin; i < end; i++) {
-      const V3dVp9TxBlock &b = blocks[i];
-      if (check_block(b, i, pw, ph, n_coeffs, false)) {
-        first_bad[t] = i;
-        return;
-      }
-      const uint32_t c = itx_block_cost(b);
-      active += c != 0;
-      cost += c;
-      if ((b.x | b.y) & 3) misaligned = 1;
-      else mark(i, thread);
-    }
-    unaligned[t] = misaligned;
-    if (chunks) (*chunks)[t] = ItxChunk{active, cost};
-  });
-  for (int t = 0; t < n_tasks; t++)
-    if (first_bad[t] != SIZE_MAX)
-      return check_block(blocks[first_bad[t]], first_bad[t], pw, ph, n_coeffs, true);
-
-  if (std::any_of(unaligned.begin(), unaligned.end(), [](int u) { return u != 0; })) {
-    shift = 0;
-    for (int t = 0; t < n_threads; t++) {
-      marks[t].used = false;
-      marks[t].overlap = SIZE_MAX;
-    }
-    run([&](int, int thread, size_t begin, size_t end) {
-      for (size_t i = begin; i < end; i++) mark(i, thread);
-    });
-  }
-  size_t overlap = cross_thread_overlap();
-  for (int t = 0; t < n_threads; t++) overlap = std::min(overlap, marks[t].overlap);
+  size_t overlap = cross_task_overlap();
+  for (int t = 0; t < n_tasks; t++) overlap = std::min(overlap, marks[t].overlap);
   if (overlap != SIZE_MAX) {
     const size_t i = overlap;
     const V3dVp9TxBlock &b = blocks[i];
