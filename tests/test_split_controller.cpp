@@ -149,6 +149,70 @@ void per_size() {
   check(&book.for_size(1920, 1088) != &book.for_size(352, 288), "sizes have their own controllers");
 }
 
+// auto's two splits: with every worker, and lean (one worker fewer: less CPU, but the two sides
+// disturb each other less). On random machines where either may be the better one, the
+// controller offered both must do as well as with the better split alone known in advance.
+void lean_or_full(uint64_t seed) {
+  Rng rng(seed ^ 0xE3);
+  const int n_machines = v3dtest::scaled(200);
+  int lean_better = 0;
+  for (int i = 0; i < n_machines; i++) {
+    Machine full;
+    full.cpu_rate = 1e6 * (1 + 99 * rng.uniform());
+    full.gpu_rate = full.cpu_rate * std::exp(std::log(1 / 30.0) + rng.uniform() * std::log(150.0));
+    const double cost = 1e5 * (1 + 9 * rng.uniform());
+    full.gpu_fixed = rng.uniform() * 0.3 * cost / full.cpu_rate;
+    full.cpu_slow = 1 + (rng.range(0, 1) ? 1.5 : 0.3) * rng.uniform();
+    full.gpu_slow = 1 + (rng.range(0, 1) ? 1.5 : 0.3) * rng.uniform();
+    full.noise = 0.05 * rng.uniform();
+    full.serial = rng.range(0, 1) ? rng.uniform() * 0.3 * cost / full.cpu_rate : 0;
+    const int cores = rng.range(2, 16);
+    Machine lean = full;
+    lean.cpu_rate = full.cpu_rate * (cores - 1) / cores;
+    lean.cpu_slow = 1 + (full.cpu_slow - 1) * rng.uniform();
+    lean.gpu_slow = 1 + (full.gpu_slow - 1) * rng.uniform();
+    lean.gpu_fixed = full.gpu_fixed * rng.uniform();
+    // CPU alone runs every worker in both cases: the lean machine's split, the full one's CPU.
+    auto lean_split_best = [&]() {
+      double best = 1e30;
+      for (int k = 1; k < 1000; k++) {
+        const double sh = k / 1000.0;
+        best = std::min(best, lean.serial + std::max((1 - sh) * cost / lean.cpu_rate * lean.cpu_slow,
+                                                     lean.gpu_fixed + sh * cost / lean.gpu_rate * lean.gpu_slow));
+      }
+      return best;
+    };
+    const double best = std::min(full.best_time(cost), lean_split_best());
+    const double single = full.best_single(cost);
+    if (lean_split_best() < full.best_time(cost)) lean_better++;
+    v3d::SplitController c;
+    double sum = 0;
+    int counted = 0;
+    for (int f = 0; f < 400; f++) {
+      const double sh = c.next_share(-1, true);
+      const Machine &m = c.lean() ? lean : full;
+      double cs, gs, fs;
+      m.frame(cost, sh, rng, &cs, &gs, &fs);
+      c.record(sh < 1 ? (1 - sh) * cost : 0, cs, sh > 0 ? sh * cost : 0, gs, fs);
+      if (f >= 12) {
+        sum += fs;
+        counted++;
+      }
+    }
+    const double mean = sum / counted;
+    check(mean <= single * 1.02 && mean <= best * 1.12,
+          "lean/full machine %d (seed 0x%llx): mean frame %.4g s; faster side alone %.4g s, best "
+          "split %.4g s (cores %d, cpu %.3g gpu %.3g fixed %.3g/%.3g slow %.2f/%.2f vs %.2f/%.2f)",
+          i, static_cast<unsigned long long>(seed), mean, single, best, cores, full.cpu_rate,
+          full.gpu_rate, full.gpu_fixed, lean.gpu_fixed, full.cpu_slow, full.gpu_slow,
+          lean.cpu_slow, lean.gpu_slow);
+  }
+  // The test means something only if both kinds of machine came up.
+  check(lean_better > n_machines / 20 && lean_better < n_machines - n_machines / 20,
+        "lean/full: the lean split was the better one on %d of %d machines (both kinds wanted)",
+        lean_better, n_machines);
+}
+
 }  // namespace
 
 int main() {
@@ -158,5 +222,6 @@ int main() {
   follows_a_change();
   fixed_share();
   per_size();
+  lean_or_full(seed);
   return v3dtest::finish();
 }

@@ -2,6 +2,7 @@
 #include "core/context.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -96,34 +97,36 @@ const char *backend_name(Backend b) {
 double SplitController::share_for(Mode m) const {
   if (m == kCpu) return 0;
   if (m == kGpu) return 1;
-  return share_;
+  return share_[m - kSplit];
 }
 
-double SplitController::next_share(double fixed) {
+double SplitController::next_share(double fixed, bool offer_lean) {
   if (fixed >= 0) {
     planned_ = kNone;
     return std::min(1.0, fixed);
   }
-  // Measure each way once: CPU alone, GPU alone, then the split at the two sides' rates.
+  const int n_modes = offer_lean ? kModes : kSplitLean;
+  // Measure each way once: CPU alone, GPU alone, then the splits at the two sides' rates.
   Mode m = kNone;
-  for (int i = 0; i < kModes && m == kNone; i++)
+  for (int i = 0; i < n_modes && m == kNone; i++)
     if (time_per_cost_[i] == 0) m = static_cast<Mode>(i);
   if (m == kNone) {
     int best = 0;
-    for (int i = 1; i < kModes; i++)
+    for (int i = 1; i < n_modes; i++)
       if (time_per_cost_[i] < time_per_cost_[best]) best = i;
     m = static_cast<Mode>(best);
     // Try the slower ways again now and then, each when its time has come (the most overdue
     // first): every kExplorePeriod frames for one about as fast as the best, less often the
     // slower it was, so that each retry costs at most kExploreBudget of the frame time on average.
     double most_overdue = 0;
-    for (int i = 0; i < kModes; i++) {
+    for (int i = 0; i < n_modes; i++) {
       if (i == best) continue;
       const double ratio = time_per_cost_[i] / time_per_cost_[best];
       double period = std::max<double>(kExplorePeriod, (ratio - 1) / kExploreBudget);
       // A split measured while its sides were far from finishing together has been rebalanced
       // since: try the new share soon (a few times at most), its measurement was not of it.
-      if (i == kSplit && rebalance_tries_ > 0 && rebalance_tries_ <= kRebalanceTries)
+      if (is_split(i) && rebalance_tries_[i - kSplit] > 0 &&
+          rebalance_tries_[i - kSplit] <= kRebalanceTries)
         period = kRebalancePeriod;
       const double overdue = (frame_ - last_run_[i]) / period;
       if (overdue >= 1 && overdue > most_overdue) {
@@ -147,28 +150,31 @@ void SplitController::record(double cpu_cost, double cpu_seconds, double gpu_cos
   frame_++;
   if (cpu_cost > 0 && gpu_cost == 0 && cpu_seconds > 0) ema(cpu_rate_, cpu_cost / cpu_seconds);
   if (gpu_cost > 0 && cpu_cost == 0 && gpu_seconds > 0) ema(gpu_rate_, gpu_cost / gpu_seconds);
-  if (m == kSplit && cpu_cost > 0 && gpu_cost > 0 && cpu_seconds > 0 && gpu_seconds > 0) {
+  if (is_split(m) && cpu_cost > 0 && gpu_cost > 0 && cpu_seconds > 0 && gpu_seconds > 0) {
+    const int v = m - kSplit;
     // Both sides' rates as they ran side by side (sharing memory bandwidth and cores): the next
     // split takes the share at which they finish together, and is expected to take what both
     // sides together do at these rates (an unbalanced frame says little about a balanced one).
-    ema(split_cpu_rate_, cpu_cost / cpu_seconds);
-    ema(split_gpu_rate_, gpu_cost / gpu_seconds);
-    share_ += kShareStep * (split_gpu_rate_ / (split_gpu_rate_ + split_cpu_rate_) - share_);
+    ema(split_cpu_rate_[v], cpu_cost / cpu_seconds);
+    ema(split_gpu_rate_[v], gpu_cost / gpu_seconds);
+    share_[v] += kShareStep * (split_gpu_rate_[v] / (split_gpu_rate_[v] + split_cpu_rate_[v]) - share_[v]);
     // The split's estimate is what it measured (a prediction from the rates proved optimistic on
     // the device machine: the split kept being chosen and kept measuring slower). A measurement
     // at a share far from balance replaces the estimate rather than averaging into it; while the
     // sides were far from finishing together, next_share() retries the rebalanced split soon.
     const double measured = frame_seconds / total;
     const double imbalance = std::max(cpu_seconds, gpu_seconds) / std::min(cpu_seconds, gpu_seconds);
-    if (rebalance_tries_ > 0) time_per_cost_[kSplit] = measured;
-    else ema(time_per_cost_[kSplit], measured);
-    rebalance_tries_ = imbalance > kBalanceTolerance ? rebalance_tries_ + 1 : 0;
+    if (rebalance_tries_[v] > 0) time_per_cost_[m] = measured;
+    else ema(time_per_cost_[m], measured);
+    rebalance_tries_[v] = imbalance > kBalanceTolerance ? rebalance_tries_[v] + 1 : 0;
   } else {
     ema(time_per_cost_[m], frame_seconds / total);
-    if (time_per_cost_[kSplit] == 0 && cpu_rate_ > 0 && gpu_rate_ > 0)
-      share_ = gpu_rate_ / (gpu_rate_ + cpu_rate_);  // first split: from the standalone rates
+    // First splits: from the standalone rates.
+    for (int v = 0; v < 2; v++)
+      if (time_per_cost_[kSplit + v] == 0 && cpu_rate_ > 0 && gpu_rate_ > 0)
+        share_[v] = gpu_rate_ / (gpu_rate_ + cpu_rate_);
   }
-  share_ = std::min(1 - kMinShare, std::max(kMinShare, share_));
+  for (double &sh : share_) sh = std::min(1 - kMinShare, std::max(kMinShare, sh));
 }
 
 }  // namespace v3d
@@ -237,7 +243,7 @@ V3dContext *v3d_context_new_with_options(const V3dContextOptions *options) {
   ctx->fixed_share = o.gpu_share >= 0 ? std::min(1.0, o.gpu_share) : -1;
   // Default: V3D_CPU_THREADS when set to 1..1024, else online cores - 1 (the GPU gets a core's
   // worth of memory bandwidth and the submitting thread: measured better on a Pi 5 than N).
-  // auto: a thread per core; it leaves one to the GPU while it splits a frame (PoolLimit).
+  // auto: a thread per core; a lean split leaves one to the GPU (SplitController).
   int default_threads = is_auto ? v3d::online_cores() : std::max(1, v3d::online_cores() - 1);
   if (const char *env = getenv("V3D_CPU_THREADS")) {
     char *end = nullptr;
@@ -457,21 +463,22 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   double share = 0;
   SplitController &split = ctx->itx_split.for_size(frame.width[0], frame.height[0]);
   if (ctx->backend == Backend::kGpu) share = 1;
-  else if (ctx->backend == Backend::kHybrid) share = split.next_share(ctx->fixed_share);
+  else if (ctx->backend == Backend::kHybrid)
+    share = split.next_share(ctx->fixed_share, ctx->auto_backend && ctx->pool->capacity() > 1);
   // The GPU takes blocks[0, gpu_end): a contiguous run of the list, i.e. one region of the
   // frame, holding n_gpu blocks with work of cost gpu_cost.
   size_t gpu_end = 0, n_gpu = 0;
   uint64_t gpu_cost = 0;
   if (share > 0 && gpu_usable(ctx))
     gpu_end = cuts.exact(share >= 1 ? total : static_cast<uint64_t>(share * total), &gpu_cost, &n_gpu);
-  // auto splits with the workers less one (its default pool has a thread per core): that core
-  // prepares and submits the GPU's share (V3D_NOTES: N-1 cores + GPU beat N cores + GPU on a Pi 5).
-  std::optional<PoolLimit> limit;
-  if (ctx->auto_backend && n_gpu > 0 && n_gpu < n_active && ctx->pool->capacity() > 1)
-    limit.emplace(*ctx->pool, ctx->pool->capacity() - 1);
+  // A lean split (auto, when it measured faster) runs the CPU's share on the workers less one:
+  // that core is left to the GPU's share (V3D_NOTES: N-1 cores + GPU beat N cores + GPU on a
+  // Pi 5). A full split gives the GPU's host-side work to one of the workers as a task.
+  const bool lean = split.lean() && n_gpu > 0 && n_gpu < n_active;
 
-  // The GPU's submission (its host-side preparation copies blocks and coefficients) runs as one
-  // task of the same parallel loop as the CPU's share, so the CPU workers never wait for it.
+  // The GPU's submission (its host-side preparation copies blocks and coefficients) runs beside
+  // the CPU's share (a task of its loop, or the calling thread in a lean split), so the CPU
+  // workers never wait for it.
   std::unique_ptr<GpuJob> job;
   bool gpu_failed_submit = false;
   auto t_gpu = Clock::now();
@@ -503,16 +510,27 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
     cut[n_tasks] = n_blocks;
     for (int t = 1; t < n_tasks; t++)
       cut[t] = std::min(n_blocks, std::max(cut[t - 1], cuts.approx(gpu_cost + cpu_cost * t / n_tasks)));
-    const int first = n_gpu ? 1 : 0;  // task 0 submits the GPU's share
-    ctx->pool->run(n_tasks + first, [&](int task, int) {
-      if (task < first) {
-        submit_gpu();
-        return;
-      }
-      task -= first;
+    // The CPU side's span ends with its last task (not with the loop, which may end with the
+    // GPU's submission).
+    std::atomic<int> left{n_tasks};
+    Clock::time_point cpu_end = t_cpu;
+    auto cpu_task = [&](int task) {
       vp9::itx_apply_cpu(frame, blocks, nullptr, cut[task], cut[task + 1], coeffs, use_ref);
-    });
-    cpu_seconds = seconds_since(t_cpu);
+      if (left.fetch_sub(1, std::memory_order_acq_rel) == 1) cpu_end = Clock::now();
+    };
+    if (n_gpu && lean) {
+      // Lean split: the calling thread submits the GPU's share while the other workers run the
+      // CPU's; it takes no CPU task afterwards (its core stays the GPU's).
+      const std::function<void()> beside = submit_gpu;
+      ctx->pool->run(n_tasks, [&](int task, int) { cpu_task(task); }, &beside);
+    } else {
+      const int first = n_gpu ? 1 : 0;  // task 0 submits the GPU's share
+      ctx->pool->run(n_tasks + first, [&](int task, int) {
+        if (task < first) submit_gpu();
+        else cpu_task(task - first);
+      });
+    }
+    cpu_seconds = std::chrono::duration<double>(cpu_end - t_cpu).count();
   } else if (n_gpu) {
     submit_gpu();
   }
@@ -561,9 +579,10 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
     split.record(static_cast<double>(cpu_cost), cpu_seconds,
                           static_cast<double>(gpu_cost), gpu_span, frame_seconds);
   log(kLogDebug, "itx frame: %zu blocks, GPU share %.3f (%zu blocks), CPU %.3f ms, GPU %.3f ms "
-      "(prep %.3f, %s), frame %.3f ms, call %.3f ms", n_active,
+      "(prep %.3f, %s%s), frame %.3f ms, call %.3f ms", n_active,
       total ? static_cast<double>(gpu_cost) / total : 0.0, n_gpu, cpu_seconds * 1e3,
-      gpu_span * 1e3, gpu_prep_seconds * 1e3, gpu_early ? "early" : "late", frame_seconds * 1e3,
+      gpu_span * 1e3, gpu_prep_seconds * 1e3, gpu_early ? "early" : "late", lean ? ", lean" : "",
+      frame_seconds * 1e3,
       seconds_since(t_call) * 1e3);
   CallStats c;
   c.frames = 1;

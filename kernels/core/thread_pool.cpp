@@ -65,10 +65,15 @@ void ThreadPool::worker_main(int thread) {
   }
 }
 
-void ThreadPool::run(int n_tasks, const std::function<void(int, int)> &body) {
-  if (n_tasks <= 0) return;
+void ThreadPool::run(int n_tasks, const std::function<void(int, int)> &body,
+                     const std::function<void()> *beside) {
+  if (n_tasks <= 0) {
+    if (beside) (*beside)();
+    return;
+  }
   std::lock_guard<std::mutex> run_lock(run_mutex_);
-  if (threads_.empty() || n_tasks == 1 || size() == 1) {
+  if (threads_.empty() || size() == 1 || (n_tasks == 1 && !beside)) {
+    if (beside) (*beside)();
     for (int t = 0; t < n_tasks; t++) body(t, 0);
     return;
   }
@@ -82,7 +87,8 @@ void ThreadPool::run(int n_tasks, const std::function<void(int, int)> &body) {
     generation_++;
   }
   wake_.notify_all();
-  run_tasks(0);
+  if (beside) (*beside)();
+  else run_tasks(0);
   std::unique_lock<std::mutex> lock(mutex_);
   done_cv_.wait(lock, [&] { return active_ == 0; });
   body_ = nullptr;

@@ -41,7 +41,11 @@ class ThreadPool {
 
   // Runs body(task, thread) for task = 0..n_tasks-1 on the pool's threads and the calling thread;
   // thread is 0..size()-1 (0 = the caller). Blocks until every task is done.
-  void run(int n_tasks, const std::function<void(int task, int thread)> &body);
+  // beside (optional): the calling thread runs beside() instead of taking tasks, while the other
+  // threads run them (e.g. the GPU's host-side work next to the CPU's share); with no other
+  // thread, the caller runs beside() and then the tasks.
+  void run(int n_tasks, const std::function<void(int task, int thread)> &body,
+           const std::function<void()> *beside = nullptr);
 
  private:
   void worker_main(int thread);

@@ -67,15 +67,15 @@ void deblock_run(V3dContext *ctx, const DeblockPicture &pic) {
     share = 1;
   } else if (use_gpu) {
     split = &ctx->h264_split.for_size(pic.width[0], pic.height[0]);
-    share = split->next_share(ctx->fixed_share);
+    share = split->next_share(ctx->fixed_share, ctx->auto_backend && ctx->pool->capacity() > 1);
   }
   unsigned gpu_mask = planes_for_share(share);
   const unsigned cpu_mask = kPlanesAll & ~gpu_mask;
 
   // The GPU's host-side work (the records, the staging copy — from the source planes when
   // copying and deblocking — and the submission) runs on a thread of its own while the CPU
-  // workers deblock their planes; auto leaves it a core (one worker fewer), as the other
-  // kernels' splits do.
+  // workers deblock their planes; a lean split (auto, when it measured faster) leaves it a core
+  // (one worker fewer), as the other kernels' splits do.
   std::unique_ptr<GpuJob> job;
   std::string submit_error;
   bool gpu_busy = false;  // another caller's job holds the GPU's deblocking slot
@@ -98,8 +98,7 @@ void deblock_run(V3dContext *ctx, const DeblockPicture &pic) {
   std::optional<PoolLimit> limit;
   std::thread feeder;
   if (gpu_mask && cpu_mask) {
-    if (ctx->auto_backend && ctx->pool->capacity() > 1)
-      limit.emplace(*ctx->pool, ctx->pool->capacity() - 1);
+    if (split && split->lean()) limit.emplace(*ctx->pool, ctx->pool->capacity() - 1);
     try {
       feeder = std::thread(submit);
     } catch (const std::system_error &) {

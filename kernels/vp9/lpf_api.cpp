@@ -218,7 +218,10 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
   }
   double share = 0;
   SplitController &split = ctx->lpf_split.for_size(frames[0].width[0], frames[0].height[0]);
-  if (use_gpu) share = ctx->backend == Backend::kGpu ? 1.0 : split.next_share(ctx->fixed_share);
+  if (use_gpu)
+    share = ctx->backend == Backend::kGpu
+                ? 1.0
+                : split.next_share(ctx->fixed_share, ctx->auto_backend && ctx->pool->capacity() > 1);
   std::vector<const LpfFrame *> gpu_frames;
   std::vector<int> gpu_masks, cpu_masks(frames.size(), 7);
   if (share > 0 && frames.size() == 1) {
@@ -261,9 +264,10 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
     const int sb_rows = (f.grid.mi_rows + 7) / 8;
     for (int r = 0; r < sb_rows; r++) lpf_copy_sb_row(whole, r);
   }
-  // auto splits with the workers less one: that core is the GPU's (see v3d_context_new).
+  // A lean split (auto, when it measured faster) runs with the workers less one: that core is
+  // the GPU's (see SplitController).
   std::optional<PoolLimit> limit;
-  if (ctx->auto_backend && !gpu_frames.empty() && ctx->pool->capacity() > 1 &&
+  if (split.lean() && !gpu_frames.empty() &&
       std::any_of(cpu_masks.begin(), cpu_masks.end(), [](int m) { return m != 0; }))
     limit.emplace(*ctx->pool, ctx->pool->capacity() - 1);
   GpuBatch gpu(ctx, gpu_frames, gpu_masks);

@@ -143,9 +143,10 @@ typedef struct V3dContext V3dContext;
  * variable V3D_CPU_THREADS when set to 1..1024, else online cores - 1 for "hybrid", "gpu", "simd"
  * and "scalar", online cores for "auto"; at least 1). "hybrid" splits every frame between its
  * workers and the GPU, falling back to one side alone while the split measures slower than that
- * side. "auto" measures, per kernel family, three ways of running a frame (all its workers alone,
- * the GPU alone, and a split with one worker fewer + the GPU, that worker's core left to the
- * GPU's submissions) and runs the fastest, retrying the others now and then. NULL when the
+ * side. "auto" measures, per kernel family and frame size, four ways of running a frame (all its
+ * workers alone, the GPU alone, a split with all its workers + the GPU, and a split with one
+ * worker fewer + the GPU, that worker's core left to the GPU's submissions) and runs the
+ * fastest, retrying the others now and then. NULL when the
  * backend can't be had (e.g. "gpu" without a Vulkan device), with the reason logged and in
  * v3d_last_error(). "auto" and "hybrid" without a GPU fall back to "simd" with one warning. The environment variable V3D_VULKAN_DEVICE (index or name substring) picks
  * the Vulkan device; V3D_BACKEND overrides "auto". The caller owns the result (reference count 1). */
