@@ -326,11 +326,12 @@ int check_itx_frame(ThreadPool *pool, uint8_t *const planes[3], const ptrdiff_t 
 // list, from validation's chunk totals (scratch.chunks), in parallel on pool (may be nullptr).
 void itx_build_active(ThreadPool *pool, const V3dVp9TxBlock *blocks, size_t n_blocks,
                       ItxScratch &scratch);
-// One validated frame on ctx's backend (the caller holds ctx->frame_mutex; scratch.chunks from
-// its validation). t_call: when the call began, for the debug log.
+// One validated frame on ctx's backend, or on its CPU workers alone when cpu_only (the caller
+// holds ctx->frame_mutex; scratch.chunks from its validation). t_call: when the call began, for
+// the debug log.
 void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9TxBlock *blocks,
                          size_t n_blocks, const int16_t *coeffs, size_t n_coeffs,
-                         ItxScratch &scratch, Clock::time_point t_call);
+                         ItxScratch &scratch, Clock::time_point t_call, bool cpu_only = false);
 
 }  // namespace v3d
 
@@ -454,7 +455,7 @@ class ItxCuts {
 
 void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9TxBlock *blocks,
                          size_t n_blocks, const int16_t *coeffs, size_t n_coeffs,
-                         ItxScratch &scratch, Clock::time_point t_call) {
+                         ItxScratch &scratch, Clock::time_point t_call, bool cpu_only) {
   auto t_frame = Clock::now();
   const ItxCuts cuts(blocks, n_blocks, scratch);
   const size_t n_active = cuts.active();
@@ -462,7 +463,8 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
 
   double share = 0;
   SplitController &split = ctx->itx_split.for_size(frame.width[0], frame.height[0]);
-  if (ctx->backend == Backend::kGpu) share = 1;
+  if (cpu_only) share = 0;
+  else if (ctx->backend == Backend::kGpu) share = 1;
   else if (ctx->backend == Backend::kHybrid)
     share = split.next_share(ctx->fixed_share, ctx->auto_backend && ctx->pool->capacity() > 1);
   // The GPU takes blocks[0, gpu_end): a contiguous run of the list, i.e. one region of the
@@ -575,7 +577,7 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   }
   ctx->kernel_stats[V3D_KERNEL_VP9_ITX].record(
       kernel_frame(n_active - n_gpu, n_gpu, frame_seconds, cpu_seconds, gpu_busy));
-  if (ctx->backend == Backend::kHybrid)
+  if (ctx->backend == Backend::kHybrid && !cpu_only)
     split.record(static_cast<double>(cpu_cost), cpu_seconds,
                           static_cast<double>(gpu_cost), gpu_span, frame_seconds);
   log(kLogDebug, "itx frame: %zu blocks, GPU share %.3f (%zu blocks), CPU %.3f ms, GPU %.3f ms "
@@ -615,9 +617,17 @@ constexpr size_t kHybridGpuDepth = 3;
 // been measured it gets one frame. auto leaves the feeder a core (one worker fewer) while the
 // GPU has frames.
 // The caller holds ctx->frame_mutex; scratch[f].chunks from frame f's validation.
+int itx_frames_gpu(V3dContext *ctx, const V3dVp9ItxFrame *frames,
+                   const std::vector<FramePlanes> &planes, size_t n_frames);
+
+// Returns each side's blocks and span (seconds from the start to its last frame) in *sides.
+struct BatchSides {
+  uint64_t blocks_cpu = 0, blocks_gpu = 0;
+  double cpu_span = 0, gpu_span = 0;
+};
 int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
                       const std::vector<FramePlanes> &planes, std::vector<ItxScratch> &scratch,
-                      size_t n_frames) {
+                      size_t n_frames, bool probe_gpu, BatchSides *sides) {
   KernelStatsBook &book = ctx->kernel_stats[V3D_KERNEL_VP9_ITX];
   for (size_t f = 0; f < n_frames; f++)
     itx_build_active(ctx->pool.get(), frames[f].blocks, frames[f].n_blocks, scratch[f]);
@@ -629,6 +639,7 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
   uint64_t blocks_cpu = 0, blocks_gpu = 0, copies = 0, submissions = 0;
   double cpu_seconds = 0, gpu_seconds = 0;
   const V3dKernelStats rates = book.snapshot();
+  Clock::time_point gpu_end;  // when the feeder returned
 
   // Whether the GPU, with `queued` blocks waiting, should take `blocks` more while the CPU has
   // `cpu_left` blocks of the batch left to it.
@@ -640,6 +651,10 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
   // The feeder: takes a frame from the back while gpu_takes says so and a slot is free, waits
   // for the oldest job otherwise; ends when the GPU takes no more and its queue is empty.
   auto feeder = [&]() {
+    struct FeederEnd {  // stamps the GPU side's end however the feeder returns
+      Clock::time_point &end;
+      ~FeederEnd() { end = Clock::now(); }
+    } feeder_end{gpu_end};
     struct InFlight {
       std::unique_ptr<GpuJob> job;
       size_t frame;
@@ -730,11 +745,13 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
   std::optional<PoolLimit> limit;
   if (ctx->auto_backend && ctx->pool->capacity() > 1)
     limit.emplace(*ctx->pool, ctx->pool->capacity() - 1);
+  const auto t_batch = Clock::now();
   std::thread gpu_thread;
   if (gpu_usable(ctx)) {
-    // An unmeasured GPU gets the last frame before the workers start (the workers could
-    // otherwise finish a batch of small frames before the feeder thread has started).
-    if (rates.gpu_units_per_second <= 0 && n_frames > 1) {
+    // An unmeasured GPU, or the first batch split between the sides (so that its measurement is
+    // of both), gets the last frame before the workers start (the workers could otherwise finish
+    // a batch of small frames before the feeder thread has started).
+    if ((rates.gpu_units_per_second <= 0 || probe_gpu) && n_frames > 1) {
       while (hi > 1 && active(hi - 1).empty()) hi--;
       if (!active(hi - 1).empty()) reserved = --hi;
     }
@@ -774,7 +791,17 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
     cpu_seconds += s;
     blocks_cpu += n;
   }
+  const double cpu_done = seconds_since(t_batch);
   if (gpu_thread.joinable()) gpu_thread.join();
+  sides->blocks_cpu = blocks_cpu;
+  sides->blocks_gpu = blocks_gpu;
+  sides->cpu_span = cpu_done;
+  sides->gpu_span = blocks_gpu ? std::chrono::duration<double>(gpu_end - t_batch).count() : 0;
+  log(kLogDebug, "itx batch: %zu frames, CPU %llu blocks in %.3f ms (done at %.3f ms), GPU %llu "
+      "blocks in %llu jobs busy %.3f ms, batch %.3f ms", n_frames,
+      static_cast<unsigned long long>(blocks_cpu), cpu_seconds * 1e3, cpu_done * 1e3,
+      static_cast<unsigned long long>(blocks_gpu), static_cast<unsigned long long>(submissions),
+      gpu_seconds * 1e3, seconds_since(t_batch) * 1e3);
   CallStats c;
   c.frames = n_frames;
   c.blocks_cpu = blocks_cpu;
@@ -813,18 +840,65 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
       return set_error(rc, "frame %zu: %s", f, msg.c_str());
     }
   }
-  if (ctx->backend == Backend::kHybrid && gpu_usable(ctx) && n_frames > 1 && ctx->fixed_share < 0)
-    return itx_frames_hybrid(ctx, frames, planes, scratch, n_frames);
-  if (ctx->backend != Backend::kGpu || !gpu_usable(ctx)) {
+  // Adaptive hybrid: the batch's way is chosen by measurement, as a frame's is (SplitController:
+  // the CPU workers alone, the GPU alone, or frames on both sides). Frames on both sides cost
+  // the CPU the GPU's host-side work and memory traffic; on the device machine that made such
+  // batches slower than the workers alone (docs/benchmarks.md), so it has to earn its place.
+  SplitController *batch_split = nullptr;
+  bool cpu_only = false;
+  if (ctx->backend == Backend::kHybrid && gpu_usable(ctx) && n_frames > 1 && ctx->fixed_share < 0) {
+    batch_split = &ctx->itx_batch_split.for_size(planes[0].width[0], planes[0].height[0]);
+    const double share = batch_split->next_share(-1);
+    uint64_t total = 0;
+    for (size_t f = 0; f < n_frames; f++)
+      for (const vp9::ItxChunk &c : scratch[f].chunks) total += c.active;
+    const auto t_batch = Clock::now();
+    if (share > 0 && share < 1) {
+      BatchSides sides;
+      const int rc = itx_frames_hybrid(ctx, frames, planes, scratch, n_frames,
+                                       batch_split->first_split(), &sides);
+      batch_split->record(static_cast<double>(sides.blocks_cpu), sides.cpu_span,
+                          static_cast<double>(sides.blocks_gpu), sides.gpu_span,
+                          seconds_since(t_batch));
+      return rc;
+    }
+    if (share >= 1) {
+      const int rc = itx_frames_gpu(ctx, frames, planes, n_frames);
+      const double s = seconds_since(t_batch);
+      batch_split->record(0, 0, static_cast<double>(total), s, s);
+      return rc;
+    }
+    cpu_only = true;
+  }
+  if (cpu_only || ctx->backend != Backend::kGpu || !gpu_usable(ctx)) {
     // CPU (and hybrid with a fixed share): frame after frame, each using every worker (or split).
+    const auto t_batch = Clock::now();
     for (size_t f = 0; f < n_frames; f++) {
       const V3dVp9ItxFrame &fr = frames[f];
       itx_frame_validated(ctx, planes[f], fr.blocks, fr.n_blocks, fr.coeffs, fr.n_coeffs,
-                          scratch[f], t_call);
+                          scratch[f], t_call, cpu_only);
+    }
+    if (batch_split) {
+      uint64_t total = 0;
+      for (size_t f = 0; f < n_frames; f++)
+        for (const vp9::ItxChunk &c : scratch[f].chunks) total += c.active;
+      const double s = seconds_since(t_batch);
+      batch_split->record(static_cast<double>(total), s, 0, 0, s);
     }
     return V3D_OK;
   }
-  // GPU: keep up to every free job slot busy; wait for the oldest job when none is free.
+  return itx_frames_gpu(ctx, frames, planes, n_frames);
+}
+
+}  // extern "C"
+
+namespace v3d {
+namespace {
+
+// A batch on the GPU alone: every free job slot kept busy, the oldest job waited for when none is
+// free (the caller holds ctx->frame_mutex).
+int itx_frames_gpu(V3dContext *ctx, const V3dVp9ItxFrame *frames,
+                   const std::vector<FramePlanes> &planes, size_t n_frames) {
   struct InFlight {
     std::unique_ptr<GpuJob> job;
     size_t frame;
@@ -898,4 +972,5 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
   return rc_all;
 }
 
-}  // extern "C"
+}  // namespace
+}  // namespace v3d

@@ -44,6 +44,8 @@ class SplitController {
   double next_share(double fixed, bool offer_lean = false);
   // Whether the frame planned by the last next_share() is a lean split (one worker fewer).
   bool lean() const { return planned_ == kSplitLean; }
+  // Whether the frame planned by the last next_share() is the first of its split.
+  bool first_split() const { return is_split(planned_) && time_per_cost_[planned_] == 0; }
   // Records the frame planned by the last next_share(): cost on each side (0 = side unused), each
   // side's span (seconds from the frame's start until that side's last result; the GPU's
   // includes its host-side preparation) and the frame's wall time.
@@ -107,6 +109,7 @@ struct V3dContext {
 
   std::mutex frame_mutex;  // serializes frame-level calls
   v3d::SplitBook itx_split;  // guarded by frame_mutex
+  v3d::SplitBook itx_batch_split;  // the way of running transform batches; frame_mutex
   v3d::ItxScratch itx_scratch;  // guarded by frame_mutex
   std::vector<v3d::ItxScratch> itx_batch_scratch;  // one per frame of a batch; frame_mutex
   v3d::SplitBook lpf_split;  // the VP9 loop filter's hybrid split (vp9/lpf_api.cpp)
