@@ -124,9 +124,13 @@ double SplitController::next_share(double fixed, bool offer_lean) {
       const double ratio = time_per_cost_[i] / time_per_cost_[best];
       double period = std::max<double>(kExplorePeriod, (ratio - 1) / kExploreBudget);
       // A split measured while its sides were far from finishing together has been rebalanced
-      // since: try the new share soon (a few times at most), its measurement was not of it.
-      if (is_split(i) && rebalance_tries_[i - kSplit] > 0 &&
-          rebalance_tries_[i - kSplit] <= kRebalanceTries)
+      // since: try the new share soon (a few times at most), its measurement was not of it —
+      // unless even both sides' combined rate (the best a balanced split could do, serial work
+      // aside) loses to the best way: then rebalancing cannot make it pay (e.g. H.264's split by
+      // whole planes, which cannot balance a GPU 12x slower than the workers).
+      const int v = i - kSplit;
+      if (is_split(i) && rebalance_tries_[v] > 0 && rebalance_tries_[v] <= kRebalanceTries &&
+          1.0 / (split_cpu_rate_[v] + split_gpu_rate_[v]) < time_per_cost_[best])
         period = kRebalancePeriod;
       const double overdue = (frame_ - last_run_[i]) / period;
       if (overdue >= 1 && overdue > most_overdue) {
