@@ -367,14 +367,9 @@ void itx_build_active(ThreadPool *pool, const V3dVp9TxBlock *blocks, size_t n_bl
   // Blocks with work, and their cost prefix sums (for splitting by cost), built chunk by chunk in
   // parallel from the totals validation gathered, in reused arrays.
   const std::vector<vp9::ItxChunk> &chunks = scratch.chunks;
-  std::vector<size_t> &chunk_first = scratch.chunk_first;
-  std::vector<uint64_t> &chunk_cost = scratch.chunk_cost;
-  chunk_first.assign(chunks.size() + 1, 0);
-  chunk_cost.assign(chunks.size() + 1, 0);
-  for (size_t t = 0; t < chunks.size(); t++) {
-    chunk_first[t + 1] = chunk_first[t] + chunks[t].active;
-    chunk_cost[t + 1] = chunk_cost[t] + chunks[t].cost;
-  }
+  scratch.chunk_prefixes();
+  const std::vector<size_t> &chunk_first = scratch.chunk_first;
+  const std::vector<uint64_t> &chunk_cost = scratch.chunk_cost;
   const size_t n_active = chunk_first.back();
   std::vector<uint32_t> &active = scratch.active;
   std::vector<uint64_t> &prefix = scratch.prefix;
@@ -407,12 +402,7 @@ class ItxCuts {
   ItxCuts(const V3dVp9TxBlock *blocks, size_t n_blocks, ItxScratch &scratch)
       : blocks_(blocks), n_blocks_(n_blocks), chunks_(scratch.chunks), cost_(scratch.chunk_cost),
         first_(scratch.chunk_first) {
-    cost_.assign(chunks_.size() + 1, 0);
-    first_.assign(chunks_.size() + 1, 0);
-    for (size_t c = 0; c < chunks_.size(); c++) {
-      cost_[c + 1] = cost_[c] + chunks_[c].cost;
-      first_[c + 1] = first_[c] + chunks_[c].active;
-    }
+    scratch.chunk_prefixes();
   }
   uint64_t total() const { return cost_.back(); }
   size_t active() const { return first_.back(); }
@@ -451,8 +441,8 @@ class ItxCuts {
   const V3dVp9TxBlock *blocks_;
   size_t n_blocks_;
   const std::vector<vp9::ItxChunk> &chunks_;
-  std::vector<uint64_t> &cost_;  // cost of chunks [0, c)
-  std::vector<size_t> &first_;   // blocks with work in chunks [0, c)
+  const std::vector<uint64_t> &cost_;  // cost of chunks [0, c)
+  const std::vector<size_t> &first_;   // blocks with work in chunks [0, c)
 };
 
 }  // namespace
@@ -470,7 +460,7 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   if (cpu_only) share = 0;
   else if (ctx->backend == Backend::kGpu) share = 1;
   else if (ctx->backend == Backend::kHybrid)
-    share = split.next_share(ctx->fixed_share, ctx->auto_backend && ctx->pool->capacity() > 1);
+    share = split.next_share(ctx->fixed_share, lean_split_allowed(ctx));
   // The GPU takes blocks[0, gpu_end): a contiguous run of the list, i.e. one region of the
   // frame, holding n_gpu blocks with work of cost gpu_cost.
   size_t gpu_end = 0, n_gpu = 0;
@@ -604,6 +594,16 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
 
 namespace {
 
+// A batch on the GPU alone (defined below).
+int itx_frames_gpu(V3dContext *ctx, const V3dVp9ItxFrame *frames,
+                   const std::vector<FramePlanes> &planes, size_t n_frames);
+
+// What each side of a hybrid batch did (itx_frames_hybrid).
+struct BatchSides {
+  uint64_t blocks_cpu = 0, blocks_gpu = 0;
+  double cpu_span = 0, gpu_span = 0;
+};
+
 // GPU jobs kept queued while the CPU works through a hybrid batch: enough that the GPU never
 // runs dry while the feeder prepares the next one, few enough to leave slots to other callers.
 constexpr size_t kHybridGpuDepth = 3;
@@ -618,17 +618,10 @@ constexpr size_t kHybridGpuDepth = 3;
 // (this context's kernel statistics, the GPU's counting its host-side work), it would finish its
 // queue no later than the CPU finishes the frames left to it: a slow GPU (lavapipe on the CPU's
 // own cores) then gets nothing and the batch runs as fast as the CPU alone. Before the GPU has
-// been measured it gets one frame. auto leaves the feeder a core (one worker fewer) while the
-// GPU has frames.
-// The caller holds ctx->frame_mutex; scratch[f].chunks from frame f's validation.
-int itx_frames_gpu(V3dContext *ctx, const V3dVp9ItxFrame *frames,
-                   const std::vector<FramePlanes> &planes, size_t n_frames);
-
-// Returns each side's blocks and span (seconds from the start to its last frame) in *sides.
-struct BatchSides {
-  uint64_t blocks_cpu = 0, blocks_gpu = 0;
-  double cpu_span = 0, gpu_span = 0;
-};
+// been measured, or when probe_gpu (the batch controller's first batch of this kind), it gets
+// one frame. auto leaves the feeder a core (one worker fewer) while the GPU has frames.
+// The caller holds ctx->frame_mutex; scratch[f].chunks from frame f's validation. Returns each
+// side's blocks and span (seconds from the start to its last frame) in *sides.
 int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
                       const std::vector<FramePlanes> &planes, std::vector<ItxScratch> &scratch,
                       size_t n_frames, bool probe_gpu, BatchSides *sides) {
@@ -849,13 +842,13 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
   // the CPU the GPU's host-side work and memory traffic; on the device machine that made such
   // batches slower than the workers alone (docs/benchmarks.md), so it has to earn its place.
   SplitController *batch_split = nullptr;
+  uint64_t batch_active = 0;  // the batch's blocks with work (its cost unit)
   bool cpu_only = false;
   if (ctx->backend == Backend::kHybrid && gpu_usable(ctx) && n_frames > 1 && ctx->fixed_share < 0) {
     batch_split = &ctx->itx_batch_split.for_size(planes[0].width[0], planes[0].height[0]);
     const double share = batch_split->next_share(-1);
-    uint64_t total = 0;
     for (size_t f = 0; f < n_frames; f++)
-      for (const vp9::ItxChunk &c : scratch[f].chunks) total += c.active;
+      for (const vp9::ItxChunk &c : scratch[f].chunks) batch_active += c.active;
     const auto t_batch = Clock::now();
     if (share > 0 && share < 1) {
       BatchSides sides;
@@ -869,7 +862,7 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
     if (share >= 1) {
       const int rc = itx_frames_gpu(ctx, frames, planes, n_frames);
       const double s = seconds_since(t_batch);
-      batch_split->record(0, 0, static_cast<double>(total), s, s);
+      batch_split->record(0, 0, static_cast<double>(batch_active), s, s);
       return rc;
     }
     cpu_only = true;
@@ -883,11 +876,8 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
                           scratch[f], t_call, cpu_only);
     }
     if (batch_split) {
-      uint64_t total = 0;
-      for (size_t f = 0; f < n_frames; f++)
-        for (const vp9::ItxChunk &c : scratch[f].chunks) total += c.active;
       const double s = seconds_since(t_batch);
-      batch_split->record(static_cast<double>(total), s, 0, 0, s);
+      batch_split->record(static_cast<double>(batch_active), s, 0, 0, s);
     }
     return V3D_OK;
   }

@@ -95,6 +95,16 @@ struct ItxScratch {
   std::vector<uint32_t> active;
   std::vector<uint64_t> prefix;
   std::vector<size_t> cut;  // a frame's CPU tasks: blocks[cut[t], cut[t + 1])
+
+  // chunk_first and chunk_cost from chunks: blocks with work and cost before each chunk.
+  void chunk_prefixes() {
+    chunk_first.assign(chunks.size() + 1, 0);
+    chunk_cost.assign(chunks.size() + 1, 0);
+    for (size_t c = 0; c < chunks.size(); c++) {
+      chunk_first[c + 1] = chunk_first[c] + chunks[c].active;
+      chunk_cost[c + 1] = chunk_cost[c] + chunks[c].cost;
+    }
+  }
 };
 
 }  // namespace v3d
@@ -129,6 +139,10 @@ namespace v3d {
 
 // True when ctx has a GPU that is not lost (gpu_lost): frame-level calls give it work only then.
 bool gpu_usable(const V3dContext *ctx);
+// Whether ctx's split controllers may choose the lean split (auto with more than one worker).
+inline bool lean_split_allowed(const V3dContext *ctx) {
+  return ctx->auto_backend && ctx->pool->capacity() > 1;
+}
 // Logs a failed GPU job or allocation of ctx (ctx->gpu set): "GPU <name> failed (<why>): <now>",
 // or when the Gpu is lost "GPU <name> lost (<why>): <now>; all later work runs on the CPU".
 // now: what happens instead. The context's first failure is a warning, later ones debug

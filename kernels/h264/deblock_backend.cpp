@@ -67,7 +67,7 @@ void deblock_run(V3dContext *ctx, const DeblockPicture &pic) {
     share = 1;
   } else if (use_gpu) {
     split = &ctx->h264_split.for_size(pic.width[0], pic.height[0]);
-    share = split->next_share(ctx->fixed_share, ctx->auto_backend && ctx->pool->capacity() > 1);
+    share = split->next_share(ctx->fixed_share, lean_split_allowed(ctx));
   }
   unsigned gpu_mask = planes_for_share(share);
   const unsigned cpu_mask = kPlanesAll & ~gpu_mask;

@@ -195,10 +195,13 @@ int itx_validate(int width, int height, const V3dVp9TxBlock *blocks, size_t n_bl
   std::vector<TaskMarks> &marks = tls_marks;
   if (marks.size() < static_cast<size_t>(n_tasks)) marks.resize(n_tasks);
   int shift = 2;
-  for (int t = 0; t < n_tasks; t++) {
-    marks[t].used = false;
-    marks[t].overlap = SIZE_MAX;
-  }
+  auto clear_marks = [&]() {
+    for (int t = 0; t < n_tasks; t++) {
+      marks[t].used = false;
+      marks[t].overlap = SIZE_MAX;
+    }
+  };
+  clear_marks();
   auto begin_marks = [&](TaskMarks &m) {
     if (m.used) return;
     for (int p = 0; p < 3; p++) m.occ[p].reset(pw[p] >> shift, ph[p] >> shift);
@@ -250,10 +253,7 @@ int itx_validate(int width, int height, const V3dVp9TxBlock *blocks, size_t n_bl
 
   if (std::any_of(unaligned.begin(), unaligned.end(), [](int u) { return u != 0; })) {
     shift = 0;
-    for (int t = 0; t < n_tasks; t++) {
-      marks[t].used = false;
-      marks[t].overlap = SIZE_MAX;
-    }
+    clear_marks();
     run([&](int t) {
       TaskMarks &m = marks[t];
       begin_marks(m);

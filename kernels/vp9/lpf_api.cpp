@@ -221,7 +221,7 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
   if (use_gpu)
     share = ctx->backend == Backend::kGpu
                 ? 1.0
-                : split.next_share(ctx->fixed_share, ctx->auto_backend && ctx->pool->capacity() > 1);
+                : split.next_share(ctx->fixed_share, lean_split_allowed(ctx));
   std::vector<const LpfFrame *> gpu_frames;
   std::vector<int> gpu_masks, cpu_masks(frames.size(), 7);
   if (share > 0 && frames.size() == 1) {
