@@ -32,9 +32,9 @@ struct Machine {
     *gpu_span = s > 0 ? (gpu_fixed + s * cost / gpu_rate * (both ? gpu_slow : 1)) * jitter() : 0;
     *frame_s = serial * jitter() + std::max(*cpu_span, *gpu_span);
   }
-  // The best expected frame time over every share (fine grid) and each side alone.
-  double best_time(double cost) const {
-    double best = std::min(cost / cpu_rate, gpu_fixed + cost / gpu_rate) + serial;
+  // The best expected frame time of a split, over every share (fine grid).
+  double best_split(double cost) const {
+    double best = HUGE_VAL;
     for (int i = 1; i < 1000; i++) {
       const double s = i / 1000.0;
       best = std::min(best, serial + std::max((1 - s) * cost / cpu_rate * cpu_slow,
@@ -42,10 +42,39 @@ struct Machine {
     }
     return best;
   }
+  // The best expected frame time over every share and each side alone.
+  double best_time(double cost) const {
+    return std::min(std::min(cost / cpu_rate, gpu_fixed + cost / gpu_rate) + serial,
+                    best_split(cost));
+  }
   double best_single(double cost) const {
     return serial + std::min(cost / cpu_rate, gpu_fixed + cost / gpu_rate);
   }
 };
+
+// How random_machine() draws the two sides' slowdown next to each other (1 + a or b times a
+// uniform number, a with odds 1 in slow_odds + 1) and the serial time per frame (up to
+// serial_max of the CPU's time for the frame, on half the machines).
+struct MachineDraw {
+  int slow_odds;
+  double slow_a, slow_b, serial_max;
+};
+
+// A random machine and frame cost: CPU rates over 100x, from a GPU 30x slower than the CPU
+// (lavapipe on the CPU's own cores) to one 5x faster, a GPU fixed cost per frame up to 0.3 of
+// the CPU's frame time, noise up to 5 %.
+Machine random_machine(Rng &rng, const MachineDraw &d, double *cost) {
+  Machine m;
+  m.cpu_rate = 1e6 * (1 + 99 * rng.uniform());
+  m.gpu_rate = m.cpu_rate * std::exp(std::log(1 / 30.0) + rng.uniform() * std::log(150.0));
+  *cost = 1e5 * (1 + 9 * rng.uniform());
+  m.gpu_fixed = rng.uniform() * 0.3 * *cost / m.cpu_rate;
+  m.cpu_slow = 1 + (rng.range(0, d.slow_odds) == 0 ? d.slow_a : d.slow_b) * rng.uniform();
+  m.gpu_slow = 1 + (rng.range(0, d.slow_odds) == 0 ? d.slow_a : d.slow_b) * rng.uniform();
+  m.noise = 0.05 * rng.uniform();
+  m.serial = rng.range(0, 1) ? rng.uniform() * d.serial_max * *cost / m.cpu_rate : 0;
+  return m;
+}
 
 // Runs n frames through the controller; returns the mean frame time over the frames after the
 // first `skip` (its probes) and the last split share.
@@ -71,16 +100,9 @@ void random_machines(uint64_t seed) {
   Rng rng(seed);
   const int n_machines = v3dtest::scaled(300);
   for (int i = 0; i < n_machines; i++) {
-    Machine m;
-    m.cpu_rate = 1e6 * (1 + 99 * rng.uniform());
-    // From a GPU 30x slower (lavapipe on the CPU's own cores) to one 5x faster.
-    m.gpu_rate = m.cpu_rate * std::exp(std::log(1 / 30.0) + rng.uniform() * std::log(150.0));
-    const double cost = 1e5 * (1 + 9 * rng.uniform());
-    m.gpu_fixed = rng.uniform() * 0.3 * cost / m.cpu_rate;
-    m.cpu_slow = 1 + (rng.range(0, 3) == 0 ? 3 : 0.5) * rng.uniform();
-    m.gpu_slow = 1 + (rng.range(0, 3) == 0 ? 3 : 0.5) * rng.uniform();
-    m.noise = 0.05 * rng.uniform();
-    m.serial = rng.range(0, 1) ? rng.uniform() * 0.5 * cost / m.cpu_rate : 0;
+    // Sides slowing each other down up to 4x (1 in 4 machines), else up to 1.5x.
+    double cost;
+    const Machine m = random_machine(rng, MachineDraw{3, 3, 0.5, 0.5}, &cost);
     v3d::SplitController c;
     const double mean = run(c, m, cost, 400, 10, rng);
     const double single = m.best_single(cost), best = m.best_time(cost);
@@ -157,15 +179,9 @@ void lean_or_full(uint64_t seed) {
   const int n_machines = v3dtest::scaled(200);
   int lean_better = 0;
   for (int i = 0; i < n_machines; i++) {
-    Machine full;
-    full.cpu_rate = 1e6 * (1 + 99 * rng.uniform());
-    full.gpu_rate = full.cpu_rate * std::exp(std::log(1 / 30.0) + rng.uniform() * std::log(150.0));
-    const double cost = 1e5 * (1 + 9 * rng.uniform());
-    full.gpu_fixed = rng.uniform() * 0.3 * cost / full.cpu_rate;
-    full.cpu_slow = 1 + (rng.range(0, 1) ? 1.5 : 0.3) * rng.uniform();
-    full.gpu_slow = 1 + (rng.range(0, 1) ? 1.5 : 0.3) * rng.uniform();
-    full.noise = 0.05 * rng.uniform();
-    full.serial = rng.range(0, 1) ? rng.uniform() * 0.3 * cost / full.cpu_rate : 0;
+    // The full split: sides slowing each other down up to 1.3x or up to 2.5x (even odds).
+    double cost;
+    const Machine full = random_machine(rng, MachineDraw{1, 0.3, 1.5, 0.3}, &cost);
     const int cores = rng.range(2, 16);
     Machine lean = full;
     lean.cpu_rate = full.cpu_rate * (cores - 1) / cores;
@@ -173,18 +189,10 @@ void lean_or_full(uint64_t seed) {
     lean.gpu_slow = 1 + (full.gpu_slow - 1) * rng.uniform();
     lean.gpu_fixed = full.gpu_fixed * rng.uniform();
     // CPU alone runs every worker in both cases: the lean machine's split, the full one's CPU.
-    auto lean_split_best = [&]() {
-      double best = 1e30;
-      for (int k = 1; k < 1000; k++) {
-        const double sh = k / 1000.0;
-        best = std::min(best, lean.serial + std::max((1 - sh) * cost / lean.cpu_rate * lean.cpu_slow,
-                                                     lean.gpu_fixed + sh * cost / lean.gpu_rate * lean.gpu_slow));
-      }
-      return best;
-    };
-    const double best = std::min(full.best_time(cost), lean_split_best());
+    const double lean_best = lean.best_split(cost);
+    const double best = std::min(full.best_time(cost), lean_best);
     const double single = full.best_single(cost);
-    if (lean_split_best() < full.best_time(cost)) lean_better++;
+    if (lean_best < full.best_time(cost)) lean_better++;
     v3d::SplitController c;
     double sum = 0;
     int counted = 0;
