@@ -240,7 +240,7 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
   // Descriptor offsets: the device's alignment, and whole uint words for the coefficient pairs.
   const VkDeviceSize align = std::max<VkDeviceSize>(lim.minStorageBufferOffsetAlignment, 4);
 
-  // 1. Bucket the blocks with work by (size, type), counting what each plane needs.
+  // 1. Count the blocks with work per (size, type) and note the planes they use.
   size_t count[kNumSizes][kNumTypes] = {};
   bool plane_used[3] = {false, false, false};
   size_t total = 0, coeff_total = 0;
@@ -261,12 +261,6 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
       pos += count[s][t];
     }
     size_count[s] = pos - size_first[s];
-  }
-  slot->order.resize(total);
-  for (size_t i = 0; i < n_index; i++) {
-    const uint32_t bi = index ? index[i] : static_cast<uint32_t>(i);
-    const V3dVp9TxBlock &b = blocks[bi];
-    if (b.eob) slot->order[start[b.tx_size][b.tx_type]++] = bi;
   }
 
   // 2. Planes: in shared memory (bound in place) or copied into the staging buffer.
@@ -341,36 +335,50 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
     info[V3D_ITX_BINDING_COEFFS] = VkDescriptorBufferInfo{slot->coeffs.buffer, 0, bytes};
   }
 
-  // 4. Block records (and the copy-back list of staged blocks).
+  // 4. One pass over the list in its own order (a decoder's raster order, so the frame is walked
+  // front to back; walking it in the bucketed order made the pixel copies of a mixed frame 4x
+  // slower): each block's record goes to its (size, type) bucket's next place, its coefficients
+  // (when not in shared memory) to the bucket's next place in the packed buffer; staged blocks'
+  // pixels are copied into the staging buffer, in-place blocks' pixels saved (save_in_place).
   const VkDeviceSize rec_bytes = std::max<size_t>(total, 1) * sizeof(BlockRecord);
   if (!host_buffer_reserve(gpu, &slot->records, rec_bytes, &err)) return fail(err);
   info[V3D_ITX_BINDING_BLOCKS] = VkDescriptorBufferInfo{slot->records.buffer, 0, rec_bytes};
   BlockRecord *rec = reinterpret_cast<BlockRecord *>(slot->records.map);
   int16_t *packed = reinterpret_cast<int16_t *>(slot->coeffs.map);
-  uint32_t packed_pos = 0;
+  size_t packed_at[kNumSizes][kNumTypes];  // each bucket's next place in the packed coefficients
+  {
+    size_t at = 0;
+    for (int sz = 0; sz < kNumSizes; sz++)
+      for (int t = 0; t < kNumTypes; t++) {
+        packed_at[sz][t] = at;
+        at += count[sz][t] << (4 + 2 * sz);
+      }
+  }
   slot->copy_back.clear();
   slot->in_place.clear();
   slot->backup_used = 0;
   slot->copy_back.reserve(total);
   slot->in_place.reserve(total);
-  for (size_t i = 0; i < total; i++) {
-    const V3dVp9TxBlock &b = blocks[slot->order[i]];
+  for (size_t i = 0; i < n_index; i++) {
+    const V3dVp9TxBlock &b = blocks[index ? index[i] : i];
+    if (!b.eob) continue;
     const uint32_t n = 4u << b.tx_size, p = b.plane;
     const uint32_t w = std::min<uint32_t>(n, frame.width[p] - b.x);
     const uint32_t h = std::min<uint32_t>(n, frame.height[p] - b.y);
-    BlockRecord &r = rec[i];
+    BlockRecord &r = rec[start[b.tx_size][b.tx_type]++];
     if (coeffs_shared) {
       r.coeff = coeff_base + b.coeff_offset;
     } else {
+      size_t &at = packed_at[b.tx_size][b.tx_type];
       const int16_t *from = coeffs + b.coeff_offset;
       switch (b.tx_size) {  // constant sizes: inlined vector moves
-        case 0: memcpy(packed + packed_pos, from, 16 * sizeof(int16_t)); break;
-        case 1: memcpy(packed + packed_pos, from, 64 * sizeof(int16_t)); break;
-        case 2: memcpy(packed + packed_pos, from, 256 * sizeof(int16_t)); break;
-        default: memcpy(packed + packed_pos, from, 1024 * sizeof(int16_t)); break;
+        case 0: memcpy(packed + at, from, 16 * sizeof(int16_t)); break;
+        case 1: memcpy(packed + at, from, 64 * sizeof(int16_t)); break;
+        case 2: memcpy(packed + at, from, 256 * sizeof(int16_t)); break;
+        default: memcpy(packed + at, from, 1024 * sizeof(int16_t)); break;
       }
-      r.coeff = packed_pos;
-      packed_pos += n * n;
+      r.coeff = static_cast<uint32_t>(at);
+      at += n * n;
     }
     r.pixel = plane_base[p] + b.y * plane_stride[p] + b.x;
     r.packed = V3D_ITX_REC_PACK(p, static_cast<uint32_t>(b.tx_type), w, h);

@@ -35,7 +35,6 @@ struct ItxSlot {
   VkDescriptorSet set = VK_NULL_HANDLE;
   VkQueryPool query = VK_NULL_HANDLE;  // 2 timestamps, or none
   HostBuffer records, coeffs, staging;
-  std::vector<uint32_t> order;       // block indices bucketed by (size, type); capacity kept
   std::vector<CopyBack> copy_back;   // capacity kept
   // Blocks written in place (planes in shared memory) and a copy of their pixels before the job,
   // restored if the job fails: a lost device may have written some of them. Capacity kept.
