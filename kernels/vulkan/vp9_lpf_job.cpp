@@ -99,14 +99,13 @@ class LpfJob final : public LpfGpuJob {
 int LpfJob::wait() {
   if (!slot_) return result_;
   Gpu &gpu = *gpu_;
-  const VkApi &vk = gpu.vk;
   if (!submitted) {
     lpf_slot_release(*gpu.vp9_lpf, slot_);
     slot_ = nullptr;
     return result_ = V3D_ERROR_GPU;
   }
   const uint64_t timeout = kWaitTimeoutNs + kWaitPerFrameNs * (frames_.size() - 1);
-  VkResult r = vk.vkWaitForFences(gpu.device, 1, &slot_->fence, VK_TRUE, timeout);
+  VkResult r = fence_wait(gpu, slot_->fence, timeout);
   if (r == VK_SUCCESS && test_fail("wait")) {
     result_ = set_error(V3D_ERROR_GPU, "GPU loop filter failed (V3D_TEST_LPF_GPU_FAIL=wait)");
   } else if (r != VK_SUCCESS) {
