@@ -575,9 +575,11 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
     split.record(static_cast<double>(cpu_cost), cpu_seconds,
                           static_cast<double>(gpu_cost), gpu_span, frame_seconds);
   log(kLogDebug, "itx frame: %zu blocks, GPU share %.3f (%zu blocks), CPU %.3f ms, GPU %.3f ms "
-      "(prep %.3f, %s%s), frame %.3f ms, call %.3f ms", n_active,
+      "(prep %.3f, device %.3f, %s%s), frame %.3f ms, call %.3f ms", n_active,
       total ? static_cast<double>(gpu_cost) / total : 0.0, n_gpu, cpu_seconds * 1e3,
-      gpu_span * 1e3, gpu_prep_seconds * 1e3, gpu_early ? "early" : "late", lean ? ", lean" : "",
+      gpu_span * 1e3, gpu_prep_seconds * 1e3,
+      n_gpu && ctx->gpu ? gpu_last_job_seconds(*ctx->gpu) * 1e3 : 0.0, gpu_early ? "early" : "late",
+      lean ? ", lean" : "",
       frame_seconds * 1e3,
       seconds_since(t_call) * 1e3);
   CallStats c;
