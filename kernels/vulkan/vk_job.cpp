@@ -12,9 +12,9 @@
 namespace v3d {
 
 // How long a fence wait polls the fence before it sleeps in vkWaitForFences: 300 us. On the
-// device machine's NVIDIA driver a sleeping wait returned ~40 us after the GPU finished (a
-// one-block transform job took 55-75 us from submission to the wait's return, 10-22 us of it on
-// the GPU); split frames last 0.3 ms there, so that wake-up was over a tenth of a frame. The
+// device machine's NVIDIA driver a one-block transform job took 86-99 us from submission to the
+// wait's return with a sleeping wait, 34-37 us with polling (10-22 us of it on the GPU); split
+// frames last 0.3 ms there, so the sleeping wait's wake-up was a fifth of a frame. The
 // thread that waits is the one that prepared the GPU's share: in a lean split its core is left
 // to the GPU anyway. Never on a CPU device (lavapipe), where polling would take a core from the
 // "GPU" itself.

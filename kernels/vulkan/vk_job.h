@@ -50,8 +50,9 @@ std::string job_end_and_submit(Gpu &gpu, VkCommandBuffer cmd, VkFence fence, VkQ
 // Waits at most timeout_ns for fence: polls it for a short while (kFenceSpinNs, vk_job.cpp;
 // not on CPU devices), then sleeps in vkWaitForFences. Blocks; returns vkWaitForFences' result.
 VkResult fence_wait(Gpu &gpu, VkFence fence, uint64_t timeout_ns);
-// Waits at most timeout_ns for a job's fence (fence_wait). V3D_FAULT's device-lost and gpu-timeout turn a
-// signalled fence into VK_ERROR_DEVICE_LOST / VK_TIMEOUT and set *injected (else false).
+// Waits at most timeout_ns for a job's fence (fence_wait). V3D_FAULT's device-lost and
+// gpu-timeout turn a signalled fence into VK_ERROR_DEVICE_LOST / VK_TIMEOUT and set *injected
+// (else false).
 VkResult job_wait(Gpu &gpu, VkFence fence, uint64_t timeout_ns, bool *injected);
 // After the fence signalled: stores the job's device time in gpu.last_job_seconds.
 void job_store_time(Gpu &gpu, VkQueryPool query);

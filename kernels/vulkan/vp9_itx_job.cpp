@@ -336,8 +336,8 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
   }
 
   // 4. One pass over the list in its own order (a decoder's raster order, so the frame is walked
-  // front to back; walking it in the bucketed order made the pixel copies of a mixed frame 4x
-  // slower): each block's record goes to its (size, type) bucket's next place, its coefficients
+  // front to back; in the bucketed order the host preparation of a mixed frame took twice as long
+  // on the device machine): each block's record goes to its (size, type) bucket's next place, its coefficients
   // (when not in shared memory) to the bucket's next place in the packed buffer; staged blocks'
   // pixels are copied into the staging buffer, in-place blocks' pixels saved (save_in_place).
   const VkDeviceSize rec_bytes = std::max<size_t>(total, 1) * sizeof(BlockRecord);
