@@ -5,6 +5,8 @@
 //                          one warning
 //   device-lost            the 3rd GPU job is lost (garbage left over its in-place blocks)
 //   device-lost-batch      the same in a v3d_vp9_itxfm_add_frames batch (2nd job)
+//   device-lost-split      the 3rd GPU job is lost in hybrid frames split half and half (two
+//                          threads): the GPU's in-place blocks restored, the CPU's kept
 //   submit-lost            the 2nd queue submission reports a lost device
 //   gpu-timeout            the 2nd GPU job does not complete within the bounded wait (hybrid)
 //   gpu-alloc              every GPU memory allocation fails (shared frames and job buffers)
@@ -238,7 +240,8 @@ int main(int argc, char **argv) {
   } const kFaults[] = {{"no-loader", "no-loader"},           {"no-device", "no-device"},
                        {"device-lost", "device-lost:3"},     {"device-lost-batch", "device-lost:2"},
                        {"submit-lost", "submit-lost:2"},     {"gpu-timeout", "gpu-timeout:2"},
-                       {"gpu-alloc", "gpu-alloc:1"},         {"thread", "thread:2"}};
+                       {"gpu-alloc", "gpu-alloc:1"},         {"thread", "thread:2"},
+                       {"device-lost-split", "device-lost:3"}};
   const char *fault = nullptr;
   for (const auto &f : kFaults)
     if (sc == f.scenario) fault = f.fault;
@@ -261,6 +264,7 @@ int main(int argc, char **argv) {
   else if (sc == "no-device") no_gpu(scalar, "no Vulkan device");
   else if (sc == "device-lost") gpu_stream(scalar, "gpu", -1, true, 2);
   else if (sc == "device-lost-batch") batch_lost(scalar);
+  else if (sc == "device-lost-split") gpu_stream(scalar, "hybrid", 0.5, true, 2);
   else if (sc == "submit-lost") gpu_stream(scalar, "gpu", -1, false, 1);
   else if (sc == "gpu-timeout") gpu_stream(scalar, "hybrid", 0.5, true, 1);
   else if (sc == "gpu-alloc") {
