@@ -186,9 +186,10 @@ struct RunResult {
   std::string backend;
 };
 
-// The M4 configurations timed together: one frame through each context in turn, so that a change
-// of the host's speed during the run (the device machine's shared hosts drift by 10-20 % from
-// one configuration to the next) affects every configuration alike. Skipped entries (backend
+// The M4 configurations timed together: one frame through each context in turn (in a shuffled
+// order per round, visit_order), so that a change of the host's speed during the run (the device
+// machine's shared hosts drift by 10-20 % from one configuration to the next) affects every
+// configuration alike. Skipped entries (backend
 // NULL) stay !ok.
 struct M4Config {
   const char *backend;  // NULL: skipped
@@ -218,7 +219,8 @@ std::vector<RunResult> run_contexts_interleaved(const std::vector<M4Config> &cfg
     sides[i].coeffs.reset(new SharedCoeffs(sides[i].ctx, w.coeffs));
   }
   for (int f = 0; f < frames + 3; f++) {  // the first frames are the adaptive split's probes
-    for (Side &sd : sides) {
+    for (size_t i : visit_order(sides.size(), f)) {
+      Side &sd = sides[i];
       if (!sd.ctx || sd.failed) continue;
       auto t0 = Clock::now();
       int rc = v3d_vp9_itxfm_add_frame(sd.ctx, sd.frame->planes, sd.frame->strides, kWidth,
@@ -392,8 +394,8 @@ void m4_frames_in_flight(const Options &opt, const Workload &w, int cores, Json 
   printf("M4 frames in flight (%s, batches of %d frames), Mblock/s:", w.name.c_str(), kBatch);
   json.begin_object("m4_frames_in_flight");
   json.num("batch", kBatch);
-  // The configurations are timed interleaved (one batch through each in turn), as the per-frame
-  // M4 is: the device machine's hosts drift by 10-20 % within a run, which made columns timed
+  // The configurations are timed interleaved (one batch through each in turn, in a shuffled order
+  // per round), as the per-frame M4 is: the device machine's hosts drift by 10-20 % within a run, which made columns timed
   // one after another incomparable (e.g. CPU-15 23 % slower than CPU-16 in one run).
   struct Side {
     V3dContext *ctx = nullptr;
@@ -415,7 +417,8 @@ void m4_frames_in_flight(const Options &opt, const Workload &w, int cores, Json 
   // retries to stay out of the median.
   const int rounds = std::max(16, opt.frames / 2);
   for (int r = 0; r < rounds; r++)
-    for (Side &sd : sides) {
+    for (size_t i : visit_order(kCfgs, r)) {
+      Side &sd = sides[i];
       if (!sd.ctx) continue;
       auto t0 = Clock::now();
       v3d_vp9_itxfm_add_frames(sd.ctx, sd.fb->frames.data(), sd.fb->frames.size());

@@ -83,8 +83,9 @@ struct Run {
 };
 
 // Runs every configuration (backend NULL: skipped) on the same frame, interleaved: one frame
-// through each context in turn, so that a drift of the host's speed during the run (10-20 %
-// between consecutive configurations on the device machine's shared hosts) hits all alike.
+// through each context in turn, in a shuffled order per round (visit_order), so that a drift of
+// the host's speed during the run (10-20 % between consecutive configurations on the device
+// machine's shared hosts) hits all alike.
 struct BackendCfg {
   const char *backend;
   int threads;
@@ -107,7 +108,7 @@ std::vector<Run> run_backends_interleaved(const std::vector<BackendCfg> &cfgs, c
     sides[i].f.reset(new SharedFrame(sides[i].ctx, src));
   }
   for (int k = 0; k < frames + kWarmup; k++) {
-    for (size_t i = 0; i < sides.size(); i++) {
+    for (size_t i : visit_order(sides.size(), k)) {
       Side &sd = sides[i];
       if (!sd.ctx || sd.failed) continue;
       sd.f->reset();  // the same unfiltered frame each time
