@@ -106,7 +106,7 @@ struct Rng {
 // shuffle of 0..n-1, the same in every run. A fixed order let each configuration always follow
 // the same one, and what ran just before changed a frame's time: on the device machine CPU-16
 // right after CPU-1 (15 cores idle for 3 ms) measured 30.6 Mblock/s on 16x16 blocks, right
-// after auto 40.2, and auto right after the GPU alone (one busy core) 7-10 % below CPU-16.
+// after auto 40.2, and auto right after the GPU alone (one busy core) 1-8 % below CPU-16.
 inline std::vector<size_t> visit_order(size_t n, int round) {
   std::vector<size_t> order(n);
   for (size_t i = 0; i < n; i++) order[i] = i;
