@@ -189,8 +189,7 @@ struct RunResult {
 // The M4 configurations timed together: one frame through each context in turn (in a shuffled
 // order per round, visit_order), so that a change of the host's speed during the run (the device
 // machine's shared hosts drift by 10-20 % from one configuration to the next) affects every
-// configuration alike. Skipped entries (backend
-// NULL) stay !ok.
+// configuration alike. Skipped entries (backend NULL) stay !ok.
 struct M4Config {
   const char *backend;  // NULL: skipped
   int threads;
@@ -395,8 +394,9 @@ void m4_frames_in_flight(const Options &opt, const Workload &w, int cores, Json 
   json.begin_object("m4_frames_in_flight");
   json.num("batch", kBatch);
   // The configurations are timed interleaved (one batch through each in turn, in a shuffled order
-  // per round), as the per-frame M4 is: the device machine's hosts drift by 10-20 % within a run, which made columns timed
-  // one after another incomparable (e.g. CPU-15 23 % slower than CPU-16 in one run).
+  // per round), as the per-frame M4 is: the device machine's hosts drift by 10-20 % within a
+  // run, which made columns timed one after another incomparable (e.g. CPU-15 23 % slower than
+  // CPU-16 in one run).
   struct Side {
     V3dContext *ctx = nullptr;
     std::unique_ptr<SharedCoeffs> coeffs;

@@ -252,13 +252,17 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
     total++;
     coeff_total += 16u << (2 * b.tx_size);
   }
-  size_t start[kNumSizes][kNumTypes], size_first[kNumSizes], size_count[kNumSizes];
-  size_t pos = 0;
+  // Each (size, type) bucket's first record, and its first place in the packed coefficients.
+  size_t start[kNumSizes][kNumTypes], packed_at[kNumSizes][kNumTypes];
+  size_t size_first[kNumSizes], size_count[kNumSizes];
+  size_t pos = 0, packed_pos = 0;
   for (int s = 0; s < kNumSizes; s++) {
     size_first[s] = pos;
     for (int t = 0; t < kNumTypes; t++) {
       start[s][t] = pos;
+      packed_at[s][t] = packed_pos;
       pos += count[s][t];
+      packed_pos += count[s][t] << (4 + 2 * s);
     }
     size_count[s] = pos - size_first[s];
   }
@@ -336,24 +340,16 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
   }
 
   // 4. One pass over the list in its own order (a decoder's raster order, so the frame is walked
-  // front to back; in the bucketed order the host preparation of a mixed frame took twice as long
-  // on the device machine): each block's record goes to its (size, type) bucket's next place, its coefficients
-  // (when not in shared memory) to the bucket's next place in the packed buffer; staged blocks'
-  // pixels are copied into the staging buffer, in-place blocks' pixels saved (save_in_place).
+  // front to back; in the bucketed order the host preparation of a mixed frame took twice as
+  // long on the device machine): each block's record goes to its (size, type) bucket's next
+  // place, its coefficients (when not in shared memory) to the bucket's next place in the packed
+  // buffer; staged blocks' pixels are copied into the staging buffer, in-place blocks' pixels
+  // saved (save_in_place).
   const VkDeviceSize rec_bytes = std::max<size_t>(total, 1) * sizeof(BlockRecord);
   if (!host_buffer_reserve(gpu, &slot->records, rec_bytes, &err)) return fail(err);
   info[V3D_ITX_BINDING_BLOCKS] = VkDescriptorBufferInfo{slot->records.buffer, 0, rec_bytes};
   BlockRecord *rec = reinterpret_cast<BlockRecord *>(slot->records.map);
   int16_t *packed = reinterpret_cast<int16_t *>(slot->coeffs.map);
-  size_t packed_at[kNumSizes][kNumTypes];  // each bucket's next place in the packed coefficients
-  {
-    size_t at = 0;
-    for (int sz = 0; sz < kNumSizes; sz++)
-      for (int t = 0; t < kNumTypes; t++) {
-        packed_at[sz][t] = at;
-        at += count[sz][t] << (4 + 2 * sz);
-      }
-  }
   slot->copy_back.clear();
   slot->in_place.clear();
   slot->backup_used = 0;
