@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "common/test_util.h"
 #include "core/context.h"
@@ -22,6 +23,10 @@ namespace {
 // and serial time per frame outside both sides (validation, building the split).
 struct Machine {
   double cpu_rate, gpu_rate, gpu_fixed, cpu_slow, gpu_slow, noise, serial = 0;
+  // A shared host's stalls: with odds spike_odds a frame has one side, or both, slowed by a
+  // factor up to spike_max (another tenant took the cores or the memory bus for a while: the
+  // device machine's hosts showed single frames 2-10x their median).
+  double spike_odds = 0, spike_max = 1;
 
   // Frame time at GPU share s, and each side's span, with multiplicative noise.
   void frame(double cost, double s, Rng &rng, double *cpu_span, double *gpu_span,
@@ -30,7 +35,21 @@ struct Machine {
     const bool both = s > 0 && s < 1;
     *cpu_span = s < 1 ? (1 - s) * cost / cpu_rate * (both ? cpu_slow : 1) * jitter() : 0;
     *gpu_span = s > 0 ? (gpu_fixed + s * cost / gpu_rate * (both ? gpu_slow : 1)) * jitter() : 0;
-    *frame_s = serial * jitter() + std::max(*cpu_span, *gpu_span);
+    double serial_s = serial * jitter();
+    if (spike_odds > 0 && rng.uniform() < spike_odds) {
+      const double k = 1 + (spike_max - 1) * rng.uniform();
+      const int which = rng.range(0, 2);  // 0: both sides, 1: the CPU's, 2: the GPU's
+      if (which != 2) *cpu_span *= k, serial_s *= k;
+      if (which != 1) *gpu_span *= k;
+    }
+    *frame_s = serial_s + std::max(*cpu_span, *gpu_span);
+  }
+  // The expected frame time at share s, without noise or stalls: how good the choice was.
+  double expected(double cost, double s) const {
+    const bool both = s > 0 && s < 1;
+    const double c = s < 1 ? (1 - s) * cost / cpu_rate * (both ? cpu_slow : 1) : 0;
+    const double g = s > 0 ? gpu_fixed + s * cost / gpu_rate * (both ? gpu_slow : 1) : 0;
+    return serial + std::max(c, g);
   }
   // The best expected frame time of a split, over every share (fine grid).
   double best_split(double cost) const {
@@ -221,6 +240,59 @@ void lean_or_full(uint64_t seed) {
         lean_better, n_machines);
 }
 
+// A shared host that stalls now and then (1 frame in 12 has a side 2-6x slower) and has up to
+// 20 % of noise: the stalls must not steer the controller. Judged by the expected time of the
+// ways it chose (without noise or stalls) against the faster side alone: on average over the
+// machines within 1 %, on 99 % of them within 3 %, on every one within 30 %. Before the
+// estimates were made robust to stalls, 130 of 300 machines were above 3 % and the worst at
+// 120-130 %: a stall in the CPU's frames made the controller run a 3x slower GPU for frames on
+// end. What remains (about 1 machine in 1,000 above 105 %): the better way's first measurement
+// stalled more than kConfirmRatio (4x) above the best, so it is not measured again until its
+// retry comes ((ratio - 1) / 0.5 % frames later).
+void stalling_host(uint64_t seed) {
+  Rng rng(seed ^ 0xE4);
+  const int n_machines = v3dtest::scaled(300);
+  int worst = -1, above = 0;
+  double worst_ratio = 0, sum_ratio = 0;
+  for (int i = 0; i < n_machines; i++) {
+    double cost;
+    Machine m = random_machine(rng, MachineDraw{3, 3, 0.5, 0.5}, &cost);
+    m.noise = 0.2 * rng.uniform();
+    m.spike_odds = 1 / 12.0;
+    m.spike_max = 6;
+    v3d::SplitController c;
+    double sum = 0;
+    int counted = 0;
+    for (int f = 0; f < 400; f++) {
+      const double s = c.next_share(-1);
+      double cs, gs, fs;
+      m.frame(cost, s, rng, &cs, &gs, &fs);
+      c.record(s < 1 ? (1 - s) * cost : 0, cs, s > 0 ? s * cost : 0, gs, fs);
+      if (f >= 10) {
+        sum += m.expected(cost, s);
+        counted++;
+      }
+    }
+    const double ratio = sum / counted / m.best_single(cost);
+    sum_ratio += ratio;
+    above += ratio > 1.03;
+    if (ratio > worst_ratio) worst_ratio = ratio, worst = i;
+    check(ratio <= 1.30,
+          "stalling host, machine %d (seed 0x%llx): the ways chosen take %.1f %% of the faster "
+          "side alone (cpu %.3g gpu %.3g fixed %.3g slow %.2f/%.2f serial %.3g noise %.2f)",
+          i, static_cast<unsigned long long>(seed), 100 * ratio, m.cpu_rate, m.gpu_rate,
+          m.gpu_fixed, m.cpu_slow, m.gpu_slow, m.serial, m.noise);
+  }
+  const double mean = sum_ratio / n_machines;
+  printf("stalling host: the ways chosen take %.2f %% of the faster side alone on average, the "
+         "worst (machine %d) %.1f %%, %d machines above 103 %%\n", 100 * mean, worst,
+         100 * worst_ratio, above);
+  check(mean <= 1.01, "stalling host (seed 0x%llx): %.2f %% of the faster side alone on average",
+        static_cast<unsigned long long>(seed), 100 * mean);
+  check(above <= n_machines / 100, "stalling host (seed 0x%llx): %d of %d machines above 103 %%",
+        static_cast<unsigned long long>(seed), above, n_machines);
+}
+
 }  // namespace
 
 int main() {
@@ -231,5 +303,6 @@ int main() {
   fixed_share();
   per_size();
   lean_or_full(seed);
+  stalling_host(seed);
   return v3dtest::finish();
 }

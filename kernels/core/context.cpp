@@ -49,6 +49,15 @@ constexpr double kBalanceTolerance = 1.25;
 constexpr int kRebalancePeriod = 4;
 constexpr int kRebalanceTries = 4;
 constexpr double kExploreBudget = 0.005;
+// Shared hosts stall: the device machine's showed single frames at 2-10x their median (another
+// tenant on the cores or the memory bus), and a plain average let one such frame double a way's
+// estimate, so that the controller ran a 3x slower way for frames on end. A measurement moves an
+// estimate by at most a factor kStallCap before smoothing (a real slowdown is followed within a
+// dozen frames), and a way's first estimate is the smaller of its first two measurements: a way
+// measured once within kConfirmRatio of the best is measured again after kRebalancePeriod frames.
+constexpr double kStallCap = 1.25;
+constexpr double kConfirmRatio = 4;
+constexpr int kFirstSamples = 2;
 // CPU tasks per worker thread in one frame: several, so that uneven blocks even out.
 constexpr int kTasksPerThread = 4;
 // Smallest CPU task, in cost units (pixels): below this, thread hand-off costs more than it saves.
@@ -128,6 +137,7 @@ double SplitController::next_share(double fixed, bool offer_lean) {
       // unless even both sides' combined rate (the best a balanced split could do, serial work
       // aside) loses to the best way: then rebalancing cannot make it pay (e.g. H.264's split by
       // whole planes, which cannot balance a GPU 12x slower than the workers).
+      if (samples_[i] < kFirstSamples && ratio <= kConfirmRatio) period = kRebalancePeriod;
       const int v = i - kSplit;
       if (is_split(i) && rebalance_tries_[v] > 0 && rebalance_tries_[v] <= kRebalanceTries &&
           1.0 / (split_cpu_rate_[v] + split_gpu_rate_[v]) < time_per_cost_[best])
@@ -145,22 +155,43 @@ double SplitController::next_share(double fixed, bool offer_lean) {
 
 void SplitController::record(double cpu_cost, double cpu_seconds, double gpu_cost,
                              double gpu_seconds, double frame_seconds) {
-  auto ema = [](double &v, double x) { v = v == 0 ? x : v + kRateSmoothing * (x - v); };
+  // Smoothed rates (cost per second) and times (seconds per cost), each measurement first
+  // limited to a factor kStallCap of the estimate (a stalled frame moves it a little).
+  // A measurement better than the estimate by more than kStallCap replaces it: the estimate had
+  // taken in stalls (or the machine got faster).
+  auto ema_rate = [](double &v, double x) {
+    v = v == 0 || x > v * kStallCap ? x : v + kRateSmoothing * (std::max(x, v / kStallCap) - v);
+  };
+  auto ema_time = [](double &v, double x) {
+    v = v == 0 || x < v / kStallCap ? x : v + kRateSmoothing * (std::min(x, v * kStallCap) - v);
+  };
   const double total = cpu_cost + gpu_cost;
   const Mode m = planned_;
   planned_ = kNone;
   if (m == kNone || total <= 0 || frame_seconds <= 0) return;
   last_run_[m] = frame_;
   frame_++;
-  if (cpu_cost > 0 && gpu_cost == 0 && cpu_seconds > 0) ema(cpu_rate_, cpu_cost / cpu_seconds);
-  if (gpu_cost > 0 && cpu_cost == 0 && gpu_seconds > 0) ema(gpu_rate_, gpu_cost / gpu_seconds);
+  // A way's first kFirstSamples measurements keep the better of the measurement and the estimate
+  // (stalls only ever slow a frame down).
+  const bool keep_best = samples_[m] > 0 && samples_[m] < kFirstSamples;
+  samples_[m]++;
+  auto update_rate = [&](double &v, double x) {
+    if (keep_best && v > 0) v = std::max(v, x);
+    else ema_rate(v, x);
+  };
+  auto update_time = [&](double &v, double x) {
+    if (keep_best && v > 0) v = std::min(v, x);
+    else ema_time(v, x);
+  };
+  if (cpu_cost > 0 && gpu_cost == 0 && cpu_seconds > 0) update_rate(cpu_rate_, cpu_cost / cpu_seconds);
+  if (gpu_cost > 0 && cpu_cost == 0 && gpu_seconds > 0) update_rate(gpu_rate_, gpu_cost / gpu_seconds);
   if (is_split(m) && cpu_cost > 0 && gpu_cost > 0 && cpu_seconds > 0 && gpu_seconds > 0) {
     const int v = m - kSplit;
     // Both sides' rates as they ran side by side (sharing memory bandwidth and cores): the next
     // split takes the share at which they finish together, and is expected to take what both
     // sides together do at these rates (an unbalanced frame says little about a balanced one).
-    ema(split_cpu_rate_[v], cpu_cost / cpu_seconds);
-    ema(split_gpu_rate_[v], gpu_cost / gpu_seconds);
+    ema_rate(split_cpu_rate_[v], cpu_cost / cpu_seconds);
+    ema_rate(split_gpu_rate_[v], gpu_cost / gpu_seconds);
     share_[v] += kShareStep * (split_gpu_rate_[v] / (split_gpu_rate_[v] + split_cpu_rate_[v]) - share_[v]);
     // The split's estimate is what it measured (a prediction from the rates proved optimistic on
     // the device machine: the split kept being chosen and kept measuring slower). A measurement
@@ -168,11 +199,13 @@ void SplitController::record(double cpu_cost, double cpu_seconds, double gpu_cos
     // sides were far from finishing together, next_share() retries the rebalanced split soon.
     const double measured = frame_seconds / total;
     const double imbalance = std::max(cpu_seconds, gpu_seconds) / std::min(cpu_seconds, gpu_seconds);
-    if (rebalance_tries_[v] > 0) time_per_cost_[m] = measured;
-    else ema(time_per_cost_[m], measured);
+    double &est = time_per_cost_[m];
+    if (keep_best) update_time(est, measured);
+    else if (rebalance_tries_[v] > 0) est = std::min(measured, est * kStallCap);
+    else ema_time(est, measured);
     rebalance_tries_[v] = imbalance > kBalanceTolerance ? rebalance_tries_[v] + 1 : 0;
   } else {
-    ema(time_per_cost_[m], frame_seconds / total);
+    update_time(time_per_cost_[m], frame_seconds / total);
     // First splits: from the standalone rates.
     for (int v = 0; v < 2; v++)
       if (time_per_cost_[kSplit + v] == 0 && cpu_rate_ > 0 && gpu_rate_ > 0)
@@ -259,8 +292,9 @@ V3dContext *v3d_context_new_with_options(const V3dContextOptions *options) {
   }
   int threads = o.cpu_threads > 0 ? o.cpu_threads : default_threads;
   ctx->pool = std::make_unique<v3d::ThreadPool>(threads);
-  v3d::log(v3d::kLogInfo, "context: backend %s, %d CPU threads, SIMD %s, GPU %s",
-           v3d::backend_name(backend), threads, v3d_cpu_target(),
+  v3d::log(v3d::kLogInfo, "context %p: backend %s%s, %d CPU threads, SIMD %s, GPU %s",
+           static_cast<const void *>(ctx.get()), v3d::backend_name(backend),
+           is_auto ? " (auto)" : "", threads, v3d_cpu_target(),
            ctx->gpu ? ctx->gpu_name.c_str() : "none");
   return ctx.release();
 }
@@ -574,8 +608,9 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   if (ctx->backend == Backend::kHybrid && !cpu_only)
     split.record(static_cast<double>(cpu_cost), cpu_seconds,
                           static_cast<double>(gpu_cost), gpu_span, frame_seconds);
-  log(kLogDebug, "itx frame: %zu blocks, GPU share %.3f (%zu blocks), CPU %.3f ms, GPU %.3f ms "
-      "(prep %.3f, device %.3f, %s%s), frame %.3f ms, call %.3f ms", n_active,
+  log(kLogDebug, "itx frame (context %p): %zu blocks, GPU share %.3f (%zu blocks), CPU %.3f ms, "
+      "GPU %.3f ms (prep %.3f, device %.3f, %s%s), frame %.3f ms, call %.3f ms",
+      static_cast<const void *>(ctx), n_active,
       total ? static_cast<double>(gpu_cost) / total : 0.0, n_gpu, cpu_seconds * 1e3,
       gpu_span * 1e3, gpu_prep_seconds * 1e3,
       n_gpu && ctx->gpu ? gpu_last_job_seconds(*ctx->gpu) * 1e3 : 0.0, gpu_early ? "early" : "late",

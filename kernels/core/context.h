@@ -62,6 +62,7 @@ class SplitController {
   Mode planned_ = kNone;
   double time_per_cost_[kModes] = {0, 0, 0, 0};  // EMA of frame seconds per cost unit; 0 = unmeasured
   int last_run_[kModes] = {-1, -1, -1, -1};       // frame the mode last ran
+  int samples_[kModes] = {0, 0, 0, 0};            // frames the mode ran (measurements)
   double cpu_rate_ = 0, gpu_rate_ = 0;            // cost per second of each side alone (EMA)
   // Per split (0: kSplit, 1: kSplitLean): the GPU share, each side's rate in its frames (EMA),
   // and how many of its frames in a row had sides far from finishing together.
