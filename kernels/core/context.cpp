@@ -58,6 +58,7 @@ constexpr double kExploreBudget = 0.005;
 constexpr double kStallCap = 1.25;
 constexpr double kConfirmRatio = 4;
 constexpr int kFirstSamples = 2;
+constexpr int kTrustSamples = 4;
 // CPU tasks per worker thread in one frame: several, so that uneven blocks even out.
 constexpr int kTasksPerThread = 4;
 // Smallest CPU task, in cost units (pixels): below this, thread hand-off costs more than it saves.
@@ -156,14 +157,18 @@ double SplitController::next_share(double fixed, bool offer_lean) {
 void SplitController::record(double cpu_cost, double cpu_seconds, double gpu_cost,
                              double gpu_seconds, double frame_seconds) {
   // Smoothed rates (cost per second) and times (seconds per cost), each measurement first
-  // limited to a factor kStallCap of the estimate (a stalled frame moves it a little).
-  // A measurement better than the estimate by more than kStallCap replaces it: the estimate had
-  // taken in stalls (or the machine got faster).
-  auto ema_rate = [](double &v, double x) {
-    v = v == 0 || x > v * kStallCap ? x : v + kRateSmoothing * (std::max(x, v / kStallCap) - v);
+  // limited to a factor kStallCap of the estimate either way: a stalled frame, or a lucky one of
+  // a way whose frames vary a lot (a split's), moves it a little. While the way is young (fewer
+  // than kTrustSamples measurements) a measurement better by more than kStallCap replaces the
+  // estimate instead: its first measurements may have been stalled.
+  const bool young = planned_ != kNone && samples_[planned_] < kTrustSamples;
+  auto ema_rate = [young](double &v, double x) {
+    if (v == 0 || (young && x > v * kStallCap)) v = x;
+    else v += kRateSmoothing * (std::min(std::max(x, v / kStallCap), v * kStallCap) - v);
   };
-  auto ema_time = [](double &v, double x) {
-    v = v == 0 || x < v / kStallCap ? x : v + kRateSmoothing * (std::min(x, v * kStallCap) - v);
+  auto ema_time = [young](double &v, double x) {
+    if (v == 0 || (young && x < v / kStallCap)) v = x;
+    else v += kRateSmoothing * (std::min(std::max(x, v / kStallCap), v * kStallCap) - v);
   };
   const double total = cpu_cost + gpu_cost;
   const Mode m = planned_;
