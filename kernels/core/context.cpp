@@ -53,8 +53,10 @@ constexpr double kExploreBudget = 0.005;
 // tenant on the cores or the memory bus), and a plain average let one such frame double a way's
 // estimate, so that the controller ran a 3x slower way for frames on end. A measurement moves an
 // estimate by at most a factor kStallCap before smoothing (a real slowdown is followed within a
-// dozen frames), and a way's first estimate is the smaller of its first two measurements: a way
-// measured once within kConfirmRatio of the best is measured again after kRebalancePeriod frames.
+// dozen frames); a way's first estimate is the better of its first kFirstSamples measurements (a
+// way measured once within kConfirmRatio of the best is measured again after kRebalancePeriod
+// frames), and while it has fewer than kTrustSamples measurements, one better than its estimate
+// by more than kStallCap replaces it.
 constexpr double kStallCap = 1.25;
 constexpr double kConfirmRatio = 4;
 constexpr int kFirstSamples = 2;
@@ -156,61 +158,51 @@ double SplitController::next_share(double fixed, bool offer_lean) {
 
 void SplitController::record(double cpu_cost, double cpu_seconds, double gpu_cost,
                              double gpu_seconds, double frame_seconds) {
-  // Smoothed rates (cost per second) and times (seconds per cost), each measurement first
-  // limited to a factor kStallCap of the estimate either way: a stalled frame, or a lucky one of
-  // a way whose frames vary a lot (a split's), moves it a little. While the way is young (fewer
-  // than kTrustSamples measurements) a measurement better by more than kStallCap replaces the
-  // estimate instead: its first measurements may have been stalled.
-  const bool young = planned_ != kNone && samples_[planned_] < kTrustSamples;
-  auto ema_rate = [young](double &v, double x) {
-    if (v == 0 || (young && x > v * kStallCap)) v = x;
-    else v += kRateSmoothing * (std::min(std::max(x, v / kStallCap), v * kStallCap) - v);
-  };
-  auto ema_time = [young](double &v, double x) {
-    if (v == 0 || (young && x < v / kStallCap)) v = x;
-    else v += kRateSmoothing * (std::min(std::max(x, v / kStallCap), v * kStallCap) - v);
-  };
   const double total = cpu_cost + gpu_cost;
   const Mode m = planned_;
   planned_ = kNone;
   if (m == kNone || total <= 0 || frame_seconds <= 0) return;
   last_run_[m] = frame_;
   frame_++;
-  // A way's first kFirstSamples measurements keep the better of the measurement and the estimate
-  // (stalls only ever slow a frame down).
-  const bool keep_best = samples_[m] > 0 && samples_[m] < kFirstSamples;
-  samples_[m]++;
-  auto update_rate = [&](double &v, double x) {
-    if (keep_best && v > 0) v = std::max(v, x);
-    else ema_rate(v, x);
+  const int n = samples_[m]++;  // the way's measurements before this one
+  const bool keep_best = n > 0 && n < kFirstSamples, young = n < kTrustSamples;
+  // Moves estimate v (a rate in cost per second when higher_better, else a time in seconds per
+  // cost) towards measurement x, first limited to a factor kStallCap of v either way: a stalled
+  // frame, or a lucky one of a way whose frames vary a lot (a split's), moves it a little. While
+  // the way is young, a measurement better by more than kStallCap replaces the estimate (its
+  // first measurements may have been stalled); keep: the better of the two is kept (a way's first
+  // measurements: stalls only ever slow a frame down).
+  auto update = [young](double &v, double x, bool higher_better, bool keep) {
+    const bool much_better = higher_better ? x > v * kStallCap : x < v / kStallCap;
+    if (v == 0 || (young && much_better)) v = x;
+    else if (keep) v = higher_better ? std::max(v, x) : std::min(v, x);
+    else v += kRateSmoothing * (std::clamp(x, v / kStallCap, v * kStallCap) - v);
   };
-  auto update_time = [&](double &v, double x) {
-    if (keep_best && v > 0) v = std::min(v, x);
-    else ema_time(v, x);
-  };
-  if (cpu_cost > 0 && gpu_cost == 0 && cpu_seconds > 0) update_rate(cpu_rate_, cpu_cost / cpu_seconds);
-  if (gpu_cost > 0 && cpu_cost == 0 && gpu_seconds > 0) update_rate(gpu_rate_, gpu_cost / gpu_seconds);
+  if (cpu_cost > 0 && gpu_cost == 0 && cpu_seconds > 0)
+    update(cpu_rate_, cpu_cost / cpu_seconds, true, keep_best);
+  if (gpu_cost > 0 && cpu_cost == 0 && gpu_seconds > 0)
+    update(gpu_rate_, gpu_cost / gpu_seconds, true, keep_best);
   if (is_split(m) && cpu_cost > 0 && gpu_cost > 0 && cpu_seconds > 0 && gpu_seconds > 0) {
     const int v = m - kSplit;
     // Both sides' rates as they ran side by side (sharing memory bandwidth and cores): the next
     // split takes the share at which they finish together, and is expected to take what both
     // sides together do at these rates (an unbalanced frame says little about a balanced one).
-    ema_rate(split_cpu_rate_[v], cpu_cost / cpu_seconds);
-    ema_rate(split_gpu_rate_[v], gpu_cost / gpu_seconds);
+    update(split_cpu_rate_[v], cpu_cost / cpu_seconds, true, false);
+    update(split_gpu_rate_[v], gpu_cost / gpu_seconds, true, false);
     share_[v] += kShareStep * (split_gpu_rate_[v] / (split_gpu_rate_[v] + split_cpu_rate_[v]) - share_[v]);
     // The split's estimate is what it measured (a prediction from the rates proved optimistic on
     // the device machine: the split kept being chosen and kept measuring slower). A measurement
-    // at a share far from balance replaces the estimate rather than averaging into it; while the
-    // sides were far from finishing together, next_share() retries the rebalanced split soon.
+    // at a share far from balance replaces the estimate rather than averaging into it (raising it
+    // by at most kStallCap); while the sides were far from finishing together, next_share()
+    // retries the rebalanced split soon.
     const double measured = frame_seconds / total;
     const double imbalance = std::max(cpu_seconds, gpu_seconds) / std::min(cpu_seconds, gpu_seconds);
     double &est = time_per_cost_[m];
-    if (keep_best) update_time(est, measured);
-    else if (rebalance_tries_[v] > 0) est = std::min(measured, est * kStallCap);
-    else ema_time(est, measured);
+    if (!keep_best && rebalance_tries_[v] > 0) est = std::min(measured, est * kStallCap);
+    else update(est, measured, false, keep_best);
     rebalance_tries_[v] = imbalance > kBalanceTolerance ? rebalance_tries_[v] + 1 : 0;
   } else {
-    update_time(time_per_cost_[m], frame_seconds / total);
+    update(time_per_cost_[m], frame_seconds / total, false, keep_best);
     // First splits: from the standalone rates.
     for (int v = 0; v < 2; v++)
       if (time_per_cost_[kSplit + v] == 0 && cpu_rate_ > 0 && gpu_rate_ > 0)
