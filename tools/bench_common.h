@@ -120,6 +120,28 @@ inline double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+// One configuration's times from time_interleaved().
+struct Interleaved {
+  std::vector<double> times;
+  bool failed = false;  // set beforehand to leave a configuration out (e.g. no context)
+};
+// Times configurations together: `rounds` rounds, each calling run(i) once for every
+// configuration i not failed, in visit_order's shuffle for the round, so that a drift of the
+// host's speed, and what ran just before, affect every configuration alike. run(i) returns the
+// seconds its timed work took, or a negative number when it failed (the configuration then runs
+// no more). The times of the first `skip` rounds are not kept (warm-up, an adaptive split's
+// probes).
+template <class Run>
+void time_interleaved(std::vector<Interleaved> &cfgs, int rounds, int skip, Run run) {
+  for (int r = 0; r < rounds; r++)
+    for (size_t i : visit_order(cfgs.size(), r)) {
+      if (cfgs[i].failed) continue;
+      const double s = run(i);
+      if (s < 0) cfgs[i].failed = true;
+      else if (r >= skip) cfgs[i].times.push_back(s);
+    }
+}
+
 struct Stats {
   double median = 0, p99 = 0, mean = 0, min = 0;
 };

@@ -64,10 +64,10 @@ DbResult run_db(const char *backend, int threads, const Picture &src, Grid &g, i
   return r;
 }
 
-// The M4 configurations timed together: one picture through each context in turn, in a shuffled
-// order per round (visit_order), as the transform M4 is: what ran just before changes a picture's
-// time on the device machine's shared hosts, and their speed drifts within a run. The first
-// kProbes pictures of each are not timed (the pool's warm-up, the adaptive split's probes).
+// The M4 configurations timed together (time_interleaved), as the transform M4 is: what ran just
+// before changes a picture's time on the device machine's shared hosts, and their speed drifts
+// within a run. The first kProbes pictures of each are not timed (the pool's warm-up, the
+// adaptive split's probes).
 struct DbConfig {
   const char *backend;
   int threads;
@@ -79,40 +79,35 @@ std::vector<DbResult> run_db_interleaved(const std::vector<DbConfig> &cfgs, cons
   struct Side {
     V3dContext *ctx = nullptr;
     std::unique_ptr<Picture> pic;
-    std::vector<double> times;
-    bool failed = false;
   };
   std::vector<Side> sides(cfgs.size());
   std::vector<DbResult> out(cfgs.size());
+  std::vector<Interleaved> timed(cfgs.size());
   for (size_t i = 0; i < cfgs.size(); i++) {
     sides[i].ctx = v3d_context_new(cfgs[i].backend, cfgs[i].threads);
     if (!sides[i].ctx) continue;
     if (cfgs[i].share >= 0) v3d_context_set_gpu_share(sides[i].ctx, cfgs[i].share);
     sides[i].pic.reset(new Picture(src));
   }
-  for (int f = 0; f < frames + kProbes; f++)
-    for (size_t i : visit_order(sides.size(), f)) {
-      Side &sd = sides[i];
-      if (!sd.ctx || sd.failed) continue;
-      Picture &pic = *sd.pic;
-      for (int p = 0; p < 3; p++) pic.buf[p] = src.buf[p];  // the same unfiltered picture
-      auto t0 = Clock::now();
-      const int rc = v3d_h264_deblock_frame(sd.ctx, pic.data, pic.stride, kW, kH, g.mbs.data(),
-                                            g.mb_stride, g.slices.data(),
-                                            static_cast<int>(g.slices.size()));
-      const double s = since(t0);
-      if (rc) {
-        fprintf(stderr, "h264 deblocking (%s): %s\n", cfgs[i].backend, v3d_last_error());
-        sd.failed = true;
-      }
-      if (f >= kProbes) sd.times.push_back(s);
-    }
+  for (size_t i = 0; i < sides.size(); i++) timed[i].failed = !sides[i].ctx;
+  time_interleaved(timed, frames + kProbes, kProbes, [&](size_t i) {
+    Picture &pic = *sides[i].pic;
+    for (int p = 0; p < 3; p++) pic.buf[p] = src.buf[p];  // the same unfiltered picture
+    auto t0 = Clock::now();
+    const int rc = v3d_h264_deblock_frame(sides[i].ctx, pic.data, pic.stride, kW, kH,
+                                          g.mbs.data(), g.mb_stride, g.slices.data(),
+                                          static_cast<int>(g.slices.size()));
+    const double s = since(t0);
+    if (!rc) return s;
+    fprintf(stderr, "h264 deblocking (%s): %s\n", cfgs[i].backend, v3d_last_error());
+    return -1.0;
+  });
   for (size_t i = 0; i < sides.size(); i++) {
     Side &sd = sides[i];
     if (!sd.ctx) continue;
-    if (!sd.failed) {
+    if (!timed[i].failed) {
       for (int p = 0; p < 3; p++) out[i].out[p] = sd.pic->buf[p];
-      out[i].t = stats_of(sd.times);
+      out[i].t = stats_of(timed[i].times);
       out[i].ok = true;
     }
     v3d_context_free(sd.ctx);

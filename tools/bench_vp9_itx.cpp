@@ -200,11 +200,10 @@ std::vector<RunResult> run_contexts_interleaved(const std::vector<M4Config> &cfg
     V3dContext *ctx = nullptr;
     std::unique_ptr<Frame> frame;
     std::unique_ptr<SharedCoeffs> coeffs;
-    std::vector<double> times;
-    bool failed = false;
   };
   std::vector<Side> sides(cfgs.size());
   std::vector<RunResult> out(cfgs.size());
+  std::vector<Interleaved> timed(cfgs.size());
   for (size_t i = 0; i < cfgs.size(); i++) {
     if (!cfgs[i].backend) continue;
     V3dContextOptions o{};
@@ -217,30 +216,27 @@ std::vector<RunResult> run_contexts_interleaved(const std::vector<M4Config> &cfg
     sides[i].frame.reset(new Frame(sides[i].ctx, kWidth, kHeight));
     sides[i].coeffs.reset(new SharedCoeffs(sides[i].ctx, w.coeffs));
   }
-  for (int f = 0; f < frames + 3; f++) {  // the first frames are the adaptive split's probes
-    for (size_t i : visit_order(sides.size(), f)) {
-      Side &sd = sides[i];
-      if (!sd.ctx || sd.failed) continue;
-      auto t0 = Clock::now();
-      int rc = v3d_vp9_itxfm_add_frame(sd.ctx, sd.frame->planes, sd.frame->strides, kWidth,
-                                       kHeight, w.blocks.data(), w.blocks.size(),
-                                       sd.coeffs->data, w.coeffs.size());
-      double s = since(t0);
-      if (rc) {
-        fprintf(stderr, "%s: %s\n", v3d_context_backend(sd.ctx), v3d_last_error());
-        sd.failed = true;
-      }
-      if (f >= 3) sd.times.push_back(s);
-    }
-  }
+  for (size_t i = 0; i < sides.size(); i++) timed[i].failed = !sides[i].ctx;
+  // The first 3 frames are not timed: the adaptive split's probes.
+  time_interleaved(timed, frames + 3, 3, [&](size_t i) {
+    Side &sd = sides[i];
+    auto t0 = Clock::now();
+    int rc = v3d_vp9_itxfm_add_frame(sd.ctx, sd.frame->planes, sd.frame->strides, kWidth,
+                                     kHeight, w.blocks.data(), w.blocks.size(), sd.coeffs->data,
+                                     w.coeffs.size());
+    const double s = since(t0);
+    if (!rc) return s;
+    fprintf(stderr, "%s: %s\n", v3d_context_backend(sd.ctx), v3d_last_error());
+    return -1.0;
+  });
   for (size_t i = 0; i < sides.size(); i++) {
     Side &sd = sides[i];
     if (!sd.ctx) continue;
-    if (!sd.failed) {
+    if (!timed[i].failed) {
       V3dStats st;
       v3d_context_get_stats(sd.ctx, &st);
       out[i].gpu_share = st.gpu_share;
-      out[i].t = stats_of(sd.times);
+      out[i].t = stats_of(timed[i].times);
       out[i].ok = true;
     }
     sd.frame.reset();
@@ -401,7 +397,6 @@ void m4_frames_in_flight(const Options &opt, const Workload &w, int cores, Json 
     V3dContext *ctx = nullptr;
     std::unique_ptr<SharedCoeffs> coeffs;
     std::unique_ptr<FrameBatch> fb;
-    std::vector<double> t;
   };
   Side sides[kCfgs];
   for (int c = 0; c < kCfgs; c++) {
@@ -415,19 +410,18 @@ void m4_frames_in_flight(const Options &opt, const Workload &w, int cores, Json 
   }
   // Enough batches for adaptive hybrid's first measurements (CPU, GPU, both) and its later
   // retries to stay out of the median.
-  const int rounds = std::max(16, opt.frames / 2);
-  for (int r = 0; r < rounds; r++)
-    for (size_t i : visit_order(kCfgs, r)) {
-      Side &sd = sides[i];
-      if (!sd.ctx) continue;
-      auto t0 = Clock::now();
-      v3d_vp9_itxfm_add_frames(sd.ctx, sd.fb->frames.data(), sd.fb->frames.size());
-      sd.t.push_back(since(t0) / kBatch);
-    }
+  std::vector<Interleaved> timed(kCfgs);
+  for (int c = 0; c < kCfgs; c++) timed[c].failed = !sides[c].ctx;
+  time_interleaved(timed, std::max(16, opt.frames / 2), 0, [&](size_t i) {
+    Side &sd = sides[i];
+    auto t0 = Clock::now();
+    v3d_vp9_itxfm_add_frames(sd.ctx, sd.fb->frames.data(), sd.fb->frames.size());
+    return since(t0) / kBatch;
+  });
   for (int c = 0; c < kCfgs; c++) {
     Side &sd = sides[c];
     if (!sd.ctx) continue;
-    Stats st = stats_of(sd.t);
+    Stats st = stats_of(timed[c].times);
     V3dStats vs;
     v3d_context_get_stats(sd.ctx, &vs);
     sd.fb.reset();

@@ -95,11 +95,10 @@ std::vector<Run> run_backends_interleaved(const std::vector<BackendCfg> &cfgs, c
   struct Side {
     V3dContext *ctx = nullptr;
     std::unique_ptr<SharedFrame> f;
-    std::vector<double> times;
-    bool failed = false;
   };
   std::vector<Side> sides(cfgs.size());
   std::vector<Run> out(cfgs.size());
+  std::vector<Interleaved> timed(cfgs.size());
   for (size_t i = 0; i < cfgs.size(); i++) {
     if (!cfgs[i].backend) continue;
     sides[i].ctx = v3d_context_new(cfgs[i].backend, cfgs[i].threads);
@@ -107,32 +106,28 @@ std::vector<Run> run_backends_interleaved(const std::vector<BackendCfg> &cfgs, c
     out[i].backend = v3d_context_backend(sides[i].ctx);
     sides[i].f.reset(new SharedFrame(sides[i].ctx, src));
   }
-  for (int k = 0; k < frames + kWarmup; k++) {
-    for (size_t i : visit_order(sides.size(), k)) {
-      Side &sd = sides[i];
-      if (!sd.ctx || sd.failed) continue;
-      sd.f->reset();  // the same unfiltered frame each time
-      auto t0 = Clock::now();
-      int rc = v3d_vp9_loop_filter_frame(sd.ctx, sd.f->data, sd.f->stride, kW, kH, g.g.data(),
-                                         g.stride, 0);
-      double s = since(t0);
-      if (rc) {
-        fprintf(stderr, "loop filter (%s): %s\n", cfgs[i].backend, v3d_last_error());
-        sd.failed = true;
-      }
-      if (k >= kWarmup) sd.times.push_back(s);
-    }
-  }
+  for (size_t i = 0; i < sides.size(); i++) timed[i].failed = !sides[i].ctx;
+  time_interleaved(timed, frames + kWarmup, kWarmup, [&](size_t i) {
+    Side &sd = sides[i];
+    sd.f->reset();  // the same unfiltered frame each time
+    auto t0 = Clock::now();
+    int rc = v3d_vp9_loop_filter_frame(sd.ctx, sd.f->data, sd.f->stride, kW, kH, g.g.data(),
+                                       g.stride, 0);
+    const double s = since(t0);
+    if (!rc) return s;
+    fprintf(stderr, "loop filter (%s): %s\n", cfgs[i].backend, v3d_last_error());
+    return -1.0;
+  });
   for (size_t i = 0; i < sides.size(); i++) {
     Side &sd = sides[i];
     if (!sd.ctx) continue;
-    if (!sd.failed) {
+    if (!timed[i].failed) {
       Run &r = out[i];
       r.exact = sd.f->same_as(want);
       V3dStats st;
       v3d_context_get_stats(sd.ctx, &st);
       r.gpu_share = st.gpu_share;
-      r.t = stats_of(sd.times);
+      r.t = stats_of(timed[i].times);
       r.ok = true;
     }
     sd.f.reset();
