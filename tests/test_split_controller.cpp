@@ -96,10 +96,11 @@ Machine random_machine(Rng &rng, const MachineDraw &d, double *cost) {
 }
 
 // Runs n frames through the controller; returns the mean frame time over the frames after the
-// first `skip` (its probes) and the last split share.
+// first `skip` (its probes). *split_frames: how many of those were split; *expected_mean: the mean
+// of their expected times (Machine::expected: how good the ways chosen were, without noise).
 double run(v3d::SplitController &c, const Machine &m, double cost, int n, int skip, Rng &rng,
-           int *split_frames = nullptr) {
-  double sum = 0;
+           int *split_frames = nullptr, double *expected_mean = nullptr) {
+  double sum = 0, expected = 0;
   int counted = 0;
   for (int f = 0; f < n; f++) {
     const double s = c.next_share(-1);
@@ -108,10 +109,12 @@ double run(v3d::SplitController &c, const Machine &m, double cost, int n, int sk
     c.record(s < 1 ? (1 - s) * cost : 0, cs, s > 0 ? s * cost : 0, gs, fs);
     if (f >= skip) {
       sum += fs;
+      expected += m.expected(cost, s);
       counted++;
       if (split_frames && s > 0 && s < 1) (*split_frames)++;
     }
   }
+  if (expected_mean) *expected_mean = expected / counted;
   return sum / counted;
 }
 
@@ -262,19 +265,9 @@ void stalling_host(uint64_t seed) {
     m.spike_odds = 1 / 12.0;
     m.spike_max = 6;
     v3d::SplitController c;
-    double sum = 0;
-    int counted = 0;
-    for (int f = 0; f < 400; f++) {
-      const double s = c.next_share(-1);
-      double cs, gs, fs;
-      m.frame(cost, s, rng, &cs, &gs, &fs);
-      c.record(s < 1 ? (1 - s) * cost : 0, cs, s > 0 ? s * cost : 0, gs, fs);
-      if (f >= 10) {
-        sum += m.expected(cost, s);
-        counted++;
-      }
-    }
-    const double ratio = sum / counted / m.best_single(cost);
+    double expected;
+    run(c, m, cost, 400, 10, rng, nullptr, &expected);
+    const double ratio = expected / m.best_single(cost);
     sum_ratio += ratio;
     above += ratio > 1.03;
     if (ratio > worst_ratio) worst_ratio = ratio, worst = i;
