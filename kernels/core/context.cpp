@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -595,8 +596,8 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   // device has timestamps; else submission to the end of the wait, which includes waiting for
   // the CPU side (the wait starts after it).
   double gpu_busy = gpu_seconds, gpu_span = gpu_seconds;
+  const double device = n_gpu && ctx->gpu ? gpu_last_job_seconds(*ctx->gpu) : -1;  // -1: unknown
   if (n_gpu && ctx->gpu) {
-    const double device = gpu_last_job_seconds(*ctx->gpu);
     if (device > 0) gpu_busy = std::min(gpu_seconds, gpu_prep_seconds + device);
     if (gpu_early) gpu_span = gpu_busy;
   }
@@ -605,15 +606,14 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   if (ctx->backend == Backend::kHybrid && !cpu_only)
     split.record(static_cast<double>(cpu_cost), cpu_seconds,
                           static_cast<double>(gpu_cost), gpu_span, frame_seconds);
+  char device_ms[32] = "n/a";  // no GPU job, or no timestamps
+  if (device >= 0) snprintf(device_ms, sizeof device_ms, "%.3f", device * 1e3);
   log(kLogDebug, "itx frame (context %p): %zu blocks, GPU share %.3f (%zu blocks), CPU %.3f ms, "
-      "GPU %.3f ms (prep %.3f, device %.3f, %s%s), frame %.3f ms, call %.3f ms",
+      "GPU %.3f ms (prep %.3f, device %s, %s%s), frame %.3f ms, call %.3f ms",
       static_cast<const void *>(ctx), n_active,
       total ? static_cast<double>(gpu_cost) / total : 0.0, n_gpu, cpu_seconds * 1e3,
-      gpu_span * 1e3, gpu_prep_seconds * 1e3,
-      n_gpu && ctx->gpu ? gpu_last_job_seconds(*ctx->gpu) * 1e3 : 0.0, gpu_early ? "early" : "late",
-      lean ? ", lean" : "",
-      frame_seconds * 1e3,
-      seconds_since(t_call) * 1e3);
+      gpu_span * 1e3, gpu_prep_seconds * 1e3, device_ms, gpu_early ? "early" : "late",
+      lean ? ", lean" : "", frame_seconds * 1e3, seconds_since(t_call) * 1e3);
   CallStats c;
   c.frames = 1;
   c.blocks_cpu = n_active - n_gpu;
