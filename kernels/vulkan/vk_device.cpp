@@ -426,6 +426,21 @@ std::shared_ptr<Gpu> gpu_open(const char *device, std::string *error) {
         err.c_str());
   log(kLogInfo, "Vulkan device %s (subgroup %d, %s coefficients)", gpu->name.c_str(),
       gpu->subgroup_size, gpu->coef16 ? "int16" : "uint32-pair");
+  {
+    // Once per device: the memory types (L: device-local, V: host-visible, C: host-coherent, $: host-cached) and
+    // the one shared memory and the jobs' buffers prefer (host_memory_type).
+    std::string types;
+    for (uint32_t i = 0; i < gpu->memory.memoryTypeCount; i++) {
+      const VkMemoryPropertyFlags f = gpu->memory.memoryTypes[i].propertyFlags;
+      types += " " + std::to_string(i) + ":" + (f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT ? "L" : "") +
+               (f & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT ? "V" : "") +
+               (f & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT ? "C" : "") +
+               (f & VK_MEMORY_PROPERTY_HOST_CACHED_BIT ? "$" : "") + "/heap" +
+               std::to_string(gpu->memory.memoryTypes[i].heapIndex);
+    }
+    log(kLogDebug, "Vulkan device %s memory types:%s; host buffers use type %d", gpu->name.c_str(),
+        types.c_str(), gpu->host_memory_type(~0u));
+  }
   return gpu;
 }
 
