@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <system_error>
 
 #include "core/fault.h"
@@ -66,13 +67,14 @@ void ThreadPool::worker_main(int thread) {
 }
 
 void ThreadPool::run(int n_tasks, const std::function<void(int, int)> &body,
-                     const std::function<void()> *beside) {
+                     const std::function<void()> *beside, int max_threads) {
   if (n_tasks <= 0) {
     if (beside) (*beside)();
     return;
   }
   std::lock_guard<std::mutex> run_lock(run_mutex_);
-  if (threads_.empty() || size() == 1 || (n_tasks == 1 && !beside)) {
+  const int threads = max_threads > 0 ? std::min(size(), max_threads) : size();
+  if (threads_.empty() || threads == 1 || (n_tasks == 1 && !beside)) {
     if (beside) (*beside)();
     for (int t = 0; t < n_tasks; t++) body(t, 0);
     return;
@@ -83,7 +85,7 @@ void ThreadPool::run(int n_tasks, const std::function<void(int, int)> &body,
     n_tasks_ = n_tasks;
     next_task_.store(0, std::memory_order_relaxed);
     active_ = static_cast<int>(threads_.size());
-    run_limit_ = size();
+    run_limit_ = threads;
     generation_++;
   }
   wake_.notify_all();

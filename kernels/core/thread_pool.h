@@ -44,8 +44,10 @@ class ThreadPool {
   // beside (optional): the calling thread runs beside() instead of taking tasks, while the other
   // threads run them (e.g. the GPU's host-side work next to the CPU's share); with no other
   // thread, the caller runs beside() and then the tasks.
+  // max_threads > 0: at most that many threads take part in this loop (on top of set_limit), e.g.
+  // a wavefront that cannot keep more busy (core/wavefront.h).
   void run(int n_tasks, const std::function<void(int task, int thread)> &body,
-           const std::function<void()> *beside = nullptr);
+           const std::function<void()> *beside = nullptr, int max_threads = 0);
 
  private:
   void worker_main(int thread);

@@ -37,6 +37,17 @@ inline void cpu_relax() {
 
 }  // namespace
 
+int wavefront_threads(int rows, int cols, int lag) {
+  if (rows <= 1 || cols <= 0) return 1;
+  // Row r cannot finish before r * (lag + 1) + cols cell times (each row starts lag + 1 cells
+  // after the one above), so the last row ends no sooner than `span` cell times however many
+  // threads run; rows * cols cells over that span keep ceil(rows * cols / span) threads busy.
+  // One more absorbs cells of uneven cost.
+  const long long span = static_cast<long long>(rows - 1) * (lag + 1) + cols;
+  const long long cells = static_cast<long long>(rows) * cols;
+  return static_cast<int>(std::min<long long>(rows, (cells + span - 1) / span + 1));
+}
+
 void run_wavefront(ThreadPool &pool, int rows, int cols, int lag,
                    const std::function<void(int r, int c)> &cell) {
   if (rows <= 0 || cols <= 0) return;
@@ -85,7 +96,7 @@ void run_wavefront(ThreadPool &pool, int rows, int cols, int lag,
         mine.cv.notify_all();
       }
     }
-  });
+  }, nullptr, wavefront_threads(rows, cols, lag));
 }
 
 }  // namespace v3d
