@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The GPU's VP9 inverse transforms (gpu_vp9_itx_submit + wait) on every Vulkan device found,
-// against the scalar reference v3d_vp9_itxfm_add_ref applied block by block by this test (with
-// its own clipping through a temporary block), on whole frames: every (size, type) pair tiling
+// The GPU's VP9 inverse transforms (gpu_vp9_itx_submit, or gpu_vp9_itx_prepare in parts run by
+// several threads, then wait) on every Vulkan device found, against the scalar reference
+// v3d_vp9_itxfm_add_ref applied block by block by this test (with its own clipping through a
+// temporary block), on whole frames: every (size, type) pair tiling
 // the three planes, and mixed random tilings with raw int16 coefficients (the wrapping contract),
 // eob-0 blocks and blocks left out of the job; odd frame sizes whose edge blocks are clipped; a
 // guard border around every plane that must stay untouched; frames and coefficients in shared
@@ -206,8 +207,10 @@ std::string format(const char *fmt, ...) {
 
 // Runs one case on the GPU with the given memory kinds; returns "" or what went wrong (with the
 // seed and the first differing pixel's block). Thread-safe (records no check itself).
+// parts > 0: through gpu_vp9_itx_prepare with that many parts, run by three threads at once in
+// reverse order, then submit(); the parts must leave the frame as it was (they only read it).
 std::string case_error(const std::shared_ptr<v3d::Gpu> &gpu, const Case &c, bool shared_frame,
-                       bool shared_coeffs, uint64_t seed, const char *what) {
+                       bool shared_coeffs, uint64_t seed, const char *what, int parts = 0) {
   Frame f(c.width, c.height, shared_frame ? gpu : nullptr);
   Frame want(c.width, c.height, nullptr);
   if (!f.mem) return format("%s: gpu_shared_alloc failed", what);
@@ -217,8 +220,27 @@ std::string case_error(const std::shared_ptr<v3d::Gpu> &gpu, const Case &c, bool
   apply_ref(c, want);
   Coeffs co(c.coeffs, shared_coeffs ? gpu : nullptr);
   std::string err;
-  auto job = v3d::gpu_vp9_itx_submit(*gpu, f.fp, c.blocks.data(), c.index.data(), c.index.size(),
-                                     co.ptr(), c.coeffs.size(), &err);
+  std::unique_ptr<v3d::GpuJob> job;
+  if (parts > 0) {
+    auto prep = v3d::gpu_vp9_itx_prepare(*gpu, f.fp, c.blocks.data(), c.index.data(),
+                                         c.index.size(), co.ptr(), c.coeffs.size(), parts, &err);
+    if (!prep) return format("%s (seed 0x%" PRIx64 "): prepare failed: %s", what, seed, err.c_str());
+    if (prep->parts() != parts)
+      return format("%s: parts() %d, asked for %d", what, prep->parts(), parts);
+    const std::vector<uint8_t> before(f.mem, f.mem + f.size);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 3; t++)
+      threads.emplace_back([&, t] {
+        for (int k = parts - 1 - t; k >= 0; k -= 3) prep->run_part(k);
+      });
+    for (auto &th : threads) th.join();
+    if (memcmp(before.data(), f.mem, f.size) != 0)
+      return format("%s (seed 0x%" PRIx64 "): the parts changed the frame", what, seed);
+    job = prep->submit(&err);
+  } else {
+    job = v3d::gpu_vp9_itx_submit(*gpu, f.fp, c.blocks.data(), c.index.data(), c.index.size(),
+                                  co.ptr(), c.coeffs.size(), &err);
+  }
   if (!job) return format("%s (seed 0x%" PRIx64 "): submit failed: %s", what, seed, err.c_str());
   int rc = job->wait();
   if (rc != V3D_OK)
@@ -358,6 +380,13 @@ void test_device(int index, const std::string &name, bool coef32, int *opened) {
     snprintf(what, sizeof(what), "device %d mixed %dx%d %s, frame %s, coeffs %s", index, sz[0],
              sz[1], coef32 ? "u32" : "c16", m & 1 ? "plain" : "shared", m & 2 ? "plain" : "shared");
     run_case(gpu, c, !(m & 1), !(m & 2), seed, what);
+    // The same case prepared in parts by several threads (as a split frame's loop does).
+    const int parts = 1 + 3 * m;
+    snprintf(what, sizeof(what), "device %d mixed %dx%d %s, frame %s, coeffs %s, %d parts", index,
+             sz[0], sz[1], coef32 ? "u32" : "c16", m & 1 ? "plain" : "shared",
+             m & 2 ? "plain" : "shared", parts);
+    std::string e = case_error(gpu, c, !(m & 1), !(m & 2), seed, what, parts);
+    check(e.empty(), "%s", e.c_str());
   }
   concurrent_jobs(gpu, seed0 ^ 0xC0C0, index);
   Rng trng(seed0);

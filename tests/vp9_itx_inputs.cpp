@@ -82,7 +82,7 @@ struct Chk {
   int32_t v;
   bool prod;
 };
-bool g_out_of_range = false;
+thread_local bool g_out_of_range = false;  // per thread: tests generate inputs on several threads
 Chk stored(int32_t v, bool prod) {
   if (!prod && (v < -32768 || v > 32767)) g_out_of_range = true;
   return {v, prod};
@@ -221,7 +221,7 @@ int quantize_residual(const int *r, int tx_size, int tx_type, int dc_q, int ac_q
   const Basis &bc = basis(tx_size, col_adst), &br = basis(tx_size, row_adst);
   // Coefficients C = s / (N/2) * gc^T R gr with s = 8 (4x4..16x16) or 4 (32x32): the scale at
   // which the reference's inverse (gain N/2, then >> 4/5/6/6) reproduces R.
-  static int64_t t[32][32];
+  thread_local int64_t t[32][32];  // per thread: tests generate inputs on several threads
   for (int m = 0; m < n; m++)
     for (int k = 0; k < n; k++) {
       int64_t s = 0;

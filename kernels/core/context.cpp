@@ -66,6 +66,9 @@ constexpr int kTrustSamples = 4;
 constexpr int kTasksPerThread = 4;
 // Smallest CPU task, in cost units (pixels): below this, thread hand-off costs more than it saves.
 constexpr uint64_t kMinTaskCost = 16 * 1024;
+// GPU transform blocks per part of the job's host-side preparation in a split frame (at most one
+// part per thread): small enough that the threads awake first share it.
+constexpr size_t kPrepPartBlocks = 256;
 
 // Fraction of the blocks the GPU did (0 when there were none).
 double block_share(uint64_t cpu, uint64_t gpu) {
@@ -504,17 +507,47 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   // Pi 5). A full split gives the GPU's host-side work to one of the workers as a task.
   const bool lean = split.lean() && n_gpu > 0 && n_gpu < n_active;
 
-  // The GPU's submission (its host-side preparation copies blocks and coefficients) runs beside
-  // the CPU's share (a task of its loop, or the calling thread in a lean split), so the CPU
-  // workers never wait for it.
+  // The GPU's submission runs beside the CPU's share (a task of its loop, or the calling thread
+  // in a lean split), so the CPU workers never wait for it. Its host-side work per block (copying
+  // the block list and each block's pixels: ItxGpuPrep) is cut into parts that the first tasks
+  // of the loop share with the submitting thread, so it is spread over whichever threads are
+  // awake first instead of delaying the GPU by its whole length; the submission waits for the
+  // last part. (The GPU builds the records itself.)
   std::unique_ptr<GpuJob> job;
   bool gpu_failed_submit = false;
   auto t_gpu = Clock::now();
   double gpu_prep_seconds = 0;  // host-side preparation of the GPU's share
-  auto submit_gpu = [&]() {
-    const auto t_prep = Clock::now();
+  std::unique_ptr<ItxGpuPrep> prep;
+  int n_parts = 0;
+  if (n_gpu) {
+    const int want = n_gpu < n_active ? static_cast<int>(std::clamp<size_t>(
+                                            n_gpu / kPrepPartBlocks, 1, ctx->pool->size()))
+                                      : 1;
     std::string err;
-    job = gpu_vp9_itx_submit(*ctx->gpu, frame, blocks, nullptr, gpu_end, coeffs, n_coeffs, &err);
+    prep = gpu_vp9_itx_prepare(*ctx->gpu, frame, blocks, nullptr, gpu_end, coeffs, n_coeffs, want,
+                               &err);
+    if (prep) {
+      n_parts = prep->parts();
+    } else {
+      warn_gpu_failure(ctx, err.c_str(), "its share of this frame runs on the CPU");
+      gpu_failed_submit = true;
+    }
+  }
+  std::atomic<int> next_part{0}, parts_done{0};
+  auto help_prep = [&]() {  // runs parts until none is left
+    for (int k; (k = next_part.fetch_add(1, std::memory_order_relaxed)) < n_parts;) {
+      prep->run_part(k);
+      parts_done.fetch_add(1, std::memory_order_acq_rel);
+    }
+  };
+  auto submit_gpu = [&]() {
+    if (!prep) return;
+    const auto t_prep = Clock::now();
+    help_prep();
+    while (parts_done.load(std::memory_order_acquire) < n_parts) std::this_thread::yield();
+    std::string err;
+    job = prep->submit(&err);
+    prep.reset();
     if (!job) {
       warn_gpu_failure(ctx, err.c_str(), "its share of this frame runs on the CPU");
       gpu_failed_submit = true;
@@ -523,6 +556,8 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
     }
     gpu_prep_seconds = seconds_since(t_prep);
   };
+  // Pool tasks that help with the parts (the submitting thread may have run them all already).
+  const int n_helpers = n_parts > 1 ? n_parts - 1 : 0;
 
   // CPU share: blocks[gpu_end, n_blocks), cut into tasks of about equal cost.
   auto t_cpu = Clock::now();
@@ -548,13 +583,19 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
     };
     if (n_gpu && lean) {
       // Lean split: the calling thread submits the GPU's share while the other workers run the
-      // CPU's; it takes no CPU task afterwards (its core stays the GPU's).
+      // CPU's (after helping with its parts); it takes no CPU task afterwards (its core stays the
+      // GPU's).
       const std::function<void()> beside = submit_gpu;
-      ctx->pool->run(n_tasks, [&](int task, int) { cpu_task(task); }, &beside);
+      ctx->pool->run(n_helpers + n_tasks, [&](int task, int) {
+        if (task < n_helpers) help_prep();
+        else cpu_task(task - n_helpers);
+      }, &beside);
     } else {
-      const int first = n_gpu ? 1 : 0;  // task 0 submits the GPU's share
+      // Tasks: the helpers, then the submission (it waits for the parts), then the CPU's share.
+      const int first = n_gpu ? n_helpers + 1 : 0;
       ctx->pool->run(n_tasks + first, [&](int task, int) {
-        if (task < first) submit_gpu();
+        if (task < n_helpers) help_prep();
+        else if (task < first) submit_gpu();
         else cpu_task(task - first);
       });
     }
@@ -562,6 +603,7 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   } else if (n_gpu) {
     submit_gpu();
   }
+  prep.reset();  // not submitted (a failure): returns its slot
   if (gpu_failed_submit) {  // nothing reached the GPU: its share runs here
     vp9::itx_apply_cpu(frame, blocks, nullptr, 0, gpu_end, coeffs, use_ref);
     n_gpu = 0;

@@ -21,6 +21,13 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &, const FramePlanes &, const V3d
   return nullptr;
 }
 
+std::unique_ptr<ItxGpuPrep> gpu_vp9_itx_prepare(Gpu &, const FramePlanes &, const V3dVp9TxBlock *,
+                                                const uint32_t *, size_t, const int16_t *, size_t,
+                                                int, std::string *error) {
+  if (error) *error = "built without Vulkan support";
+  return nullptr;
+}
+
 bool gpu_has_vp9_lpf(const Gpu &) { return false; }
 bool gpu_has_h264_deblock(const Gpu &) { return false; }
 std::unique_ptr<GpuJob> gpu_h264_deblock_submit(Gpu &, const FramePlanes &, const uint8_t *const *,

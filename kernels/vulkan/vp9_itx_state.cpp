@@ -12,6 +12,7 @@
 #include "vp9_itx_16_u32_spv.h"
 #include "vp9_itx_32_c16_spv.h"
 #include "vp9_itx_32_u32_spv.h"
+#include "vp9_itx_records_spv.h"
 
 namespace v3d {
 namespace {
@@ -37,7 +38,9 @@ const Spirv kSpirv[kItxNumSizes][2] = {
 void slot_destroy(Gpu &gpu, ItxSlot *s) {
   host_buffer_destroy(gpu, &s->records);
   host_buffer_destroy(gpu, &s->coeffs);
-  host_buffer_destroy(gpu, &s->staging);
+  host_buffer_destroy(gpu, &s->pixels);
+  host_buffer_destroy(gpu, &s->list);
+  host_buffer_destroy(gpu, &s->buckets);
   for (ImportedSpan &im : s->orphans) host_import_release(gpu, &im);
   job_commands_destroy(gpu, s->pool, s->fence, s->query);
   // The descriptor set goes with the pool.
@@ -87,13 +90,17 @@ void slot_release(Vp9ItxState &st, ItxSlot *s) {
 
 Vp9ItxState *vp9_itx_state_create(Gpu &gpu, std::string *error) {
   auto st = std::make_unique<Vp9ItxState>();
-  const uint32_t counts[V3D_ITX_NUM_BINDINGS] = {1, 1, 1, 1, 1};
-  VkResult r = job_layouts_create(gpu, counts, V3D_ITX_NUM_BINDINGS, sizeof(V3dItxPush), kMaxSlots,
-                                  &st->set_layout, &st->layout, &st->descriptor_pool);
+  const uint32_t counts[V3D_ITX_NUM_BINDINGS] = {1, 1, 1, 1, 1, 1, 1};
+  // One pipeline layout for both shaders: its push constant range is the larger struct.
+  VkResult r = job_layouts_create(gpu, counts, V3D_ITX_NUM_BINDINGS, sizeof(V3dItxRecordsPush),
+                                  kMaxSlots, &st->set_layout, &st->layout, &st->descriptor_pool);
   for (int s = 0; s < kItxNumSizes && r == VK_SUCCESS; s++) {
     const Spirv &spv = kSpirv[s][gpu.coef16 ? 1 : 0];
     r = compute_pipeline_create(gpu, st->layout, spv.code, spv.bytes, &st->pipeline[s]);
   }
+  if (r == VK_SUCCESS)
+    r = compute_pipeline_create(gpu, st->layout, vp9_itx_records_spv, sizeof(vp9_itx_records_spv),
+                                &st->pipeline[kItxNumSizes]);
   if (r != VK_SUCCESS) {
     *error = std::string("creating pipelines: ") + vk_result_name(r);
     vp9_itx_state_destroy(gpu, st.release());

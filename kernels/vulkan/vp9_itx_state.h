@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <climits>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -23,9 +24,12 @@ namespace v3d {
 constexpr int kItxNumSizes = 4;  // 4x4 .. 32x32
 constexpr int kItxNumTypes = 5;  // DCT_DCT .. WHT_WHT
 
-// A staged (copied) block to copy back after the job.
-struct CopyBack {
-  uint32_t plane, x, y, w, h;
+// Counts one part of a job's block list (gpu_vp9_itx_prepare): its blocks with work per
+// (size, type) bucket, the planes they use and the span of coefficients they read.
+struct ItxPartStats {
+  uint32_t count[kItxNumSizes * kItxNumTypes] = {};
+  bool plane_used[3] = {false, false, false};
+  size_t coeff_min = SIZE_MAX, coeff_end = 0;
 };
 
 struct ItxSlot {
@@ -34,13 +38,14 @@ struct ItxSlot {
   VkFence fence = VK_NULL_HANDLE;
   VkDescriptorSet set = VK_NULL_HANDLE;
   VkQueryPool query = VK_NULL_HANDLE;  // 2 timestamps, or none
-  HostBuffer records, coeffs, staging;
-  std::vector<CopyBack> copy_back;   // capacity kept
-  // Blocks written in place (planes in shared memory) and a copy of their pixels before the job,
-  // restored if the job fails: a lost device may have written some of them. Capacity kept.
-  std::vector<CopyBack> in_place;
-  std::vector<uint8_t> backup;  // size kept at its largest; backup_used bytes hold this job's
-  size_t backup_used = 0;
+  // records: built by the GPU from list (the job's blocks, copied); buckets: their first places
+  // and fill counters; coeffs: coefficients outside shared memory; pixels: each of the job's
+  // blocks' pixels as they were before the job, in frame-shaped planes (row stride = plane
+  // width), for planes outside shared memory — the GPU's copy of a staged plane, the backup of an
+  // imported one (restored if the job fails: a lost device may have written some of them).
+  HostBuffer records, coeffs, pixels, list, buckets;
+  std::vector<uint8_t> backup;  // the same for planes in shared memory (host memory only)
+  std::vector<ItxPartStats> parts;  // capacity kept
   bool lost = false;                 // the GPU never finished it: never reused
   // Imports of the failed job (the GPU may still use them): released with the slot, after the
   // device is idle (vk_device.cpp, Gpu's destructor).
@@ -50,7 +55,7 @@ struct ItxSlot {
 struct Vp9ItxState {
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   VkPipelineLayout layout = VK_NULL_HANDLE;
-  VkPipeline pipeline[kItxNumSizes] = {};
+  VkPipeline pipeline[kItxNumSizes + 1] = {};  // one per transform size, then the record builder
   VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
   std::mutex mutex;  // guards slots and free_slots
   std::vector<std::unique_ptr<ItxSlot>> slots;
