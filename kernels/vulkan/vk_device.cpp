@@ -24,11 +24,11 @@ constexpr uint32_t kBroadcomVendorId = 0x14E4;
 constexpr const char *kValidationLayer = "VK_LAYER_KHRONOS_validation";
 // The newest API version the runtime asks for (it needs 1.1; 1.2 gives 8-bit storage in core).
 constexpr uint32_t kMaxApiVersion = VK_API_VERSION_1_3;
-// What the shaders need (shaders/common/vp9_itx_layout.h: 256 invocations, 16 KiB shared, 5
-// storage buffers).
+// What the shaders need (shaders/common/vp9_itx_layout.h: 256 invocations, 16 KiB shared, 7
+// storage buffers: V3D_ITX_NUM_BINDINGS, the transform and record-building shaders' set).
 constexpr uint32_t kNeedInvocations = 256;
 constexpr uint32_t kNeedSharedBytes = 16384;
-constexpr uint32_t kNeedStorageBuffers = 5;
+constexpr uint32_t kNeedStorageBuffers = 7;
 // How long a Gpu's destructor waits for jobs that failed (lost or timed out) before it leaves
 // the device open instead: they already had their own bounded wait (10 s or more), so a job
 // still pending is hung; 2 s only catches one that finishes late, without stalling exit long.
@@ -212,7 +212,7 @@ Candidate inspect(VkApi &vk, VkPhysicalDevice pd) {
     return c;
   }
   if (lim.maxPerStageDescriptorStorageBuffers < kNeedStorageBuffers) {
-    c.problem = "allows fewer than 5 storage buffers per stage";
+    c.problem = "allows fewer than 7 storage buffers per stage";
     return c;
   }
   auto sg = vk_struct<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
