@@ -388,6 +388,33 @@ void test_device(int index, const std::string &name, bool coef32, int *opened) {
     std::string e = case_error(gpu, c, !(m & 1), !(m & 2), seed, what, parts);
     check(e.empty(), "%s", e.c_str());
   }
+  {
+    // submit() before every part has run is refused (the GPU would read stale list entries),
+    // and the frame stays untouched; the slot is returned (the next job gets one).
+    const uint64_t seed = seed0 ^ 0x5EB5;
+    Rng rng(seed);
+    Case c = mixed_case(rng, 250, 130);
+    Frame f(c.width, c.height, gpu);
+    Coeffs co(c.coeffs, gpu);
+    std::string err;
+    auto prep = v3d::gpu_vp9_itx_prepare(*gpu, f.fp, c.blocks.data(), c.index.data(),
+                                         c.index.size(), co.ptr(), c.coeffs.size(), 3, &err);
+    check(prep != nullptr, "device %d: prepare failed: %s", index, err.c_str());
+    if (prep) {
+      memset(f.mem, 77, f.size);
+      prep->run_part(0);
+      prep->run_part(2);
+      auto job = prep->submit(&err);
+      bool untouched = true;
+      for (size_t k = 0; k < f.size; k++) untouched = untouched && f.mem[k] == 77;
+      check(!job && err.find("parts") != std::string::npos && untouched,
+            "device %d (seed 0x%" PRIx64 "): submit() with a part not run: %s, error \"%s\", "
+            "frame %s", index, seed, job ? "accepted" : "refused", err.c_str(),
+            untouched ? "untouched" : "changed");
+    }
+    std::string e = case_error(gpu, c, true, true, seed, "after a refused submit()");
+    check(e.empty(), "%s", e.c_str());
+  }
   concurrent_jobs(gpu, seed0 ^ 0xC0C0, index);
   Rng trng(seed0);
   if (!coef32) time_1080p(gpu, trng);

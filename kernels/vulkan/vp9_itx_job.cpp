@@ -236,7 +236,7 @@ class ItxPrep final : public ItxGpuPrep {
   ItxPrep(Gpu &gpu, std::unique_ptr<ItxJob> job, const V3dVp9TxBlock *blocks,
           const uint32_t *index, size_t n_index, const int16_t *coeffs, size_t n_coeffs, int parts)
       : gpu_(gpu), job_(std::move(job)), blocks_(blocks), index_(index), n_index_(n_index),
-        coeffs_(coeffs), n_coeffs_(n_coeffs), parts_(parts) {}
+        coeffs_(coeffs), n_coeffs_(n_coeffs), parts_(parts), ran_(static_cast<size_t>(parts), 0) {}
   int parts() const override { return parts_; }
   void run_part(int k) override;
   std::unique_ptr<GpuJob> submit(std::string *error) override;
@@ -250,10 +250,14 @@ class ItxPrep final : public ItxGpuPrep {
   const int16_t *coeffs_;
   size_t n_coeffs_;
   int parts_;
+  // ran_[k]: part k has run (each part sets its own; submit() reads them after the caller's
+  // synchronization). A part that has not run leaves its list entries stale, which the GPU must
+  // never read: submit() refuses.
+  std::vector<char> ran_;
 };
 
 void ItxPrep::run_part(int k) {
-  if (k < 0 || k >= parts_) return;
+  if (!job_ || k < 0 || k >= parts_) return;  // (after submit(): nothing to do)
   ItxSlot *slot = job_->slot();
   const FramePlanes &frame = job_->frame();
   ItxPartStats &st = slot->parts[k];
@@ -277,6 +281,7 @@ void ItxPrep::run_part(int k) {
     copy_block(job_->pre[p] + static_cast<size_t>(b.y) * frame.width[p] + b.x, frame.width[p],
                frame.data[p] + b.y * frame.stride[p] + b.x, frame.stride[p], w, h);
   }
+  ran_[static_cast<size_t>(k)] = 1;
 }
 
 std::unique_ptr<GpuJob> ItxPrep::submit(std::string *error) {
@@ -286,6 +291,8 @@ std::unique_ptr<GpuJob> ItxPrep::submit(std::string *error) {
     return nullptr;
   };
   if (!job_) return fail("the job was already submitted");
+  if (std::find(ran_.begin(), ran_.end(), 0) != ran_.end())
+    return fail("the job was submitted before all of its parts had run");
   Gpu &gpu = gpu_;
   if (gpu_lost(gpu)) return fail("the GPU was lost");
   ItxSlot *slot = job_->slot();
