@@ -68,6 +68,16 @@ inline void copy_block(uint8_t *dst, size_t dst_stride, const uint8_t *src, size
   for (uint32_t row = 0; row < h; row++) memcpy(dst + row * dst_stride, src + row * src_stride, w);
 }
 
+// A block's width and height inside its plane (blocks reaching past the plane are clipped).
+struct Extent {
+  uint32_t w, h;
+};
+inline Extent clipped(const V3dVp9TxBlock &b, const FramePlanes &frame) {
+  const uint32_t n = 4u << b.tx_size;
+  return Extent{std::min<uint32_t>(n, frame.width[b.plane] - b.x),
+                std::min<uint32_t>(n, frame.height[b.plane] - b.y)};
+}
+
 // Where a plane is during a job.
 enum class PlaneBinding { kUnused, kInPlace, kStaged };
 
@@ -121,9 +131,7 @@ void ItxJob::blocks_of(PlaneBinding which, bool scribble) {
     const V3dVp9TxBlock &b = list[i];
     if (!b.eob || binding[b.plane] != which) continue;
     const int p = b.plane;
-    const uint32_t n = 4u << b.tx_size;
-    const uint32_t w = std::min<uint32_t>(n, frame_.width[p] - b.x);
-    const uint32_t h = std::min<uint32_t>(n, frame_.height[p] - b.y);
+    const auto [w, h] = clipped(b, frame_);
     uint8_t *dst = frame_.data[p] + b.y * frame_.stride[p] + b.x;
     if (scribble) {
       for (uint32_t row = 0; row < h; row++) memset(dst + row * frame_.stride[p], 0x5A, w);
@@ -276,8 +284,7 @@ void ItxPrep::run_part(int k) {
     st.coeff_end = std::max<size_t>(st.coeff_end, static_cast<size_t>(b.coeff_offset) + n * n);
     // The block's pixels before the job: the GPU's copy of a plane it cannot reach in place, or
     // the backup of one it writes in place (which is decided in submit(), per plane).
-    const uint32_t w = std::min<uint32_t>(n, frame.width[p] - b.x);
-    const uint32_t h = std::min<uint32_t>(n, frame.height[p] - b.y);
+    const auto [w, h] = clipped(b, frame);
     copy_block(job_->pre[p] + static_cast<size_t>(b.y) * frame.width[p] + b.x, frame.width[p],
                frame.data[p] + b.y * frame.stride[p] + b.x, frame.stride[p], w, h);
   }
