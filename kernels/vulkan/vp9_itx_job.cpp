@@ -102,7 +102,9 @@ class ItxJob final : public GpuJob {
   // plane's width): slot->backup for a plane in shared memory, slot->pixels (GPU-visible) for
   // one that may have to be staged.
   uint8_t *pre[3] = {nullptr, nullptr, nullptr};
-  // Planes in shared memory (found by gpu_vp9_itx_prepare): bound in place.
+  // Each plane's bytes from its first pixel to its last, and whether they lie in shared memory
+  // (found by gpu_vp9_itx_prepare: bound in place).
+  size_t span[3] = {0, 0, 0};
   bool in_shared[3] = {false, false, false};
   SharedSpan shared_span[3];
 
@@ -244,7 +246,7 @@ class ItxPrep final : public ItxGpuPrep {
   ItxPrep(Gpu &gpu, std::unique_ptr<ItxJob> job, const V3dVp9TxBlock *blocks,
           const uint32_t *index, size_t n_index, const int16_t *coeffs, size_t n_coeffs, int parts)
       : gpu_(gpu), job_(std::move(job)), blocks_(blocks), index_(index), n_index_(n_index),
-        coeffs_(coeffs), n_coeffs_(n_coeffs), parts_(parts), ran_(static_cast<size_t>(parts), 0) {}
+        coeffs_(coeffs), n_coeffs_(n_coeffs), parts_(parts) {}
   int parts() const override { return parts_; }
   void run_part(int k) override;
   std::unique_ptr<GpuJob> submit(std::string *error) override;
@@ -258,10 +260,6 @@ class ItxPrep final : public ItxGpuPrep {
   const int16_t *coeffs_;
   size_t n_coeffs_;
   int parts_;
-  // ran_[k]: part k has run (each part sets its own; submit() reads them after the caller's
-  // synchronization). A part that has not run leaves its list entries stale, which the GPU must
-  // never read: submit() refuses.
-  std::vector<char> ran_;
 };
 
 void ItxPrep::run_part(int k) {
@@ -288,7 +286,7 @@ void ItxPrep::run_part(int k) {
     copy_block(job_->pre[p] + static_cast<size_t>(b.y) * frame.width[p] + b.x, frame.width[p],
                frame.data[p] + b.y * frame.stride[p] + b.x, frame.stride[p], w, h);
   }
-  ran_[static_cast<size_t>(k)] = 1;
+  st.ran = true;
 }
 
 std::unique_ptr<GpuJob> ItxPrep::submit(std::string *error) {
@@ -298,11 +296,12 @@ std::unique_ptr<GpuJob> ItxPrep::submit(std::string *error) {
     return nullptr;
   };
   if (!job_) return fail("the job was already submitted");
-  if (std::find(ran_.begin(), ran_.end(), 0) != ran_.end())
-    return fail("the job was submitted before all of its parts had run");
+  ItxSlot *slot = job_->slot();
+  // A part that has not run leaves its list entries stale, which the GPU must never read.
+  for (int k = 0; k < parts_; k++)
+    if (!slot->parts[k].ran) return fail("the job was submitted before all of its parts had run");
   Gpu &gpu = gpu_;
   if (gpu_lost(gpu)) return fail("the GPU was lost");
-  ItxSlot *slot = job_->slot();
   const FramePlanes &frame = job_->frame();
   const VkPhysicalDeviceLimits &lim = gpu.props.limits;
   // Descriptor offsets: the device's alignment, and whole uint words for the coefficient pairs.
@@ -341,7 +340,7 @@ std::unique_ptr<GpuJob> ItxPrep::submit(std::string *error) {
     rp.plane_width[p] = static_cast<uint32_t>(frame.width[p]);
     rp.plane_height[p] = static_cast<uint32_t>(frame.height[p]);
     if (!all.plane_used[p]) continue;
-    const size_t span = static_cast<size_t>(frame.height[p] - 1) * frame.stride[p] + frame.width[p];
+    const size_t span = job_->span[p];
     // Binds the plane in place from `buffer`, where it starts at byte `offset`; false when the
     // binding would exceed the device's limits.
     auto bind_in_place = [&](VkBuffer buffer, VkDeviceSize offset, VkDeviceSize buffer_size) {
@@ -453,8 +452,8 @@ std::unique_ptr<ItxGpuPrep> gpu_vp9_itx_prepare(Gpu &gpu, const FramePlanes &fra
   size_t backup = 0, backup_at[3] = {0, 0, 0};
   for (int p = 0; p < 3; p++) {
     const size_t area = static_cast<size_t>(frame.width[p]) * frame.height[p];
-    const size_t span = static_cast<size_t>(frame.height[p] - 1) * frame.stride[p] + frame.width[p];
-    job->in_shared[p] = shared_lookup(gpu, frame.data[p], span, &job->shared_span[p]);
+    job->span[p] = static_cast<size_t>(frame.height[p] - 1) * frame.stride[p] + frame.width[p];
+    job->in_shared[p] = shared_lookup(gpu, frame.data[p], job->span[p], &job->shared_span[p]);
     if (job->in_shared[p]) {
       backup_at[p] = backup;
       backup += area;
@@ -481,7 +480,7 @@ std::unique_ptr<ItxGpuPrep> gpu_vp9_itx_prepare(Gpu &gpu, const FramePlanes &fra
                                     : slot->pixels.map + job->pixels_offset[p];
   job->n_list = n_index;
   parts = std::max(1, parts);
-  slot->parts.resize(static_cast<size_t>(parts));
+  slot->parts.assign(static_cast<size_t>(parts), ItxPartStats{});  // none has run
   return std::make_unique<ItxPrep>(gpu, std::move(job), blocks, index, n_index, coeffs, n_coeffs,
                                    parts);
 }

@@ -25,11 +25,13 @@ constexpr int kItxNumSizes = 4;  // 4x4 .. 32x32
 constexpr int kItxNumTypes = 5;  // DCT_DCT .. WHT_WHT
 
 // Counts one part of a job's block list (gpu_vp9_itx_prepare): its blocks with work per
-// (size, type) bucket, the planes they use and the span of coefficients they read.
+// (size, type) bucket, the planes they use and the span of coefficients they read, and whether
+// it has run.
 struct ItxPartStats {
   uint32_t count[kItxNumSizes * kItxNumTypes] = {};
   bool plane_used[3] = {false, false, false};
   size_t coeff_min = SIZE_MAX, coeff_end = 0;
+  bool ran = false;  // the part has run (submit() refuses a job whose parts have not all run)
 };
 
 struct ItxSlot {
