@@ -22,7 +22,7 @@ struct Options {
   int threads = 0;  // 0 = online cores
   bool gpu = true;
   std::string only;
-  std::string section;       // "" = every frame-level section, "itx", "lpf" or "h264"
+  std::string section;       // "" = every frame-level section, "itx", "lpf", "h264", "ceiling" or "fif"
   std::string configs;       // "" = every M4 configuration, else a comma-separated list of labels
                              // (cpu_1,cpu_n,gpu,cpu_n1_gpu,cpu_n_gpu,auto): VP9 transforms' M4 only
   double bandwidth_gbs = 0;  // device memory bandwidth, for the batch table's ratio
@@ -180,6 +180,10 @@ inline void frame_time_cell(Json &json, const char *label, bool ok, const Stats 
 
 void print_machine(Json &json, const Options &opt);
 int bench_vp9_itx(const Options &opt, Json &json);
+// The VP9 transforms' ceiling for any split: each side alone and both at once on their own frames.
+void bench_vp9_itx_ceiling(const Options &opt, Json &json);
+// The VP9 transforms' M4 with frames in flight (batches), mixed and 8x8 (--only picks one).
+void bench_vp9_itx_fif(const Options &opt, Json &json);
 int bench_vp9_lpf(const Options &opt, Json &json);
 int bench_h264_frame(const Options &opt, Json &json);  // bench_h264_frame.cpp
 

@@ -8,11 +8,13 @@
 //   M4  the concurrent matrix: CPU-1, CPU-N, GPU only, CPU-(N-1)+GPU, CPU-N+GPU, auto
 #include <unistd.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <iterator>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench_common.h"
@@ -401,6 +403,7 @@ void m4_frames_in_flight(const Options &opt, const Workload &w, int cores, Json 
   Side sides[kCfgs];
   for (int c = 0; c < kCfgs; c++) {
     if (strcmp(cfgs[c].backend, "simd") != 0 && !opt.gpu) continue;
+    if (!config_wanted(opt, cfgs[c].label)) continue;
     Side &sd = sides[c];
     sd.ctx = v3d_context_new(cfgs[c].backend, cfgs[c].threads);
     if (!sd.ctx) continue;
@@ -457,6 +460,114 @@ void m4_frames_in_flight(const Options &opt, const Workload &w, int cores, Json 
   json.end_object();
 }
 
+// The ceiling of any division of work on this machine: the CPU workers (N and N-1 threads) and
+// the GPU alone, each on its own frames in a loop for a fixed window, then together, each side
+// still on its own frames and contexts — no split, no synchronisation between the sides. What the
+// two sides lose against their standalone throughputs when they run at once (memory, caches, the
+// host-side work of GPU jobs, the cores the GPU's driving thread takes) bounds what a hybrid
+// frame can reach: hybrid / sum can be no better than together / sum here. Per phase the window
+// is run `rounds` times in a shuffled order (visit_order); the medians are reported.
+void concurrent_ceiling(const Options &opt, const Workload &w, int cores, Json &json) {
+  struct Side {
+    const char *label, *backend;
+    int threads;
+    V3dContext *ctx = nullptr;
+    std::unique_ptr<Frame> frame;
+    std::unique_ptr<SharedCoeffs> coeffs;
+  };
+  Side sides[3];
+  const Side kinds[3] = {{"cpu_n", "simd", cores, nullptr, nullptr, nullptr},
+                         {"cpu_n1", "simd", std::max(1, cores - 1), nullptr, nullptr, nullptr},
+                         {"gpu", "gpu", 1, nullptr, nullptr, nullptr}};
+  for (int i = 0; i < 3; i++) {
+    sides[i].label = kinds[i].label;
+    sides[i].backend = kinds[i].backend;
+    sides[i].threads = kinds[i].threads;
+  }
+  for (Side &sd : sides) {
+    sd.ctx = v3d_context_new(sd.backend, sd.threads);
+    if (!sd.ctx || (strcmp(sd.backend, "gpu") == 0 && strcmp(v3d_context_backend(sd.ctx), "gpu"))) {
+      printf("ceiling (%s): no %s context, skipped\n", w.name.c_str(), sd.backend);
+      for (Side &s2 : sides)
+        if (s2.ctx) v3d_context_free(s2.ctx);
+      return;
+    }
+    sd.frame.reset(new Frame(sd.ctx, kWidth, kHeight));
+    sd.coeffs.reset(new SharedCoeffs(sd.ctx, w.coeffs));
+  }
+  // Runs the sides in `which` at once, each on a thread of its own, for `window` seconds; the
+  // Mblock/s of each (frames done over the time to the end of its last frame).
+  auto window = [&](const std::vector<int> &which, double seconds, std::vector<double> *mbs) {
+    std::atomic<bool> go{false};
+    std::vector<std::thread> threads;
+    mbs->assign(which.size(), 0);
+    for (size_t k = 0; k < which.size(); k++)
+      threads.emplace_back([&, k]() {
+        Side &sd = sides[which[k]];
+        while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
+        const auto t0 = Clock::now();
+        size_t frames = 0;
+        double elapsed = 0;
+        while ((elapsed = since(t0)) < seconds) {
+          if (v3d_vp9_itxfm_add_frame(sd.ctx, sd.frame->planes, sd.frame->strides, kWidth, kHeight,
+                                      w.blocks.data(), w.blocks.size(), sd.coeffs->data,
+                                      w.coeffs.size()))
+            break;
+          frames++;
+        }
+        (*mbs)[k] = frames ? frames * w.blocks.size() / since(t0) / 1e6 : 0;
+      });
+    go.store(true, std::memory_order_release);
+    for (auto &t : threads) t.join();
+  };
+  // Phases: each side alone, then CPU-N + GPU and CPU-(N-1) + GPU together.
+  const std::vector<std::vector<int>> phases = {{0}, {1}, {2}, {0, 2}, {1, 2}};
+  std::vector<std::vector<std::vector<double>>> got(phases.size());
+  const double seconds = opt.quick ? 0.05 : 0.25;
+  const int rounds = opt.quick ? 2 : 7;
+  std::vector<double> warm;
+  for (size_t p = 0; p < phases.size(); p++) window(phases[p], 0.02, &warm);
+  for (int r = 0; r < rounds; r++)
+    for (size_t p : visit_order(phases.size(), r)) {
+      std::vector<double> m;
+      window(phases[p], seconds, &m);
+      got[p].push_back(m);
+    }
+  auto median = [&](size_t p, size_t k) {
+    std::vector<double> v;
+    for (const auto &m : got[p]) v.push_back(m[k]);
+    return stats_of(v).median;
+  };
+  const double cpu_n = median(0, 0), cpu_n1 = median(1, 0), gpu = median(2, 0);
+  const double tog_n_cpu = median(3, 0), tog_n_gpu = median(3, 1);
+  const double tog_n1_cpu = median(4, 0), tog_n1_gpu = median(4, 1);
+  printf("ceiling %-18s alone: CPU-N %.1f, CPU-(N-1) %.1f, GPU %.1f | together: CPU-N %.1f + GPU "
+         "%.1f = %.0f%% of the sum | CPU-(N-1) %.1f + GPU %.1f = %.0f%% of CPU-N + GPU\n",
+         w.name.c_str(), cpu_n, cpu_n1, gpu, tog_n_cpu, tog_n_gpu,
+         100 * (tog_n_cpu + tog_n_gpu) / (cpu_n + gpu), tog_n1_cpu, tog_n1_gpu,
+         100 * (tog_n1_cpu + tog_n1_gpu) / (cpu_n + gpu));
+  fflush(stdout);
+  json.begin_object();
+  json.str("name", w.name);
+  json.num("window_s", seconds);
+  json.num("rounds", rounds);
+  json.num("cpu_n_alone", cpu_n);
+  json.num("cpu_n1_alone", cpu_n1);
+  json.num("gpu_alone", gpu);
+  json.num("cpu_n_together", tog_n_cpu);
+  json.num("gpu_with_cpu_n", tog_n_gpu);
+  json.num("cpu_n1_together", tog_n1_cpu);
+  json.num("gpu_with_cpu_n1", tog_n1_gpu);
+  json.num("together_n_percent_of_sum", 100 * (tog_n_cpu + tog_n_gpu) / (cpu_n + gpu));
+  json.num("together_n1_percent_of_sum", 100 * (tog_n1_cpu + tog_n1_gpu) / (cpu_n + gpu));
+  json.end_object();
+  for (Side &sd : sides) {
+    sd.frame.reset();
+    sd.coeffs.reset();
+    v3d_context_free(sd.ctx);
+  }
+}
+
 }  // namespace
 
 void print_machine(Json &json, const Options &opt) {
@@ -472,6 +583,30 @@ void print_machine(Json &json, const Options &opt) {
   json.str("simd_target", v3d_cpu_target());
   json.str("simd_available", t);
   json.str("gpu", gpu);
+}
+
+void bench_vp9_itx_fif(const Options &opt, Json &json) {
+  const int cores = opt.threads > 0 ? opt.threads : static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+  for (int size : {-1, 1}) {
+    Workload w = make_workload(size, size < 0 ? -1 : 0, false, 77);
+    if (!opt.only.empty() && w.name.find(opt.only) == std::string::npos) continue;
+    json.begin_object(w.name == "mixed" ? "fif_mixed" : "fif_8x8");
+    m4_frames_in_flight(opt, w, cores, json);
+    json.end_object();
+  }
+}
+
+void bench_vp9_itx_ceiling(const Options &opt, Json &json) {
+  const int cores = opt.threads > 0 ? opt.threads : static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+  printf("\nCeiling, VP9 transforms: each side on its own frames, alone and both at once (Mblock/s, "
+         "medians of windows)\n");
+  json.begin_array("ceiling");
+  for (int size : {0, 2, -1}) {
+    Workload w = make_workload(size, size < 0 ? -1 : 0, false, 1234 + size * 10 + (size < 0 ? -1 : 0));
+    if (!opt.only.empty() && w.name.find(opt.only) == std::string::npos) continue;
+    concurrent_ceiling(opt, w, cores, json);
+  }
+  json.end_array();
 }
 
 int bench_vp9_itx(const Options &opt, Json &json) {
@@ -586,12 +721,9 @@ int bench_vp9_itx(const Options &opt, Json &json) {
   if (opt.configs.empty() &&
       (opt.only.empty() || std::string("mixed").find(opt.only) != std::string::npos)) {
     printf("\n");
-    for (auto sp : {Spec{-1, -1, false}, Spec{1, 0, false}}) {
-      Workload w = make_workload(sp.size, sp.type, sp.full, 77);
-      json.begin_object(w.name == "mixed" ? "fif_mixed" : "fif_8x8");
-      m4_frames_in_flight(opt, w, cores, json);
-      json.end_object();
-    }
+    Options all = opt;
+    all.only.clear();
+    bench_vp9_itx_fif(all, json);
   }
   if (opt.gpu && opt.configs.empty()) {
     printf("\n");
@@ -602,6 +734,7 @@ int bench_vp9_itx(const Options &opt, Json &json) {
       json.end_object();
     }
   }
+  if (opt.gpu && opt.configs.empty()) bench_vp9_itx_ceiling(opt, json);
   json.end_object();
   printf("\nM4 columns: Mblock/s at the median frame time; frame-time medians and p99 are in the "
          "JSON.\n");
