@@ -5,6 +5,9 @@
 //                          one warning
 //   device-lost            the 3rd GPU job is lost (garbage left over its in-place blocks)
 //   device-lost-batch      the same in a v3d_vp9_itxfm_add_frames batch (2nd job)
+//   device-lost-meet       a hybrid batch whose only GPU job is the tail of the frame where the
+//                          sides meet (V3D_TEST_ITX_BATCH_RATES), lost: that part redone on the
+//                          CPU, the CPU's part of the frame kept
 //   device-lost-split      the 3rd GPU job is lost in hybrid frames split half and half (two
 //                          threads): the GPU's in-place blocks restored, the CPU's kept
 //   submit-lost            the 2nd queue submission reports a lost device
@@ -41,12 +44,16 @@ constexpr int kWidth = 200, kHeight = 120;  // not multiples of 64: clipped bloc
 constexpr int kFrames = 8;
 
 int g_warnings = 0, g_errors = 0;
+std::string g_last_warning;
 // Vulkan devices the library opened and closed (its info messages "Vulkan device NAME (subgroup
 // ...)" and "Vulkan device NAME closed").
 std::atomic<int> g_opened{0}, g_closed{0};
 void count_log(int level, const char *message, void *) {
   if (level <= 1) printf("  library %s: %s\n", level ? "warning" : "error", message);
-  if (level == 1) g_warnings++;
+  if (level == 1) {
+    g_warnings++;
+    g_last_warning = message;
+  }
   if (level == 0) g_errors++;
   if (level == 2 && strncmp(message, "Vulkan device ", 14) == 0) {
     if (strstr(message, "(subgroup ")) g_opened++;
@@ -167,9 +174,13 @@ void gpu_stream(V3dContext *scalar, const char *backend, double share, bool shar
   check(g_warnings == warnings, "no warning from the fresh device");
 }
 
-void batch_lost(V3dContext *scalar) {
-  V3dContext *ctx = gpu_context("gpu", -1);
-  if (!check(ctx != nullptr, "gpu context: %s", v3d_last_error())) return;
+void batch_lost(V3dContext *scalar, const char *backend) {
+  V3dContext *ctx = gpu_context(backend, -1);
+  if (!check(ctx != nullptr && strcmp(v3d_context_backend(ctx), backend) == 0, "%s context: %s",
+             backend, v3d_last_error())) {
+    if (ctx) v3d_context_free(ctx);
+    return;
+  }
   const int w[3] = {plane_w(0), plane_w(1), plane_w(2)}, h[3] = {plane_h(0), plane_h(1), plane_h(2)};
   std::vector<FrameInput> in;
   std::vector<std::unique_ptr<GuardedFrame>> ref, f;
@@ -203,6 +214,13 @@ void batch_lost(V3dContext *scalar) {
     check(f[i]->same_as(*ref[i], &pl, &x, &y) && f[i]->guards_intact(),
           "batch frame %d right (plane %d x %ld y %ld)", i, pl, x, y);
   }
+  const V3dStats st = stats_of(ctx);
+  const bool hybrid = strcmp(backend, "hybrid") == 0;  // its only GPU job is lost
+  check(st.gpu_submissions >= 1 && (!hybrid || st.blocks_gpu == 0) && st.blocks_cpu > 0,
+        "the lost job's blocks counted on the CPU (submissions %llu, GPU %llu, CPU %llu blocks)",
+        static_cast<unsigned long long>(st.gpu_submissions),
+        static_cast<unsigned long long>(st.blocks_gpu),
+        static_cast<unsigned long long>(st.blocks_cpu));
   f.clear();
   v3d_context_free(ctx);
 }
@@ -241,7 +259,8 @@ int main(int argc, char **argv) {
                        {"device-lost", "device-lost:3"},     {"device-lost-batch", "device-lost:2"},
                        {"submit-lost", "submit-lost:2"},     {"gpu-timeout", "gpu-timeout:2"},
                        {"gpu-alloc", "gpu-alloc:1"},         {"thread", "thread:2"},
-                       {"device-lost-split", "device-lost:3"}};
+                       {"device-lost-split", "device-lost:3"},
+                       {"device-lost-meet", "device-lost:1"}};
   const char *fault = nullptr;
   for (const auto &f : kFaults)
     if (sc == f.scenario) fault = f.fault;
@@ -263,7 +282,16 @@ int main(int argc, char **argv) {
   if (sc == "no-loader") no_gpu(scalar, "loader");
   else if (sc == "no-device") no_gpu(scalar, "no Vulkan device");
   else if (sc == "device-lost") gpu_stream(scalar, "gpu", -1, true, 2);
-  else if (sc == "device-lost-batch") batch_lost(scalar);
+  else if (sc == "device-lost-batch") batch_lost(scalar, "gpu");
+  else if (sc == "device-lost-meet") {
+    // CPU ten times the GPU: with 8 frames of about equal work (~550 blocks) the GPU can take no
+    // whole frame, and its first (and only) job is the tail of the last frame (~400 blocks),
+    // claimed before the batch starts.
+    setenv("V3D_TEST_ITX_BATCH_RATES", "10000:1000", 1);
+    batch_lost(scalar, "hybrid");
+    check(g_last_warning.find("the GPU's part of frame 7 of the batch is redone") != std::string::npos,
+          "the lost job was the shared frame's part: '%s'", g_last_warning.c_str());
+  }
   else if (sc == "device-lost-split") gpu_stream(scalar, "hybrid", 0.5, true, 2);
   else if (sc == "submit-lost") gpu_stream(scalar, "gpu", -1, false, 1);
   else if (sc == "gpu-timeout") gpu_stream(scalar, "hybrid", 0.5, true, 1);

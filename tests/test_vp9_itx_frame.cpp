@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -320,6 +321,25 @@ void test_invalid(uint64_t seed) {
   v3d_context_free(ctx);
 }
 
+// A frame of a v3d_vp9_itxfm_add_frames batch: frame's planes with the blocks of bl.
+V3dVp9ItxFrame batch_frame(Frame &frame, const Blocks &bl) {
+  uint8_t *const *planes;
+  const ptrdiff_t *strides;
+  frame.api(&planes, &strides);
+  V3dVp9ItxFrame fr{};
+  for (int p = 0; p < 3; p++) {
+    fr.planes[p] = planes[p];
+    fr.strides[p] = strides[p];
+  }
+  fr.width = frame.width;
+  fr.height = frame.height;
+  fr.blocks = bl.blocks.data();
+  fr.n_blocks = bl.blocks.size();
+  fr.coeffs = bl.coeffs.data();
+  fr.n_coeffs = bl.coeffs.size();
+  return fr;
+}
+
 // v3d_vp9_itxfm_add_frames: more frames than the GPU keeps in flight, each against the reference;
 // one invalid frame in a batch leaves every frame untouched.
 void test_batch(const char *backend, uint64_t seed) {
@@ -341,20 +361,7 @@ void test_batch(const char *backend, uint64_t seed) {
     got[f]->fill(rng);
     want[f]->copy_from(*got[f]);
     bl[f] = make_blocks(rng, w, h, 3, true);
-    uint8_t *const *planes;
-    const ptrdiff_t *strides;
-    got[f]->api(&planes, &strides);
-    V3dVp9ItxFrame &fr = frames[f];
-    for (int p = 0; p < 3; p++) {
-      fr.planes[p] = planes[p];
-      fr.strides[p] = strides[p];
-    }
-    fr.width = w;
-    fr.height = h;
-    fr.blocks = bl[f].blocks.data();
-    fr.n_blocks = bl[f].blocks.size();
-    fr.coeffs = bl[f].coeffs.data();
-    fr.n_coeffs = bl[f].coeffs.size();
+    frames[f] = batch_frame(*got[f], bl[f]);
   }
   // An invalid last frame: nothing may change.
   std::vector<V3dVp9TxBlock> bad = bl[n - 1].blocks;
@@ -399,6 +406,99 @@ void test_batch(const char *backend, uint64_t seed) {
   v3d_context_free(ctx);
 }
 
+
+// The frame where a hybrid batch's sides meet is shared: the GPU takes the tail of its blocks with
+// work, the CPU the rest. V3D_TEST_ITX_BATCH_RATES fixes the rates the batch is divided by, so
+// that the meeting point falls inside a frame on any machine; every frame must equal the
+// reference (a block done by both sides, or by neither, would not), and the batch's debug line
+// must count every block with work once.
+struct BatchLog {
+  std::vector<std::string> lines;
+  std::mutex mutex;
+};
+void batch_log(int level, const char *message, void *user) {
+  auto *log = static_cast<BatchLog *>(user);
+  if (level <= 1) fprintf(stderr, "library %s: %s\n", level ? "warning" : "error", message);
+  if (strncmp(message, "itx batch:", 10) != 0) return;
+  std::lock_guard<std::mutex> lock(log->mutex);
+  log->lines.push_back(message);
+}
+
+void test_batch_meet(uint64_t seed) {
+  V3dContext *ctx = v3d_context_new("hybrid", v3dtest::test_threads(2));
+  if (!ctx || strcmp(v3d_context_backend(ctx), "hybrid") != 0) {
+    const char *req = getenv("V3D_REQUIRE_GPU");
+    check(!(req && atoi(req)), "batch meet: no hybrid context: %s", v3d_last_error());
+    if (ctx) v3d_context_free(ctx);
+    return;
+  }
+  BatchLog log;
+  v3d_set_log_func(batch_log, &log);
+  // CPU:GPU rates in blocks per second: equal, either side four or twenty times the other.
+  const char *rates[] = {"1000:1000", "4000:1000", "1000:4000", "20000:1000", "3000:2000"};
+  const int rounds = v3dtest::scaled(2);
+  int shared = 0, both = 0, batches = 0;
+  for (int round = 0; round < rounds; round++)
+    for (const char *r : rates) {
+      const uint64_t case_seed = seed ^ (0x3EE7ull * (round * 16 + batches + 1));
+      Rng rng(case_seed);
+      const int n = rng.range(2, 7);
+      std::vector<std::unique_ptr<Frame>> got, want;
+      std::vector<Blocks> bl(n);
+      std::vector<V3dVp9ItxFrame> frames(n);
+      size_t active = 0;
+      for (int f = 0; f < n; f++) {
+        const int w = rng.range(480, 800), h = rng.range(270, 450);
+        got.emplace_back(new Frame(w, h, f % 2 ? ctx : nullptr));
+        want.emplace_back(new Frame(w, h, nullptr));
+        got[f]->fill(rng);
+        want[f]->copy_from(*got[f]);
+        bl[f] = make_blocks(rng, w, h, 1 + f % 3, true);
+        for (const auto &b : bl[f].blocks) active += b.eob != 0;
+        frames[f] = batch_frame(*got[f], bl[f]);
+      }
+      setenv("V3D_TEST_ITX_BATCH_RATES", r, 1);
+      {
+        std::lock_guard<std::mutex> lock(log.mutex);
+        log.lines.clear();
+      }
+      const int rc = v3d_vp9_itxfm_add_frames(ctx, frames.data(), n);
+      unsetenv("V3D_TEST_ITX_BATCH_RATES");
+      batches++;
+      check(rc == 0, "batch meet (rates %s, seed 0x%llx): returned %d (%s)", r,
+            static_cast<unsigned long long>(case_seed), rc, v3d_last_error());
+      for (int f = 0; f < n; f++) {
+        apply_reference(*want[f], bl[f]);
+        std::string where;
+        check(got[f]->same(*want[f], &where),
+              "batch meet (rates %s, %d frames, seed 0x%llx): frame %d (%dx%d) differs at %s", r,
+              n, static_cast<unsigned long long>(case_seed), f, got[f]->width, got[f]->height,
+              where.c_str());
+      }
+      std::string line;
+      {
+        std::lock_guard<std::mutex> lock(log.mutex);
+        if (log.lines.size() == 1) line = log.lines[0];
+      }
+      unsigned long long cpu = 0, gpu = 0;
+      const char *c = strstr(line.c_str(), "CPU "), *g = strstr(line.c_str(), "GPU ");
+      const bool parsed = c && g && sscanf(c, "CPU %llu", &cpu) == 1 && sscanf(g, "GPU %llu", &gpu) == 1;
+      check(parsed && cpu + gpu == active,
+            "batch meet (rates %s, seed 0x%llx): CPU %llu + GPU %llu blocks of %zu (log: %s)", r,
+            static_cast<unsigned long long>(case_seed), cpu, gpu, active, line.c_str());
+      both += cpu > 0 && gpu > 0;
+      shared += strstr(line.c_str(), "shared frame ") != nullptr;
+    }
+  v3d_set_log_func(nullptr, nullptr);
+  // The GPU's parts are whole chunks of the list (512 blocks): a share below one gives it nothing,
+  // and the sides meet between frames by chance only; most batches use both sides and share the
+  // frame where they meet.
+  printf("batch meet: both %d shared %d of %d\n", both, shared, batches);
+  check(both * 4 >= batches * 3 && shared * 2 >= batches,
+        "batch meet: %d of %d batches used both sides, %d shared the meeting frame", both,
+        batches, shared);
+  v3d_context_free(ctx);
+}
 }  // namespace
 
 // Validation of long lists on several threads (each marks its blocks in its own bitmaps, then the
@@ -486,5 +586,6 @@ int main() {
   test_batch("simd", seed);
   test_batch("gpu", seed);
   test_batch("hybrid", seed);
+  test_batch_meet(seed);
   return v3dtest::finish();
 }

@@ -88,13 +88,11 @@ class SplitBook {
 };
 
 // Arrays of v3d_vp9_itxfm_add_frame kept between frames (no allocation in steady state):
-// validation's per-chunk totals, their prefix sums, the blocks with work and their cost prefix.
+// validation's per-chunk totals and their prefix sums.
 struct ItxScratch {
   std::vector<vp9::ItxChunk> chunks;
   std::vector<size_t> chunk_first;
   std::vector<uint64_t> chunk_cost;
-  std::vector<uint32_t> active;
-  std::vector<uint64_t> prefix;
   std::vector<size_t> cut;  // a frame's CPU tasks: blocks[cut[t], cut[t + 1])
 
   // chunk_first and chunk_cost from chunks: blocks with work and cost before each chunk.
