@@ -499,6 +499,103 @@ void test_batch_meet(uint64_t seed) {
         batches, shared);
   v3d_context_free(ctx);
 }
+
+// A batch's validation (all frames' blocks checked together in shared loops of the workers)
+// against each frame's alone (v3d_vp9_itxfm_validate, one thread): random batches of random
+// frames, some spoiled in one of several ways (an overlap, anywhere in the list, on or off the
+// 4-pixel grid; a block outside its plane; a bad eob or transform; coefficients past the end;
+// a NULL plane); the batch must fail exactly when a frame does, with the first such frame's code
+// and message ("frame K: " and the single frame's message), and leave every frame untouched.
+void test_batch_validation(uint64_t seed) {
+  V3dContext *ctx = v3d_context_new("simd", v3dtest::test_threads(4));
+  if (!check(ctx != nullptr, "batch validation: simd context")) return;
+  const int rounds = v3dtest::scaled(40);
+  int failed_batches = 0;
+  for (int round = 0; round < rounds; round++) {
+    const uint64_t case_seed = seed ^ (0xBA7C5EEDull + 7919u * round);
+    Rng rng(case_seed);
+    const int n = rng.range(1, 12);
+    std::vector<std::unique_ptr<Frame>> got, orig;
+    std::vector<Blocks> bl(n);
+    std::vector<V3dVp9ItxFrame> frames(n);
+    for (int f = 0; f < n; f++) {
+      const int w = rng.range(1, 700), h = rng.range(1, 400);
+      got.emplace_back(new Frame(w, h, nullptr));
+      orig.emplace_back(new Frame(w, h, nullptr));
+      got[f]->fill(rng);
+      orig[f]->copy_from(*got[f]);
+      bl[f] = make_blocks(rng, w, h, 3, true);
+      std::vector<V3dVp9TxBlock> &b = bl[f].blocks;
+      if (!b.empty() && rng.range(0, 3) == 0) {  // spoil this frame
+        V3dVp9TxBlock &v = b[rng.u32() % b.size()];
+        switch (rng.range(0, 6)) {
+          case 0: b.push_back(b[rng.u32() % b.size()]); break;  // a duplicate: overlap
+          case 1: {  // a block shifted off the grid onto its neighbour's pixels
+            V3dVp9TxBlock o = b[rng.u32() % b.size()];
+            o.x = static_cast<uint16_t>(o.x + 1);
+            b.insert(b.begin() + rng.u32() % (b.size() + 1), o);
+            break;
+          }
+          case 2: v.x = static_cast<uint16_t>(got[f]->p[v.plane].w + rng.range(0, 40)); break;
+          case 3: v.eob = (16u << (2 * v.tx_size)) + 1; break;
+          case 4: v.tx_type = 5; break;
+          case 5: v.coeff_offset = static_cast<uint32_t>(bl[f].coeffs.size()); break;
+          default: v.plane = 3; break;
+        }
+      }
+      frames[f] = batch_frame(*got[f], bl[f]);
+    }
+    const bool null_plane = rng.range(0, 9) == 0;
+    const int null_at = rng.range(0, n - 1);
+    if (null_plane) frames[null_at].planes[1] = nullptr;
+    // The reference: each frame on its own, in order (its blocks, then its plane pointers).
+    int want_rc = V3D_OK, want_frame = -1;
+    std::string want_msg;
+    for (int f = 0; f < n && want_rc == V3D_OK; f++) {
+      want_frame = f;
+      want_rc = v3d_vp9_itxfm_validate(frames[f].width, frames[f].height, frames[f].blocks,
+                                       frames[f].n_blocks, frames[f].n_coeffs);
+      want_msg = v3d_last_error();
+      if (!want_rc && null_plane && f == null_at) {
+        want_rc = V3D_ERROR_INVALID_ARGUMENT;
+        want_msg = "plane 1 is NULL";
+      }
+    }
+    const int rc = v3d_vp9_itxfm_add_frames(ctx, frames.data(), n);
+    const std::string msg = v3d_last_error();
+    failed_batches += rc != V3D_OK;
+    const std::string prefix = "frame " + std::to_string(want_frame) + ": ";
+    bool same = rc == want_rc && (!rc || msg == prefix + want_msg);
+    if (rc == V3D_ERROR_BLOCK_OVERLAP && want_rc == rc && !same) {
+      // Which of two overlapping blocks is named depends on how the list was cut into tasks:
+      // the two named must share a pixel (rectangles of the same plane intersect).
+      unsigned long i = 0;
+      long j = -1;
+      const Blocks &b = bl[want_frame];
+      if (msg.rfind(prefix, 0) == 0 &&
+          sscanf(msg.c_str() + prefix.size(), "block %lu (plane %*u, x %*u, y %*u, %*dx%*d) overlaps block %ld", &i, &j) == 2 &&
+          i < b.blocks.size() && j >= 0 && static_cast<size_t>(j) < b.blocks.size() && i != static_cast<size_t>(j)) {
+        const V3dVp9TxBlock &p = b.blocks[i], &q = b.blocks[j];
+        const int np = 4 << p.tx_size, nq = 4 << q.tx_size;
+        same = p.plane == q.plane && p.x < q.x + nq && q.x < p.x + np && p.y < q.y + nq &&
+               q.y < p.y + np;
+      }
+    }
+    check(same, "batch validation (seed 0x%llx, %d frames): got %d '%s', want %d '%s%s'",
+          static_cast<unsigned long long>(case_seed), n, rc, msg.c_str(), want_rc,
+          prefix.c_str(), want_msg.c_str());
+    if (rc != V3D_OK)
+      for (int f = 0; f < n; f++) {
+        std::string where;
+        check(got[f]->same(*orig[f], &where),
+              "batch validation (seed 0x%llx): refused batch touched frame %d at %s",
+              static_cast<unsigned long long>(case_seed), f, where.c_str());
+      }
+  }
+  check(failed_batches > 0 && failed_batches < rounds,
+        "batch validation: %d of %d batches refused (both kinds needed)", failed_batches, rounds);
+  v3d_context_free(ctx);
+}
 }  // namespace
 
 // Validation of long lists on several threads (each marks its blocks in its own bitmaps, then the
@@ -587,5 +684,6 @@ int main() {
   test_batch("gpu", seed);
   test_batch("hybrid", seed);
   test_batch_meet(seed);
+  test_batch_validation(seed);
   return v3dtest::finish();
 }

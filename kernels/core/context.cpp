@@ -336,17 +336,20 @@ void v3d_context_get_stats(const V3dContext *ctx, V3dStats *stats) {
 namespace v3d {
 namespace {
 
-// Checks one frame's arguments and blocks, and describes its planes. Touches nothing.
-int check_itx_frame(ThreadPool *pool, uint8_t *const planes[3], const ptrdiff_t strides[3],
-                    int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
-                    const int16_t *coeffs, size_t n_coeffs, FramePlanes *frame,
-                    std::vector<vp9::ItxChunk> *chunks = nullptr) {
+// A frame's checks before its blocks': its pointers.
+int check_itx_pointers(uint8_t *const planes[3], const ptrdiff_t strides[3], const int16_t *coeffs,
+                       size_t n_coeffs) {
   if (!planes || !strides)
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !planes ? "planes" : "strides");
   if (n_coeffs && !coeffs)
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "coeffs is NULL but n_coeffs is %zu", n_coeffs);
-  int rc = vp9::itx_validate(width, height, blocks, n_blocks, n_coeffs, pool, chunks);
-  if (rc) return rc;
+  return V3D_OK;
+}
+
+// A frame's checks after its blocks' (validated, so width and height are valid): its planes,
+// described into *frame.
+int check_itx_planes(uint8_t *const planes[3], const ptrdiff_t strides[3], int width, int height,
+                     FramePlanes *frame) {
   vp9::itx_plane_sizes(width, height, frame->width, frame->height);
   for (int p = 0; p < 3; p++) {
     if (!planes[p]) return set_error(V3D_ERROR_INVALID_ARGUMENT, "plane %d is NULL", p);
@@ -357,6 +360,17 @@ int check_itx_frame(ThreadPool *pool, uint8_t *const planes[3], const ptrdiff_t 
     frame->stride[p] = strides[p];
   }
   return V3D_OK;
+}
+
+// Checks one frame's arguments and blocks, and describes its planes. Touches nothing.
+int check_itx_frame(ThreadPool *pool, uint8_t *const planes[3], const ptrdiff_t strides[3],
+                    int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
+                    const int16_t *coeffs, size_t n_coeffs, FramePlanes *frame,
+                    std::vector<vp9::ItxChunk> *chunks = nullptr) {
+  int rc = check_itx_pointers(planes, strides, coeffs, n_coeffs);
+  if (!rc) rc = vp9::itx_validate(width, height, blocks, n_blocks, n_coeffs, pool, chunks);
+  if (!rc) rc = check_itx_planes(planes, strides, width, height, frame);
+  return rc;
 }
 
 }  // namespace
@@ -634,14 +648,6 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
 }
 
 namespace {
-
-// Whether a batch's per-frame preparation (validation, lists of blocks with work) runs a frame
-// per task of one loop (enough frames to keep the threads busy), rather than each frame on every
-// thread in a loop of its own.
-bool batch_frame_per_task(const V3dContext *ctx, size_t n_frames) {
-  return n_frames > 1 && ctx->pool->size() > 1 &&
-         n_frames * 2 >= static_cast<size_t>(ctx->pool->size());
-}
 
 // Test hook: V3D_TEST_ITX_BATCH_RATES=CPU:GPU (blocks per second, both > 0) makes an adaptive
 // hybrid context run every batch of several frames on both sides, divided by these rates instead
@@ -987,26 +993,36 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
   std::vector<FramePlanes> planes(n_frames);
   std::vector<ItxScratch> &scratch = ctx->itx_batch_scratch;  // reused between calls
   if (scratch.size() < n_frames) scratch.resize(n_frames);
-  // Every frame is validated before any is touched. With at least half as many frames as
-  // threads, in one loop of the workers, a frame per task (each validated by one thread): one
-  // fork and join for the batch instead of one (and a serial merge of the tasks' bitmaps) per
-  // frame, which took ~0.15 ms per 1080p frame on the device machine's 16 cores, a third of a
-  // CPU batch's time; with fewer frames, each frame on every thread.
+  // Every frame is validated before any is touched, the frames' blocks together in a few loops
+  // of the workers (vp9::itx_validate_frames): frame after frame, each a loop of its own and a
+  // serial merge of its tasks' bitmaps, took ~0.15 ms per 1080p frame on the device machine's
+  // 16 cores, a third of a CPU batch's time. The first frame (in order) failing any check is
+  // reported, with the message a single frame's call would give.
   std::vector<int> rcs(n_frames, V3D_OK);
   std::vector<std::string> why(n_frames);
-  auto check_one = [&](size_t f, ThreadPool *pool) {
+  std::vector<vp9::ItxFrameArgs> args(n_frames);
+  std::vector<std::vector<vp9::ItxChunk> *> chunks(n_frames);
+  size_t n_checked = n_frames;  // frames before the first one with a bad pointer
+  for (size_t f = 0; f < n_frames && n_checked == n_frames; f++) {
     const V3dVp9ItxFrame &fr = frames[f];
-    rcs[f] = check_itx_frame(pool, fr.planes, fr.strides, fr.width, fr.height, fr.blocks,
-                             fr.n_blocks, fr.coeffs, fr.n_coeffs, &planes[f], &scratch[f].chunks);
-    if (rcs[f]) why[f] = v3d_last_error();  // the worker's own thread-local message
-  };
-  const bool frame_per_task = batch_frame_per_task(ctx, n_frames);
-  if (frame_per_task)
-    ctx->pool->run(static_cast<int>(n_frames), [&](int f, int) { check_one(f, nullptr); });
-  else
-    for (size_t f = 0; f < n_frames; f++) check_one(f, ctx->pool.get());
-  for (size_t f = 0; f < n_frames; f++)
+    rcs[f] = check_itx_pointers(fr.planes, fr.strides, fr.coeffs, fr.n_coeffs);
+    if (rcs[f]) {
+      why[f] = v3d_last_error();
+      n_checked = f;
+    }
+    args[f] = vp9::ItxFrameArgs{fr.width, fr.height, fr.blocks, fr.n_blocks, fr.n_coeffs};
+    chunks[f] = &scratch[f].chunks;
+  }
+  vp9::itx_validate_frames(n_checked, args.data(), ctx->pool.get(), rcs.data(), why.data(),
+                           chunks.data());
+  for (size_t f = 0; f < n_frames; f++) {
+    if (!rcs[f] && f < n_checked) {
+      const V3dVp9ItxFrame &fr = frames[f];
+      rcs[f] = check_itx_planes(fr.planes, fr.strides, fr.width, fr.height, &planes[f]);
+      if (rcs[f]) why[f] = v3d_last_error();
+    }
     if (rcs[f]) return set_error(rcs[f], "frame %zu: %s", f, why[f].c_str());
+  }
   // Adaptive hybrid: the batch's way is chosen by measurement, as a frame's is (SplitController:
   // the CPU workers alone, the GPU alone, or frames on both sides). Frames on both sides cost
   // the CPU the GPU's host-side work and memory traffic; on the device machine that made such

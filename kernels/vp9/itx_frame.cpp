@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/log.h"
@@ -162,61 +164,51 @@ inline bool block_ok(const V3dVp9TxBlock &b, const int pw[3], const int ph[3], s
 
 }  // namespace
 
-int itx_validate(int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
-                 size_t n_coeffs, ThreadPool *pool, std::vector<ItxChunk> *chunks) {
-  if (width <= 0 || height <= 0 || width > 65536 || height > 65536)
-    return set_error(V3D_ERROR_INVALID_ARGUMENT, "invalid frame size %dx%d", width, height);
-  if (n_blocks && !blocks)
-    return set_error(V3D_ERROR_INVALID_ARGUMENT, "blocks is NULL but n_blocks is %zu", n_blocks);
-  int pw[3], ph[3];
-  itx_plane_sizes(width, height, pw, ph);
-  // Per-chunk totals (kItxChunk blocks each) for the scheduler; validation itself runs in at most
-  // one task per thread, each a contiguous run of chunks with bitmaps of its own: few bitmaps to
-  // clear and merge, and in a list in frame order (a decoder's) each task's blocks cover a band
-  // of rows, so the merge below reads each bitmap row about once.
-  const size_t n_chunks = (n_blocks + kItxChunk - 1) / kItxChunk;
-  const int threads = pool ? pool->size() : 1;
-  const int n_tasks = static_cast<int>(std::min<size_t>(n_chunks, static_cast<size_t>(threads)));
-  const bool parallel = pool && n_tasks > 1;
-  auto task_chunks = [&](int t, size_t *first, size_t *last) {
-    *first = n_chunks * t / n_tasks;
-    *last = n_chunks * (t + 1) / n_tasks;
-  };
-  auto run = [&](const std::function<void(int)> &body) {
-    if (parallel) pool->run(n_tasks, [&](int t, int) { body(t); });
-    else
-      for (int t = 0; t < n_tasks; t++) body(t);
-  };
-  if (chunks) chunks->assign(n_chunks, ItxChunk{});
+namespace {
 
-  // The tasks' bitmaps, kept by the calling thread between frames (workers reach them through
-  // marks, since a thread_local named inside the lambda would be each worker's own).
-  thread_local std::vector<TaskMarks> tls_marks;
-  std::vector<TaskMarks> &marks = tls_marks;
-  if (marks.size() < static_cast<size_t>(n_tasks)) marks.resize(n_tasks);
-  int shift = 2;
-  auto clear_marks = [&]() {
-    for (int t = 0; t < n_tasks; t++) {
-      marks[t].used = false;
-      marks[t].overlap = SIZE_MAX;
-    }
-  };
-  clear_marks();
-  auto begin_marks = [&](TaskMarks &m) {
-    if (m.used) return;
-    for (int p = 0; p < 3; p++) m.occ[p].reset(pw[p] >> shift, ph[p] >> shift);
-    m.used = true;
-  };
+// The validation of one frame in phases, so that one frame's work can be spread over a pool's
+// threads and several frames' can share its loops (itx_validate_frames): begin(), then mark(t)
+// for every task t (on any threads, at once), then, when needs_remark(), remark(t) for every t,
+// then finish() on one thread.
+class FrameCheck {
+ public:
+  // Checks the frame's arguments and sets up at most max_tasks tasks (one or more chunks of the
+  // list each) with bitmaps from marks (kept by the caller between frames). Returns V3D_OK or
+  // the error code (with the calling thread's message).
+  int begin(const ItxFrameArgs &a, int max_tasks, std::vector<TaskMarks> &marks,
+            std::vector<ItxChunk> *chunks) {
+    a_ = a;
+    n_tasks_ = 0;
+    if (a.width <= 0 || a.height <= 0 || a.width > 65536 || a.height > 65536)
+      return set_error(V3D_ERROR_INVALID_ARGUMENT, "invalid frame size %dx%d", a.width, a.height);
+    if (a.n_blocks && !a.blocks)
+      return set_error(V3D_ERROR_INVALID_ARGUMENT, "blocks is NULL but n_blocks is %zu",
+                       a.n_blocks);
+    itx_plane_sizes(a.width, a.height, pw_, ph_);
+    // Per-chunk totals (kItxChunk blocks each) for the scheduler; validation itself runs in at
+    // most max_tasks tasks, each a contiguous run of chunks with bitmaps of its own: few bitmaps
+    // to clear and merge, and in a list in frame order (a decoder's) each task's blocks cover a
+    // band of rows, so the merge reads each bitmap row about once.
+    n_chunks_ = (a.n_blocks + kItxChunk - 1) / kItxChunk;
+    n_tasks_ = static_cast<int>(std::min<size_t>(n_chunks_, static_cast<size_t>(std::max(1, max_tasks))));
+    chunks_ = chunks;
+    if (chunks) chunks->assign(n_chunks_, ItxChunk{});
+    if (marks.size() < static_cast<size_t>(n_tasks_)) marks.resize(n_tasks_);
+    marks_ = &marks;
+    shift_ = 2;
+    clear_marks();
+    first_bad_.assign(n_tasks_, SIZE_MAX);
+    unaligned_.assign(n_tasks_, 0);
+    return V3D_OK;
+  }
+  int tasks() const { return n_tasks_; }
 
   // One pass: the checks of each block alone, its cost, and occupancy. Blocks on a 4-pixel grid
   // (every VP9 block is) are marked at 4x4-cell resolution, exact for them because the planes'
   // sizes are multiples of 4 too. A block off the grid is not marked here: if there is one, a
-  // second pass marks every block pixel by pixel. A block failing its own checks is reported
-  // before any overlap (the first in list order, whichever task found it).
-  std::vector<size_t> first_bad(n_tasks, SIZE_MAX);
-  std::vector<int> unaligned(n_tasks, 0);
-  run([&](int t) {
-    TaskMarks &m = marks[t];
+  // second pass (remark) marks every block pixel by pixel.
+  void mark(int t) {
+    TaskMarks &m = (*marks_)[t];
     begin_marks(m);
     int misaligned = 0;
     size_t c0, c1;
@@ -224,11 +216,11 @@ int itx_validate(int width, int height, const V3dVp9TxBlock *blocks, size_t n_bl
     for (size_t c = c0; c < c1; c++) {
       size_t active = 0;
       uint64_t cost = 0;
-      const size_t end = std::min(n_blocks, (c + 1) * kItxChunk);
+      const size_t end = std::min(a_.n_blocks, (c + 1) * kItxChunk);
       for (size_t i = c * kItxChunk; i < end; i++) {
-        const V3dVp9TxBlock &b = blocks[i];
-        if (!block_ok(b, pw, ph, n_coeffs)) {
-          first_bad[t] = i;
+        const V3dVp9TxBlock &b = a_.blocks[i];
+        if (!block_ok(b, pw_, ph_, a_.n_coeffs)) {
+          first_bad_[t] = i;
           return;
         }
         const uint32_t cb = itx_block_cost(b);
@@ -240,74 +232,166 @@ int itx_validate(int width, int height, const V3dVp9TxBlock *blocks, size_t n_bl
         }
         // In 4x4 cells, clipped to the plane (whose sizes are multiples of 4).
         const int p = b.plane, n = 1 << b.tx_size, cx = b.x >> 2, cy = b.y >> 2;
-        const int w = std::min(n, (pw[p] >> 2) - cx), h = std::min(n, (ph[p] >> 2) - cy);
+        const int w = std::min(n, (pw_[p] >> 2) - cx), h = std::min(n, (ph_[p] >> 2) - cy);
         if (!m.occ[p].mark_small(cx, cy, w, h)) m.overlap = std::min(m.overlap, i);
       }
-      if (chunks) (*chunks)[c] = ItxChunk{active, cost};
+      if (chunks_) (*chunks_)[c] = ItxChunk{active, cost};
     }
-    unaligned[t] = misaligned;
-  });
-  for (int t = 0; t < n_tasks; t++)
-    if (first_bad[t] != SIZE_MAX)
-      return check_block(blocks[first_bad[t]], first_bad[t], pw, ph, n_coeffs, true);
-
-  if (std::any_of(unaligned.begin(), unaligned.end(), [](int u) { return u != 0; })) {
-    shift = 0;
-    clear_marks();
-    run([&](int t) {
-      TaskMarks &m = marks[t];
-      begin_marks(m);
-      size_t c0, c1;
-      task_chunks(t, &c0, &c1);
-      const size_t end = std::min(n_blocks, c1 * kItxChunk);
-      for (size_t i = c0 * kItxChunk; i < end; i++) {
-        const V3dVp9TxBlock &b = blocks[i];
-        const int n = 4 << b.tx_size;
-        const int w = b.x + n > pw[b.plane] ? pw[b.plane] - b.x : n;
-        const int h = b.y + n > ph[b.plane] ? ph[b.plane] - b.y : n;
-        if (!m.occ[b.plane].mark(b.x, b.y, w, h)) m.overlap = std::min(m.overlap, i);
-      }
-    });
+    unaligned_[t] = misaligned;
   }
 
+  // Whether a block off the 4-pixel grid needs the pixel-resolution pass (and no block failed
+  // its own checks, which finish() reports first); if so, the marks are cleared for it.
+  bool needs_remark() {
+    if (std::any_of(first_bad_.begin(), first_bad_.end(), [](size_t i) { return i != SIZE_MAX; }) ||
+        std::none_of(unaligned_.begin(), unaligned_.end(), [](int u) { return u != 0; }))
+      return false;
+    shift_ = 0;
+    clear_marks();
+    return true;
+  }
+  void remark(int t) {
+    TaskMarks &m = (*marks_)[t];
+    begin_marks(m);
+    size_t c0, c1;
+    task_chunks(t, &c0, &c1);
+    const size_t end = std::min(a_.n_blocks, c1 * kItxChunk);
+    for (size_t i = c0 * kItxChunk; i < end; i++) {
+      const V3dVp9TxBlock &b = a_.blocks[i];
+      const int n = 4 << b.tx_size;
+      const int w = b.x + n > pw_[b.plane] ? pw_[b.plane] - b.x : n;
+      const int h = b.y + n > ph_[b.plane] ? ph_[b.plane] - b.y : n;
+      if (!m.occ[b.plane].mark(b.x, b.y, w, h)) m.overlap = std::min(m.overlap, i);
+    }
+  }
+
+  // The result: a block failing its own checks is reported before any overlap (the first in
+  // list order, whichever task found it); then an overlap, within a task or across tasks.
+  int finish() {
+    for (int t = 0; t < n_tasks_; t++)
+      if (first_bad_[t] != SIZE_MAX)
+        return check_block(a_.blocks[first_bad_[t]], first_bad_[t], pw_, ph_, a_.n_coeffs, true);
+    size_t overlap = cross_task_overlap();
+    for (int t = 0; t < n_tasks_; t++) overlap = std::min(overlap, (*marks_)[t].overlap);
+    if (overlap == SIZE_MAX) return V3D_OK;
+    const size_t i = overlap;
+    const V3dVp9TxBlock &b = a_.blocks[i];
+    int n = 4 << b.tx_size;
+    int w = std::min(n, pw_[b.plane] - b.x), h = std::min(n, ph_[b.plane] - b.y);
+    long j = find_owner(a_.blocks, a_.n_blocks, i, b.plane, b.x, b.y, w, h);
+    return set_error(V3D_ERROR_BLOCK_OVERLAP,
+                     "block %zu (plane %u, x %u, y %u, %dx%d) overlaps block %ld", i, b.plane,
+                     b.x, b.y, n, n, j);
+  }
+
+ private:
+  void task_chunks(int t, size_t *first, size_t *last) const {
+    *first = n_chunks_ * t / n_tasks_;
+    *last = n_chunks_ * (t + 1) / n_tasks_;
+  }
+  void clear_marks() {
+    for (int t = 0; t < n_tasks_; t++) {
+      (*marks_)[t].used = false;
+      (*marks_)[t].overlap = SIZE_MAX;
+    }
+  }
+  void begin_marks(TaskMarks &m) {
+    if (m.used) return;
+    for (int p = 0; p < 3; p++) m.occ[p].reset(pw_[p] >> shift_, ph_[p] >> shift_);
+    m.used = true;
+  }
   // Cells marked by two tasks: the first such cell in raster order, then the first block in list
   // order covering it, is reported.
-  auto cross_task_overlap = [&]() -> size_t {
-    if (n_tasks < 2) return SIZE_MAX;
+  size_t cross_task_overlap() const {
+    if (n_tasks_ < 2) return SIZE_MAX;
+    const std::vector<TaskMarks> &marks = *marks_;
     thread_local std::vector<uint64_t> acc, both;
     for (int p = 0; p < 3; p++) {
       const size_t words = marks[0].occ[p].size();
       const int per_row = marks[0].occ[p].words_per_row();
       acc.assign(words, 0);
       both.assign(words, 0);
-      for (int t = 0; t < n_tasks; t++)
+      for (int t = 0; t < n_tasks_; t++)
         if (marks[t].used) marks[t].occ[p].merge_into(acc.data(), both.data());
       for (size_t k = 0; k < words; k++) {
         if (!both[k]) continue;
-        const int x = (static_cast<int>(k % per_row) * 64 + __builtin_ctzll(both[k])) << shift;
-        const int y = static_cast<int>(k / per_row) << shift;
-        for (size_t i = 0; i < n_blocks; i++) {
-          const V3dVp9TxBlock &b = blocks[i];
+        const int x = (static_cast<int>(k % per_row) * 64 + __builtin_ctzll(both[k])) << shift_;
+        const int y = static_cast<int>(k / per_row) << shift_;
+        for (size_t i = 0; i < a_.n_blocks; i++) {
+          const V3dVp9TxBlock &b = a_.blocks[i];
           const int n = 4 << b.tx_size;
           if (b.plane == p && b.x <= x && x < b.x + n && b.y <= y && y < b.y + n) return i;
         }
       }
     }
     return SIZE_MAX;
-  };
-  size_t overlap = cross_task_overlap();
-  for (int t = 0; t < n_tasks; t++) overlap = std::min(overlap, marks[t].overlap);
-  if (overlap != SIZE_MAX) {
-    const size_t i = overlap;
-    const V3dVp9TxBlock &b = blocks[i];
-    int n = 4 << b.tx_size;
-    int w = std::min(n, pw[b.plane] - b.x), h = std::min(n, ph[b.plane] - b.y);
-    long j = find_owner(blocks, n_blocks, i, b.plane, b.x, b.y, w, h);
-    return set_error(V3D_ERROR_BLOCK_OVERLAP,
-                     "block %zu (plane %u, x %u, y %u, %dx%d) overlaps block %ld", i, b.plane,
-                     b.x, b.y, n, n, j);
   }
-  return V3D_OK;
+
+  ItxFrameArgs a_{};
+  int pw_[3] = {}, ph_[3] = {};
+  size_t n_chunks_ = 0;
+  int n_tasks_ = 0;
+  int shift_ = 2;
+  std::vector<ItxChunk> *chunks_ = nullptr;
+  std::vector<TaskMarks> *marks_ = nullptr;
+  std::vector<size_t> first_bad_;  // per task: its first block failing its own checks
+  std::vector<int> unaligned_;     // per task: whether it has a block off the 4-pixel grid
+};
+
+}  // namespace
+
+int itx_validate(int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
+                 size_t n_coeffs, ThreadPool *pool, std::vector<ItxChunk> *chunks) {
+  // The tasks' bitmaps, kept by the calling thread between frames (workers reach them through
+  // the check, since a thread_local named inside a task would be each worker's own).
+  thread_local std::vector<TaskMarks> tls_marks;
+  FrameCheck check;
+  int rc = check.begin(ItxFrameArgs{width, height, blocks, n_blocks, n_coeffs},
+                       pool ? pool->size() : 1, tls_marks, chunks);
+  if (rc) return rc;
+  auto run = [&](auto body) {
+    if (pool && check.tasks() > 1) pool->run(check.tasks(), [&](int t, int) { body(t); });
+    else
+      for (int t = 0; t < check.tasks(); t++) body(t);
+  };
+  run([&](int t) { check.mark(t); });
+  if (check.needs_remark()) run([&](int t) { check.remark(t); });
+  return check.finish();
+}
+
+void itx_validate_frames(size_t n, const ItxFrameArgs *frames, ThreadPool *pool, int *rcs,
+                         std::string *why, std::vector<ItxChunk> *const *chunks) {
+  thread_local std::vector<std::vector<TaskMarks>> tls_marks;  // per frame, as itx_validate's
+  if (tls_marks.size() < n) tls_marks.resize(n);
+  std::vector<FrameCheck> checks(n);
+  // Tasks of every frame in one list: about as many as threads, each frame getting its share.
+  const int threads = pool ? pool->size() : 1;
+  const int per_frame = std::max(1, static_cast<int>((threads + n - 1) / std::max<size_t>(n, 1)));
+  std::vector<std::pair<size_t, int>> tasks;
+  for (size_t f = 0; f < n; f++) {
+    rcs[f] = checks[f].begin(frames[f], per_frame, tls_marks[f], chunks ? chunks[f] : nullptr);
+    if (rcs[f]) why[f] = v3d_last_error();
+    else
+      for (int t = 0; t < checks[f].tasks(); t++) tasks.emplace_back(f, t);
+  }
+  auto run = [&](size_t count, const std::function<void(int)> &body) {
+    if (pool && count > 1) pool->run(static_cast<int>(count), [&](int k, int) { body(k); });
+    else
+      for (size_t k = 0; k < count; k++) body(static_cast<int>(k));
+  };
+  run(tasks.size(), [&](int k) { checks[tasks[k].first].mark(tasks[k].second); });
+  std::vector<std::pair<size_t, int>> again;
+  for (size_t f = 0; f < n; f++)
+    if (!rcs[f] && checks[f].needs_remark())
+      for (int t = 0; t < checks[f].tasks(); t++) again.emplace_back(f, t);
+  run(again.size(), [&](int k) { checks[again[k].first].remark(again[k].second); });
+  // Each frame's result (the merge of its tasks' bitmaps) as a task of its own; a message is the
+  // thread's that found it.
+  run(n, [&](int f) {
+    if (rcs[f]) return;
+    rcs[f] = checks[f].finish();
+    if (rcs[f]) why[f] = v3d_last_error();
+  });
 }
 
 void itx_apply_cpu(const FramePlanes &frame, const V3dVp9TxBlock *blocks, const uint32_t *index,

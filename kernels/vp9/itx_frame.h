@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/thread_pool.h"
@@ -35,6 +36,20 @@ struct ItxChunk {
 constexpr size_t kItxChunk = 512;
 int itx_validate(int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
                  size_t n_coeffs, ThreadPool *pool, std::vector<ItxChunk> *chunks = nullptr);
+
+// One frame's arguments to itx_validate_frames.
+struct ItxFrameArgs {
+  int width, height;
+  const V3dVp9TxBlock *blocks;
+  size_t n_blocks, n_coeffs;
+};
+// Validates frames[0..n) as itx_validate does each (the same results and messages), in three
+// loops of pool shared by all of them (marks, the rare pixel-resolution pass, each frame's merge),
+// so that every thread is busy also when the frames are fewer than the threads. rcs[f]: frame
+// f's result, why[f] its message when it failed; chunks[f] (chunks or chunks[f] may be null):
+// its chunk totals.
+void itx_validate_frames(size_t n, const ItxFrameArgs *frames, ThreadPool *pool, int *rcs,
+                         std::string *why, std::vector<ItxChunk> *const *chunks);
 
 // Relative cost of a block for splitting work (pixels of the block; 0 for eob == 0).
 inline uint32_t itx_block_cost(const V3dVp9TxBlock &b) {
