@@ -663,7 +663,8 @@ bool itx_batch_test_rates(double rates[2]) {
 
 // A batch on the GPU alone (defined below).
 int itx_frames_gpu(V3dContext *ctx, const V3dVp9ItxFrame *frames,
-                   const std::vector<FramePlanes> &planes, size_t n_frames);
+                   const std::vector<FramePlanes> &planes, const std::vector<ItxScratch> &scratch,
+                   size_t n_frames);
 
 // What each side of a hybrid batch did (itx_frames_hybrid).
 struct BatchSides {
@@ -1056,7 +1057,7 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
       return rc;
     }
     if (share >= 1) {
-      const int rc = itx_frames_gpu(ctx, frames, planes, n_frames);
+      const int rc = itx_frames_gpu(ctx, frames, planes, scratch, n_frames);
       const double s = seconds_since(t_batch);
       batch_split->record(0, 0, static_cast<double>(batch_active), s, s);
       log(kLogDebug, "itx batch way: GPU alone, %zu frames in %.3f ms", n_frames, s * 1e3);
@@ -1079,7 +1080,7 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
     }
     return V3D_OK;
   }
-  return itx_frames_gpu(ctx, frames, planes, n_frames);
+  return itx_frames_gpu(ctx, frames, planes, scratch, n_frames);
 }
 
 }  // extern "C"
@@ -1088,9 +1089,12 @@ namespace v3d {
 namespace {
 
 // A batch on the GPU alone: every free job slot kept busy, the oldest job waited for when none is
-// free (the caller holds ctx->frame_mutex).
+// free (the caller holds ctx->frame_mutex). Each job's host work is cut into parts that the
+// context's workers run (a frame's whole list: the GPU skips blocks without work); the count of
+// blocks with work comes from validation's chunk totals (scratch[f].chunks).
 int itx_frames_gpu(V3dContext *ctx, const V3dVp9ItxFrame *frames,
-                   const std::vector<FramePlanes> &planes, size_t n_frames) {
+                   const std::vector<FramePlanes> &planes, const std::vector<ItxScratch> &scratch,
+                   size_t n_frames) {
   struct InFlight {
     std::unique_ptr<GpuJob> job;
     size_t frame;
@@ -1132,18 +1136,24 @@ int itx_frames_gpu(V3dContext *ctx, const V3dVp9ItxFrame *frames,
   };
   for (size_t f = 0; f < n_frames; f++) {
     const V3dVp9ItxFrame &fr = frames[f];
-    std::vector<uint32_t> active;
-    for (size_t i = 0; i < fr.n_blocks; i++)
-      if (fr.blocks[i].eob) active.push_back(static_cast<uint32_t>(i));
-    if (active.empty()) continue;
+    size_t active = 0;
+    for (const vp9::ItxChunk &c : scratch[f].chunks) active += c.active;
+    if (!active) continue;
     for (;;) {
       std::string err;
       const auto start = Clock::now();
-      auto job = gpu_vp9_itx_submit(*ctx->gpu, planes[f], fr.blocks, active.data(), active.size(),
-                                    fr.coeffs, fr.n_coeffs, &err);
+      const int want = static_cast<int>(std::clamp<size_t>(active / kPrepPartBlocks, 1,
+                                                           ctx->pool->size()));
+      std::unique_ptr<GpuJob> job;
+      if (auto prep = gpu_vp9_itx_prepare(*ctx->gpu, planes[f], fr.blocks, nullptr, fr.n_blocks,
+                                          fr.coeffs, fr.n_coeffs, want, &err)) {
+        if (prep->parts() > 1) ctx->pool->run(prep->parts(), [&](int k, int) { prep->run_part(k); });
+        else prep->run_part(0);
+        job = prep->submit(&err);
+      }
       if (job) {
         book.gpu_job(+1);
-        queue.push_back({std::move(job), f, active.size(), start});
+        queue.push_back({std::move(job), f, active, start});
         submissions++;
         break;
       }
@@ -1154,7 +1164,7 @@ int itx_frames_gpu(V3dContext *ctx, const V3dVp9ItxFrame *frames,
       std::string now = "frame " + std::to_string(f) + " of the batch runs on the CPU";
       warn_gpu_failure(ctx, err.c_str(), now.c_str());
       vp9::itx_apply_cpu(planes[f], fr.blocks, nullptr, 0, fr.n_blocks, fr.coeffs, false);
-      blocks_cpu += active.size();
+      blocks_cpu += active;
       break;
     }
   }
