@@ -661,6 +661,23 @@ bool itx_batch_test_rates(double rates[2]) {
   return e && sscanf(e, "%lf:%lf", &rates[0], &rates[1]) == 2 && rates[0] > 0 && rates[1] > 0;
 }
 
+// The GPU side's busy time for each job of a queue as it is retired: from the job's preparation
+// (start), or from the previous job's completion when it was queued behind it (a job's whole time
+// in the queue would count the jobs ahead of it again, and make the GPU look several times
+// slower than it is to the hybrid batches dividing work by these rates).
+class GpuBusyClock {
+ public:
+  double retired(Clock::time_point start) {
+    const auto now = Clock::now();
+    const double busy = std::chrono::duration<double>(now - std::max(start, last_done_)).count();
+    last_done_ = now;
+    return busy;
+  }
+
+ private:
+  Clock::time_point last_done_ = Clock::now();
+};
+
 // A batch on the GPU alone (defined below).
 int itx_frames_gpu(V3dContext *ctx, const V3dVp9ItxFrame *frames,
                    const std::vector<FramePlanes> &planes, const std::vector<ItxScratch> &scratch,
@@ -725,9 +742,6 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
   // frame hi - 1 (only that frame can be partly claimed).
   std::vector<size_t> gpu_from(n_frames);
   for (size_t f = 0; f < n_frames; f++) gpu_from[f] = n_chunks(f);
-  // The frame where the sides met, when the CPU found part of it claimed (chunks [0, shared_cut)
-  // its, the rest the GPU's); SIZE_MAX: none.
-  size_t shared_frame = SIZE_MAX, shared_cut = 0;
   // A part of a frame given to the GPU: chunks [begin, end) of frame f (SIZE_MAX: none).
   struct Claim {
     size_t f = SIZE_MAX, begin = 0, end = 0;
@@ -810,18 +824,13 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
     std::deque<InFlight> queue;
     uint64_t queued = 0;
     bool gpu_ok = true;
-    Clock::time_point last_done = Clock::now();
+    GpuBusyClock busy_clock;
     auto retire_front = [&]() {
       InFlight q = std::move(queue.front());
       queue.pop_front();
       const int rc = q.job->wait();
       book.gpu_job(-1);
-      const auto now = Clock::now();
-      // The GPU side's busy time for this frame: from its preparation, or from the previous
-      // completion when it was prepared while the GPU was busy.
-      const double busy =
-          std::chrono::duration<double>(now - std::max(q.start, last_done)).count();
-      last_done = now;
+      const double busy = busy_clock.retired(q.start);
       const uint64_t n = q.active;
       queued -= n;
       if (rc == V3D_OK) {
@@ -927,10 +936,6 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
       if (lo >= hi) break;
       f = lo++;
       c_end = gpu_from[f];  // the GPU has claimed the rest (it claims no more of this frame)
-      if (c_end < n_chunks(f)) {
-        shared_frame = f;
-        shared_cut = c_end;
-      }
     }
     const auto t_cpu = Clock::now();
     // Blocks [0, end) of the frame, holding n blocks with work of this cost, cut into tasks of
@@ -959,11 +964,13 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
   sides->blocks_gpu = blocks_gpu;
   sides->cpu_span = cpu_done;
   sides->gpu_span = blocks_gpu ? std::chrono::duration<double>(gpu_end - t_batch).count() : 0;
+  // The frame where the sides met, if they met inside one: the CPU took it (frames [0, lo)) and
+  // did its chunks before gpu_from, the GPU the rest.
   char shared[96] = "none";
-  if (shared_frame != SIZE_MAX)
-    snprintf(shared, sizeof shared, "frame %zu (CPU %zu, GPU %zu blocks)", shared_frame,
-             active_before(shared_frame, shared_cut),
-             cuts[shared_frame].active() - active_before(shared_frame, shared_cut));
+  for (size_t f = 0; f < lo; f++)
+    if (gpu_from[f] > 0 && gpu_from[f] < n_chunks(f))
+      snprintf(shared, sizeof shared, "frame %zu (CPU %zu, GPU %zu blocks)", f,
+               active_before(f, gpu_from[f]), cuts[f].active() - active_before(f, gpu_from[f]));
   log(kLogDebug, "itx batch: %zu frames, CPU %llu blocks in %.3f ms (done at %.3f ms), GPU %llu "
       "blocks in %llu jobs busy %.3f ms, shared %s, batch %.3f ms", n_frames,
       static_cast<unsigned long long>(blocks_cpu), cpu_seconds * 1e3, cpu_done * 1e3,
@@ -1034,13 +1041,12 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
   SplitController *batch_split = nullptr;
   uint64_t batch_active = 0;  // the batch's blocks with work (its cost unit)
   bool cpu_only = false;
-  double test_rates[2];
-  if (ctx->backend == Backend::kHybrid && gpu_usable(ctx) && n_frames > 1 && ctx->fixed_share < 0 &&
-      itx_batch_test_rates(test_rates)) {
-    BatchSides sides;
-    return itx_frames_hybrid(ctx, frames, planes, scratch, n_frames, false, &sides, test_rates);
-  }
   if (ctx->backend == Backend::kHybrid && gpu_usable(ctx) && n_frames > 1 && ctx->fixed_share < 0) {
+    double test_rates[2];
+    if (itx_batch_test_rates(test_rates)) {
+      BatchSides sides;
+      return itx_frames_hybrid(ctx, frames, planes, scratch, n_frames, false, &sides, test_rates);
+    }
     batch_split = &ctx->itx_batch_split.for_size(planes[0].width[0], planes[0].height[0]);
     const double share = batch_split->next_share(-1);
     for (size_t f = 0; f < n_frames; f++)
@@ -1107,18 +1113,12 @@ int itx_frames_gpu(V3dContext *ctx, const V3dVp9ItxFrame *frames,
   int rc_all = V3D_OK;
   uint64_t blocks_gpu = 0, blocks_cpu = 0, copies = 0, submissions = 0;
   auto t0 = Clock::now();
-  Clock::time_point last_done = t0;
+  GpuBusyClock busy_clock;
   auto retire_oldest = [&]() {
     InFlight &q = queue[head++];
     int rc = q.job->wait();
     book.gpu_job(-1);
-    // The GPU side's busy time for this frame: from its preparation, or from the previous
-    // completion when it was queued behind it (a job's whole time in the queue would count the
-    // frames ahead of it again, and make the GPU look several times slower than it is to the
-    // hybrid batches dividing work by these rates).
-    const auto now = Clock::now();
-    const double busy = std::chrono::duration<double>(now - std::max(q.start, last_done)).count();
-    last_done = now;
+    const double busy = busy_clock.retired(q.start);
     copies += q.job->copies();
     if (rc) {  // the frame has none of the GPU's results (see v3d_vp9_itxfm_add_frame)
       const V3dVp9ItxFrame &fr = frames[q.frame];

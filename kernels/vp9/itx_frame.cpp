@@ -340,28 +340,11 @@ class FrameCheck {
 
 }  // namespace
 
-int itx_validate(int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
-                 size_t n_coeffs, ThreadPool *pool, std::vector<ItxChunk> *chunks) {
-  // The tasks' bitmaps, kept by the calling thread between frames (workers reach them through
-  // the check, since a thread_local named inside a task would be each worker's own).
-  thread_local std::vector<TaskMarks> tls_marks;
-  FrameCheck check;
-  int rc = check.begin(ItxFrameArgs{width, height, blocks, n_blocks, n_coeffs},
-                       pool ? pool->size() : 1, tls_marks, chunks);
-  if (rc) return rc;
-  auto run = [&](auto body) {
-    if (pool && check.tasks() > 1) pool->run(check.tasks(), [&](int t, int) { body(t); });
-    else
-      for (int t = 0; t < check.tasks(); t++) body(t);
-  };
-  run([&](int t) { check.mark(t); });
-  if (check.needs_remark()) run([&](int t) { check.remark(t); });
-  return check.finish();
-}
-
 void itx_validate_frames(size_t n, const ItxFrameArgs *frames, ThreadPool *pool, int *rcs,
                          std::string *why, std::vector<ItxChunk> *const *chunks) {
-  thread_local std::vector<std::vector<TaskMarks>> tls_marks;  // per frame, as itx_validate's
+  // The tasks' bitmaps per frame, kept by the calling thread between calls (workers reach them
+  // through the checks, since a thread_local named inside a task would be each worker's own).
+  thread_local std::vector<std::vector<TaskMarks>> tls_marks;
   if (tls_marks.size() < n) tls_marks.resize(n);
   std::vector<FrameCheck> checks(n);
   // Tasks of every frame in one list: about as many as threads, each frame getting its share.
@@ -392,6 +375,17 @@ void itx_validate_frames(size_t n, const ItxFrameArgs *frames, ThreadPool *pool,
     rcs[f] = checks[f].finish();
     if (rcs[f]) why[f] = v3d_last_error();
   });
+}
+
+int itx_validate(int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
+                 size_t n_coeffs, ThreadPool *pool, std::vector<ItxChunk> *chunks) {
+  // One frame: every phase that can fail runs on the calling thread (begin, and the one frame's
+  // finish), so the thread's message is the frame's.
+  const ItxFrameArgs args{width, height, blocks, n_blocks, n_coeffs};
+  int rc = V3D_OK;
+  std::string why;
+  itx_validate_frames(1, &args, pool, &rc, &why, &chunks);
+  return rc;
 }
 
 void itx_apply_cpu(const FramePlanes &frame, const V3dVp9TxBlock *blocks, const uint32_t *index,
