@@ -471,20 +471,26 @@ void concurrent_ceiling(const Options &opt, const Workload &w, int cores, Json &
   // The GPU side twice: frame by frame, and in batches of kBatch frames in flight (its host work
   // overlapping the device's: more GPU traffic per second).
   constexpr int kBatch = 4;
+  // CPU-N, CPU-(N-1), the GPU frame by frame, the GPU in batches.
   struct Side {
-    const char *label = "", *backend = "";
+    const char *backend = "";
     int threads = 0, batch = 0;
     V3dContext *ctx = nullptr;
     std::unique_ptr<Frame> frame;
     std::unique_ptr<SharedCoeffs> coeffs;
     std::unique_ptr<FrameBatch> fb;
+    void release() {  // its shared memory before its context
+      fb.reset();
+      frame.reset();
+      coeffs.reset();
+      if (ctx) v3d_context_free(ctx);
+      ctx = nullptr;
+    }
   };
   Side sides[4];
-  const char *labels[4] = {"cpu_n", "cpu_n1", "gpu", "gpu_batches"};
   const char *backends[4] = {"simd", "simd", "gpu", "gpu"};
   const int threads[4] = {cores, std::max(1, cores - 1), 1, 1};
   for (int i = 0; i < 4; i++) {
-    sides[i].label = labels[i];
     sides[i].backend = backends[i];
     sides[i].threads = threads[i];
     sides[i].batch = i == 3 ? kBatch : 0;
@@ -493,8 +499,7 @@ void concurrent_ceiling(const Options &opt, const Workload &w, int cores, Json &
     sd.ctx = v3d_context_new(sd.backend, sd.threads);
     if (!sd.ctx || (strcmp(sd.backend, "gpu") == 0 && strcmp(v3d_context_backend(sd.ctx), "gpu"))) {
       printf("ceiling (%s): no %s context, skipped\n", w.name.c_str(), sd.backend);
-      for (Side &s2 : sides)
-        if (s2.ctx) v3d_context_free(s2.ctx);
+      for (Side &s2 : sides) s2.release();
       return;
     }
     sd.frame.reset(new Frame(sd.ctx, kWidth, kHeight));
@@ -582,12 +587,7 @@ void concurrent_ceiling(const Options &opt, const Workload &w, int cores, Json &
   json.num("gpu_batches_with_cpu_n1", tog_b_gpu);
   json.num("together_batches_percent_of_sum", 100 * (tog_b_cpu + tog_b_gpu) / (cpu_n + gpu_b));
   json.end_object();
-  for (Side &sd : sides) {
-    sd.fb.reset();
-    sd.frame.reset();
-    sd.coeffs.reset();
-    v3d_context_free(sd.ctx);
-  }
+  for (Side &sd : sides) sd.release();
 }
 
 }  // namespace
@@ -619,6 +619,10 @@ void bench_vp9_itx_fif(const Options &opt, Json &json) {
 }
 
 void bench_vp9_itx_ceiling(const Options &opt, Json &json) {
+  if (!opt.gpu) {  // nothing to run beside the CPU
+    printf("\nCeiling, VP9 transforms: skipped (--no-gpu)\n");
+    return;
+  }
   const int cores = opt.threads > 0 ? opt.threads : static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
   printf("\nCeiling, VP9 transforms: each side on its own frames, alone and both at once (Mblock/s, "
          "medians of windows)\n");
@@ -756,7 +760,7 @@ int bench_vp9_itx(const Options &opt, Json &json) {
       json.end_object();
     }
   }
-  if (opt.gpu && opt.configs.empty()) bench_vp9_itx_ceiling(opt, json);
+  if (opt.configs.empty()) bench_vp9_itx_ceiling(opt, json);
   json.end_object();
   printf("\nM4 columns: Mblock/s at the median frame time; frame-time medians and p99 are in the "
          "JSON.\n");
