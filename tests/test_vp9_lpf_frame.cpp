@@ -5,7 +5,9 @@
 // partitions (every block size 4x4 .. 64x64, sizes not multiples of 8 or 64) with content that
 // makes the filters fire. Also: the wavefront on several threads equals the sequential order; the
 // order is observable (all vertical edges of the frame first gives a different frame); guard
-// borders stay untouched; invalid input is refused with the frame untouched.
+// borders stay untouched; invalid input is refused with the frame untouched. Batches on the CPU:
+// several frames' wavefronts in one loop (lpf_frames_wavefront, each frame with its own planes)
+// and v3d_vp9_loop_filter_frames on SIMD contexts, each frame against the reference.
 //
 // Linked with the library's objects (not the shared library) for the internal entry points
 // (vp9/lpf_frame.h), whose symbols the library does not export.
@@ -273,6 +275,200 @@ void test_frames(uint64_t seed0) {
   v3d_context_free(simd1);
 }
 
+// Several frames at once on the CPU. lpf_frames_wavefront on a 4-thread pool with the scalar
+// kernels: random batches of 1-7 frames of random sizes, each frame with random planes to filter
+// (the others must stay as they were); and v3d_vp9_loop_filter_frames on SIMD contexts of 2, 3
+// and test_threads() threads. Every frame against the independent reference.
+void test_cpu_batches(uint64_t seed0) {
+  v3d::vp9::LpfDsp ref_dsp;
+  v3d::vp9::lpf_dsp_init_ref(&ref_dsp);
+  v3d::ThreadPool pool(4);
+  const int thread_counts[] = {2, 3, v3dtest::test_threads()};
+  V3dContext *simd[3];
+  for (int i = 0; i < 3; i++) simd[i] = v3d_context_new("simd", thread_counts[i]);
+  int n_frames = 0, n_batches = 0;
+  for (int b = 0; b < 24; b++, n_batches++) {
+    const uint64_t seed = seed0 ^ (static_cast<uint64_t>(b + 1) * 0xD1B54A32D192ED03ull);
+    Rng rng(seed);
+    const int n = rng.range(1, 7);
+    std::vector<std::unique_ptr<Case>> cases;
+    std::vector<LfFrame> want, got;
+    std::vector<int> masks;
+    for (int i = 0; i < n; i++) {
+      const auto &sz = kSizes[rng.range(0, 10)];  // not the 1080p one
+      cases.push_back(std::make_unique<Case>(rng, sz[0], sz[1]));
+      const Case &cs = *cases.back();
+      LfFrame w = copy_of(cs.frame, cs.width, cs.height);
+      ref_filter_frame(w.data, w.stride, cs.width, cs.height, cs.grid, cs.grid_stride,
+                       cs.sharpness);
+      want.push_back(std::move(w));
+      got.push_back(copy_of(cs.frame, cs.width, cs.height));
+      masks.push_back(rng.range(1, 7));
+    }
+    n_frames += n;
+    // The internal loop, planes masked.
+    std::vector<v3d::vp9::LpfFrame> lf(n);
+    std::vector<const v3d::vp9::LpfFrame *> list;
+    for (int i = 0; i < n; i++) {
+      const Case &cs = *cases[i];
+      v3d::vp9::lpf_frame_setup(got[i].data, got[i].stride, cs.width, cs.height, cs.grid.data(),
+                                cs.grid_stride, cs.sharpness, &lf[i]);
+      lf[i].plane_mask = masks[i];
+      list.push_back(&lf[i]);
+    }
+    v3d::vp9::lpf_frames_wavefront(list, ref_dsp, pool);
+    for (int i = 0; i < n; i++) {
+      LfFrame expect = copy_of(cases[i]->frame, cases[i]->width, cases[i]->height);
+      for (int p = 0; p < 3; p++)
+        if (masks[i] & (1 << p)) expect.buf[p] = want[i].buf[p];
+      check_same(got[i], expect, "batch wavefront (4 threads, scalar kernels, planes masked)",
+                 seed, *cases[i]);
+    }
+    // The API on SIMD contexts.
+    for (int t = 0; t < 3; t++) {
+      if (!simd[t]) continue;
+      std::vector<LfFrame> g;
+      std::vector<V3dVp9LfFrame> api(n);
+      for (int i = 0; i < n; i++) g.push_back(copy_of(cases[i]->frame, cases[i]->width, cases[i]->height));
+      for (int i = 0; i < n; i++) {
+        const Case &cs = *cases[i];
+        for (int p = 0; p < 3; p++) {
+          api[i].planes[p] = g[i].data[p];
+          api[i].strides[p] = g[i].stride[p];
+        }
+        api[i].width = cs.width;
+        api[i].height = cs.height;
+        api[i].grid = cs.grid.data();
+        api[i].grid_stride = cs.grid_stride;
+        api[i].sharpness = cs.sharpness;
+      }
+      const int rc = v3d_vp9_loop_filter_frames(simd[t], api.data(), api.size());
+      if (!check(rc == 0, "simd batch of %d (%d threads) seed 0x%llx: returned %d (%s)", n,
+                 thread_counts[t], static_cast<unsigned long long>(seed), rc, v3d_last_error()))
+        continue;
+      char what[64];
+      snprintf(what, sizeof what, "simd batch (%d threads)", thread_counts[t]);
+      for (int i = 0; i < n; i++) check_same(g[i], want[i], what, seed, *cases[i]);
+    }
+  }
+  printf("CPU batches: %d batches, %d frames\n", n_batches, n_frames);
+  for (auto *c : simd) v3d_context_free(c);
+}
+
+// Validation spread over threads (grids of 16384 entries or more are checked on the pool) names
+// the error that checking the frames one after another finds first. Random batches of 1-5 frames
+// (up to 1920x1088), each frame spoiled with probability 1/2 in one to three places (grid entries
+// at random rows, a NULL plane, a short stride, a bad sharpness, a short grid stride), through a
+// 4-thread context: against calls of v3d_vp9_loop_filter_frame frame by frame on a 1-thread
+// context (which checks on its calling thread alone). The same code and message (prefixed with
+// the frame), and no frame modified; single frames likewise on both contexts.
+void test_parallel_validation(uint64_t seed0) {
+  V3dContext *one = v3d_context_new("simd", 1), *four = v3d_context_new("simd", 4);
+  const int sizes[][2] = {{1920, 1088}, {1280, 720}, {1024, 576}, {352, 288}, {250, 130}};
+  int refused = 0, accepted = 0;
+  for (int it = 0; it < 40; it++) {
+    const uint64_t seed = seed0 ^ (static_cast<uint64_t>(it + 1) * 0x94D049BB133111EBull);
+    Rng rng(seed);
+    const int n = rng.range(1, 5);
+    std::vector<std::unique_ptr<Case>> cases;
+    std::vector<V3dVp9LfFrame> api(n);
+    // Per frame: spoiled by an entry that is always invalid (filter_level, block_size, tx_size),
+    // and by a check done before the entries (sharpness, grid stride).
+    std::vector<char> bad_entry(n, 0), bad_header(n, 0);
+    for (int i = 0; i < n; i++) {
+      const auto &sz = sizes[rng.range(0, 4)];
+      cases.push_back(std::make_unique<Case>(rng, sz[0], sz[1]));
+      Case &cs = *cases.back();
+      V3dVp9LfFrame &f = api[i];
+      for (int p = 0; p < 3; p++) {
+        f.planes[p] = cs.frame.data[p];
+        f.strides[p] = cs.frame.stride[p];
+      }
+      f.width = cs.width;
+      f.height = cs.height;
+      f.grid = cs.grid.data();
+      f.grid_stride = cs.grid_stride;
+      f.sharpness = cs.sharpness;
+      if (rng.range(0, 1)) continue;
+      const int rows = (cs.height + 7) / 8, cols = (cs.width + 7) / 8;
+      for (int k = rng.range(1, 3); k > 0; k--) {
+        V3dVp9LfInfo &e = cs.grid[static_cast<size_t>(rng.range(0, rows - 1)) * cs.grid_stride +
+                                  rng.range(0, cols - 1)];
+        switch (rng.range(0, 8)) {
+          case 0: e.filter_level = 64 + rng.range(0, 100); bad_entry[i] = 1; break;
+          case 1: e.block_size = 13; bad_entry[i] = 1; break;
+          case 2:  // a 32x32 transform in a block smaller than 32x32
+            e.tx_size = 3;
+            e.block_size = static_cast<uint8_t>(rng.range(0, 8));
+            bad_entry[i] = 1;
+            break;
+          case 3: e.block_size = static_cast<uint8_t>((e.block_size + 1) % 13); break;  // partition
+          case 4: f.planes[rng.range(0, 2)] = nullptr; break;
+          case 5: f.strides[1] = 8; break;
+          case 6: f.sharpness = 8; bad_header[i] = 1; break;
+          case 7: f.grid_stride = cols - 1; bad_header[i] = 1; break;
+          default: e.filter_level = 0; break;  // still valid
+        }
+      }
+    }
+    std::vector<std::vector<uint8_t>> before;
+    for (auto &c : cases)
+      for (int p = 0; p < 3; p++) before.push_back(c->frame.buf[p]);
+    // Expected: the first frame the 1-thread context refuses alone.
+    int want_rc = 0;
+    std::string want_msg;
+    for (int i = 0; i < n && !want_rc; i++) {
+      const V3dVp9LfFrame &f = api[i];
+      // Checked without filtering: a valid frame is filtered by this call, so its copy is used.
+      LfFrame scratch = copy_of(cases[i]->frame, cases[i]->width, cases[i]->height);
+      uint8_t *pl[3];
+      for (int p = 0; p < 3; p++) pl[p] = f.planes[p] ? scratch.data[p] : nullptr;
+      const int rc = v3d_vp9_loop_filter_frame(one, pl, f.strides, f.width, f.height, f.grid,
+                                               f.grid_stride, f.sharpness);
+      if (rc) {
+        want_rc = rc;
+        want_msg = "frame " + std::to_string(i) + ": " + v3d_last_error();
+        // Independent of the library's order: a frame with a bad entry and no bad header is
+        // refused for a grid entry (before its planes and strides are looked at).
+        check(!bad_entry[i] || bad_header[i] || want_msg.find("grid entry") != std::string::npos,
+              "seed 0x%llx frame %d: a bad grid entry, but refused with '%s'",
+              static_cast<unsigned long long>(seed), i, want_msg.c_str());
+      }
+      // The single frame on the 4-thread context: the same answer.
+      LfFrame scratch4 = copy_of(cases[i]->frame, cases[i]->width, cases[i]->height);
+      for (int p = 0; p < 3; p++) pl[p] = f.planes[p] ? scratch4.data[p] : nullptr;
+      const int rc4 = v3d_vp9_loop_filter_frame(four, pl, f.strides, f.width, f.height, f.grid,
+                                                f.grid_stride, f.sharpness);
+      const std::string msg4 = rc4 ? v3d_last_error() : "";
+      check(rc4 == rc && (!rc || want_msg == "frame " + std::to_string(i) + ": " + msg4),
+            "seed 0x%llx frame %d alone: 4 threads %d '%s', 1 thread %d '%s'",
+            static_cast<unsigned long long>(seed), i, rc4, msg4.c_str(), rc, want_msg.c_str());
+    }
+    const int rc = v3d_vp9_loop_filter_frames(four, api.data(), api.size());
+    const std::string msg = rc ? v3d_last_error() : "";
+    if (want_rc) {
+      refused++;
+      check(rc == want_rc && msg == want_msg, "seed 0x%llx: batch of %d on 4 threads: %d '%s', "
+            "frame by frame on 1 thread: %d '%s'", static_cast<unsigned long long>(seed), n, rc,
+            msg.c_str(), want_rc, want_msg.c_str());
+      size_t k = 0;
+      bool same = true;
+      for (auto &c : cases)
+        for (int p = 0; p < 3; p++) same = same && c->frame.buf[p] == before[k++];
+      check(same, "seed 0x%llx: a refused batch modified a frame", static_cast<unsigned long long>(seed));
+    } else {
+      accepted++;
+      check(rc == 0, "seed 0x%llx: valid batch of %d refused: %s",
+            static_cast<unsigned long long>(seed), n, msg.c_str());
+    }
+  }
+  printf("parallel validation: %d batches refused, %d accepted\n", refused, accepted);
+  check(refused >= 10 && accepted >= 3, "too few refused (%d) or accepted (%d) batches to test",
+        refused, accepted);
+  v3d_context_free(one);
+  v3d_context_free(four);
+}
+
 // Each invalid input is refused with a negative code and a message, and the frame is untouched.
 void test_invalid(uint64_t seed) {
   V3dContext *ctx = v3d_context_new("scalar", 1);
@@ -393,6 +589,8 @@ void test_invalid(uint64_t seed) {
 int main() {
   const uint64_t seed = v3dtest::base_seed();
   test_frames(seed);
+  test_cpu_batches(seed ^ 0xBA7C);
+  test_parallel_validation(seed ^ 0x7A11);
   test_invalid(seed ^ 0x1234);
   return v3dtest::finish();
 }

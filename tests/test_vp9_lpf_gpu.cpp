@@ -310,7 +310,8 @@ int main() {
                                {"hybrid adaptive", "hybrid", -1}};
   for (const BackendCase &bc : cases) test_frames(bc, scalar, seed);
   test_batches(cases[0], scalar, seed ^ 0xB1);
-  test_batches({"hybrid batch", "hybrid", 0.5}, scalar, seed ^ 0xB2);
+  test_batches({"hybrid batch", "hybrid", 0.5}, scalar, seed ^ 0xB2);  // luma of the meeting frame
+  test_batches({"hybrid batch, chroma shared", "hybrid", 0.25}, scalar, seed ^ 0xB4);
   test_batches(cases[4], scalar, seed ^ 0xB3);
   test_invalid_batch(cases[0], seed ^ 0xC1);
   test_invalid_batch(cases[4], seed ^ 0xC2);

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 namespace v3d {
 namespace {
@@ -50,30 +51,48 @@ int wavefront_threads(int rows, int cols, int lag) {
 
 void run_wavefront(ThreadPool &pool, int rows, int cols, int lag,
                    const std::function<void(int r, int c)> &cell) {
-  if (rows <= 0 || cols <= 0) return;
-  if (pool.size() <= 1 || rows <= 1) {
-    for (int r = 0; r < rows; r++)
-      for (int c = 0; c < cols; c++) cell(r, c);
+  run_wavefronts(pool, {WaveGrid{rows, cols}}, lag, [&](int, int r, int c) { cell(r, c); });
+}
+
+void run_wavefronts(ThreadPool &pool, const std::vector<WaveGrid> &grids, int lag,
+                    const std::function<void(int k, int r, int c)> &cell) {
+  // Task t is row row_of[t] of grid grid_of[t]; the grids' rows in order.
+  std::vector<int> grid_of, row_of;
+  int max_threads = 0;
+  for (size_t k = 0; k < grids.size(); k++) {
+    if (grids[k].rows <= 0 || grids[k].cols <= 0) continue;
+    for (int r = 0; r < grids[k].rows; r++) {
+      grid_of.push_back(static_cast<int>(k));
+      row_of.push_back(r);
+    }
+    max_threads += wavefront_threads(grids[k].rows, grids[k].cols, lag);
+  }
+  const int n_rows = static_cast<int>(row_of.size());
+  if (n_rows == 0) return;
+  if (pool.size() <= 1 || max_threads <= 1) {
+    for (int t = 0; t < n_rows; t++)
+      for (int c = 0; c < grids[grid_of[t]].cols; c++) cell(grid_of[t], row_of[t], c);
     return;
   }
-  // done(r): cells of row r finished. A waiter spins briefly, then sleeps on row r-1's cv; the
-  // finisher of a cell of row r-1 notifies only while someone sleeps there. The sleeper count
-  // and done() use sequentially consistent operations on both sides, so either the finisher
-  // sees the sleeper or the sleeper sees the progress (no lost wake-up). A waiter remembers the
-  // last value it read (progress only grows) and reads done(r-1) again only when that is not
-  // enough.
+  // done(t): cells of task t's row finished. A waiter spins briefly, then sleeps on the row
+  // above's cv; the finisher of a cell of that row notifies only while someone sleeps there. The
+  // sleeper count and done() use sequentially consistent operations on both sides, so either
+  // the finisher sees the sleeper or the sleeper sees the progress (no lost wake-up). A waiter
+  // remembers the last value it read (progress only grows) and reads done() again only when that
+  // is not enough.
   // Progress is published every `publish` cells (and at the row's end): each store pulls the
   // counter's cache line back from the thread polling it, which costs as much as a short cell
   // where cores are far apart. A waiter needs the row above lag + 1 cells ahead of it, so
   // publishing every (lag + 1) / 2 cells delays it by less than half its margin.
   const int publish = std::max(1, (lag + 1) / 2);
-  std::unique_ptr<RowProgress[]> progress(new RowProgress[rows]);
-  pool.run(rows, [&](int r, int) {
-    int seen = r > 0 ? 0 : cols;
+  std::unique_ptr<RowProgress[]> progress(new RowProgress[n_rows]);
+  pool.run(n_rows, [&](int t, int) {
+    const int k = grid_of[t], r = row_of[t], cols = grids[k].cols;
+    int seen = r > 0 ? 0 : cols;  // a grid's first row waits for nothing
     for (int c = 0; c < cols; c++) {
       const int need = std::min(c + 1 + lag, cols);
       if (seen < need) {
-        RowProgress &above = progress[r - 1];
+        RowProgress &above = progress[t - 1];
         seen = above.done.load();
         for (int spin = 0; spin < kSpins && seen < need; spin++) {
           cpu_relax();
@@ -87,16 +106,16 @@ void run_wavefront(ThreadPool &pool, int rows, int cols, int lag,
           seen = above.done.load();
         }
       }
-      cell(r, c);
+      cell(k, r, c);
       if ((c + 1) % publish != 0 && c + 1 != cols) continue;
-      RowProgress &mine = progress[r];
+      RowProgress &mine = progress[t];
       mine.done.store(c + 1);
       if (mine.sleepers.load() > 0) {
         { std::lock_guard<std::mutex> lock(mine.mutex); }  // a sleeper is past its check, or asleep
         mine.cv.notify_all();
       }
     }
-  }, nullptr, wavefront_threads(rows, cols, lag));
+  }, nullptr, max_threads);
 }
 
 }  // namespace v3d

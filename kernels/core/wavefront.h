@@ -8,6 +8,7 @@
 #pragma once
 
 #include <functional>
+#include <vector>
 
 #include "core/thread_pool.h"
 
@@ -23,6 +24,20 @@ namespace v3d {
 // ms on 15, before this limit).
 void run_wavefront(ThreadPool &pool, int rows, int cols, int lag,
                    const std::function<void(int r, int c)> &cell);
+
+// One grid of run_wavefronts.
+struct WaveGrid {
+  int rows, cols;
+};
+
+// Several independent wavefronts in one loop (the frames of a batch): grid k's cells run as
+// run_wavefront's, cell(k, r, c), and a row waits only for the row above it in its own grid.
+// Rows are pool tasks taken grid after grid, so threads that would wait at the start of one
+// grid's wavefront, or idle at its tail, run the next grid's first rows instead. At most the sum
+// of the grids' wavefront_threads() take part. With a one-thread pool, runs the grids one after
+// another in raster order on the calling thread.
+void run_wavefronts(ThreadPool &pool, const std::vector<WaveGrid> &grids, int lag,
+                    const std::function<void(int k, int r, int c)> &cell);
 
 // How many threads a rows x cols wavefront with this lag keeps busy, with cells of equal cost:
 // its cells over its shortest possible duration ((rows - 1) * (lag + 1) + cols cell times),

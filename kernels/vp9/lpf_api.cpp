@@ -23,22 +23,114 @@ namespace v3d {
 namespace vp9 {
 namespace {
 
-// Checks one frame's arguments and describes it. Touches nothing.
-int check_frame(uint8_t *const planes[3], const ptrdiff_t strides[3], int width, int height,
-                const V3dVp9LfInfo *grid, int grid_stride, int sharpness, LpfFrame *f) {
-  if (!planes || !strides)
-    return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !planes ? "planes" : "strides");
-  int rc = lpf_validate(width, height, grid, grid_stride, sharpness);
+// One frame's arguments as the entry points take them.
+struct LfArgs {
+  uint8_t *const *planes;
+  const ptrdiff_t *strides;
+  int width, height;
+  const V3dVp9LfInfo *grid;
+  int grid_stride, sharpness;
+};
+
+// Grid rows (8 luma rows each) per validation task, and the number of grid entries below which a
+// call checks them on the calling thread alone (waking the workers would cost more). A 1080p
+// frame's 32,640 entries took ~0.27 ms on one of the device machine's cores, before the frame's
+// filtering could start: a sixth of the frame on 16 threads.
+constexpr int kValidateRows = 16;
+constexpr long kValidateInline = 16384;
+
+// The checks of a frame other than its grid entries: `before` those done before the entries
+// (the plane and stride arrays, sizes, sharpness, grid pointer and stride), else those after them
+// (each plane and stride). Returns V3D_OK or the error (the thread's message set).
+int check_outside_grid(const LfArgs &a, bool *before) {
+  *before = true;
+  if (!a.planes || !a.strides)
+    return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !a.planes ? "planes" : "strides");
+  int rc = lpf_validate_header(a.width, a.height, a.grid, a.grid_stride, a.sharpness);
   if (rc) return rc;
-  const int mi_cols = (width + 7) / 8;
+  *before = false;
+  const int mi_cols = (a.width + 7) / 8;
   for (int p = 0; p < 3; p++) {
     const int w = p ? mi_cols * 4 : mi_cols * 8;
-    if (!planes[p]) return set_error(V3D_ERROR_INVALID_ARGUMENT, "plane %d is NULL", p);
-    if (strides[p] < w)
+    if (!a.planes[p]) return set_error(V3D_ERROR_INVALID_ARGUMENT, "plane %d is NULL", p);
+    if (a.strides[p] < w)
       return set_error(V3D_ERROR_INVALID_ARGUMENT, "stride %td of plane %d is below its width %d",
-                       strides[p], p, w);
+                       a.strides[p], p, w);
   }
-  lpf_frame_setup(planes, strides, width, height, grid, grid_stride, sharpness, f);
+  return V3D_OK;
+}
+
+// Checks frames' arguments and describes them in *out; touches nothing. The error reported is the
+// one checking the frames one after another would find first (per frame: the checks before the
+// grid, its entries in raster order, then the planes), named "frame i: " when name_frames; but
+// the grid entries of all the frames are checked in one loop of the pool's threads.
+int check_frames(ThreadPool &pool, const std::vector<LfArgs> &args, bool name_frames,
+                 std::vector<LpfFrame> *out) {
+  const size_t n = args.size();
+  struct Err {
+    int rc = V3D_OK;
+    std::string msg;
+  };
+  // The first frame failing a check outside its grid, and whether before its entries.
+  size_t first_bad = n;
+  bool bad_before = false;
+  Err bad;
+  for (size_t i = 0; i < n && first_bad == n; i++) {
+    if (int rc = check_outside_grid(args[i], &bad_before)) {
+      first_bad = i;
+      bad = {rc, v3d_last_error()};
+    }
+  }
+  clear_error();
+  // The grid entries of the frames up to that one (itself included when its error comes after
+  // its entries), in tasks of kValidateRows grid rows, frame after frame.
+  const size_t n_grids = first_bad == n ? n : first_bad + (bad_before ? 0 : 1);
+  struct Task {
+    size_t frame;
+    int row_begin, row_end;
+  };
+  std::vector<Task> tasks;
+  long entries = 0;
+  for (size_t i = 0; i < n_grids; i++) {
+    const int rows = (args[i].height + 7) / 8;
+    entries += static_cast<long>(rows) * ((args[i].width + 7) / 8);
+    for (int r = 0; r < rows; r += kValidateRows)
+      tasks.push_back({i, r, std::min(rows, r + kValidateRows)});
+  }
+  std::vector<Err> errs(tasks.size());
+  auto check_task = [&](size_t t) {
+    const Task &k = tasks[t];
+    const LfArgs &a = args[k.frame];
+    if (int rc = lpf_validate_rows(a.width, a.height, a.grid, a.grid_stride, k.row_begin, k.row_end))
+      errs[t] = {rc, v3d_last_error()};
+  };
+  if (entries < kValidateInline || pool.size() <= 1 || tasks.size() < 2) {
+    for (size_t t = 0; t < tasks.size(); t++) {
+      check_task(t);
+      if (errs[t].rc) break;
+    }
+    clear_error();
+  } else {
+    pool.run(static_cast<int>(tasks.size()), [&](int t, int) { check_task(static_cast<size_t>(t)); });
+  }
+  size_t where = first_bad;
+  const Err *e = first_bad < n ? &bad : nullptr;
+  for (size_t t = 0; t < tasks.size(); t++)
+    if (errs[t].rc) {  // the first failing task is the frame's first bad row
+      where = tasks[t].frame;
+      e = &errs[t];
+      break;
+    }
+  if (e) {
+    if (name_frames) return set_error(e->rc, "frame %zu: %s", where, e->msg.c_str());
+    return set_error(e->rc, "%s", e->msg.c_str());
+  }
+  out->resize(n);
+  for (size_t i = 0; i < n; i++) {
+    const LfArgs &a = args[i];
+    lpf_frame_setup(a.planes, a.strides, a.width, a.height, a.grid, a.grid_stride, a.sharpness,
+                    &(*out)[i]);
+  }
   return V3D_OK;
 }
 
@@ -54,6 +146,19 @@ void run_cpu(V3dContext *ctx, const LpfFrame &frame, int mask) {
   } else {
     lpf_frame_wavefront(f, lpf_dsp(), *ctx->pool);
   }
+}
+
+// Frames (each with its plane_mask) on the CPU: the scalar references one after another, or the
+// SIMD wavefronts of all of them in one loop of the pool (lpf_frames_wavefront).
+void run_cpu_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
+  if (frames.empty()) return;
+  if (ctx->backend == Backend::kScalar || frames.size() == 1) {
+    for (const LpfFrame &f : frames) run_cpu(ctx, f, f.plane_mask);
+    return;
+  }
+  std::vector<const LpfFrame *> list;
+  for (const LpfFrame &f : frames) list.push_back(&f);
+  lpf_frames_wavefront(list, lpf_dsp(), *ctx->pool);
 }
 
 // What one call did, for the statistics and the split controller.
@@ -232,26 +337,35 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
       cpu_masks[0] = 7 & ~m;
     }
   } else if (share > 0) {
-    // A batch: whole frames, the GPU's the first ones. gpu: all. hybrid: as many as the GPU
+    // A batch: the GPU's frames are the first ones. gpu: all. hybrid: as much as the GPU
     // finishes while the CPU does the rest, at the throughputs measured so far (8x8 blocks per
-    // busy second of each side): floor(n * gpu / (gpu + cpu)), so a slow GPU (lavapipe on the
-    // CPU's own cores) gets none and the batch runs as fast as the CPU alone; one frame while
-    // either side is unmeasured.
-    size_t n_gpu = frames.size();
+    // busy second of each side): x = n * gpu / (gpu + cpu) frames, i.e. floor(x) whole frames
+    // and, of the next frame, the planes nearest to what is left of x (chroma, luma or none), so
+    // the sides meet inside that frame instead of up to a frame apart. A slow GPU (lavapipe on
+    // the CPU's own cores) gets none and the batch runs as fast as the CPU alone; one frame while
+    // either side is unmeasured. A fixed share s: x = s * n.
+    double x = static_cast<double>(frames.size());
     if (ctx->backend == Backend::kHybrid && ctx->fixed_share < 0) {
       const V3dKernelStats ks = ctx->kernel_stats[V3D_KERNEL_VP9_LPF].snapshot();
       if (ks.gpu_units_per_second > 0 && ks.cpu_units_per_second > 0)
-        n_gpu = static_cast<size_t>(frames.size() * ks.gpu_units_per_second /
-                                    (ks.gpu_units_per_second + ks.cpu_units_per_second));
+        x = frames.size() * ks.gpu_units_per_second /
+            (ks.gpu_units_per_second + ks.cpu_units_per_second);
       else
-        n_gpu = frames.size() > 1 ? 1 : 0;
+        x = frames.size() > 1 ? 1 : 0;
     } else if (ctx->backend == Backend::kHybrid) {
-      n_gpu = std::min(frames.size(), static_cast<size_t>(share * frames.size() + 0.5));
+      x = std::min(1.0, share) * frames.size();
     }
-    for (size_t i = 0; i < n_gpu; i++) {
+    const size_t n_whole = std::min(frames.size(), static_cast<size_t>(x));
+    for (size_t i = 0; i < n_whole; i++) {
       gpu_frames.push_back(&frames[i]);
       gpu_masks.push_back(7);
       cpu_masks[i] = 0;
+    }
+    const unsigned m = n_whole < frames.size() ? planes_for_share(x - n_whole) : 0;
+    if (m) {
+      gpu_frames.push_back(&frames[n_whole]);
+      gpu_masks.push_back(static_cast<int>(m));
+      cpu_masks[n_whole] = static_cast<int>(7 & ~m);
     }
   }
   // Copy-and-filter frames whose planes go (partly) to the GPU: the GPU reads the destination,
@@ -274,13 +388,17 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
   if (!gpu_frames.empty()) gpu.submit();
   const auto t_cpu = Clock::now();
   double cpu_cost = 0;
+  std::vector<LpfFrame> cpu_frames;
+  cpu_frames.reserve(frames.size());
   for (size_t i = 0; i < frames.size(); i++) {
     if (!cpu_masks[i]) continue;
-    run_cpu(ctx, frames[i], cpu_masks[i]);
+    cpu_frames.push_back(frames[i]);
+    cpu_frames.back().plane_mask = cpu_masks[i];
     const double w = plane_weight(cpu_masks[i]) * mi_of(frames[i]);
     cpu_cost += w;
     t.blocks_cpu += w;
   }
+  run_cpu_frames(ctx, cpu_frames);
   if (cpu_cost > 0) t.cpu_seconds = seconds_since(t_cpu);
   // A GPU done before the CPU: its span is its submission plus its own clock, not the wait.
   const bool gpu_early = !gpu_frames.empty() && cpu_cost > 0 && gpu.ready();
@@ -289,13 +407,21 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
   double gpu_span = t.gpu_seconds;
   if (gpu_early && gpu_last_job_seconds(*ctx->gpu) > 0)
     gpu_span = std::min(gpu_span, submit_seconds + gpu_last_job_seconds(*ctx->gpu));
+  const double call_seconds = seconds_since(t_frame);
   if (use_gpu && ctx->backend == Backend::kHybrid && rc == V3D_OK)
     split.record(cpu_cost, t.cpu_seconds, gpu_frames.empty() ? 0 : gpu.cost(), gpu_span,
-                          seconds_since(t_frame));
+                 call_seconds);
+  // The GPU's busy span, not its wait (a GPU done early waited for the CPU): the rates a batch's
+  // division works from.
   if (rc == V3D_OK)
     ctx->kernel_stats[V3D_KERNEL_VP9_LPF].record(kernel_frame(
         static_cast<uint64_t>(t.blocks_cpu + 0.5), static_cast<uint64_t>(t.blocks_gpu + 0.5),
-        seconds_since(t_frame), t.cpu_seconds, t.gpu_seconds, frames.size()));
+        call_seconds, t.cpu_seconds, gpu_span, frames.size()));
+  log(kLogDebug, "lpf call (context %p): %zu frames, GPU %zu (last planes %d)%s, CPU %.3f ms, "
+      "GPU %.3f ms (submit %.3f, %s), call %.3f ms", static_cast<const void *>(ctx),
+      frames.size(), gpu_frames.size(), gpu_masks.empty() ? 0 : gpu_masks.back(),
+      limit ? ", lean" : "", t.cpu_seconds * 1e3, gpu_span * 1e3, submit_seconds * 1e3,
+      gpu_frames.empty() ? "none" : gpu_early ? "early" : "late", call_seconds * 1e3);
   CallStats c;
   c.frames = frames.size();
   c.blocks_cpu = static_cast<uint64_t>(t.blocks_cpu + 0.5);
@@ -319,10 +445,11 @@ extern "C" int v3d_vp9_loop_filter_frame(V3dContext *ctx, uint8_t *const planes[
   using namespace v3d;
   clear_error();
   if (!ctx) return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL context");
-  std::vector<vp9::LpfFrame> frames(1);
-  int rc = vp9::check_frame(planes, strides, width, height, grid, grid_stride, sharpness, &frames[0]);
-  if (rc) return rc;
   std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
+  std::vector<vp9::LpfFrame> frames;
+  int rc = vp9::check_frames(*ctx->pool, {{planes, strides, width, height, grid, grid_stride, sharpness}},
+                             false, &frames);
+  if (rc) return rc;
   return vp9::run_frames(ctx, frames);
 }
 
@@ -332,18 +459,16 @@ extern "C" int v3d_vp9_loop_filter_frames(V3dContext *ctx, const V3dVp9LfFrame *
   clear_error();
   if (!ctx || (n_frames && !frames))
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !ctx ? "context" : "frames");
-  std::vector<vp9::LpfFrame> f(n_frames);
+  if (!n_frames) return V3D_OK;
+  std::vector<vp9::LfArgs> args(n_frames);
   for (size_t i = 0; i < n_frames; i++) {
     const V3dVp9LfFrame &fr = frames[i];
-    int rc = vp9::check_frame(fr.planes, fr.strides, fr.width, fr.height, fr.grid, fr.grid_stride,
-                              fr.sharpness, &f[i]);
-    if (rc) {
-      const std::string msg = v3d_last_error();
-      return set_error(rc, "frame %zu: %s", i, msg.c_str());
-    }
+    args[i] = {fr.planes, fr.strides, fr.width, fr.height, fr.grid, fr.grid_stride, fr.sharpness};
   }
-  if (!n_frames) return V3D_OK;
   std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
+  std::vector<vp9::LpfFrame> f;
+  int rc = vp9::check_frames(*ctx->pool, args, true, &f);
+  if (rc) return rc;
   return vp9::run_frames(ctx, f);
 }
 
@@ -357,8 +482,10 @@ extern "C" int v3d_vp9_loop_filter_frame_from(V3dContext *ctx, const uint8_t *co
   if (!ctx) return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL context");
   if (!src || !src_strides)
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !src ? "src" : "src_strides");
-  std::vector<vp9::LpfFrame> frames(1);
-  int rc = vp9::check_frame(planes, strides, width, height, grid, grid_stride, sharpness, &frames[0]);
+  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
+  std::vector<vp9::LpfFrame> frames;
+  int rc = vp9::check_frames(*ctx->pool, {{planes, strides, width, height, grid, grid_stride, sharpness}},
+                             false, &frames);
   if (rc) return rc;
   for (int p = 0; p < 3; p++) {
     if (!src[p]) return set_error(V3D_ERROR_INVALID_ARGUMENT, "source plane %d is NULL", p);
@@ -369,6 +496,5 @@ extern "C" int v3d_vp9_loop_filter_frame_from(V3dContext *ctx, const uint8_t *co
     frames[0].src[p] = src[p];
     frames[0].src_stride[p] = src_strides[p];
   }
-  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
   return vp9::run_frames(ctx, frames);
 }

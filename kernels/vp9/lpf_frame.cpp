@@ -180,17 +180,29 @@ void lpf_thresholds(int sharpness, LpfThresholds *t) {
 }
 
 int lpf_validate(int width, int height, const V3dVp9LfInfo *grid, int grid_stride, int sharpness) {
+  const int rc = lpf_validate_header(width, height, grid, grid_stride, sharpness);
+  return rc ? rc : lpf_validate_rows(width, height, grid, grid_stride, 0, (height + 7) / 8);
+}
+
+int lpf_validate_header(int width, int height, const V3dVp9LfInfo *grid, int grid_stride,
+                        int sharpness) {
   if (width <= 0 || height <= 0 || width > 65536 || height > 65536)
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "invalid frame size %dx%d", width, height);
   if (sharpness < 0 || sharpness > 7)
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "sharpness %d outside 0..7", sharpness);
   if (!grid) return set_error(V3D_ERROR_INVALID_ARGUMENT, "grid is NULL");
-  const int mi_rows = (height + 7) / 8, mi_cols = (width + 7) / 8;
+  const int mi_cols = (width + 7) / 8;
   if (grid_stride < mi_cols)
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "grid_stride %d below %d entries per row",
                      grid_stride, mi_cols);
+  return V3D_OK;
+}
+
+int lpf_validate_rows(int width, int height, const V3dVp9LfInfo *grid, int grid_stride,
+                      int row_begin, int row_end) {
+  const int mi_rows = (height + 7) / 8, mi_cols = (width + 7) / 8;
   const LpfGrid g{grid, grid_stride, mi_rows, mi_cols};
-  for (int r = 0; r < mi_rows; r++) {
+  for (int r = std::max(0, row_begin); r < std::min(row_end, mi_rows); r++) {
     for (int c = 0; c < mi_cols; c++) {
       const V3dVp9LfInfo &b = g.at(r, c);
       if (b.filter_level > 63)
@@ -302,6 +314,21 @@ void lpf_frame_wavefront(const LpfFrame &f, const LpfDsp &dsp, ThreadPool &pool)
   run_wavefront(pool, sb_rows, sb_cols, 1, [&](int r, int c) {
     // Row r's pixels are touched by nobody before row r starts (row r-1 reaches only its own
     // rows and the 8 above): copy them now, then filter them while they are in cache.
+    if (c == 0) lpf_copy_sb_row(f, r);
+    filter_sb_passes(f, dsp, r, c, kVertical | kHorizontal);
+  });
+}
+
+// Each frame's rows wait only for the row above in the same frame (the frames share no pixels),
+// so this is lpf_frame_wavefront's order within every frame.
+void lpf_frames_wavefront(const std::vector<const LpfFrame *> &frames, const LpfDsp &dsp,
+                          ThreadPool &pool) {
+  std::vector<WaveGrid> grids;
+  grids.reserve(frames.size());
+  for (const LpfFrame *f : frames)
+    grids.push_back({(f->grid.mi_rows + 7) / 8, (f->grid.mi_cols + 7) / 8});
+  run_wavefronts(pool, grids, 1, [&](int k, int r, int c) {
+    const LpfFrame &f = *frames[k];
     if (c == 0) lpf_copy_sb_row(f, r);
     filter_sb_passes(f, dsp, r, c, kVertical | kHorizontal);
   });

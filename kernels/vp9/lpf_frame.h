@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "core/thread_pool.h"
 #include "v3d/v3d.h"
@@ -20,6 +21,14 @@ namespace vp9 {
 // block's other half, where inside the picture, of the same size). Returns V3D_OK or the error,
 // with the thread's message naming the first offending block.
 int lpf_validate(int width, int height, const V3dVp9LfInfo *grid, int grid_stride, int sharpness);
+// lpf_validate in two parts, so that a frame's grid rows can be checked on several threads:
+// the sizes, sharpness and grid pointer and stride; then the grid entries of mi rows
+// [row_begin, row_end) in raster order (for a frame the first part accepted). lpf_validate is the
+// first part, then the second on every row.
+int lpf_validate_header(int width, int height, const V3dVp9LfInfo *grid, int grid_stride,
+                        int sharpness);
+int lpf_validate_rows(int width, int height, const V3dVp9LfInfo *grid, int grid_stride,
+                      int row_begin, int row_end);
 
 // Edge thresholds of each level for one sharpness (libvpx's lfi_n.lfthr, from the VP9
 // specification's filter level and sharpness rules): E (mblim), I (lim), H (hev_thr).
@@ -67,6 +76,12 @@ void lpf_frame_sequential(const LpfFrame &f, const LpfDsp &dsp,
 // The same result as lpf_frame_sequential(kSuperblocks), with superblock rows spread over the
 // pool's threads as a wavefront (see lpf_frame.cpp for why this order is equivalent). Blocks.
 void lpf_frame_wavefront(const LpfFrame &f, const LpfDsp &dsp, ThreadPool &pool);
+
+// Several frames (their planes disjoint), each as lpf_frame_wavefront would, in one loop of the
+// pool (run_wavefronts): threads a frame's wavefront cannot keep busy (10 of 16 at 1080p) start
+// the next frame's rows. Blocks until all are done.
+void lpf_frames_wavefront(const std::vector<const LpfFrame *> &frames, const LpfDsp &dsp,
+                          ThreadPool &pool);
 
 }  // namespace vp9
 }  // namespace v3d

@@ -344,8 +344,11 @@ typedef struct {
 /* Applies n_frames frames, as n_frames calls of v3d_vp9_loop_filter_frame would. On the GPU one
  * job covers up to 16 frames: one submission, and one dispatch per wavefront step serves the
  * superblocks of every frame of the job (frames whose planes lie in more than 6 distinct shared
- * allocations take one more dispatch per step per 6 allocations). Hybrid gives whole frames to
- * each side in proportion to their measured throughput. The frames must not share pixels. Every
+ * allocations take one more dispatch per step per 6 allocations). Hybrid gives the GPU, in
+ * proportion to the two sides' measured throughputs, the first frames and the planes nearest to
+ * the rest of its share of the next frame (chroma or luma; the CPU filters that frame's other
+ * planes). On the CPU the frames' wavefronts run in one loop of the workers, so threads that one
+ * frame's wavefront cannot keep busy work on the next. The frames must not share pixels. Every
  * frame is validated before any is touched: on invalid input returns its error code
  * (v3d_last_error() names the frame and block) and no frame is modified. Blocks until all are
  * done. n_frames 0 does nothing. */
