@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "v3d/v3d.h"
+
 namespace v3dbench {
 
 struct Options {
@@ -176,6 +178,48 @@ inline void frame_time_cell(Json &json, const char *label, bool ok, const Stats 
   json.begin_object(label);
   frame_time_fields(json, t, exact);
   json.end_object();
+}
+
+// The M4 configurations of a frames-in-flight run, in table order (indices kFif*).
+struct FifCfg {
+  const char *label, *backend;
+  int threads;
+};
+enum { kFifCpuN1, kFifCpuN, kFifGpu, kFifCpuN1Gpu, kFifCpuNGpu, kFifAuto, kFifConfigs };
+inline std::vector<FifCfg> fif_configs(int cores) {
+  return {{"cpu_n1", "simd", std::max(1, cores - 1)},
+          {"cpu_n", "simd", cores},
+          {"gpu", "gpu", 1},
+          {"cpu_n1_gpu", "hybrid", std::max(1, cores - 1)},
+          {"cpu_n_gpu", "hybrid", cores},
+          {"auto", "auto", 0}};
+}
+// The context of configuration c, or null when --no-gpu or --configs leaves it out (or it cannot
+// be made).
+inline V3dContext *fif_context(const Options &opt, const FifCfg &c) {
+  if (std::string(c.backend) != "simd" && !opt.gpu) return nullptr;
+  if (!config_wanted(opt, c.label)) return nullptr;
+  return v3d_context_new(c.backend, c.threads);
+}
+// Prints and writes the hybrid (N-1 threads) against CPU-(N-1) + GPU alone, auto against CPU-N
+// + GPU alone, both against the best single side; rate: each configuration's throughput (any
+// unit; <= 0: not measured).
+inline void fif_percentages(const double rate[kFifConfigs], Json &json) {
+  const double best = std::max(std::max(rate[kFifCpuN1], rate[kFifCpuN]), rate[kFifGpu]);
+  if (rate[kFifCpuN1] > 0 && rate[kFifGpu] > 0 && rate[kFifCpuN1Gpu] > 0) {
+    const double sum = rate[kFifCpuN1] + rate[kFifGpu];
+    printf("; CPU-(N-1)+GPU = %.0f%% of CPU-(N-1) + GPU, %.0f%% of the best single side",
+           100 * rate[kFifCpuN1Gpu] / sum, 100 * rate[kFifCpuN1Gpu] / best);
+    json.num("hybrid_percent_of_sum", 100 * rate[kFifCpuN1Gpu] / sum);
+    json.num("hybrid_percent_of_best_single", 100 * rate[kFifCpuN1Gpu] / best);
+  }
+  if (rate[kFifCpuN] > 0 && rate[kFifGpu] > 0 && rate[kFifAuto] > 0) {
+    const double sum = rate[kFifCpuN] + rate[kFifGpu];
+    printf("; auto = %.0f%% of CPU-N + GPU, %.0f%% of the best single side",
+           100 * rate[kFifAuto] / sum, 100 * rate[kFifAuto] / best);
+    json.num("auto_percent_of_sum", 100 * rate[kFifAuto] / sum);
+    json.num("auto_percent_of_best_single", 100 * rate[kFifAuto] / best);
+  }
 }
 
 void print_machine(Json &json, const Options &opt);

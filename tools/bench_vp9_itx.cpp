@@ -376,17 +376,8 @@ void gpu_batches(const Options &opt, const Workload &w, Json &json) {
 // the sum of its two sides measured alone (CPU with the same threads, GPU only).
 void m4_frames_in_flight(const Options &opt, const Workload &w, int cores, Json &json) {
   constexpr int kBatch = 8;
-  struct Cfg {
-    const char *label, *backend;
-    int threads;
-  };
-  const Cfg cfgs[] = {{"cpu_n1", "simd", std::max(1, cores - 1)},
-                      {"cpu_n", "simd", cores},
-                      {"gpu", "gpu", 1},
-                      {"cpu_n1_gpu", "hybrid", std::max(1, cores - 1)},
-                      {"cpu_n_gpu", "hybrid", cores},
-                      {"auto", "auto", 0}};
-  constexpr int kCfgs = static_cast<int>(std::size(cfgs));
+  const std::vector<FifCfg> cfgs = fif_configs(cores);
+  constexpr int kCfgs = kFifConfigs;
   double mbs[kCfgs] = {-1, -1, -1, -1, -1, -1};
   printf("M4 frames in flight (%s, batches of %d frames), Mblock/s:", w.name.c_str(), kBatch);
   json.begin_object("m4_frames_in_flight");
@@ -402,11 +393,8 @@ void m4_frames_in_flight(const Options &opt, const Workload &w, int cores, Json 
   };
   Side sides[kCfgs];
   for (int c = 0; c < kCfgs; c++) {
-    if (strcmp(cfgs[c].backend, "simd") != 0 && !opt.gpu) continue;
-    if (!config_wanted(opt, cfgs[c].label)) continue;
     Side &sd = sides[c];
-    sd.ctx = v3d_context_new(cfgs[c].backend, cfgs[c].threads);
-    if (!sd.ctx) continue;
+    if (!(sd.ctx = fif_context(opt, cfgs[c]))) continue;
     sd.coeffs.reset(new SharedCoeffs(sd.ctx, w.coeffs));
     sd.fb.reset(new FrameBatch(sd.ctx, w, *sd.coeffs, kBatch));
     v3d_vp9_itxfm_add_frames(sd.ctx, sd.fb->frames.data(), sd.fb->frames.size());  // warm-up
@@ -440,22 +428,7 @@ void m4_frames_in_flight(const Options &opt, const Workload &w, int cores, Json 
              vs.blocks_cpu + vs.blocks_gpu ? double(vs.blocks_gpu) / (vs.blocks_cpu + vs.blocks_gpu) : 0);
     json.end_object();
   }
-  // Hybrid with N-1 CPU threads against its two sides alone; and against the best single side.
-  if (mbs[0] > 0 && mbs[2] > 0 && mbs[3] > 0) {
-    const double sum = mbs[0] + mbs[2], best = std::max(std::max(mbs[0], mbs[1]), mbs[2]);
-    printf("; CPU-(N-1)+GPU = %.0f%% of CPU-(N-1) + GPU, %.0f%% of the best single side",
-           100 * mbs[3] / sum, 100 * mbs[3] / best);
-    json.num("hybrid_percent_of_sum", 100 * mbs[3] / sum);
-    json.num("hybrid_percent_of_best_single", 100 * mbs[3] / best);
-  }
-  // auto (every core) against CPU-N + GPU alone, and the best single side.
-  if (mbs[1] > 0 && mbs[2] > 0 && mbs[5] > 0) {
-    const double sum = mbs[1] + mbs[2], best = std::max(std::max(mbs[0], mbs[1]), mbs[2]);
-    printf("; auto = %.0f%% of CPU-N + GPU, %.0f%% of the best single side", 100 * mbs[5] / sum,
-           100 * mbs[5] / best);
-    json.num("auto_percent_of_sum", 100 * mbs[5] / sum);
-    json.num("auto_percent_of_best_single", 100 * mbs[5] / best);
-  }
+  fif_percentages(mbs, json);
   printf("\n");
   json.end_object();
 }

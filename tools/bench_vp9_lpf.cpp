@@ -10,6 +10,9 @@
 //  * GPU batches of 1, 4, 16 frames (v3d_vp9_loop_filter_frames): wall and device (timestamp)
 //    time per frame against the memory-bandwidth bound (each pixel read and written once:
 //    2 bytes per pixel; --bandwidth-gbs);
+//  * the M4 matrix with frames in flight: batches of 8 frames through v3d_vp9_loop_filter_frames
+//    (the elements' way with max-frames-in-flight), ms per frame and hybrid against the sum of
+//    its two sides alone (--section lpf-fif runs only this);
 //  * the CPU wavefront's scaling with 1, 2, 4, 8, 15 threads (those the machine has).
 // Frames live in the context's shared memory (as the elements' pool gives them), so the GPU
 // makes no copies.
@@ -225,6 +228,89 @@ bool gpu_batches(const Options &opt, const LfFrame &src, const Grid &g, const Lf
   return exact;
 }
 
+// M4 with frames in flight: batches of kBatch frames through v3d_vp9_loop_filter_frames, timed
+// interleaved (one batch through each configuration in turn, in a shuffled order per round), the
+// batch's frames reset to the unfiltered frame before each (untimed). ms per frame (a batch's
+// time / kBatch, median and p99) and hybrid against the sum of its two sides measured alone.
+// Returns false if a configuration's last batch differs from want.
+bool m4_frames_in_flight(const Options &opt, const LfFrame &src, const Grid &g,
+                         const LfFrame &want, int cores, Json &json) {
+  constexpr int kBatch = 8;
+  const std::vector<FifCfg> cfgs = fif_configs(cores);
+  constexpr int kCfgs = kFifConfigs;
+  struct Side {
+    V3dContext *ctx = nullptr;
+    std::vector<std::unique_ptr<SharedFrame>> fr;
+    std::vector<V3dVp9LfFrame> frames;
+  };
+  Side sides[kCfgs];
+  for (int c = 0; c < kCfgs; c++) {
+    Side &sd = sides[c];
+    if (!(sd.ctx = fif_context(opt, cfgs[c]))) continue;
+    for (int i = 0; i < kBatch; i++) {
+      sd.fr.emplace_back(new SharedFrame(sd.ctx, src));
+      V3dVp9LfFrame f{};
+      for (int p = 0; p < 3; p++) {
+        f.planes[p] = sd.fr[i]->data[p];
+        f.strides[p] = sd.fr[i]->stride[p];
+      }
+      f.width = kW;
+      f.height = kH;
+      f.grid = g.g.data();
+      f.grid_stride = g.stride;
+      f.sharpness = 0;
+      sd.frames.push_back(f);
+    }
+  }
+  std::vector<Interleaved> timed(kCfgs);
+  for (int c = 0; c < kCfgs; c++) timed[c].failed = !sides[c].ctx;
+  // Two untimed rounds: adaptive hybrid's first batches measure both sides.
+  time_interleaved(timed, std::max(16, opt.frames / 2) + 2, 2, [&](size_t i) {
+    Side &sd = sides[i];
+    for (auto &f : sd.fr) f->reset();
+    auto t0 = Clock::now();
+    if (v3d_vp9_loop_filter_frames(sd.ctx, sd.frames.data(), sd.frames.size())) {
+      fprintf(stderr, "loop filter batch (%s): %s\n", cfgs[i].label, v3d_last_error());
+      return -1.0;
+    }
+    return since(t0) / kBatch;
+  });
+  bool exact = true;
+  double ms[kCfgs];
+  printf("  M4 frames in flight (batches of %d frames), ms per frame (median/p99):", kBatch);
+  json.begin_object("m4_frames_in_flight");
+  json.num("batch", kBatch);
+  for (int c = 0; c < kCfgs; c++) {
+    Side &sd = sides[c];
+    ms[c] = -1;
+    if (!sd.ctx) continue;
+    if (!timed[c].failed) {
+      bool same = true;
+      for (auto &f : sd.fr) same = same && f->same_as(want);
+      exact = exact && same;
+      const Stats st = stats_of(timed[c].times);
+      V3dStats vs;
+      v3d_context_get_stats(sd.ctx, &vs);
+      ms[c] = st.median * 1e3;
+      printf("  %s %.2f/%.2f%s", cfgs[c].label, st.median * 1e3, st.p99 * 1e3, same ? "" : " DIFF");
+      json.begin_object(cfgs[c].label);
+      frame_time_fields(json, st, same);
+      json.num("medges_per_s", g.edges / st.median / 1e6);
+      json.num("gpu_share", vs.blocks_cpu + vs.blocks_gpu
+                                ? double(vs.blocks_gpu) / (vs.blocks_cpu + vs.blocks_gpu) : 0);
+      json.end_object();
+    }
+    sd.fr.clear();
+    v3d_context_free(sd.ctx);
+  }
+  double rate[kCfgs];  // throughputs: frames per ms
+  for (int c = 0; c < kCfgs; c++) rate[c] = ms[c] > 0 ? 1.0 / ms[c] : 0.0;
+  fif_percentages(rate, json);
+  printf("\n");
+  json.end_object();
+  return exact;
+}
+
 }  // namespace
 
 // The figure libvpx and FFmpeg are compared by: every 8x8 edge of a 1920x1088 luma plane with
@@ -254,6 +340,7 @@ double luma_plane_8wide_ms(int frames) {
 int bench_vp9_lpf(const Options &opt, Json &json) {
   const int online = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
   const int cores = opt.threads > 0 ? opt.threads : online;
+  const bool fif_only = opt.section == "lpf-fif";
   const int stride = (kW + 7) / 8;
   v3dtest::Rng rng(2026);
   LfFrame frame(kW, kH);
@@ -305,60 +392,63 @@ int bench_vp9_lpf(const Options &opt, Json &json) {
     }
     printf("%s grid, %llu edge segments per frame; the GPU path's cell words take %.3f ms "
            "per frame on one thread\n", g.name, static_cast<unsigned long long>(g.edges), cells_ms);
-    printf("  %-10s %-10s %9s %9s %9s %6s %5s\n", "config", "backend", "median", "p99",
-           "Medge/s", "share", "exact");
-    json.begin_object(g.name);
-    json.num("edges_per_frame", static_cast<double>(g.edges));
-    json.num("gpu_cells_ms_1thread", cells_ms);
-    std::vector<std::pair<const Cfg *, Run>> runs;
-    std::vector<BackendCfg> bcfg;
-    for (const Cfg &c : cfgs) bcfg.push_back({!c.gpu || opt.gpu ? c.backend : nullptr, c.threads});
-    const std::vector<Run> results = run_backends_interleaved(bcfg, frame, g, want, opt.frames);
-    for (size_t ci = 0; ci < std::size(cfgs); ci++) {
-      const Cfg &c = cfgs[ci];
-      const Run &r = results[ci];
-      if (r.ok && !r.exact) rc = 1;
-      if (r.ok)
-        printf("  %-10s %-10s %9.3f %9.3f %9.1f %6.2f %5s\n", c.label, r.backend.c_str(),
-               r.t.median * 1e3, r.t.p99 * 1e3, g.edges / r.t.median / 1e6, r.gpu_share,
-               r.exact ? "ok" : "DIFF");
-      else
-        printf("  %-10s %-10s %9s\n", c.label, "-", "unavailable");
-      json.begin_object(c.label);
-      json.str("backend", r.ok ? r.backend : "none");
-      json.num("frame_ms_median", r.t.median * 1e3);
-      json.num("frame_ms_p99", r.t.p99 * 1e3);
-      json.num("medges_per_s", r.ok ? g.edges / r.t.median / 1e6 : 0);
-      json.num("gpu_share", r.gpu_share);
-      json.num("bit_exact", r.exact ? 1 : 0);
+    if (!fif_only) {
+      printf("  %-10s %-10s %9s %9s %9s %6s %5s\n", "config", "backend", "median", "p99",
+             "Medge/s", "share", "exact");
+      json.begin_object(g.name);
+      json.num("edges_per_frame", static_cast<double>(g.edges));
+      json.num("gpu_cells_ms_1thread", cells_ms);
+      std::vector<std::pair<const Cfg *, Run>> runs;
+      std::vector<BackendCfg> bcfg;
+      for (const Cfg &c : cfgs) bcfg.push_back({!c.gpu || opt.gpu ? c.backend : nullptr, c.threads});
+      const std::vector<Run> results = run_backends_interleaved(bcfg, frame, g, want, opt.frames);
+      for (size_t ci = 0; ci < std::size(cfgs); ci++) {
+        const Cfg &c = cfgs[ci];
+        const Run &r = results[ci];
+        if (r.ok && !r.exact) rc = 1;
+        if (r.ok)
+          printf("  %-10s %-10s %9.3f %9.3f %9.1f %6.2f %5s\n", c.label, r.backend.c_str(),
+                 r.t.median * 1e3, r.t.p99 * 1e3, g.edges / r.t.median / 1e6, r.gpu_share,
+                 r.exact ? "ok" : "DIFF");
+        else
+          printf("  %-10s %-10s %9s\n", c.label, "-", "unavailable");
+        json.begin_object(c.label);
+        json.str("backend", r.ok ? r.backend : "none");
+        json.num("frame_ms_median", r.t.median * 1e3);
+        json.num("frame_ms_p99", r.t.p99 * 1e3);
+        json.num("medges_per_s", r.ok ? g.edges / r.t.median / 1e6 : 0);
+        json.num("gpu_share", r.gpu_share);
+        json.num("bit_exact", r.exact ? 1 : 0);
+        json.end_object();
+        runs.emplace_back(&c, r);
+      }
+      // The M4 matrix: the same runs under the transform section's names.
+      printf("  M4 ms (median/p99): ");
+      json.begin_object("m4");
+      for (auto &cr : runs) {
+        if (!cr.first->m4) continue;
+        if (cr.second.ok)
+          printf("%s %.2f/%.2f  ", cr.first->m4, cr.second.t.median * 1e3, cr.second.t.p99 * 1e3);
+        else
+          printf("%s -  ", cr.first->m4);
+        json.begin_object(cr.first->m4);
+        json.str("config", cr.first->label);
+        json.num("frame_ms_median", cr.second.t.median * 1e3);
+        json.num("frame_ms_p99", cr.second.t.p99 * 1e3);
+        json.num("medges_per_s", cr.second.ok ? g.edges / cr.second.t.median / 1e6 : 0);
+        json.end_object();
+      }
       json.end_object();
-      runs.emplace_back(&c, r);
+      printf("\n");
     }
-    // The M4 matrix: the same runs under the transform section's names.
-    printf("  M4 ms (median/p99): ");
-    json.begin_object("m4");
-    for (auto &cr : runs) {
-      if (!cr.first->m4) continue;
-      if (cr.second.ok)
-        printf("%s %.2f/%.2f  ", cr.first->m4, cr.second.t.median * 1e3, cr.second.t.p99 * 1e3);
-      else
-        printf("%s -  ", cr.first->m4);
-      json.begin_object(cr.first->m4);
-      json.str("config", cr.first->label);
-      json.num("frame_ms_median", cr.second.t.median * 1e3);
-      json.num("frame_ms_p99", cr.second.t.p99 * 1e3);
-      json.num("medges_per_s", cr.second.ok ? g.edges / cr.second.t.median / 1e6 : 0);
-      json.end_object();
-    }
-    json.end_object();
-    printf("\n");
-    if (opt.gpu && !gpu_batches(opt, frame, g, want, json)) rc = 1;
+    if (!m4_frames_in_flight(opt, frame, g, want, cores, json)) rc = 1;
+    if (opt.gpu && !fif_only && !gpu_batches(opt, frame, g, want, json)) rc = 1;
     json.end_object();
     fflush(stdout);
   }
   // The CPU wavefront's scaling (realistic grid).
   const Grid &g = grids[1];
-  if (opt.only.empty() || std::string(g.name).find(opt.only) != std::string::npos) {
+  if (!fif_only && (opt.only.empty() || std::string(g.name).find(opt.only) != std::string::npos)) {
     LfFrame want(kW, kH);
     for (int p = 0; p < 3; p++) want.buf[p] = frame.buf[p];
     V3dContext *s = v3d_context_new("scalar", 1);
