@@ -122,6 +122,10 @@ struct V3dContext {
   v3d::ItxScratch itx_scratch;  // guarded by frame_mutex
   std::vector<v3d::ItxScratch> itx_batch_scratch;  // one per frame of a batch; frame_mutex
   v3d::SplitBook lpf_split;  // the VP9 loop filter's hybrid split (vp9/lpf_api.cpp)
+  // Seconds the calling thread spends per frame given to the GPU in a loop-filter batch before
+  // the CPU's frames can start (building the frame's cells, submitting), EMA; 0 = unmeasured.
+  // frame_mutex.
+  double lpf_gpu_submit_per_frame = 0;
   v3d::SplitBook h264_split;  // H.264 deblocking's hybrid split (h264/deblock_backend.cpp)
   bool auto_backend = false;       // "auto" was asked for (backend holds what it resolved to)
 
