@@ -202,23 +202,60 @@ inline V3dContext *fif_context(const Options &opt, const FifCfg &c) {
   return v3d_context_new(c.backend, c.threads);
 }
 // Prints and writes the hybrid (N-1 threads) against CPU-(N-1) + GPU alone, auto against CPU-N
-// + GPU alone, both against the best single side; rate: each configuration's throughput (any
-// unit; <= 0: not measured).
-inline void fif_percentages(const double rate[kFifConfigs], Json &json) {
-  const double best = std::max(std::max(rate[kFifCpuN1], rate[kFifCpuN]), rate[kFifGpu]);
+// + GPU alone, both against the best single side (the one with the best median), from each
+// configuration's times per frame (time_interleaved's, round by round; empty: not measured):
+// from the medians, and paired: the median over rounds of the same ratio within each round, in
+// which the configurations ran one right after another (the device machine's hosts drift by
+// 10-20 % within a run).
+inline void fif_percentages(const std::vector<double> (&times)[kFifConfigs], Json &json) {
+  double rate[kFifConfigs];
+  for (int c = 0; c < kFifConfigs; c++) {
+    const double m = stats_of(times[c]).median;
+    rate[c] = m > 0 ? 1.0 / m : 0.0;
+  }
+  int best = kFifCpuN1;
+  for (int c : {kFifCpuN, kFifGpu})
+    if (rate[c] > rate[best]) best = c;
+  // The median over rounds of f(round): the rounds every configuration involved has.
+  auto paired = [&](std::initializer_list<int> cfgs, auto f) {
+    size_t rounds = SIZE_MAX;
+    for (int c : cfgs) rounds = std::min(rounds, times[c].size());
+    std::vector<double> v;
+    for (size_t r = 0; r < rounds; r++) v.push_back(f(r));
+    return stats_of(v).median;
+  };
+  auto r = [&](int c, size_t k) { return 1.0 / times[c][k]; };
   if (rate[kFifCpuN1] > 0 && rate[kFifGpu] > 0 && rate[kFifCpuN1Gpu] > 0) {
-    const double sum = rate[kFifCpuN1] + rate[kFifGpu];
-    printf("; CPU-(N-1)+GPU = %.0f%% of CPU-(N-1) + GPU, %.0f%% of the best single side",
-           100 * rate[kFifCpuN1Gpu] / sum, 100 * rate[kFifCpuN1Gpu] / best);
-    json.num("hybrid_percent_of_sum", 100 * rate[kFifCpuN1Gpu] / sum);
-    json.num("hybrid_percent_of_best_single", 100 * rate[kFifCpuN1Gpu] / best);
+    const double of_sum = 100 * rate[kFifCpuN1Gpu] / (rate[kFifCpuN1] + rate[kFifGpu]);
+    const double of_best = 100 * rate[kFifCpuN1Gpu] / rate[best];
+    const double p_sum = 100 * paired({kFifCpuN1, kFifGpu, kFifCpuN1Gpu}, [&](size_t k) {
+      return r(kFifCpuN1Gpu, k) / (r(kFifCpuN1, k) + r(kFifGpu, k));
+    });
+    const double p_best = 100 * paired({best, kFifCpuN1Gpu}, [&](size_t k) {
+      return r(kFifCpuN1Gpu, k) / r(best, k);
+    });
+    printf("; CPU-(N-1)+GPU = %.0f%% of CPU-(N-1) + GPU (paired %.0f%%), %.0f%% of the best single "
+           "side (paired %.0f%%)", of_sum, p_sum, of_best, p_best);
+    json.num("hybrid_percent_of_sum", of_sum);
+    json.num("hybrid_percent_of_sum_paired", p_sum);
+    json.num("hybrid_percent_of_best_single", of_best);
+    json.num("hybrid_percent_of_best_single_paired", p_best);
   }
   if (rate[kFifCpuN] > 0 && rate[kFifGpu] > 0 && rate[kFifAuto] > 0) {
-    const double sum = rate[kFifCpuN] + rate[kFifGpu];
-    printf("; auto = %.0f%% of CPU-N + GPU, %.0f%% of the best single side",
-           100 * rate[kFifAuto] / sum, 100 * rate[kFifAuto] / best);
-    json.num("auto_percent_of_sum", 100 * rate[kFifAuto] / sum);
-    json.num("auto_percent_of_best_single", 100 * rate[kFifAuto] / best);
+    const double of_sum = 100 * rate[kFifAuto] / (rate[kFifCpuN] + rate[kFifGpu]);
+    const double of_best = 100 * rate[kFifAuto] / rate[best];
+    const double p_sum = 100 * paired({kFifCpuN, kFifGpu, kFifAuto}, [&](size_t k) {
+      return r(kFifAuto, k) / (r(kFifCpuN, k) + r(kFifGpu, k));
+    });
+    const double p_best = 100 * paired({best, kFifAuto}, [&](size_t k) {
+      return r(kFifAuto, k) / r(best, k);
+    });
+    printf("; auto = %.0f%% of CPU-N + GPU (paired %.0f%%), %.0f%% of the best single side "
+           "(paired %.0f%%)", of_sum, p_sum, of_best, p_best);
+    json.num("auto_percent_of_sum", of_sum);
+    json.num("auto_percent_of_sum_paired", p_sum);
+    json.num("auto_percent_of_best_single", of_best);
+    json.num("auto_percent_of_best_single_paired", p_best);
   }
 }
 

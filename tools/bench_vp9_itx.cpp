@@ -428,7 +428,10 @@ void m4_frames_in_flight(const Options &opt, const Workload &w, int cores, Json 
              vs.blocks_cpu + vs.blocks_gpu ? double(vs.blocks_gpu) / (vs.blocks_cpu + vs.blocks_gpu) : 0);
     json.end_object();
   }
-  fif_percentages(mbs, json);
+  std::vector<double> times[kCfgs];
+  for (int c = 0; c < kCfgs; c++)
+    if (mbs[c] > 0) times[c] = timed[c].times;
+  fif_percentages(times, json);
   printf("\n");
   json.end_object();
 }

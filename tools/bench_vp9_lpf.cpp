@@ -303,9 +303,10 @@ bool m4_frames_in_flight(const Options &opt, const LfFrame &src, const Grid &g,
     sd.fr.clear();
     v3d_context_free(sd.ctx);
   }
-  double rate[kCfgs];  // throughputs: frames per ms
-  for (int c = 0; c < kCfgs; c++) rate[c] = ms[c] > 0 ? 1.0 / ms[c] : 0.0;
-  fif_percentages(rate, json);
+  std::vector<double> times[kCfgs];
+  for (int c = 0; c < kCfgs; c++)
+    if (ms[c] > 0) times[c] = timed[c].times;
+  fif_percentages(times, json);
   printf("\n");
   json.end_object();
   return exact;
