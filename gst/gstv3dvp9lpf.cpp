@@ -194,8 +194,8 @@ static void gst_v3d_vp9_lpf_class_init(GstV3dVp9LpfClass *klass) {
 
   gst_v3d_filter_class_install_properties(v3d_class, 0,
       "Where the loop filter runs (read when going to READY): cpu (SIMD wavefront), gpu "
-      "(Vulkan compute), hybrid (planes split between GPU and CPU, or whole frames on each side "
-      "with max-frames-in-flight), auto (cpu); same result",
+      "(Vulkan compute), hybrid (planes split between GPU and CPU, or frames on each side with "
+      "max-frames-in-flight), auto (cpu); same result",
       "Statistics (read-only): this element's frames (filtered), frames-with-meta, "
       "frames-post-filter, frames-passthrough, padded-copies, input-copies and input-copy-time "
       "(read-only input frames copied into the element's pool, seconds), process-time (seconds inside "
@@ -227,6 +227,7 @@ static void gst_v3d_vp9_lpf_class_init(GstV3dVp9LpfClass *klass) {
   v3d_class->counter_names = counter_names;
   v3d_class->kernel = V3D_KERNEL_VP9_LPF;
   v3d_class->process_batch = gst_v3d_vp9_lpf_process_batch;
+  v3d_class->batches_help_cpu = TRUE;  // the batch's wavefronts run in one loop of the workers
   v3d_class->copies_source = TRUE;
 
   gst_element_class_set_static_metadata(element_class, "VP9 loop filter",

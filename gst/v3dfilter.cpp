@@ -196,10 +196,11 @@ void gst_v3d_filter_class_install_properties(GstV3dFilterClass *klass, guint opt
           static_cast<GParamFlags>(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
   g_object_class_install_property(gobject_class, GST_V3D_FILTER_PROP_MAX_FRAMES_IN_FLIGHT,
       g_param_spec_uint("max-frames-in-flight", "Max frames in flight",
-          "With a GPU (backend hybrid, or auto with a GPU): hold up to this many frames and "
-          "process them together, so that whole frames run on the CPU workers and the GPU at "
-          "once; output order is kept and the latency query adds N - 1 frame durations. 1 = "
-          "process each frame as it arrives", 1, MAX_FRAMES_IN_FLIGHT,
+          "With a GPU (backend hybrid, or auto with a GPU), and for v3dvp9lpf also with several "
+          "CPU threads: hold up to this many frames and process them together, so that whole "
+          "frames run on the CPU workers and the GPU at once (the loop filter also runs the "
+          "frames' wavefronts together on the workers); output order is kept and the latency "
+          "query adds N - 1 frame durations. 1 = process each frame as it arrives", 1, MAX_FRAMES_IN_FLIGHT,
           DEFAULT_PROP_MAX_FRAMES_IN_FLIGHT, rw_ready));
   g_object_class_install_property(gobject_class, GST_V3D_FILTER_PROP_STATS_INTERVAL,
       g_param_spec_uint("stats-interval", "Statistics interval",
@@ -507,7 +508,8 @@ static GstStateChangeReturn gst_v3d_filter_change_state(GstElement *element,
 
 // ---- Frames in flight ----
 
-// Frames held at once: the property when the context runs hybrid with a GPU, else 1.
+// Frames held at once: the property when the context runs hybrid with a GPU, or (for an element
+// whose batches help the CPU) several CPU threads with SIMD kernels; else 1.
 static guint frames_in_flight(GstV3dFilter *self) {
   GstV3dFilterImpl *impl = impl_of(self);
   guint n;
@@ -519,8 +521,11 @@ static guint frames_in_flight(GstV3dFilter *self) {
   V3dContext *ctx = impl->context.ref();
   const bool both_sides = ctx && v3d_context_gpu_name(ctx) &&
                           strcmp(v3d_context_backend(ctx), "hybrid") == 0;
+  const bool cpu_batches = ctx && GST_V3D_FILTER_GET_CLASS(self)->batches_help_cpu &&
+                           strcmp(v3d_context_backend(ctx), "scalar") != 0 &&
+                           v3d_context_cpu_threads(ctx) > 1;
   if (ctx) v3d_context_free(ctx);
-  return both_sides ? n : 1;
+  return both_sides || cpu_batches ? n : 1;
 }
 
 static void drop_pending_source(GstV3dFilterImpl *impl) {

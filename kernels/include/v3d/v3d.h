@@ -347,7 +347,8 @@ typedef struct {
  * allocations take one more dispatch per step per 6 allocations). Hybrid gives the GPU, in
  * proportion to the two sides' measured throughputs, the first frames and the planes nearest to
  * the rest of its share of the next frame (chroma or luma; the CPU filters that frame's other
- * planes). On the CPU the frames' wavefronts run in one loop of the workers, so threads that one
+ * planes), and nothing when the CPU time that share would save does not exceed the measured time
+ * of preparing it (which the CPU waits for). On the CPU the frames' wavefronts run in one loop of the workers, so threads that one
  * frame's wavefront cannot keep busy work on the next. The frames must not share pixels. Every
  * frame is validated before any is touched: on invalid input returns its error code
  * (v3d_last_error() names the frame and block) and no frame is modified. Blocks until all are
