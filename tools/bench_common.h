@@ -26,7 +26,8 @@ struct Options {
   std::string only;
   std::string section;       // "" = every frame-level section, "itx", "lpf", "h264", "ceiling" or "fif"
   std::string configs;       // "" = every M4 configuration, else a comma-separated list of labels
-                             // (cpu_1,cpu_n,gpu,cpu_n1_gpu,cpu_n_gpu,auto): VP9 transforms' M4 only
+                             // (cpu_1,cpu_n,gpu,cpu_n1_gpu,cpu_n_gpu,auto): VP9 transforms' M4 and
+                             // the frames-in-flight M4s (cpu_n1 there, no cpu_1)
   double bandwidth_gbs = 0;  // device memory bandwidth, for the batch table's ratio
 };
 

@@ -49,7 +49,9 @@ int main(int argc, char **argv) {
              "               fif (VP9 transforms: the M4 matrix with frames in flight; --only mixed|8x8, --configs)\n"
              "               or lpf-fif (VP9 loop filter: the same; --only uniform|realistic, --configs)\n"
              "  --configs L  VP9 transforms: only the M4 configurations in the comma-separated list L\n"
-             "               (cpu_1,cpu_n,gpu,cpu_n1_gpu,cpu_n_gpu,auto), and no frames-in-flight or batch tables\n");
+             "               (cpu_1,cpu_n,gpu,cpu_n1_gpu,cpu_n_gpu,auto), and no frames-in-flight or batch tables;\n"
+             "               the frames-in-flight sections (fif, lpf-fif): only those of\n"
+             "               cpu_n1,cpu_n,gpu,cpu_n1_gpu,cpu_n_gpu,auto\n");
       return 0;
     } else {
       fprintf(stderr, "unknown option %s (try --help)\n", a.c_str());
