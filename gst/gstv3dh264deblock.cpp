@@ -44,6 +44,7 @@
  *     v3dh264deblock mode=intra qp=36 transform-8x8=true ! autovideosink
  * ]|
  */
+#include <algorithm>
 #include <gst/video/video.h>
 #include <v3d/v3d.h>
 
@@ -179,6 +180,8 @@ static gboolean gst_v3d_h264_deblock_set_info(GstVideoFilter *filter, GstCaps *i
                                               GstVideoInfo *out_info);
 static gboolean gst_v3d_h264_deblock_stop(GstBaseTransform *trans);
 static GstFlowReturn gst_v3d_h264_deblock_transform_ip(GstBaseTransform *trans, GstBuffer *buf);
+static GstFlowReturn gst_v3d_h264_deblock_process_batch(GstV3dFilter *filter, GstBuffer **buffers,
+                                                        guint n);
 
 static void gst_v3d_h264_deblock_class_init(GstV3dH264DeblockClass *klass) {
   GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
@@ -241,6 +244,8 @@ static void gst_v3d_h264_deblock_class_init(GstV3dH264DeblockClass *klass) {
   v3d_class->meta_api = GST_V3D_H264_DEBLOCK_META_API_TYPE;
   v3d_class->counter_names = counter_names;
   v3d_class->copies_source = TRUE;
+  v3d_class->process_batch = gst_v3d_h264_deblock_process_batch;
+  v3d_class->batches_help_cpu = TRUE;  // the batch's wavefronts run in one loop of the workers
   v3d_class->kernel = V3D_KERNEL_H264_DEBLOCK;
 
   gst_element_class_set_static_metadata(element_class, "H.264 deblocking filter",
@@ -554,5 +559,104 @@ static GstFlowReturn gst_v3d_h264_deblock_transform_ip(GstBaseTransform *trans,
                         {COUNT_MACROBLOCKS, n_mbs}, {COUNT_CHROMA, nv12 ? 1u : 0u}},
                        t_start);
   gst_v3d_filter_update_checksum(filter, buf);
+  return GST_FLOW_OK;
+}
+
+// Frames in flight: I420 pictures go to the library in one v3d_h264_deblock_frames call (their
+// wavefronts in one loop of the workers; hybrid: whole pictures on the GPU meanwhile); NV12
+// frames (one pair of chroma scratch planes per element) one by one.
+static GstFlowReturn gst_v3d_h264_deblock_process_batch(GstV3dFilter *filter, GstBuffer **buffers,
+                                                        guint n) {
+  auto *self = GST_V3D_H264_DEBLOCK(filter);
+  if (!gst_v3d_filter_check_negotiated(filter)) return GST_FLOW_NOT_NEGOTIATED;
+  const GstVideoInfo *info = &GST_VIDEO_FILTER(self)->in_info;
+  if (GST_VIDEO_INFO_FORMAT(info) == GST_VIDEO_FORMAT_NV12 || n <= 1) {
+    for (guint i = 0; i < n; i++) {
+      const GstFlowReturn r = gst_v3d_h264_deblock_transform_ip(GST_BASE_TRANSFORM(self), buffers[i]);
+      if (r != GST_FLOW_OK) return r;
+    }
+    return GST_FLOW_OK;
+  }
+  Settings s;
+  {
+    std::lock_guard<std::mutex> lock(self->priv->settings_lock);
+    s = self->priv->settings;
+  }
+  const gint64 t_start = g_get_monotonic_time();
+  std::vector<GstVideoFrame> mapped;
+  mapped.reserve(n);
+  std::vector<V3dH264Frame> frames;
+  std::vector<GstV3dH264DeblockMeta *> metas;
+  GstFlowReturn ret = GST_FLOW_OK;
+  for (guint i = 0; i < n && ret == GST_FLOW_OK; i++) {
+    auto *meta = gst_buffer_get_v3d_h264_deblock_meta(buffers[i]);
+    V3dH264Frame f{};
+    if (meta) {
+      if (!meta_fits(self, meta, buffers[i], info)) {
+        ret = GST_FLOW_ERROR;
+        break;
+      }
+      f.width = meta->coded_width;
+      f.height = meta->coded_height;
+      f.mbs = meta->mbs;
+      f.mb_stride = meta->mb_stride;
+      f.slices = meta->slices;
+      f.n_slices = static_cast<int>(meta->n_slices);
+    } else {
+      f.width = GST_VIDEO_INFO_WIDTH(info);
+      f.height = GST_VIDEO_INFO_HEIGHT(info);
+      const UniformGrid &g = uniform_grid(self, s, f.width, f.height);
+      f.mbs = g.mbs.data();
+      f.mb_stride = g.stride;
+      f.slices = &g.slice;
+      f.n_slices = 1;
+    }
+    mapped.emplace_back();
+    if (!gst_v3d_filter_map_frame(filter, &mapped.back(), buffers[i])) {
+      mapped.pop_back();
+      ret = GST_FLOW_ERROR;
+      break;
+    }
+    for (int p = 0; p < 3; p++) {
+      f.planes[p] = static_cast<uint8_t *>(GST_VIDEO_FRAME_PLANE_DATA(&mapped.back(), p));
+      f.strides[p] = GST_VIDEO_FRAME_PLANE_STRIDE(&mapped.back(), p);
+    }
+    frames.push_back(f);
+    metas.push_back(meta);
+  }
+  if (ret == GST_FLOW_OK) {
+    V3dContext *ctx = gst_v3d_filter_frame_context(filter);
+    const int rc = ctx ? v3d_h264_deblock_frames(ctx, frames.data(), frames.size())
+                       : V3D_ERROR_UNAVAILABLE;
+    const std::string why = rc ? v3d_last_error() : "";
+    if (ctx) v3d_context_free(ctx);
+    if (rc != V3D_OK) {
+      const bool any_meta = std::any_of(metas.begin(), metas.end(), [](auto *m) { return m; });
+      if (gst_v3d_filter_resource_error(filter, rc, "H.264 deblocking", why)) {
+      } else if (any_meta) {
+        GST_ELEMENT_ERROR(self, STREAM, DECODE,
+            ("Invalid H.264 deblocking meta (%s): %s", v3d_error_name(rc), why.c_str()),
+            ("a batch of %zu frames in flight", frames.size()));
+      } else {
+        GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS,
+            ("H.264 deblocking refused the settings (%s): %s", v3d_error_name(rc), why.c_str()),
+            ("a batch of %zu frames in flight", frames.size()));
+      }
+      ret = GST_FLOW_ERROR;
+    }
+  }
+  for (GstVideoFrame &f : mapped) gst_video_frame_unmap(&f);
+  if (ret != GST_FLOW_OK) return ret;
+  for (size_t i = 0; i < frames.size(); i++) {
+    if (metas[i]) gst_buffer_remove_meta(buffers[i], &metas[i]->meta);
+    const guint64 n_mbs =
+        static_cast<guint64>((frames[i].width + 15) / 16) * ((frames[i].height + 15) / 16);
+    // The batch's time counts once, with its last frame.
+    gst_v3d_filter_count(filter,
+                         {{COUNT_FRAMES, 1}, {metas[i] ? COUNT_FRAMES_META : COUNT_FRAMES_POST, 1},
+                          {COUNT_MACROBLOCKS, n_mbs}, {COUNT_CHROMA, 0u}},
+                         i + 1 == frames.size() ? t_start : -1);
+    gst_v3d_filter_update_checksum(filter, buffers[i]);
+  }
   return GST_FLOW_OK;
 }

@@ -196,11 +196,12 @@ void gst_v3d_filter_class_install_properties(GstV3dFilterClass *klass, guint opt
           static_cast<GParamFlags>(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
   g_object_class_install_property(gobject_class, GST_V3D_FILTER_PROP_MAX_FRAMES_IN_FLIGHT,
       g_param_spec_uint("max-frames-in-flight", "Max frames in flight",
-          "With a GPU (backend hybrid, or auto with a GPU), and for v3dvp9lpf also with several "
-          "CPU threads: hold up to this many frames and process them together, so that whole "
-          "frames run on the CPU workers and the GPU at once (the loop filter also runs the "
-          "frames' wavefronts together on the workers); output order is kept and the latency "
-          "query adds N - 1 frame durations. 1 = process each frame as it arrives", 1, MAX_FRAMES_IN_FLIGHT,
+          "With a GPU (backend hybrid, or auto with a GPU), and for v3dvp9lpf and v3dh264deblock "
+          "also with several CPU threads: hold up to this many frames and process them together, "
+          "so that whole frames run on the CPU workers and the GPU at once (the loop filter and "
+          "H.264 deblocking also run the frames' wavefronts together on the workers); output "
+          "order is kept and the latency query adds N - 1 frame durations. 1 = process each "
+          "frame as it arrives", 1, MAX_FRAMES_IN_FLIGHT,
           DEFAULT_PROP_MAX_FRAMES_IN_FLIGHT, rw_ready));
   g_object_class_install_property(gobject_class, GST_V3D_FILTER_PROP_STATS_INTERVAL,
       g_param_spec_uint("stats-interval", "Statistics interval",

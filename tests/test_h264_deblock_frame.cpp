@@ -6,7 +6,10 @@
 // random macroblock grids (QP, bS per segment, transform_8x8, slices with idc 0/1/2, offsets),
 // sizes multiple of 16 or not. Also: the wavefront on 1..N threads equals the sequential order;
 // the order is observable (all vertical edges of the picture first gives a different picture);
-// guard borders stay untouched; invalid input is refused with the picture untouched.
+// guard borders stay untouched; invalid input is refused with the picture untouched. Batches
+// (v3d_h264_deblock_frames) on every backend, hybrid with shares that give the GPU none, some or
+// all pictures, and the pictures' wavefronts in one loop (deblock_wavefronts) on 1..4 threads;
+// an invalid picture in a batch is named and no picture is touched.
 //
 // Linked with the library's objects (not the shared library) for the internal entry points
 // (h264/deblock_frame.h), whose symbols the library does not export.
@@ -295,6 +298,139 @@ void test_pictures(uint64_t seed0) {
   v3d_context_free(simd1);
 }
 
+// Batches of 1-6 pictures of random sizes (not the 1080p one), each against the reference.
+void test_batches(uint64_t seed0) {
+  struct Cfg {
+    const char *name, *backend;
+    int threads;
+    double share;  // v3d_context_set_gpu_share, < 0: adaptive
+  } cfgs[] = {{"scalar", "scalar", 1, -1},         {"simd 2 threads", "simd", 2, -1},
+              {"simd 3 threads", "simd", 3, -1},   {"simd N threads", "simd", 0, -1},
+              {"gpu", "gpu", 0, -1},               {"hybrid adaptive", "hybrid", 0, -1},
+              {"hybrid share 0.5", "hybrid", 0, 0.5}, {"hybrid share 1", "hybrid", 0, 1.0},
+              {"auto", "auto", 0, -1}};
+  const int threads = v3dtest::test_threads();
+  std::vector<V3dContext *> ctx;
+  for (const Cfg &c : cfgs) {
+    V3dContext *x = v3d_context_new(c.backend, c.threads ? c.threads : threads);
+    if (x && c.share >= 0) v3d_context_set_gpu_share(x, c.share);
+    ctx.push_back(x);
+  }
+  v3d::h264::DeblockDsp ref_dsp;
+  v3d::h264::deblock_dsp_init_ref(&ref_dsp);
+  int batches = 0, pictures = 0;
+  for (int b = 0; b < v3dtest::scaled(12); b++, batches++) {
+    const uint64_t seed = seed0 ^ (static_cast<uint64_t>(b + 1) * 0xD6E8FEB86659FD93ull);
+    Rng rng(seed);
+    const int n = rng.range(1, 6);
+    std::vector<Grid> grids;
+    std::vector<Picture> src, want;
+    std::vector<std::pair<int, int>> dims;
+    for (int i = 0; i < n; i++) {
+      const auto &sz = kSizes[rng.range(0, 7)];
+      GridParams gp;
+      gp.per_mb_slices = rng.range(0, 2) == 2;
+      grids.push_back(v3dtest::h264::make_grid(rng, sz[0], sz[1], gp));
+      src.emplace_back(sz[0], sz[1], rng.range(0, 9));
+      src.back().fill(rng);
+      want.push_back(src.back());
+      ref_deblock(want.back(), sz[0], sz[1], grids.back());
+      dims.push_back({sz[0], sz[1]});
+    }
+    pictures += n;
+    for (size_t c = 0; c < ctx.size(); c++) {
+      if (!ctx[c]) continue;
+      std::vector<Picture> got(src);
+      std::vector<V3dH264Frame> f(n);
+      for (int i = 0; i < n; i++) {
+        for (int p = 0; p < 3; p++) {
+          f[i].planes[p] = got[i].data[p];
+          f[i].strides[p] = got[i].stride[p];
+        }
+        f[i].width = dims[i].first;
+        f[i].height = dims[i].second;
+        f[i].mbs = grids[i].mbs.data();
+        f[i].mb_stride = grids[i].mb_stride;
+        f[i].slices = grids[i].slices.data();
+        f[i].n_slices = static_cast<int>(grids[i].slices.size());
+      }
+      const int rc = v3d_h264_deblock_frames(ctx[c], f.data(), f.size());
+      if (!check(rc == 0, "%s: batch of %d seed 0x%llx: returned %d (%s)", cfgs[c].name, n,
+                 static_cast<unsigned long long>(seed), rc, v3d_last_error()))
+        continue;
+      for (int i = 0; i < n; i++) {
+        char what[96];
+        snprintf(what, sizeof what, "%s, picture %d of a batch of %d", cfgs[c].name, i, n);
+        check_same(got[i], want[i], what, dims[i].first, dims[i].second, seed);
+      }
+    }
+    // The internal loop with the scalar kernels on 1..4 threads.
+    for (int t = 1; t <= 4; t++) {
+      v3d::ThreadPool pool(t);
+      std::vector<Picture> got(src);
+      std::vector<v3d::h264::DeblockPicture> dp(n);
+      std::vector<const v3d::h264::DeblockPicture *> list;
+      for (int i = 0; i < n; i++) {
+        v3d::h264::deblock_picture_setup(got[i].data, got[i].stride, dims[i].first,
+                                         dims[i].second, grids[i].mbs.data(), grids[i].mb_stride,
+                                         grids[i].slices.data(), &dp[i]);
+        list.push_back(&dp[i]);
+      }
+      v3d::h264::deblock_wavefronts(list, ref_dsp, pool);
+      for (int i = 0; i < n; i++) {
+        char what[96];
+        snprintf(what, sizeof what, "deblock_wavefronts (%d threads), picture %d of %d", t, i, n);
+        check_same(got[i], want[i], what, dims[i].first, dims[i].second, seed);
+      }
+    }
+  }
+  // An invalid picture anywhere in a batch: refused, named, nothing touched.
+  for (int bad = 0; bad < 3; bad++) {
+    Rng rng(seed0 ^ (0xBAD0ull + bad));
+    std::vector<Grid> grids;
+    std::vector<Picture> pics;
+    for (int i = 0; i < 3; i++) {
+      grids.push_back(v3dtest::h264::make_grid(rng, 48, 32, GridParams{}));
+      pics.emplace_back(48, 32, 0);
+      pics.back().fill(rng);
+    }
+    const std::vector<Picture> before(pics);
+    std::vector<V3dH264Frame> f(3);
+    for (int i = 0; i < 3; i++) {
+      for (int p = 0; p < 3; p++) {
+        f[i].planes[p] = pics[i].data[p];
+        f[i].strides[p] = pics[i].stride[p];
+      }
+      f[i].width = 48;
+      f[i].height = 32;
+      f[i].mbs = grids[i].mbs.data();
+      f[i].mb_stride = grids[i].mb_stride;
+      f[i].slices = grids[i].slices.data();
+      f[i].n_slices = static_cast<int>(grids[i].slices.size());
+    }
+    if (bad == 0) grids[0].at(1, 2).qp = 52;
+    if (bad == 1) f[1].planes[2] = nullptr;
+    if (bad == 2) f[2].n_slices = 0;
+    for (size_t c = 0; c < ctx.size(); c++) {
+      if (!ctx[c]) continue;
+      const int rc = v3d_h264_deblock_frames(ctx[c], f.data(), f.size());
+      const std::string msg = rc ? v3d_last_error() : "";
+      check(rc < 0 && msg.find("frame " + std::to_string(bad) + ":") == 0,
+            "%s: invalid picture %d in a batch: returned %d, '%s'", cfgs[c].name, bad, rc,
+            msg.c_str());
+      for (int i = 0; i < 3; i++) {
+        int p, x, y;
+        check(pics[i].same_as(before[i], &p, &x, &y),
+              "%s: invalid picture %d in a batch: picture %d modified", cfgs[c].name, bad, i);
+      }
+    }
+  }
+  check(v3d_h264_deblock_frames(ctx[1], nullptr, 0) == 0, "an empty batch refused");
+  check(v3d_h264_deblock_frames(nullptr, nullptr, 0) < 0, "a NULL context accepted");
+  printf("batches: %d, %d pictures\n", batches, pictures);
+  for (V3dContext *c : ctx) v3d_context_free(c);
+}
+
 // Each invalid input is refused with a negative code and a message, and the picture untouched.
 void test_invalid(uint64_t seed) {
   V3dContext *ctx = v3d_context_new("scalar", 1);
@@ -405,6 +541,7 @@ void test_invalid(uint64_t seed) {
 int main() {
   const uint64_t seed = v3dtest::base_seed();
   test_pictures(seed);
+  test_batches(seed ^ 0xBA7C4);
   test_invalid(seed ^ 0x1234);
   return v3dtest::finish();
 }

@@ -10,7 +10,9 @@
 // GPU), CPU-(N-1)+GPU and CPU-N+GPU (hybrid with N-1 / N threads, chroma on the GPU: gpu share
 // fixed at 1/3), hybrid adaptive (the split controller picks CPU, GPU or which planes go to the
 // GPU from measured times), auto (the same with a core left to the GPU's host work); these are
-// timed interleaved (run_db_interleaved). --only intra|inter picks one grid.
+// timed interleaved (run_db_interleaved). Then the M4 matrix with frames in flight: batches of 8
+// pictures through v3d_h264_deblock_frames (--section h264-fif runs only this). --only
+// intra|inter picks one grid.
 #include <unistd.h>
 
 #include <cstring>
@@ -140,10 +142,88 @@ Grid inter_grid(v3dtest::Rng &rng) {
   return g;
 }
 
+// M4 with frames in flight: batches of kBatch pictures through v3d_h264_deblock_frames, timed
+// interleaved, the pictures reset to the unfiltered one before each batch (untimed). ms per
+// picture (median, p99) and the percentages of fif_percentages. Returns false if a
+// configuration's last batch differs from ref.
+bool m4_frames_in_flight(const Options &opt, const Picture &src, Grid &g, const DbResult &ref,
+                         int cores, Json &json) {
+  constexpr int kBatch = 8;
+  const std::vector<FifCfg> cfgs = fif_configs(cores);
+  constexpr int kCfgs = kFifConfigs;
+  struct Side {
+    V3dContext *ctx = nullptr;
+    std::vector<Picture> pics;
+    std::vector<V3dH264Frame> frames;
+  };
+  Side sides[kCfgs];
+  for (int c = 0; c < kCfgs; c++) {
+    Side &sd = sides[c];
+    if (!(sd.ctx = fif_context(opt, cfgs[c]))) continue;
+    sd.pics.reserve(kBatch);
+    for (int i = 0; i < kBatch; i++) sd.pics.emplace_back(src);
+    for (Picture &pic : sd.pics) {
+      V3dH264Frame f{};
+      for (int p = 0; p < 3; p++) {
+        f.planes[p] = pic.data[p];
+        f.strides[p] = pic.stride[p];
+      }
+      f.width = kW;
+      f.height = kH;
+      f.mbs = g.mbs.data();
+      f.mb_stride = g.mb_stride;
+      f.slices = g.slices.data();
+      f.n_slices = static_cast<int>(g.slices.size());
+      sd.frames.push_back(f);
+    }
+  }
+  std::vector<Interleaved> timed(kCfgs);
+  for (int c = 0; c < kCfgs; c++) timed[c].failed = !sides[c].ctx;
+  // Two untimed rounds: adaptive hybrid's first batches measure both sides.
+  time_interleaved(timed, std::max(16, opt.frames / 2) + 2, 2, [&](size_t i) {
+    Side &sd = sides[i];
+    for (Picture &pic : sd.pics)
+      for (int p = 0; p < 3; p++) pic.buf[p] = src.buf[p];
+    auto t0 = Clock::now();
+    if (v3d_h264_deblock_frames(sd.ctx, sd.frames.data(), sd.frames.size())) {
+      fprintf(stderr, "h264 batch (%s): %s\n", cfgs[i].label, v3d_last_error());
+      return -1.0;
+    }
+    return since(t0) / kBatch;
+  });
+  bool exact = true;
+  std::vector<double> times[kCfgs];
+  printf("%-12s | M4 frames in flight (batches of %d), ms per picture (median/p99):", "", kBatch);
+  json.begin_object("m4_frames_in_flight");
+  json.num("batch", kBatch);
+  for (int c = 0; c < kCfgs; c++) {
+    Side &sd = sides[c];
+    if (!sd.ctx) continue;
+    if (!timed[c].failed) {
+      bool ok = true;
+      for (const Picture &pic : sd.pics)
+        ok = ok && pic.buf[0] == ref.out[0] && pic.buf[1] == ref.out[1] && pic.buf[2] == ref.out[2];
+      exact = exact && ok;
+      const Stats st = stats_of(timed[c].times);
+      times[c] = timed[c].times;
+      printf("  %s %.2f/%.2f%s", cfgs[c].label, st.median * 1e3, st.p99 * 1e3, ok ? "" : " DIFF");
+      json.begin_object(cfgs[c].label);
+      frame_time_fields(json, st, ok);
+      json.end_object();
+    }
+    v3d_context_free(sd.ctx);
+  }
+  fif_percentages(times, json);
+  printf("\n");
+  json.end_object();
+  return exact;
+}
+
 }  // namespace
 
 int bench_h264_frame(const Options &opt, Json &json) {
   const int cores = opt.threads > 0 ? opt.threads : static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+  const bool fif_only = opt.section == "h264-fif";
   v3dtest::Rng rng(2026);
   Picture frame(kW, kH);
   frame.fill(rng);
@@ -177,41 +257,48 @@ int bench_h264_frame(const Options &opt, Json &json) {
                 {"hybrid_n1", "hybrid", n1, 1.0 / 3}, {"hybrid_n", "hybrid", cores, 1.0 / 3},
                 {"hybrid_adaptive", "hybrid", cores, -1}};
     json.begin_object(g.name + 5);  // "intra" / "inter"
-    printf("%-12s |", g.name);
-    // Every configuration but the scalar reference, interleaved.
-    std::vector<DbConfig> timed;
-    for (const Cfg &c : cfgs)
-      if (strcmp(c.label, "scalar") != 0) timed.push_back(DbConfig{c.backend, c.threads, c.share});
-    std::vector<DbResult> runs = run_db_interleaved(timed, frame, g.g, opt.frames);
-    size_t next = 0;
-    for (const Cfg &c : cfgs) {
-      const bool is_ref = strcmp(c.label, "scalar") == 0;
-      const DbResult &r = is_ref ? ref : runs[next++];
-      const bool exact = same(r, ref);
-      if (r.ok && !exact) rc = 1;
-      frame_time_cell(json, c.label, r.ok, r.t, exact);
+    if (!fif_only) {
+      printf("%-12s |", g.name);
+      // Every configuration but the scalar reference, interleaved.
+      std::vector<DbConfig> timed;
+      for (const Cfg &c : cfgs)
+        if (strcmp(c.label, "scalar") != 0) timed.push_back(DbConfig{c.backend, c.threads, c.share});
+      std::vector<DbResult> runs = run_db_interleaved(timed, frame, g.g, opt.frames);
+      size_t next = 0;
+      for (const Cfg &c : cfgs) {
+        const bool is_ref = strcmp(c.label, "scalar") == 0;
+        const DbResult &r = is_ref ? ref : runs[next++];
+        const bool exact = same(r, ref);
+        if (r.ok && !exact) rc = 1;
+        frame_time_cell(json, c.label, r.ok, r.t, exact);
+      }
+      printf("\n");
+    } else {
+      printf("%-12s |\n", g.name);
     }
-    printf("\n");
-    // The CPU wavefront's scaling (simd backend).
-    printf("%-12s | wavefront scaling, simd:", "");
-    json.begin_object("simd_scaling");
-    double t1 = 0;
-    for (int n : scale_threads) {
-      if (n > cores) break;
-      DbResult r = run_db("simd", n, frame, g.g, opt.frames);
-      if (!r.ok) continue;
-      const bool exact = same(r, ref);
-      if (!exact) rc = 1;
-      if (n == 1) t1 = r.t.median;
-      printf("  %d: %.2f/%.2f ms (x%.2f)%s", n, r.t.median * 1e3, r.t.p99 * 1e3,
-             t1 > 0 ? t1 / r.t.median : 0.0, exact ? "" : " DIFF");
-      json.begin_object("threads_" + std::to_string(n));
-      frame_time_fields(json, r.t, exact);
-      json.num("speedup", t1 > 0 ? t1 / r.t.median : 0);
+    if (!m4_frames_in_flight(opt, frame, g.g, ref, cores, json)) rc = 1;
+    if (!fif_only) {
+      // The CPU wavefront's scaling (simd backend).
+      printf("%-12s | wavefront scaling, simd:", "");
+      json.begin_object("simd_scaling");
+      double t1 = 0;
+      for (int n : scale_threads) {
+        if (n > cores) break;
+        DbResult r = run_db("simd", n, frame, g.g, opt.frames);
+        if (!r.ok) continue;
+        const bool exact = same(r, ref);
+        if (!exact) rc = 1;
+        if (n == 1) t1 = r.t.median;
+        printf("  %d: %.2f/%.2f ms (x%.2f)%s", n, r.t.median * 1e3, r.t.p99 * 1e3,
+               t1 > 0 ? t1 / r.t.median : 0.0, exact ? "" : " DIFF");
+        json.begin_object("threads_" + std::to_string(n));
+        frame_time_fields(json, r.t, exact);
+        json.num("speedup", t1 > 0 ? t1 / r.t.median : 0);
+        json.end_object();
+      }
       json.end_object();
+      printf("\n");
     }
-    json.end_object();
-    printf("\n");
     json.end_object();
   }
   json.end_object();

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -55,6 +56,22 @@ bool gpu_wanted(V3dContext *ctx) {
   return true;
 }
 
+// Builds the GPU's records of pic's planes in mask and submits them (from pic.src when set).
+std::unique_ptr<GpuJob> submit_picture(V3dContext *ctx, const DeblockPicture &pic, unsigned mask,
+                                       std::string *error, bool *busy) {
+  std::vector<uint32_t> records, steps;
+  deblock_gpu_records(pic, mask, &records, &steps);
+  FramePlanes fp;
+  for (int p = 0; p < 3; p++) {
+    fp.data[p] = pic.data[p];
+    fp.stride[p] = pic.stride[p];
+    fp.width[p] = pic.width[p];
+    fp.height[p] = pic.height[p];
+  }
+  return gpu_h264_deblock_submit(*ctx->gpu, fp, pic.src[0] ? pic.src : nullptr, pic.src_stride,
+                                 static_cast<int>(mask), records.data(), steps, error, busy);
+}
+
 }  // namespace
 
 void deblock_run(V3dContext *ctx, const DeblockPicture &pic) {
@@ -81,18 +98,7 @@ void deblock_run(V3dContext *ctx, const DeblockPicture &pic) {
   bool gpu_busy = false;  // another caller's job holds the GPU's deblocking slot
   double submit_seconds = 0;
   auto submit = [&]() {
-    std::vector<uint32_t> records, steps;
-    deblock_gpu_records(pic, gpu_mask, &records, &steps);
-    FramePlanes fp;
-    for (int p = 0; p < 3; p++) {
-      fp.data[p] = pic.data[p];
-      fp.stride[p] = pic.stride[p];
-      fp.width[p] = pic.width[p];
-      fp.height[p] = pic.height[p];
-    }
-    job = gpu_h264_deblock_submit(*ctx->gpu, fp, pic.src[0] ? pic.src : nullptr, pic.src_stride,
-                                  static_cast<int>(gpu_mask), records.data(), steps,
-                                  &submit_error, &gpu_busy);
+    job = submit_picture(ctx, pic, gpu_mask, &submit_error, &gpu_busy);
     submit_seconds = seconds_since(t0);
   };
   std::optional<PoolLimit> limit;
@@ -169,6 +175,118 @@ void deblock_run(V3dContext *ctx, const DeblockPicture &pic) {
   c.gpu_share = mbs > 0 ? units_gpu / mbs : 0;
   c.copies = copies;
   c.submissions = job ? 1 : 0;
+  add_call_stats(ctx, c);
+}
+
+void deblock_run_batch(V3dContext *ctx, const std::vector<DeblockPicture> &pics) {
+  const size_t n = pics.size();
+  if (n == 0) return;
+  // One picture, or the GPU alone: picture by picture (the single call's way and statistics).
+  if (n == 1 || (ctx->backend == Backend::kGpu && gpu_wanted(ctx))) {
+    for (const DeblockPicture &pic : pics) deblock_run(ctx, pic);
+    return;
+  }
+  const auto t0 = Clock::now();
+  // hybrid and auto: the GPU's pictures are the first n_gpu, at the throughputs measured so far
+  // (macroblocks per busy second of each side): floor(n * gpu / (gpu + cpu)), one while either
+  // side is unmeasured; a fixed share s: floor(s * n).
+  size_t n_gpu = 0;
+  if (ctx->backend == Backend::kHybrid && gpu_wanted(ctx)) {
+    if (ctx->fixed_share >= 0) {
+      n_gpu = static_cast<size_t>(std::min(1.0, ctx->fixed_share) * n);
+    } else {
+      const V3dKernelStats ks = ctx->kernel_stats[V3D_KERNEL_H264_DEBLOCK].snapshot();
+      if (ks.gpu_units_per_second > 0 && ks.cpu_units_per_second > 0)
+        n_gpu = static_cast<size_t>(n * ks.gpu_units_per_second /
+                                    (ks.gpu_units_per_second + ks.cpu_units_per_second));
+      else
+        n_gpu = 1;
+    }
+  }
+  // The GPU's pictures one after another on a thread of their own (submit, wait), while the
+  // workers run the others. A picture the GPU did not deblock is untouched (staged) and redone
+  // on the CPU below.
+  std::vector<char> gpu_done(n_gpu, 0), gpu_busy(n_gpu, 0);
+  std::vector<std::string> gpu_why(n_gpu);
+  double gpu_seconds = 0;
+  uint64_t copies = 0, submissions = 0;
+  auto feed = [&]() {
+    for (size_t i = 0; i < n_gpu; i++) {
+      std::string err;
+      bool busy = false;
+      std::unique_ptr<GpuJob> job = submit_picture(ctx, pics[i], kPlanesAll, &err, &busy);
+      if (!job) {
+        gpu_why[i] = err;
+        gpu_busy[i] = busy;
+        continue;
+      }
+      submissions++;
+      ctx->kernel_stats[V3D_KERNEL_H264_DEBLOCK].gpu_job(+1);
+      const int rc = job->wait();
+      ctx->kernel_stats[V3D_KERNEL_H264_DEBLOCK].gpu_job(-1);
+      copies += static_cast<uint64_t>(job->copies());
+      if (rc) {
+        gpu_why[i] = v3d_last_error();  // this thread's
+        clear_error();
+      } else {
+        gpu_done[i] = 1;
+      }
+    }
+    gpu_seconds = seconds_since(t0);
+  };
+  std::thread feeder;
+  if (n_gpu) {
+    try {
+      feeder = std::thread(feed);
+    } catch (const std::system_error &) {
+      feed();  // no thread to spare: the GPU's pictures first, then the CPU's
+    }
+  }
+  const auto t_cpu = Clock::now();
+  std::vector<const DeblockPicture *> cpu_pics;
+  for (size_t i = n_gpu; i < n; i++) cpu_pics.push_back(&pics[i]);
+  if (ctx->backend == Backend::kScalar) {
+    for (const DeblockPicture *pic : cpu_pics) run_cpu(ctx, *pic, kPlanesAll);
+  } else {
+    deblock_wavefronts(cpu_pics, deblock_dsp(), *ctx->pool);
+  }
+  double cpu_seconds = cpu_pics.empty() ? 0 : seconds_since(t_cpu);
+  if (feeder.joinable()) feeder.join();
+  double units_cpu = 0, units_gpu = 0;
+  for (size_t i = 0; i < n; i++) {
+    const double mbs = static_cast<double>(pics[i].mb_rows) * pics[i].mb_cols;
+    if (i < n_gpu && gpu_done[i]) {
+      units_gpu += mbs;
+      continue;
+    }
+    units_cpu += mbs;
+    if (i >= n_gpu) continue;
+    if (gpu_busy[i])
+      log(kLogDebug, "H.264 deblocking: %s; frame %zu of the batch runs on the CPU",
+          gpu_why[i].c_str(), i);
+    else
+      warn_gpu_failure(ctx, gpu_why[i].c_str(), "the frame is deblocked on the CPU");
+    const auto t_redo = Clock::now();
+    run_cpu(ctx, pics[i], kPlanesAll);
+    cpu_seconds += seconds_since(t_redo);
+  }
+  const double frame_seconds = seconds_since(t0);
+  ctx->kernel_stats[V3D_KERNEL_H264_DEBLOCK].record(kernel_frame(
+      static_cast<uint64_t>(units_cpu + 0.5), static_cast<uint64_t>(units_gpu + 0.5),
+      frame_seconds, units_cpu > 0 ? cpu_seconds : 0, units_gpu > 0 ? gpu_seconds : 0, n));
+  log(kLogDebug, "h264 batch (context %p): %zu pictures, GPU %zu (%zu done), CPU %.3f ms, GPU "
+      "%.3f ms, batch %.3f ms", static_cast<const void *>(ctx), n, n_gpu,
+      static_cast<size_t>(std::count(gpu_done.begin(), gpu_done.end(), 1)), cpu_seconds * 1e3,
+      gpu_seconds * 1e3, frame_seconds * 1e3);
+  CallStats c;
+  c.frames = n;
+  c.blocks_cpu = static_cast<uint64_t>(units_cpu + 0.5);
+  c.blocks_gpu = static_cast<uint64_t>(units_gpu + 0.5);
+  c.cpu_seconds = cpu_seconds;
+  c.gpu_seconds = units_gpu > 0 ? gpu_seconds : 0;
+  c.gpu_share = units_cpu + units_gpu > 0 ? units_gpu / (units_cpu + units_gpu) : 0;
+  c.copies = copies;
+  c.submissions = submissions;
   add_call_stats(ctx, c);
 }
 

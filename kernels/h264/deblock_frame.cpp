@@ -182,12 +182,45 @@ void deblock_wavefront(const DeblockPicture &pic, const DeblockDsp &dsp, ThreadP
   });
 }
 
+void deblock_wavefronts(const std::vector<const DeblockPicture *> &pics, const DeblockDsp &dsp,
+                        ThreadPool &pool) {
+  if (pics.empty()) return;
+  int min_rows = pics[0]->mb_rows;
+  for (const DeblockPicture *p : pics) min_rows = std::min(min_rows, p->mb_rows);
+  const int h = deblock_strip_rows(min_rows, pool.size());
+  std::vector<WaveGrid> grids;
+  for (const DeblockPicture *p : pics)
+    grids.push_back({(p->mb_rows + h - 1) / h, p->mb_cols + 2 * (h - 1)});
+  run_wavefronts(pool, grids, 2 * h - 1, [&](int k, int s, int t) {
+    const DeblockPicture &pic = *pics[k];
+    for (int i = 0; i < h; i++) {
+      const int r = s * h + i, c = t - 2 * i;
+      if (r >= pic.mb_rows || c < 0) break;
+      if (c >= pic.mb_cols) continue;
+      if (c == 0) deblock_copy_mb_row(pic, r, kPlanesAll);
+      deblock_mb(pic, dsp, r, c, kPlanesAll, kPassesAll);
+    }
+  });
+}
+
 }  // namespace h264
 }  // namespace v3d
 
 // ---- Public entry point ----------------------------------------------------------------------
 
 namespace {
+
+// The checks of one picture after the context and the plane and stride arrays: its input
+// (deblock_validate), then each plane and stride; describes it in *pic.
+int check_picture(uint8_t *const planes[3], const ptrdiff_t strides[3], int width, int height,
+                  const V3dH264MbInfo *mbs, int mb_stride, const V3dH264SliceInfo *slices,
+                  int n_slices, v3d::h264::DeblockPicture *pic) {
+  using namespace v3d;
+  int rc = h264::deblock_validate(width, height, mbs, mb_stride, slices, n_slices);
+  if (rc) return rc;
+  h264::deblock_picture_setup(planes, strides, width, height, mbs, mb_stride, slices, pic);
+  return check_plane_strides(planes, strides, pic->width);
+}
 
 // Both entry points: checks, then the process on the context's backend (deblock_backend.cpp).
 // With src (copy and deblock) each macroblock row of a CPU plane is copied from src just before
@@ -201,12 +234,8 @@ int deblock_call(V3dContext *ctx, const uint8_t *const src[3], const ptrdiff_t s
   int rc = check_frame_pointers(ctx, planes, strides);
   if (!rc && from && (!src || !src_strides))
     rc = set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !src ? "src" : "src_strides");
-  if (!rc) rc = h264::deblock_validate(width, height, mbs, mb_stride, slices, n_slices);
   h264::DeblockPicture pic;
-  if (!rc) {
-    h264::deblock_picture_setup(planes, strides, width, height, mbs, mb_stride, slices, &pic);
-    rc = check_plane_strides(planes, strides, pic.width);
-  }
+  if (!rc) rc = check_picture(planes, strides, width, height, mbs, mb_stride, slices, n_slices, &pic);
   for (int p = 0; p < 3 && from && !rc; p++) {
     if (!src[p]) {
       rc = set_error(V3D_ERROR_INVALID_ARGUMENT, "source plane %d is NULL", p);
@@ -244,4 +273,28 @@ extern "C" int v3d_h264_deblock_frame_from(V3dContext *ctx, const uint8_t *const
                                            int n_slices) {
   return deblock_call(ctx, src, src_strides, true, planes, strides, width, height, mbs,
                       mb_stride, slices, n_slices);
+}
+
+extern "C" int v3d_h264_deblock_frames(V3dContext *ctx, const V3dH264Frame *frames,
+                                       size_t n_frames) {
+  using namespace v3d;
+  clear_error();
+  if (!ctx || (n_frames && !frames))
+    return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !ctx ? "context" : "frames");
+  std::vector<h264::DeblockPicture> pics(n_frames);
+  for (size_t i = 0; i < n_frames; i++) {
+    const V3dH264Frame &f = frames[i];
+    int rc = check_frame_pointers(ctx, f.planes, f.strides);
+    if (!rc)
+      rc = check_picture(f.planes, f.strides, f.width, f.height, f.mbs, f.mb_stride, f.slices,
+                         f.n_slices, &pics[i]);
+    if (rc) {
+      const std::string msg = v3d_last_error();
+      return set_error(rc, "frame %zu: %s", i, msg.c_str());
+    }
+  }
+  if (!n_frames) return V3D_OK;
+  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
+  h264::deblock_run_batch(ctx, pics);
+  return V3D_OK;
 }

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "core/thread_pool.h"
 #include "h264/deblock.h"
@@ -94,6 +95,12 @@ int deblock_strip_rows(int mb_rows, int threads);
 // rows per strip (1 .. kMaxStripRows), 0 = deblock_strip_rows(). Blocks.
 void deblock_wavefront(const DeblockPicture &pic, const DeblockDsp &dsp, ThreadPool &pool,
                        unsigned planes = kPlanesAll, int strip_rows = 0);
+
+// Several pictures (sharing no samples), all planes, each as deblock_wavefront would, in one loop
+// of the pool (run_wavefronts): threads one picture's wavefront leaves waiting work on the next.
+// One strip height for all (deblock_strip_rows of the shortest picture). Blocks.
+void deblock_wavefronts(const std::vector<const DeblockPicture *> &pics, const DeblockDsp &dsp,
+                        ThreadPool &pool);
 
 }  // namespace h264
 }  // namespace v3d

@@ -420,6 +420,31 @@ V3D_API int v3d_h264_deblock_frame_from(V3dContext *ctx, const uint8_t *const sr
                                         const ptrdiff_t strides[3], int width, int height,
                                         const V3dH264MbInfo *mbs, int mb_stride,
                                         const V3dH264SliceInfo *slices, int n_slices);
+/* Several pictures in one call: one picture of v3d_h264_deblock_frame each. */
+typedef struct {
+  uint8_t *planes[3];
+  ptrdiff_t strides[3];
+  int width, height;
+  const V3dH264MbInfo *mbs;
+  int mb_stride;
+  const V3dH264SliceInfo *slices;
+  int n_slices;
+} V3dH264Frame;
+
+/* Deblocks n_frames pictures, as n_frames calls of v3d_h264_deblock_frame would (the pictures
+ * must not share samples). Every picture is checked before any is touched: on invalid input
+ * returns its error code, v3d_last_error() naming the picture ("frame i: ...") and its offending
+ * macroblock or slice, and no picture is modified. On the CPU ("simd", and the CPU's pictures of
+ * "hybrid" and "auto") the pictures' wavefronts run in one loop of the workers, so threads that
+ * one picture's wavefront leaves waiting work on the next; "scalar" runs the references picture
+ * after picture. "gpu" deblocks each picture on the GPU in turn. "hybrid" and "auto" give the GPU
+ * whole pictures, the first ones, in proportion to both sides' measured throughputs (rounded
+ * down: a GPU much slower than the workers gets none; one picture while either side is
+ * unmeasured), deblocked one after another by a thread of their own while the workers run the
+ * others; a picture the GPU could not deblock is deblocked on the CPU (one warning per context),
+ * with the same result. n_frames 0 does nothing. Blocks until all are done. */
+V3D_API int v3d_h264_deblock_frames(V3dContext *ctx, const V3dH264Frame *frames, size_t n_frames);
+
 /* Backends of v3d_h264_deblock_frame: "scalar" runs the scalar references in sequence; "simd",
  * "gpu", "hybrid" and "auto" run the SIMD kernels on the context's CPU threads (a wavefront over
  * macroblock rows, same result); the GPU is not used by this entry point yet. */
