@@ -8,6 +8,9 @@
 //   device-lost-meet       a hybrid batch whose only GPU job is the tail of the frame where the
 //                          sides meet (V3D_TEST_ITX_BATCH_RATES), lost: that part redone on the
 //                          CPU, the CPU's part of the frame kept
+//   device-lost-h264-batch the 2nd GPU picture of a v3d_h264_deblock_frames batch (hybrid, all
+//                          pictures given to the GPU) is lost: that picture and the later ones
+//                          are deblocked on the CPU
 //   device-lost-split      the 3rd GPU job is lost in hybrid frames split half and half (two
 //                          threads): the GPU's in-place blocks restored, the CPU's kept
 //   submit-lost            the 2nd queue submission reports a lost device
@@ -30,6 +33,7 @@
 
 #include "common/test_util.h"
 #include "guarded_frame.h"
+#include "h264_deblock_picture.h"
 #include "v3d/v3d.h"
 #include "vp9_itx_blocks.h"
 #include "vp9_lpf_grid.h"
@@ -225,6 +229,57 @@ void batch_lost(V3dContext *scalar, const char *backend) {
   v3d_context_free(ctx);
 }
 
+// H.264 batch with its 2nd GPU picture lost: every picture right (against the scalar backend,
+// picture by picture), the lost one and those after it counted on the CPU.
+void h264_batch_lost(V3dContext *scalar) {
+  V3dContext *ctx = gpu_context("hybrid", 1.0);  // every picture of a batch to the GPU
+  if (!check(ctx != nullptr, "hybrid context: %s", v3d_last_error())) return;
+  constexpr int kPictures = 4;
+  Rng rng(900);
+  std::vector<v3dtest::h264::Grid> grids;
+  std::vector<v3dtest::h264::Picture> want, got;
+  for (int i = 0; i < kPictures; i++) {
+    grids.push_back(v3dtest::h264::make_grid(rng, kWidth, kHeight, v3dtest::h264::GridParams{}));
+    want.emplace_back(kWidth, kHeight, i);
+    want.back().fill(rng);
+  }
+  for (int i = 0; i < kPictures; i++) got.emplace_back(want[i]);
+  std::vector<V3dH264Frame> f(kPictures);
+  for (int i = 0; i < kPictures; i++) {
+    v3dtest::h264::Grid &g = grids[i];
+    const int rc = v3d_h264_deblock_frame(scalar, want[i].data, want[i].stride, kWidth, kHeight,
+                                          g.mbs.data(), g.mb_stride, g.slices.data(),
+                                          static_cast<int>(g.slices.size()));
+    check(rc == 0, "scalar picture %d: %s", i, v3d_last_error());
+    for (int p = 0; p < 3; p++) {
+      f[i].planes[p] = got[i].data[p];
+      f[i].strides[p] = got[i].stride[p];
+    }
+    f[i].width = kWidth;
+    f[i].height = kHeight;
+    f[i].mbs = g.mbs.data();
+    f[i].mb_stride = g.mb_stride;
+    f[i].slices = g.slices.data();
+    f[i].n_slices = static_cast<int>(g.slices.size());
+  }
+  const int rc = v3d_h264_deblock_frames(ctx, f.data(), f.size());
+  check(rc == 0, "batch succeeds: %d %s", rc, v3d_last_error());
+  for (int i = 0; i < kPictures; i++) {
+    int pl = 0, x = 0, y = 0;
+    check(got[i].same_as(want[i], &pl, &x, &y) && got[i].guards_intact(),
+          "batch picture %d right (plane %d x %d y %d)", i, pl, x, y);
+  }
+  const V3dStats st = stats_of(ctx);
+  const uint64_t mbs = static_cast<uint64_t>((kWidth + 15) / 16) * ((kHeight + 15) / 16);
+  check(st.blocks_gpu == mbs && st.blocks_cpu == (kPictures - 1) * mbs,
+        "one picture counted on the GPU, the rest on the CPU (GPU %llu, CPU %llu macroblocks)",
+        static_cast<unsigned long long>(st.blocks_gpu),
+        static_cast<unsigned long long>(st.blocks_cpu));
+  check(g_last_warning.find("the frame is deblocked on the CPU") != std::string::npos,
+        "the warning names the CPU redo: '%s'", g_last_warning.c_str());
+  v3d_context_free(ctx);
+}
+
 void thread_fault(V3dContext *scalar) {
   V3dContext *ctx = v3d_context_new("simd", 4);
   if (!check(ctx != nullptr, "simd context: %s", v3d_last_error())) return;
@@ -260,7 +315,8 @@ int main(int argc, char **argv) {
                        {"submit-lost", "submit-lost:2"},     {"gpu-timeout", "gpu-timeout:2"},
                        {"gpu-alloc", "gpu-alloc:1"},         {"thread", "thread:2"},
                        {"device-lost-split", "device-lost:3"},
-                       {"device-lost-meet", "device-lost:1"}};
+                       {"device-lost-meet", "device-lost:1"},
+                       {"device-lost-h264-batch", "device-lost:2"}};
   const char *fault = nullptr;
   for (const auto &f : kFaults)
     if (sc == f.scenario) fault = f.fault;
@@ -292,6 +348,7 @@ int main(int argc, char **argv) {
     check(g_last_warning.find("the GPU's part of frame 7 of the batch is redone") != std::string::npos,
           "the lost job was the shared frame's part: '%s'", g_last_warning.c_str());
   }
+  else if (sc == "device-lost-h264-batch") h264_batch_lost(scalar);
   else if (sc == "device-lost-split") gpu_stream(scalar, "hybrid", 0.5, true, 2);
   else if (sc == "submit-lost") gpu_stream(scalar, "gpu", -1, false, 1);
   else if (sc == "gpu-timeout") gpu_stream(scalar, "hybrid", 0.5, true, 1);

@@ -41,7 +41,7 @@ if [ "$mode" != bench ]; then
     [ -f "$t" ] && [ -x "$t" ] || continue
     case "$t" in *gst*|*_real) continue ;; esac  # GStreamer tests; helpers run by scripts
     if [ "$(basename "$t")" = test_faults ]; then  # one run per injected fault
-      for s in no-loader no-device device-lost device-lost-batch device-lost-meet device-lost-split submit-lost \
+      for s in no-loader no-device device-lost device-lost-batch device-lost-meet device-lost-h264-batch device-lost-split submit-lost \
                gpu-timeout gpu-alloc thread; do
         V3D_REQUIRE_GPU=1 "$t" "$s" >"$out/faults-$s.log" 2>&1
         rc=$?
