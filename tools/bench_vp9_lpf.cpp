@@ -393,12 +393,12 @@ int bench_vp9_lpf(const Options &opt, Json &json) {
     }
     printf("%s grid, %llu edge segments per frame; the GPU path's cell words take %.3f ms "
            "per frame on one thread\n", g.name, static_cast<unsigned long long>(g.edges), cells_ms);
+    json.begin_object(g.name);
+    json.num("edges_per_frame", static_cast<double>(g.edges));
+    json.num("gpu_cells_ms_1thread", cells_ms);
     if (!fif_only) {
       printf("  %-10s %-10s %9s %9s %9s %6s %5s\n", "config", "backend", "median", "p99",
              "Medge/s", "share", "exact");
-      json.begin_object(g.name);
-      json.num("edges_per_frame", static_cast<double>(g.edges));
-      json.num("gpu_cells_ms_1thread", cells_ms);
       std::vector<std::pair<const Cfg *, Run>> runs;
       std::vector<BackendCfg> bcfg;
       for (const Cfg &c : cfgs) bcfg.push_back({!c.gpu || opt.gpu ? c.backend : nullptr, c.threads});
