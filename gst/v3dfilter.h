@@ -15,8 +15,9 @@
 //   :4 with each message), and readable through "stats";
 // - the allocation proposal: GstVideoMeta, the subclass's meta API and a GstV3dBufferPool;
 // - frames in flight: with "max-frames-in-flight" N > 1 and a context with a GPU (or several CPU
-//   threads, for an element whose batches_help_cpu), up to N frames are held and processed together (process_batch), then pushed in their order; EOS,
-//   caps changes and flushes drain or drop them; the latency query adds N - 1 frame durations.
+//   threads, for a class with batches_help_cpu), up to N frames are held and processed together
+//   (process_batch), then pushed in their order; EOS, caps changes and flushes drain or drop
+//   them; the latency query adds N - 1 frame durations.
 //
 // Subclasses implement GstVideoFilterClass::set_info and GstBaseTransformClass::transform_ip
 // (frames are mapped by the subclass, only when it needs them), chain their finalize, and in
@@ -62,9 +63,10 @@ struct _GstV3dFilterClass {
   // (gst_v3d_filter_take_source), copying them inside its kernel (e.g. row by row, while in
   // cache); FALSE: the base copies them before transform_ip.
   gboolean copies_source;
-  // TRUE when process_batch beats frame-by-frame processing on the CPU alone too (the loop
-  // filter: a batch's wavefronts run in one loop of the workers): frames in flight then also
-  // apply to contexts without a GPU, unless they run the scalar backend or one CPU thread.
+  // TRUE when process_batch beats frame-by-frame processing on the CPU alone too (the loop filter
+  // and H.264 deblocking: a batch's wavefronts run in one loop of the workers): frames in flight
+  // then also apply to contexts without a GPU, unless they run the scalar backend or one CPU
+  // thread.
   gboolean batches_help_cpu;
 };
 

@@ -226,38 +226,25 @@ inline void fif_percentages(const std::vector<double> (&times)[kFifConfigs], Jso
     return stats_of(v).median;
   };
   auto r = [&](int c, size_t k) { return 1.0 / times[c][k]; };
-  if (rate[kFifCpuN1] > 0 && rate[kFifGpu] > 0 && rate[kFifCpuN1Gpu] > 0) {
-    const double of_sum = 100 * rate[kFifCpuN1Gpu] / (rate[kFifCpuN1] + rate[kFifGpu]);
-    const double of_best = 100 * rate[kFifCpuN1Gpu] / rate[best];
-    const double p_sum = 100 * paired({kFifCpuN1, kFifGpu, kFifCpuN1Gpu}, [&](size_t k) {
-      return r(kFifCpuN1Gpu, k) / (r(kFifCpuN1, k) + r(kFifGpu, k));
+  // Configuration mix against its two sides alone (CPU configuration cpu and the GPU) and against
+  // the best single side; json keys prefixed with key.
+  auto report = [&](int mix, int cpu, const char *name, const char *cpu_name, const std::string &key) {
+    if (rate[cpu] <= 0 || rate[kFifGpu] <= 0 || rate[mix] <= 0) return;
+    const double of_sum = 100 * rate[mix] / (rate[cpu] + rate[kFifGpu]);
+    const double of_best = 100 * rate[mix] / rate[best];
+    const double p_sum = 100 * paired({cpu, kFifGpu, mix}, [&](size_t k) {
+      return r(mix, k) / (r(cpu, k) + r(kFifGpu, k));
     });
-    const double p_best = 100 * paired({best, kFifCpuN1Gpu}, [&](size_t k) {
-      return r(kFifCpuN1Gpu, k) / r(best, k);
-    });
-    printf("; CPU-(N-1)+GPU = %.0f%% of CPU-(N-1) + GPU (paired %.0f%%), %.0f%% of the best single "
-           "side (paired %.0f%%)", of_sum, p_sum, of_best, p_best);
-    json.num("hybrid_percent_of_sum", of_sum);
-    json.num("hybrid_percent_of_sum_paired", p_sum);
-    json.num("hybrid_percent_of_best_single", of_best);
-    json.num("hybrid_percent_of_best_single_paired", p_best);
-  }
-  if (rate[kFifCpuN] > 0 && rate[kFifGpu] > 0 && rate[kFifAuto] > 0) {
-    const double of_sum = 100 * rate[kFifAuto] / (rate[kFifCpuN] + rate[kFifGpu]);
-    const double of_best = 100 * rate[kFifAuto] / rate[best];
-    const double p_sum = 100 * paired({kFifCpuN, kFifGpu, kFifAuto}, [&](size_t k) {
-      return r(kFifAuto, k) / (r(kFifCpuN, k) + r(kFifGpu, k));
-    });
-    const double p_best = 100 * paired({best, kFifAuto}, [&](size_t k) {
-      return r(kFifAuto, k) / r(best, k);
-    });
-    printf("; auto = %.0f%% of CPU-N + GPU (paired %.0f%%), %.0f%% of the best single side "
-           "(paired %.0f%%)", of_sum, p_sum, of_best, p_best);
-    json.num("auto_percent_of_sum", of_sum);
-    json.num("auto_percent_of_sum_paired", p_sum);
-    json.num("auto_percent_of_best_single", of_best);
-    json.num("auto_percent_of_best_single_paired", p_best);
-  }
+    const double p_best = 100 * paired({best, mix}, [&](size_t k) { return r(mix, k) / r(best, k); });
+    printf("; %s = %.0f%% of %s + GPU (paired %.0f%%), %.0f%% of the best single side "
+           "(paired %.0f%%)", name, of_sum, cpu_name, p_sum, of_best, p_best);
+    json.num(key + "_percent_of_sum", of_sum);
+    json.num(key + "_percent_of_sum_paired", p_sum);
+    json.num(key + "_percent_of_best_single", of_best);
+    json.num(key + "_percent_of_best_single_paired", p_best);
+  };
+  report(kFifCpuN1Gpu, kFifCpuN1, "CPU-(N-1)+GPU", "CPU-(N-1)", "hybrid");
+  report(kFifAuto, kFifCpuN, "auto", "CPU-N", "auto");
 }
 
 void print_machine(Json &json, const Options &opt);

@@ -155,7 +155,7 @@ void deblock_sequential(const DeblockPicture &pic, const DeblockDsp &dsp, unsign
 // step t doing (r0 + i, t - 2i) for i = 0 .. h-1 — (r0+i+1, c) comes at step c + 2i + 2, after
 // (r0+i, c+1) at step c + 2i + 1, so the rule above holds inside the strip. The strip's first
 // row needs the strip above's last row at column c+1, done at that strip's step c + 1 + 2(h-1):
-// run_wavefront's lag over steps is 2h - 1. Why strips: a row's top edges read and write the
+// the wavefront's lag over steps is 2h - 1. Why strips: a row's top edges read and write the
 // four sample rows just above it, which the thread of the row above wrote a moment earlier, so
 // with one row per task every macroblock pulled cache lines from another core; where a
 // core-to-core transfer costs as much as a macroblock (~250 ns on the 2-core development VM)
@@ -167,27 +167,16 @@ int deblock_strip_rows(int mb_rows, int threads) {
 
 void deblock_wavefront(const DeblockPicture &pic, const DeblockDsp &dsp, ThreadPool &pool,
                        unsigned planes, int strip_rows) {
-  const int h = strip_rows > 0 ? std::min(strip_rows, kMaxStripRows)
-                               : deblock_strip_rows(pic.mb_rows, pool.size());
-  const int strips = (pic.mb_rows + h - 1) / h;
-  const int steps = pic.mb_cols + 2 * (h - 1);
-  run_wavefront(pool, strips, steps, 2 * h - 1, [&](int s, int t) {
-    for (int i = 0; i < h; i++) {
-      const int r = s * h + i, c = t - 2 * i;
-      if (r >= pic.mb_rows || c < 0) break;  // rows further down start later still
-      if (c >= pic.mb_cols) continue;
-      if (c == 0) deblock_copy_mb_row(pic, r, planes);  // row r is nobody else's before now
-      deblock_mb(pic, dsp, r, c, planes, kPassesAll);
-    }
-  });
+  deblock_wavefronts({&pic}, dsp, pool, planes, strip_rows);
 }
 
 void deblock_wavefronts(const std::vector<const DeblockPicture *> &pics, const DeblockDsp &dsp,
-                        ThreadPool &pool) {
+                        ThreadPool &pool, unsigned planes, int strip_rows) {
   if (pics.empty()) return;
   int min_rows = pics[0]->mb_rows;
   for (const DeblockPicture *p : pics) min_rows = std::min(min_rows, p->mb_rows);
-  const int h = deblock_strip_rows(min_rows, pool.size());
+  const int h = strip_rows > 0 ? std::min(strip_rows, kMaxStripRows)
+                               : deblock_strip_rows(min_rows, pool.size());
   std::vector<WaveGrid> grids;
   for (const DeblockPicture *p : pics)
     grids.push_back({(p->mb_rows + h - 1) / h, p->mb_cols + 2 * (h - 1)});
@@ -195,10 +184,10 @@ void deblock_wavefronts(const std::vector<const DeblockPicture *> &pics, const D
     const DeblockPicture &pic = *pics[k];
     for (int i = 0; i < h; i++) {
       const int r = s * h + i, c = t - 2 * i;
-      if (r >= pic.mb_rows || c < 0) break;
+      if (r >= pic.mb_rows || c < 0) break;  // rows further down start later still
       if (c >= pic.mb_cols) continue;
-      if (c == 0) deblock_copy_mb_row(pic, r, kPlanesAll);
-      deblock_mb(pic, dsp, r, c, kPlanesAll, kPassesAll);
+      if (c == 0) deblock_copy_mb_row(pic, r, planes);  // row r is nobody else's before now
+      deblock_mb(pic, dsp, r, c, planes, kPassesAll);
     }
   });
 }

@@ -96,11 +96,12 @@ int deblock_strip_rows(int mb_rows, int threads);
 void deblock_wavefront(const DeblockPicture &pic, const DeblockDsp &dsp, ThreadPool &pool,
                        unsigned planes = kPlanesAll, int strip_rows = 0);
 
-// Several pictures (sharing no samples), all planes, each as deblock_wavefront would, in one loop
-// of the pool (run_wavefronts): threads one picture's wavefront leaves waiting work on the next.
-// One strip height for all (deblock_strip_rows of the shortest picture). Blocks.
+// Several pictures (sharing no samples), each as deblock_wavefront would, in one loop of the pool
+// (run_wavefronts): threads one picture's wavefront leaves waiting work on the next. One strip
+// height for all (strip_rows, or 0: deblock_strip_rows of the shortest picture). deblock_wavefront
+// is this with one picture. Blocks.
 void deblock_wavefronts(const std::vector<const DeblockPicture *> &pics, const DeblockDsp &dsp,
-                        ThreadPool &pool);
+                        ThreadPool &pool, unsigned planes = kPlanesAll, int strip_rows = 0);
 
 }  // namespace h264
 }  // namespace v3d

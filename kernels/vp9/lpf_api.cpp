@@ -152,8 +152,7 @@ void run_cpu(V3dContext *ctx, const LpfFrame &frame, int mask) {
 // Frames (each with its plane_mask) on the CPU: the scalar references one after another, or the
 // SIMD wavefronts of all of them in one loop of the pool (lpf_frames_wavefront).
 void run_cpu_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
-  if (frames.empty()) return;
-  if (ctx->backend == Backend::kScalar || frames.size() == 1) {
+  if (ctx->backend == Backend::kScalar) {
     for (const LpfFrame &f : frames) run_cpu(ctx, f, f.plane_mask);
     return;
   }

@@ -179,11 +179,6 @@ void lpf_thresholds(int sharpness, LpfThresholds *t) {
   }
 }
 
-int lpf_validate(int width, int height, const V3dVp9LfInfo *grid, int grid_stride, int sharpness) {
-  const int rc = lpf_validate_header(width, height, grid, grid_stride, sharpness);
-  return rc ? rc : lpf_validate_rows(width, height, grid, grid_stride, 0, (height + 7) / 8);
-}
-
 int lpf_validate_header(int width, int height, const V3dVp9LfInfo *grid, int grid_stride,
                         int sharpness) {
   if (width <= 0 || height <= 0 || width > 65536 || height > 65536)
@@ -303,24 +298,15 @@ void lpf_frame_sequential(const LpfFrame &f, const LpfDsp &dsp, LpfOrder order) 
 // later waits for it (row r+1 waits for (r, c) before (r+1, c-1)), so each pixel sees the
 // sequential order of operations. Rows are pool tasks taken in increasing order, so the row a
 // task waits for was taken earlier by a running thread: no deadlock, even with one thread.
-// Rows are run by run_wavefront (core/wavefront.h) with a lag of one superblock: (r, c) waits
+// Rows are run by run_wavefronts (core/wavefront.h) with a lag of one superblock: (r, c) waits
 // for row r-1 to finish column min(c + 1, last).
 void lpf_frame_wavefront(const LpfFrame &f, const LpfDsp &dsp, ThreadPool &pool) {
-  const int sb_rows = (f.grid.mi_rows + 7) / 8, sb_cols = (f.grid.mi_cols + 7) / 8;
-  if (pool.size() <= 1 || sb_rows <= 1) {
-    lpf_frame_sequential(f, dsp);
-    return;
-  }
-  run_wavefront(pool, sb_rows, sb_cols, 1, [&](int r, int c) {
-    // Row r's pixels are touched by nobody before row r starts (row r-1 reaches only its own
-    // rows and the 8 above): copy them now, then filter them while they are in cache.
-    if (c == 0) lpf_copy_sb_row(f, r);
-    filter_sb_passes(f, dsp, r, c, kVertical | kHorizontal);
-  });
+  lpf_frames_wavefront({&f}, dsp, pool);
 }
 
 // Each frame's rows wait only for the row above in the same frame (the frames share no pixels),
-// so this is lpf_frame_wavefront's order within every frame.
+// so this is the order above within every frame. With one thread, or one superblock row,
+// run_wavefronts runs a frame in raster order: lpf_frame_sequential's.
 void lpf_frames_wavefront(const std::vector<const LpfFrame *> &frames, const LpfDsp &dsp,
                           ThreadPool &pool) {
   std::vector<WaveGrid> grids;
@@ -329,6 +315,8 @@ void lpf_frames_wavefront(const std::vector<const LpfFrame *> &frames, const Lpf
     grids.push_back({(f->grid.mi_rows + 7) / 8, (f->grid.mi_cols + 7) / 8});
   run_wavefronts(pool, grids, 1, [&](int k, int r, int c) {
     const LpfFrame &f = *frames[k];
+    // Row r's pixels are touched by nobody before row r starts (row r-1 reaches only its own
+    // rows and the 8 above): copy them now, then filter them while they are in cache.
     if (c == 0) lpf_copy_sb_row(f, r);
     filter_sb_passes(f, dsp, r, c, kVertical | kHorizontal);
   });

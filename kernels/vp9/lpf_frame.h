@@ -15,16 +15,13 @@
 namespace v3d {
 namespace vp9 {
 
-// Checks the arguments of v3d_vp9_loop_filter_frame other than the context and planes: sizes,
-// sharpness, every grid entry of the picture (filter_level, block_size, tx_size), and that the
-// grid is a VP9 partition (each entry equal to the top-left entry of its block; a rectangular
-// block's other half, where inside the picture, of the same size). Returns V3D_OK or the error,
-// with the thread's message naming the first offending block.
-int lpf_validate(int width, int height, const V3dVp9LfInfo *grid, int grid_stride, int sharpness);
-// lpf_validate in two parts, so that a frame's grid rows can be checked on several threads:
-// the sizes, sharpness and grid pointer and stride; then the grid entries of mi rows
-// [row_begin, row_end) in raster order (for a frame the first part accepted). lpf_validate is the
-// first part, then the second on every row.
+// Checks the arguments of v3d_vp9_loop_filter_frame other than the context and planes, in two
+// parts, so that a frame's grid rows can be checked on several threads. The header: sizes,
+// sharpness, the grid pointer and grid_stride. The rows (for a frame whose header was accepted):
+// every grid entry of mi rows [row_begin, row_end) in raster order (filter_level, block_size,
+// tx_size), and that the grid is a VP9 partition there (each entry equal to the top-left entry of
+// its block; a rectangular block's other half, where inside the picture, of the same size). Each
+// returns V3D_OK or the error, with the thread's message naming the first offending block.
 int lpf_validate_header(int width, int height, const V3dVp9LfInfo *grid, int grid_stride,
                         int sharpness);
 int lpf_validate_rows(int width, int height, const V3dVp9LfInfo *grid, int grid_stride,

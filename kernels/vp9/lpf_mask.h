@@ -40,8 +40,8 @@ struct LpfSbMask {
   uint8_t lvl_uv[16];  // level of each chroma 8x8 block: that of its top-left luma 8x8 block
 };
 
-// Builds the masks of superblock (sb_row, sb_col) of a grid accepted by lpf_validate
-// (vp9/lpf_frame.h).
+// Builds the masks of superblock (sb_row, sb_col) of a grid accepted by lpf_validate_header and
+// lpf_validate_rows (vp9/lpf_frame.h).
 void lpf_build_sb_mask(const LpfGrid &grid, int sb_row, int sb_col, LpfSbMask *mask);
 
 // Block size tables of the VP9 specification (BLOCK_4X4 .. BLOCK_64X64): log2 of the width and
