@@ -26,7 +26,7 @@ if [ "${1:-}" = "--gst" ]; then
   shift
 fi
 tests=("$@")
-[ ${#tests[@]} -gt 0 ] || tests=(vp9_itx_frame vp9_lpf_frame h264_deblock_frame split_controller
+[ ${#tests[@]} -gt 0 ] || tests=(thread_pool wavefront vp9_itx_frame vp9_lpf_frame h264_deblock_frame split_controller
                                   fault_thread fault_device_lost fault_gpu_timeout)
 tests+=("${gst[@]}")
 export TSAN_OPTIONS="halt_on_error=0:second_deadlock_stack=1:history_size=4:suppressions=$PWD/tests/tsan.supp"

@@ -394,6 +394,7 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   if (!ctx) return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL context");
   const auto t_call = Clock::now();
   std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
+  PoolHot hot(*ctx->pool);  // its loops follow each other: threads spin between them
   ItxScratch &scratch = ctx->itx_scratch;
   FramePlanes frame;
   int rc = check_itx_frame(ctx->pool.get(), planes, strides, width, height, blocks, n_blocks,
@@ -1001,6 +1002,7 @@ int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !ctx ? "context" : "frames");
   const auto t_call = Clock::now();
   std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
+  PoolHot hot(*ctx->pool);  // its loops follow each other: threads spin between them
   std::vector<FramePlanes> planes(n_frames);
   std::vector<ItxScratch> &scratch = ctx->itx_batch_scratch;  // reused between calls
   if (scratch.size() < n_frames) scratch.resize(n_frames);

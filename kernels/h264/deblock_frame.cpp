@@ -240,6 +240,7 @@ int deblock_call(V3dContext *ctx, const uint8_t *const src[3], const ptrdiff_t s
   if (rc) return rc;
 
   std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
+  PoolHot hot(*ctx->pool);  // its loops follow each other: threads spin between them
   h264::deblock_run(ctx, pic);
   return V3D_OK;
 }
@@ -284,6 +285,7 @@ extern "C" int v3d_h264_deblock_frames(V3dContext *ctx, const V3dH264Frame *fram
   }
   if (!n_frames) return V3D_OK;
   std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
+  PoolHot hot(*ctx->pool);  // its loops follow each other: threads spin between them
   h264::deblock_run_batch(ctx, pics);
   return V3D_OK;
 }

@@ -463,6 +463,7 @@ extern "C" int v3d_vp9_loop_filter_frame(V3dContext *ctx, uint8_t *const planes[
   clear_error();
   if (!ctx) return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL context");
   std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
+  PoolHot hot(*ctx->pool);  // its loops follow each other: threads spin between them
   std::vector<vp9::LpfFrame> frames;
   int rc = vp9::check_frames(*ctx->pool, {{planes, strides, width, height, grid, grid_stride, sharpness}},
                              false, &frames);
@@ -483,6 +484,7 @@ extern "C" int v3d_vp9_loop_filter_frames(V3dContext *ctx, const V3dVp9LfFrame *
     args[i] = {fr.planes, fr.strides, fr.width, fr.height, fr.grid, fr.grid_stride, fr.sharpness};
   }
   std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
+  PoolHot hot(*ctx->pool);  // its loops follow each other: threads spin between them
   std::vector<vp9::LpfFrame> f;
   int rc = vp9::check_frames(*ctx->pool, args, true, &f);
   if (rc) return rc;
@@ -500,6 +502,7 @@ extern "C" int v3d_vp9_loop_filter_frame_from(V3dContext *ctx, const uint8_t *co
   if (!src || !src_strides)
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !src ? "src" : "src_strides");
   std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
+  PoolHot hot(*ctx->pool);  // its loops follow each other: threads spin between them
   std::vector<vp9::LpfFrame> frames;
   int rc = vp9::check_frames(*ctx->pool, {{planes, strides, width, height, grid, grid_stride, sharpness}},
                              false, &frames);
