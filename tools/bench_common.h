@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,11 +25,35 @@ struct Options {
   int threads = 0;  // 0 = online cores
   bool gpu = true;
   std::string only;
-  std::string section;       // "" = every frame-level section, "itx", "lpf", "h264", "ceiling" or "fif"
+  std::string section;       // "" = every frame-level section (and pool), else the one named
   std::string configs;       // "" = every M4 configuration, else a comma-separated list of labels
                              // (cpu_1,cpu_n,gpu,cpu_n1_gpu,cpu_n_gpu,auto): VP9 transforms' M4 and
                              // the frames-in-flight M4s (cpu_n1 there, no cpu_1)
   double bandwidth_gbs = 0;  // device memory bandwidth, for the batch table's ratio
+};
+
+// Sets V3D_POOL_SPIN_US to spin_us for its scope (spin_us < 0: leaves the environment alone), so
+// that the contexts made meanwhile get pools that spin that long (the pool section's A/B).
+class SpinEnv {
+ public:
+  explicit SpinEnv(int spin_us) : set_(spin_us >= 0) {
+    if (!set_) return;
+    const char *old = getenv("V3D_POOL_SPIN_US");
+    had_ = old != nullptr;
+    if (had_) old_ = old;
+    setenv("V3D_POOL_SPIN_US", std::to_string(spin_us).c_str(), 1);
+  }
+  ~SpinEnv() {
+    if (!set_) return;
+    if (had_) setenv("V3D_POOL_SPIN_US", old_.c_str(), 1);
+    else unsetenv("V3D_POOL_SPIN_US");
+  }
+  SpinEnv(const SpinEnv &) = delete;
+  SpinEnv &operator=(const SpinEnv &) = delete;
+
+ private:
+  bool set_, had_ = false;
+  std::string old_;
 };
 
 // Whether the M4 configuration labelled label is to run (opt.configs).
@@ -255,5 +280,9 @@ void bench_vp9_itx_ceiling(const Options &opt, Json &json);
 void bench_vp9_itx_fif(const Options &opt, Json &json);
 int bench_vp9_lpf(const Options &opt, Json &json);
 int bench_h264_frame(const Options &opt, Json &json);  // bench_h264_frame.cpp
+// The worker pool's wake-up costs (bench_pool.cpp), and the VP9 transforms' per-frame M4 with the
+// pools spinning against sleeping at once (bench_vp9_itx.cpp).
+void bench_pool(const Options &opt, Json &json);
+void bench_vp9_itx_pool_ab(const Options &opt, Json &json);
 
 }  // namespace v3dbench

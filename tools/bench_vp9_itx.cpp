@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "bench_common.h"
+#include "core/thread_pool.h"
 #include "v3d/v3d.h"
 
 namespace v3dbench {
@@ -195,6 +196,7 @@ struct RunResult {
 struct M4Config {
   const char *backend;  // NULL: skipped
   int threads;
+  int spin_us = -1;  // the context's pool spin (V3D_POOL_SPIN_US at its creation); -1: as it is
 };
 std::vector<RunResult> run_contexts_interleaved(const std::vector<M4Config> &cfgs,
                                                 const Workload &w, int frames) {
@@ -212,7 +214,10 @@ std::vector<RunResult> run_contexts_interleaved(const std::vector<M4Config> &cfg
     o.backend = cfgs[i].backend;
     o.cpu_threads = cfgs[i].threads;
     o.gpu_share = -1;
-    sides[i].ctx = v3d_context_new_with_options(&o);
+    {
+      SpinEnv spin(cfgs[i].spin_us);
+      sides[i].ctx = v3d_context_new_with_options(&o);
+    }
     if (!sides[i].ctx) continue;
     out[i].backend = v3d_context_backend(sides[i].ctx);
     sides[i].frame.reset(new Frame(sides[i].ctx, kWidth, kHeight));
@@ -247,6 +252,60 @@ std::vector<RunResult> run_contexts_interleaved(const std::vector<M4Config> &cfg
   }
   return out;
 }
+
+}  // namespace
+
+// The pool section's per-frame A/B: the M4's per-frame configurations with their pools spinning
+// (the default) and sleeping at once (spin 0), timed interleaved, on 16x16, 4x4 and mixed frames.
+void bench_vp9_itx_pool_ab(const Options &opt, Json &json) {
+  const int cores = opt.threads > 0 ? opt.threads : static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+  struct Cfg {
+    const char *label, *backend;
+    int threads;
+  };
+  const Cfg cfgs[] = {{"cpu_n", "simd", cores},
+                      {"gpu", "gpu", 1},
+                      {"cpu_n1_gpu", "hybrid", std::max(1, cores - 1)},
+                      {"auto", "auto", 0}};
+  printf("\nVP9 transforms one frame per call, pools spinning (%d us) against sleeping at once, "
+         "ms per frame median (p99); %d frames\n", v3d::ThreadPool::kDefaultSpinUs, opt.frames);
+  printf("%-16s", "workload");
+  for (const Cfg &c : cfgs) printf(" %14s/spin %14s/sleep", c.label, c.label);
+  printf("\n");
+  json.begin_array("pool_ab");
+  for (int spec = 0; spec < 3; spec++) {
+    const int size = spec == 0 ? 2 : spec == 1 ? 0 : -1;
+    Workload w = make_workload(size, size < 0 ? -1 : 0, false, 4321 + spec);
+    if (!opt.only.empty() && w.name.find(opt.only) == std::string::npos) continue;
+    std::vector<M4Config> m4;
+    for (const Cfg &c : cfgs)
+      for (int spin : {-1, 0}) {
+        const bool needs_gpu = strcmp(c.backend, "simd") != 0;
+        m4.push_back({(!needs_gpu || opt.gpu) && config_wanted(opt, c.label) ? c.backend : nullptr,
+                      c.threads, spin});
+      }
+    const std::vector<RunResult> r = run_contexts_interleaved(m4, w, opt.frames);
+    json.begin_object();
+    json.str("name", w.name);
+    printf("%-16s", w.name.c_str());
+    for (size_t k = 0; k < m4.size(); k++) {
+      const Cfg &c = cfgs[k / 2];
+      if (r[k].ok) printf(" %9.3f (%6.3f)", r[k].t.median * 1e3, r[k].t.p99 * 1e3);
+      else printf(" %18s", "-");
+      json.begin_object(std::string(c.label) + (k % 2 ? "_sleep" : "_spin"));
+      json.num("ok", r[k].ok ? 1 : 0);
+      json.num("frame_ms_median", r[k].t.median * 1e3);
+      json.num("frame_ms_p99", r[k].t.p99 * 1e3);
+      json.end_object();
+    }
+    printf("\n");
+    fflush(stdout);
+    json.end_object();
+  }
+  json.end_array();
+}
+
+namespace {
 
 // Fraction of blocks whose pixels match the scalar reference exactly, through a context.
 double bit_exact_percent(const char *backend, const Workload &w) {
