@@ -417,6 +417,8 @@ class FrameCheck {
 
 }  // namespace
 
+constexpr int kValidateTasksPerThread = 3;
+
 void itx_validate_frames(size_t n, const ItxFrameArgs *frames, ThreadPool *pool, int *rcs,
                          std::string *why, std::vector<ItxChunk> *const *chunks) {
   // The tasks' bitmaps per frame, kept by the calling thread between calls (workers reach them
@@ -424,9 +426,12 @@ void itx_validate_frames(size_t n, const ItxFrameArgs *frames, ThreadPool *pool,
   thread_local std::vector<std::vector<TaskMarks>> tls_marks;
   if (tls_marks.size() < n) tls_marks.resize(n);
   std::vector<FrameCheck> checks(n);
-  // Tasks of every frame in one list: about as many as threads, each frame getting its share.
+  // Tasks of every frame in one list: kValidateTasksPerThread per thread, each frame getting its
+  // share (with one task per thread, a thread that woke 10-40 us late on the device machine
+  // still took the last task and ended the loop that much later; smaller tasks leave it less).
   const int threads = pool ? pool->size() : 1;
-  const int per_frame = std::max(1, static_cast<int>((threads + n - 1) / std::max<size_t>(n, 1)));
+  const int total = threads > 1 ? threads * kValidateTasksPerThread : 1;
+  const int per_frame = std::max(1, static_cast<int>((total + n - 1) / std::max<size_t>(n, 1)));
   std::vector<std::pair<size_t, int>> tasks;
   for (size_t f = 0; f < n; f++) {
     rcs[f] = checks[f].begin(frames[f], per_frame, tls_marks[f], chunks ? chunks[f] : nullptr);
