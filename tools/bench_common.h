@@ -56,6 +56,14 @@ class SpinEnv {
   std::string old_;
 };
 
+// Untimed frames (pictures) before the per-frame M4s' timed ones (--warmup, default 3): the
+// pools' first frames and the adaptive controllers' first measurements of each way. A longer
+// warm-up measures a stream's steady state (auto then explores the slower ways only now and then).
+inline int &warmup_frames() {
+  static int frames = 3;
+  return frames;
+}
+
 // Whether the M4 configuration labelled label is to run (opt.configs).
 inline bool config_wanted(const Options &opt, const char *label) {
   if (opt.configs.empty()) return true;

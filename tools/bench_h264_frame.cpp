@@ -77,7 +77,7 @@ struct DbConfig {
 };
 std::vector<DbResult> run_db_interleaved(const std::vector<DbConfig> &cfgs, const Picture &src,
                                          Grid &g, int frames) {
-  constexpr int kProbes = 3;
+  const int kProbes = warmup_frames();
   struct Side {
     V3dContext *ctx = nullptr;
     std::unique_ptr<Picture> pic;

@@ -224,8 +224,8 @@ std::vector<RunResult> run_contexts_interleaved(const std::vector<M4Config> &cfg
     sides[i].coeffs.reset(new SharedCoeffs(sides[i].ctx, w.coeffs));
   }
   for (size_t i = 0; i < sides.size(); i++) timed[i].failed = !sides[i].ctx;
-  // The first 3 frames are not timed: the adaptive split's probes.
-  time_interleaved(timed, frames + 3, 3, [&](size_t i) {
+  // The first frames are not timed: the adaptive split's probes (warmup_frames()).
+  time_interleaved(timed, frames + warmup_frames(), warmup_frames(), [&](size_t i) {
     Side &sd = sides[i];
     auto t0 = Clock::now();
     int rc = v3d_vp9_itxfm_add_frame(sd.ctx, sd.frame->planes, sd.frame->strides, kWidth,

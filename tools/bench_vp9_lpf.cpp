@@ -36,7 +36,6 @@ namespace v3dbench {
 namespace {
 
 constexpr int kW = 1920, kH = 1088;
-constexpr int kWarmup = 3;  // untimed frames first (hybrid's controller probes both sides)
 
 using v3dtest::vp9::LfFrame;
 
@@ -110,7 +109,8 @@ std::vector<Run> run_backends_interleaved(const std::vector<BackendCfg> &cfgs, c
     sides[i].f.reset(new SharedFrame(sides[i].ctx, src));
   }
   for (size_t i = 0; i < sides.size(); i++) timed[i].failed = !sides[i].ctx;
-  time_interleaved(timed, frames + kWarmup, kWarmup, [&](size_t i) {
+  // Untimed frames first (hybrid's controller probes both sides): warmup_frames().
+  time_interleaved(timed, frames + warmup_frames(), warmup_frames(), [&](size_t i) {
     Side &sd = sides[i];
     sd.f->reset();  // the same unfiltered frame each time
     auto t0 = Clock::now();
