@@ -258,6 +258,46 @@ void test_invalid(uint64_t seed) {
     check(f.same(orig, &where), "invalid case '%s': frame modified at %s", c.what, where.c_str());
   }
   V3dVp9TxBlock ok = block(0, 0, 0, 0, 0, 1, 0);
+  // The same lists on GPU contexts, which prepare their share of a frame beside its validation
+  // (reading the share's blocks before they are validated): the GPU alone, and hybrid with half
+  // of each frame fixed to the GPU. Then a valid frame on each must still come out as on the
+  // CPU (every refused call returned its job's slot).
+  for (const char *backend : {"gpu", "hybrid"}) {
+    V3dContext *g = v3d_context_new(backend, v3dtest::test_threads(2));
+    if (!g || strcmp(v3d_context_backend(g), backend) != 0) {
+      if (g) v3d_context_free(g);
+      continue;
+    }
+    if (strcmp(backend, "hybrid") == 0) v3d_context_set_gpu_share(g, 0.5);
+    for (int round = 0; round < 2; round++)
+      for (auto &c : cases) {
+        const int rc = v3d_vp9_itxfm_add_frame(g, planes, strides, W, H, c.blocks.data(),
+                                               c.blocks.size(), coeffs.data(), coeffs.size());
+        check(rc == c.expect, "%s: invalid case '%s': got %d (%s), want %d", backend, c.what, rc,
+              v3d_last_error(), c.expect);
+        std::string where;
+        check(f.same(orig, &where), "%s: invalid case '%s': frame modified at %s", backend,
+              c.what, where.c_str());
+      }
+    const std::vector<V3dVp9TxBlock> good = {block(0, 0, 0, 1, 0, 20, 0), block(8, 0, 0, 0, 1, 9, 64),
+                                            block(0, 0, 1, 0, 0, 3, 80)};
+    Frame on_gpu(W, H, nullptr), on_cpu(W, H, nullptr);
+    on_gpu.copy_from(orig);
+    on_cpu.copy_from(orig);
+    uint8_t *const *gp;
+    const ptrdiff_t *gs;
+    on_gpu.api(&gp, &gs);
+    const int rc = v3d_vp9_itxfm_add_frame(g, gp, gs, W, H, good.data(), good.size(),
+                                           coeffs.data(), coeffs.size());
+    on_cpu.api(&gp, &gs);
+    const int rc_cpu = v3d_vp9_itxfm_add_frame(ctx, gp, gs, W, H, good.data(), good.size(),
+                                               coeffs.data(), coeffs.size());
+    std::string where;
+    check(rc == 0 && rc_cpu == 0 && on_gpu.same(on_cpu, &where),
+          "%s: a valid frame after the refused ones: rc %d / %d (%s), differs at %s", backend, rc,
+          rc_cpu, v3d_last_error(), where.c_str());
+    v3d_context_free(g);
+  }
   check(v3d_vp9_itxfm_add_frame(nullptr, planes, strides, W, H, &ok, 1, coeffs.data(), 16) ==
             V3D_ERROR_INVALID_ARGUMENT, "NULL context refused");
   check(v3d_vp9_itxfm_add_frame(ctx, nullptr, strides, W, H, &ok, 1, coeffs.data(), 16) ==

@@ -94,6 +94,10 @@ struct ItxScratch {
   std::vector<size_t> chunk_first;
   std::vector<uint64_t> chunk_cost;
   std::vector<size_t> cut;  // a frame's CPU tasks: blocks[cut[t], cut[t + 1])
+  // The GPU's share of a frame is chosen by cost, but a share prepared beside validation (before
+  // the costs are known) is chosen by block count: the last frame's ratio of the two at its split
+  // (count fraction / cost fraction; 1 for blocks of one size).
+  double count_per_cost = 1;
 
   // chunk_first and chunk_cost from chunks: blocks with work and cost before each chunk.
   void chunk_prefixes() {

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,8 +35,12 @@ struct ItxChunk {
 // CPU-16 on a mixed 1080p frame went from 130-132 to 143-150 Mblock/s with 512 (same host, two
 // A/B rounds).
 constexpr size_t kItxChunk = 512;
+// extra (optional): n_extra more tasks, extra(k) for k = 0..n_extra-1, run in validation's first
+// loop beside its own tasks (work that needs no validated block, e.g. the GPU's preparation of
+// its share); they run whatever the result.
 int itx_validate(int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
-                 size_t n_coeffs, ThreadPool *pool, std::vector<ItxChunk> *chunks = nullptr);
+                 size_t n_coeffs, ThreadPool *pool, std::vector<ItxChunk> *chunks = nullptr,
+                 int n_extra = 0, const std::function<void(int)> *extra = nullptr);
 
 // One frame's arguments to itx_validate_frames.
 struct ItxFrameArgs {
@@ -49,7 +54,8 @@ struct ItxFrameArgs {
 // f's result, why[f] its message when it failed; chunks[f] (chunks or chunks[f] may be null):
 // its chunk totals.
 void itx_validate_frames(size_t n, const ItxFrameArgs *frames, ThreadPool *pool, int *rcs,
-                         std::string *why, std::vector<ItxChunk> *const *chunks);
+                         std::string *why, std::vector<ItxChunk> *const *chunks,
+                         int n_extra = 0, const std::function<void(int)> *extra = nullptr);
 
 // Relative cost of a block for splitting work (pixels of the block; 0 for eob == 0).
 inline uint32_t itx_block_cost(const V3dVp9TxBlock &b) {

@@ -77,7 +77,9 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
 // A transform job in preparation, whose host-side work per block can be spread over threads:
 // run_part(k) for every k in 0..parts()-1 (distinct parts may run at once on different threads,
 // beside CPU work on the frame's other blocks: a part only reads the frame), then submit() once
-// (after every part has returned). The GPU itself turns the block list into its bucketed records.
+// (after every part has returned). Parts may run before the blocks are validated (beside the
+// validation): a part skips a block outside its plane or of an unknown size or type, and
+// submit() then refuses the job; submit() itself needs validated blocks. The GPU itself turns the block list into its bucketed records.
 // A prep dropped without submit() returns its slot; the frame is untouched until submit().
 class ItxGpuPrep {
  public:

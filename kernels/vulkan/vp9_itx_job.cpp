@@ -274,6 +274,14 @@ void ItxPrep::run_part(int k) {
   for (size_t i = first; i < end; i++) {
     const V3dVp9TxBlock &b = index_ ? (list[i] = blocks_[index_[i]]) : list[i];
     if (!b.eob) continue;
+    // A part may run before its blocks are validated (beside the validation of the frame): a
+    // block outside its plane or with an unknown size or type is not touched, and the job is
+    // refused at submit() (validation reports the block).
+    if (b.plane > 2 || b.tx_size >= kNumSizes || b.tx_type >= kNumTypes ||
+        b.x >= frame.width[b.plane] || b.y >= frame.height[b.plane]) {
+      st.bad = true;
+      continue;
+    }
     const int p = b.plane;
     st.count[b.tx_size * kNumTypes + b.tx_type]++;
     st.plane_used[p] = true;
@@ -298,8 +306,10 @@ std::unique_ptr<GpuJob> ItxPrep::submit(std::string *error) {
   if (!job_) return fail("the job was already submitted");
   ItxSlot *slot = job_->slot();
   // A part that has not run leaves its list entries stale, which the GPU must never read.
-  for (int k = 0; k < parts_; k++)
+  for (int k = 0; k < parts_; k++) {
     if (!slot->parts[k].ran) return fail("the job was submitted before all of its parts had run");
+    if (slot->parts[k].bad) return fail("a block of the job failed its checks");
+  }
   Gpu &gpu = gpu_;
   if (gpu_lost(gpu)) return fail("the GPU was lost");
   const FramePlanes &frame = job_->frame();

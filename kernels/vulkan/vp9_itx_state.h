@@ -32,6 +32,7 @@ struct ItxPartStats {
   bool plane_used[3] = {false, false, false};
   size_t coeff_min = SIZE_MAX, coeff_end = 0;
   bool ran = false;  // the part has run (submit() refuses a job whose parts have not all run)
+  bool bad = false;  // the part met a block that fails its own checks (run before validation)
 };
 
 struct ItxSlot {
