@@ -200,6 +200,9 @@ inline bool block_ok(const V3dVp9TxBlock &b, const int pw[3], const int ph[3], s
 
 namespace {
 
+// Bitmap bytes that one frame's validation tasks may hold at once (FrameCheck::begin).
+constexpr size_t kBitmapBudget = size_t{256} << 20;
+
 // The validation of one frame in phases, so that one frame's work can be spread over a pool's
 // threads and several frames' can share its loops (itx_validate_frames): begin(), then mark(t)
 // for every task t (on any threads, at once), then, when needs_remark(), remark(t) for every t,
@@ -225,6 +228,15 @@ class FrameCheck {
     // band of rows, so the merge reads each bitmap row about once.
     n_chunks_ = (a.n_blocks + kItxChunk - 1) / kItxChunk;
     n_tasks_ = static_cast<int>(std::min<size_t>(n_chunks_, static_cast<size_t>(std::max(1, max_tasks))));
+    // Each task has bitmaps of its own, as large as the frame's planes (at pixel resolution when
+    // a block is off the 4-pixel grid): at most kBitmapBudget bytes of them in all, so that a huge
+    // frame is checked by fewer tasks rather than with gigabytes of bitmaps (a 65536x65536 frame
+    // needs ~800 MB per task at pixel resolution).
+    size_t task_bytes = 0;
+    for (int p = 0; p < 3; p++)
+      task_bytes += static_cast<size_t>((pw_[p] + 63) / 64) * 8 * static_cast<size_t>(ph_[p]);
+    const size_t by_memory = std::max<size_t>(1, kBitmapBudget / std::max<size_t>(1, task_bytes));
+    n_tasks_ = static_cast<int>(std::min<size_t>(static_cast<size_t>(n_tasks_), by_memory));
     chunks_ = chunks;
     if (chunks) chunks->assign(n_chunks_, ItxChunk{});
     if (marks.size() < static_cast<size_t>(n_tasks_)) marks.resize(n_tasks_);
