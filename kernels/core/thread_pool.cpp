@@ -20,14 +20,6 @@ int online_cores() {
 
 namespace {
 
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__) || defined(__arm__)
-  __asm__ __volatile__("yield");
-#endif
-}
-
 // Spins until done() or for about spin_us microseconds; returns done(). Yields the core every 16
 // rounds (a microsecond or two): two threads that wait for each other may share one core (the
 // scheduler wakes a thread on its waker's core), and a thread that spun there without yielding

@@ -34,6 +34,15 @@
 
 namespace v3d {
 
+// One round of a spin-wait: tells the core this thread is waiting (x86 pause, Arm yield).
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+  __asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
 class ThreadPool {
  public:
   // n_threads: how many threads run loop bodies, the calling thread of run() included (so

@@ -28,14 +28,6 @@ struct alignas(64) RowProgress {
   std::condition_variable cv;
 };
 
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield" ::: "memory");
-#endif
-}
-
 }  // namespace
 
 int wavefront_threads(int rows, int cols, int lag) {
