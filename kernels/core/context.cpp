@@ -359,11 +359,8 @@ int check_itx_pointers(uint8_t *const planes[3], const ptrdiff_t strides[3], con
 int check_itx_planes(uint8_t *const planes[3], const ptrdiff_t strides[3], int width, int height,
                      FramePlanes *frame) {
   vp9::itx_plane_sizes(width, height, frame->width, frame->height);
+  if (const int rc = check_plane_strides(planes, strides, frame->width)) return rc;
   for (int p = 0; p < 3; p++) {
-    if (!planes[p]) return set_error(V3D_ERROR_INVALID_ARGUMENT, "plane %d is NULL", p);
-    if (strides[p] < frame->width[p])
-      return set_error(V3D_ERROR_INVALID_ARGUMENT, "stride %td of plane %d is below its width %d",
-                       strides[p], p, frame->width[p]);
     frame->data[p] = planes[p];
     frame->stride[p] = strides[p];
   }
@@ -413,8 +410,7 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   clear_error();
   if (!ctx) return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL context");
   const auto t_call = Clock::now();
-  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
-  PoolHot hot(*ctx->pool);  // its loops follow each other: threads spin between them
+  FrameScope scope(ctx);
   ItxScratch &scratch = ctx->itx_scratch;
   FramePlanes frame;
   // The GPU's share is planned and its host-side preparation (copying its blocks' list and
@@ -1088,11 +1084,9 @@ extern "C" {
 int v3d_vp9_itxfm_add_frames(V3dContext *ctx, const V3dVp9ItxFrame *frames, size_t n_frames) {
   using namespace v3d;
   clear_error();
-  if (!ctx || (n_frames && !frames))
-    return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !ctx ? "context" : "frames");
+  if (const int rc = check_batch_pointers(ctx, frames, n_frames)) return rc;
   const auto t_call = Clock::now();
-  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
-  PoolHot hot(*ctx->pool);  // its loops follow each other: threads spin between them
+  FrameScope scope(ctx);
   std::vector<FramePlanes> planes(n_frames);
   std::vector<ItxScratch> &scratch = ctx->itx_batch_scratch;  // reused between calls
   if (scratch.size() < n_frames) scratch.resize(n_frames);

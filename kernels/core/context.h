@@ -156,4 +156,17 @@ inline bool lean_split_allowed(const V3dContext *ctx) {
 // messages. Thread-safe.
 void warn_gpu_failure(V3dContext *ctx, const char *why, const char *now);
 
+// A frame-level call's hold on its context for the call's length: the frame lock (calls on one
+// context run one at a time) and the pool kept hot (PoolHot: the call's loops follow each other).
+class FrameScope {
+ public:
+  explicit FrameScope(V3dContext *ctx) : lock_(ctx->frame_mutex), hot_(*ctx->pool) {}
+  FrameScope(const FrameScope &) = delete;
+  FrameScope &operator=(const FrameScope &) = delete;
+
+ private:
+  std::lock_guard<std::mutex> lock_;
+  PoolHot hot_;
+};
+
 }  // namespace v3d

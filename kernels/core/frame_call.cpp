@@ -15,6 +15,11 @@ int check_frame_pointers(const V3dContext *ctx, uint8_t *const planes[3],
                    !ctx ? "context" : !planes ? "planes" : "strides");
 }
 
+int check_batch_pointers(const V3dContext *ctx, const void *frames, size_t n_frames) {
+  if (ctx && (frames || !n_frames)) return V3D_OK;
+  return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !ctx ? "context" : "frames");
+}
+
 int check_plane_strides(uint8_t *const planes[3], const ptrdiff_t strides[3],
                         const int widths[3]) {
   for (int p = 0; p < 3; p++) {

@@ -23,6 +23,10 @@ inline double seconds_since(Clock::time_point t0) {
 int check_frame_pointers(const V3dContext *ctx, uint8_t *const planes[3],
                          const ptrdiff_t strides[3]);
 
+// V3D_OK, or V3D_ERROR_INVALID_ARGUMENT naming a NULL ctx, or a NULL frames array of n_frames > 0
+// (the batch entry points' first check).
+int check_batch_pointers(const V3dContext *ctx, const void *frames, size_t n_frames);
+
 // V3D_OK, or V3D_ERROR_INVALID_ARGUMENT naming the first plane that is NULL or whose stride is
 // below its width (widths[p] samples).
 int check_plane_strides(uint8_t *const planes[3], const ptrdiff_t strides[3],

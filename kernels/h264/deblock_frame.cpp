@@ -239,8 +239,7 @@ int deblock_call(V3dContext *ctx, const uint8_t *const src[3], const ptrdiff_t s
   }
   if (rc) return rc;
 
-  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
-  PoolHot hot(*ctx->pool);  // its loops follow each other: threads spin between them
+  FrameScope scope(ctx);
   h264::deblock_run(ctx, pic);
   return V3D_OK;
 }
@@ -269,8 +268,7 @@ extern "C" int v3d_h264_deblock_frames(V3dContext *ctx, const V3dH264Frame *fram
                                        size_t n_frames) {
   using namespace v3d;
   clear_error();
-  if (!ctx || (n_frames && !frames))
-    return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !ctx ? "context" : "frames");
+  if (const int rc = check_batch_pointers(ctx, frames, n_frames)) return rc;
   std::vector<h264::DeblockPicture> pics(n_frames);
   for (size_t i = 0; i < n_frames; i++) {
     const V3dH264Frame &f = frames[i];
@@ -284,8 +282,7 @@ extern "C" int v3d_h264_deblock_frames(V3dContext *ctx, const V3dH264Frame *fram
     }
   }
   if (!n_frames) return V3D_OK;
-  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
-  PoolHot hot(*ctx->pool);  // its loops follow each other: threads spin between them
+  FrameScope scope(ctx);
   h264::deblock_run_batch(ctx, pics);
   return V3D_OK;
 }

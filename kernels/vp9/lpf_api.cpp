@@ -462,8 +462,7 @@ extern "C" int v3d_vp9_loop_filter_frame(V3dContext *ctx, uint8_t *const planes[
   using namespace v3d;
   clear_error();
   if (!ctx) return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL context");
-  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
-  PoolHot hot(*ctx->pool);  // its loops follow each other: threads spin between them
+  FrameScope scope(ctx);
   std::vector<vp9::LpfFrame> frames;
   int rc = vp9::check_frames(*ctx->pool, {{planes, strides, width, height, grid, grid_stride, sharpness}},
                              false, &frames);
@@ -475,16 +474,14 @@ extern "C" int v3d_vp9_loop_filter_frames(V3dContext *ctx, const V3dVp9LfFrame *
                                           size_t n_frames) {
   using namespace v3d;
   clear_error();
-  if (!ctx || (n_frames && !frames))
-    return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !ctx ? "context" : "frames");
+  if (const int rc = check_batch_pointers(ctx, frames, n_frames)) return rc;
   if (!n_frames) return V3D_OK;
   std::vector<vp9::LfArgs> args(n_frames);
   for (size_t i = 0; i < n_frames; i++) {
     const V3dVp9LfFrame &fr = frames[i];
     args[i] = {fr.planes, fr.strides, fr.width, fr.height, fr.grid, fr.grid_stride, fr.sharpness};
   }
-  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
-  PoolHot hot(*ctx->pool);  // its loops follow each other: threads spin between them
+  FrameScope scope(ctx);
   std::vector<vp9::LpfFrame> f;
   int rc = vp9::check_frames(*ctx->pool, args, true, &f);
   if (rc) return rc;
@@ -501,8 +498,7 @@ extern "C" int v3d_vp9_loop_filter_frame_from(V3dContext *ctx, const uint8_t *co
   if (!ctx) return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL context");
   if (!src || !src_strides)
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL %s", !src ? "src" : "src_strides");
-  std::lock_guard<std::mutex> frame_lock(ctx->frame_mutex);
-  PoolHot hot(*ctx->pool);  // its loops follow each other: threads spin between them
+  FrameScope scope(ctx);
   std::vector<vp9::LpfFrame> frames;
   int rc = vp9::check_frames(*ctx->pool, {{planes, strides, width, height, grid, grid_stride, sharpness}},
                              false, &frames);
