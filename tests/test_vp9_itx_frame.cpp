@@ -257,6 +257,40 @@ void test_invalid(uint64_t seed) {
     std::string where;
     check(f.same(orig, &where), "invalid case '%s': frame modified at %s", c.what, where.c_str());
   }
+  // Overlaps in one of the two 64-bit words of a block that crosses a word in validation's
+  // bitmaps (4x4 cells: a 32x32 block at x 240 covers cells 60-67; pixels, when a block is off
+  // the 4-pixel grid: a 32x32 block at x 50 covers pixels 50-81), the crossing block marked
+  // first or second.
+  {
+    const int WW = 320, WH = 64;
+    const std::vector<std::vector<V3dVp9TxBlock>> crossing = {
+        {block(240, 0, 0, 3, 0, 1, 0), block(256, 8, 0, 0, 0, 1, 1024)},
+        {block(256, 8, 0, 0, 0, 1, 1024), block(240, 0, 0, 3, 0, 1, 0)},
+        {block(50, 0, 0, 3, 0, 1, 0), block(70, 4, 0, 0, 0, 1, 1024)},
+        {block(70, 4, 0, 0, 0, 1, 1024), block(50, 0, 0, 3, 0, 1, 0)},
+        {block(50, 0, 0, 3, 0, 1, 0), block(81, 31, 0, 0, 0, 1, 1024)},
+        {block(244, 8, 0, 0, 0, 1, 1024), block(240, 0, 0, 3, 0, 1, 0)},  // in the first word
+        {block(54, 4, 0, 0, 0, 1, 1024), block(50, 0, 0, 3, 0, 1, 0)},
+    };
+    std::vector<uint8_t> y(WW * WH), u(WW * WH / 4), v(WW * WH / 4);
+    uint8_t *wp[3] = {y.data(), u.data(), v.data()};
+    const ptrdiff_t ws[3] = {WW, WW / 2, WW / 2};
+    for (size_t k = 0; k < crossing.size(); k++) {
+      const auto &l = crossing[k];
+      const int rc = v3d_vp9_itxfm_validate(WW, WH, l.data(), l.size(), coeffs.size());
+      const int rc_ctx = v3d_vp9_itxfm_add_frame(ctx, wp, ws, WW, WH, l.data(), l.size(),
+                                                 coeffs.data(), coeffs.size());
+      check(rc == V3D_ERROR_BLOCK_OVERLAP && rc_ctx == V3D_ERROR_BLOCK_OVERLAP,
+            "overlap in one word of a block crossing two (list %zu): got %d / %d", k, rc, rc_ctx);
+    }
+    // The same blocks side by side, touching but not overlapping, are accepted.
+    const std::vector<V3dVp9TxBlock> beside = {block(240, 0, 0, 3, 0, 1, 0),
+                                               block(272, 8, 0, 0, 0, 1, 1024),
+                                               block(50, 32, 0, 3, 0, 1, 0),
+                                               block(82, 36, 0, 0, 0, 1, 2048)};
+    check(v3d_vp9_itxfm_validate(WW, WH, beside.data(), beside.size(), coeffs.size()) == 0,
+          "blocks beside crossing blocks accepted");
+  }
   V3dVp9TxBlock ok = block(0, 0, 0, 0, 0, 1, 0);
   // The same lists on GPU contexts, which prepare their share of a frame beside its validation
   // (reading the share's blocks before they are validated): the GPU alone, and hybrid with half

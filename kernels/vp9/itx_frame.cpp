@@ -38,28 +38,12 @@ class Occupancy {
     lo_ = rows_;
     hi_ = 0;
   }
-  // Marks the clipped rectangle; returns false if any of its cells was marked already.
-  bool mark(int x, int y, int w, int h) {
-    uint64_t seen = 0;
-    note_rows(y, h);
-    for (int r = y; r < y + h; r++) {
-      uint64_t *row = &bits_[static_cast<size_t>(r) * words_];
-      for (int c = x; c < x + w;) {
-        const int bit = c & 63;
-        const int n = 64 - bit < x + w - c ? 64 - bit : x + w - c;
-        const uint64_t mask = (n == 64 ? ~uint64_t{0} : ((uint64_t{1} << n) - 1)) << bit;
-        seen |= row[c >> 6] & mask;
-        row[c >> 6] |= mask;
-        c += n;
-      }
-    }
-    return seen == 0;
-  }
   // The bitmap as plain values, for a loop that marks many blocks (View::mark, then commit()).
   struct View {
     uint64_t *bits;
     int words, lo, hi;
-    // mark() of a rectangle of cells; the row range is kept in the view.
+    // Marks the clipped rectangle (w <= 64 cells: a block is at most 32 pixels wide); returns
+    // false if any of its cells was marked already. The row range is kept in the view.
     bool mark(int x, int y, int w, int h) {
       lo = std::min(lo, y);
       hi = std::max(hi, y + h);
@@ -114,10 +98,6 @@ class Occupancy {
   }
 
  private:
-  void note_rows(int y, int h) {
-    lo_ = std::min(lo_, y);
-    hi_ = std::max(hi_, y + h);
-  }
   int words_ = 0, rows_ = 0;
   int lo_ = 0, hi_ = 0;  // rows [lo_, hi_) hold marks (none when lo_ >= hi_)
   std::vector<uint64_t> bits_;
@@ -318,14 +298,16 @@ class FrameCheck {
     begin_marks(m);
     size_t c0, c1;
     task_chunks(t, &c0, &c1);
+    Occupancy::View view[3] = {m.occ[0].view(), m.occ[1].view(), m.occ[2].view()};
     const size_t end = std::min(a_.n_blocks, c1 * kItxChunk);
     for (size_t i = c0 * kItxChunk; i < end; i++) {
       const V3dVp9TxBlock &b = a_.blocks[i];
       const int n = 4 << b.tx_size;
       const int w = b.x + n > pw_[b.plane] ? pw_[b.plane] - b.x : n;
       const int h = b.y + n > ph_[b.plane] ? ph_[b.plane] - b.y : n;
-      if (!m.occ[b.plane].mark(b.x, b.y, w, h)) m.overlap = std::min(m.overlap, i);
+      if (!view[b.plane].mark(b.x, b.y, w, h)) m.overlap = std::min(m.overlap, i);
     }
+    for (int p = 0; p < 3; p++) m.occ[p].commit(view[p]);
   }
 
   // The result: a block failing its own checks is reported before any overlap (the first in
