@@ -76,6 +76,12 @@ constexpr uint64_t kMinTaskCost = 16 * 1024;
 // part per thread): small enough that the threads awake first share it.
 constexpr size_t kPrepPartBlocks = 256;
 
+// Parts of the host-side preparation of a GPU job of n blocks on ctx: one per kPrepPartBlocks,
+// at least one, at most one per worker.
+int prep_parts(const V3dContext *ctx, size_t n) {
+  return static_cast<int>(std::clamp<size_t>(n / kPrepPartBlocks, 1, ctx->pool->size()));
+}
+
 // Fraction of the blocks the GPU did (0 when there were none).
 double block_share(uint64_t cpu, uint64_t gpu) {
   return cpu + gpu ? static_cast<double>(gpu) / static_cast<double>(cpu + gpu) : 0;
@@ -422,7 +428,7 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   std::function<void(int)> run_part;
   int n_parts = 0;
   if ((ctx->backend == Backend::kGpu || ctx->backend == Backend::kHybrid) && gpu_usable(ctx) &&
-      blocks && n_blocks > 0 && width > 0 && height > 0 && width <= 65536 && height <= 65536 &&
+      blocks && n_blocks > 0 && vp9::itx_size_ok(width, height) &&
       !check_itx_pointers(planes, strides, coeffs, n_coeffs) &&
       !check_itx_planes(planes, strides, width, height, &frame)) {
     SplitController &split = ctx->itx_split.for_size(frame.width[0], frame.height[0]);
@@ -434,8 +440,7 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
     early.end = early.share >= 1 ? n_blocks
                                  : std::min(n_blocks, static_cast<size_t>(count_share * n_blocks + 0.5));
     if (early.end > 0) {
-      const int want = static_cast<int>(std::clamp<size_t>(early.end / kPrepPartBlocks, 1,
-                                                           ctx->pool->size()));
+      const int want = prep_parts(ctx, early.end);
       std::string err;
       early.prep = gpu_vp9_itx_prepare(*ctx->gpu, frame, blocks, nullptr, early.end, coeffs,
                                        n_coeffs, want, &err);
@@ -587,8 +592,7 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
     // A split frame's parts go to the first tasks of its loop; a frame on the GPU alone has its
     // parts run by the workers in a loop of their own before the submission (one thread took
     // ~1 ms of a 1.5 ms 16x16 frame on the device machine, the GPU idle meanwhile).
-    const int want = static_cast<int>(std::clamp<size_t>(n_gpu / kPrepPartBlocks, 1,
-                                                         ctx->pool->size()));
+    const int want = prep_parts(ctx, n_gpu);
     std::string err;
     prep = gpu_vp9_itx_prepare(*ctx->gpu, frame, blocks, nullptr, gpu_end, coeffs, n_coeffs, want,
                                &err);
@@ -1228,8 +1232,7 @@ int itx_frames_gpu(V3dContext *ctx, const V3dVp9ItxFrame *frames,
     for (;;) {
       std::string err;
       const auto start = Clock::now();
-      const int want = static_cast<int>(std::clamp<size_t>(active / kPrepPartBlocks, 1,
-                                                           ctx->pool->size()));
+      const int want = prep_parts(ctx, active);
       std::unique_ptr<GpuJob> job;
       if (auto prep = gpu_vp9_itx_prepare(*ctx->gpu, planes[f], fr.blocks, nullptr, fr.n_blocks,
                                           fr.coeffs, fr.n_coeffs, want, &err)) {

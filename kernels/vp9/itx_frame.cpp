@@ -196,7 +196,7 @@ class FrameCheck {
             std::vector<ItxChunk> *chunks) {
     a_ = a;
     n_tasks_ = 0;
-    if (a.width <= 0 || a.height <= 0 || a.width > 65536 || a.height > 65536)
+    if (!itx_size_ok(a.width, a.height))
       return set_error(V3D_ERROR_INVALID_ARGUMENT, "invalid frame size %dx%d", a.width, a.height);
     if (a.n_blocks && !a.blocks)
       return set_error(V3D_ERROR_INVALID_ARGUMENT, "blocks is NULL but n_blocks is %zu",
