@@ -235,6 +235,29 @@ inline V3dContext *fif_context(const Options &opt, const FifCfg &c) {
   if (!config_wanted(opt, c.label)) return nullptr;
   return v3d_context_new(c.backend, c.threads);
 }
+// Times a frames-in-flight M4's batches (loop filter, H.264): one batch of `batch` frames through
+// each configuration c with has(c), interleaved, after two untimed rounds (adaptive hybrid's first
+// batches measure both sides). reset(c) restores c's frames, untimed; run(c) runs its batch and
+// returns 0 or an error code (printed with `what` and c's label; c then runs no more). The times
+// are per frame.
+template <class Has, class Reset, class Run>
+std::vector<Interleaved> time_fif_batches(const Options &opt, const std::vector<FifCfg> &cfgs,
+                                          int batch, const char *what, Has has, Reset reset,
+                                          Run run) {
+  std::vector<Interleaved> timed(cfgs.size());
+  for (size_t c = 0; c < cfgs.size(); c++) timed[c].failed = !has(c);
+  time_interleaved(timed, std::max(16, opt.frames / 2) + 2, 2, [&](size_t c) {
+    reset(c);
+    const auto t0 = Clock::now();
+    if (run(c)) {
+      fprintf(stderr, "%s (%s): %s\n", what, cfgs[c].label, v3d_last_error());
+      return -1.0;
+    }
+    return since(t0) / batch;
+  });
+  return timed;
+}
+
 // Prints and writes the hybrid (N-1 threads) against CPU-(N-1) + GPU alone, auto against CPU-N
 // + GPU alone, both against the best single side (the one with the best median), from each
 // configuration's times per frame (time_interleaved's, round by round; empty: not measured):

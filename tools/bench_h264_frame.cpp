@@ -177,20 +177,15 @@ bool m4_frames_in_flight(const Options &opt, const Picture &src, Grid &g, const 
       sd.frames.push_back(f);
     }
   }
-  std::vector<Interleaved> timed(kCfgs);
-  for (int c = 0; c < kCfgs; c++) timed[c].failed = !sides[c].ctx;
-  // Two untimed rounds: adaptive hybrid's first batches measure both sides.
-  time_interleaved(timed, std::max(16, opt.frames / 2) + 2, 2, [&](size_t i) {
-    Side &sd = sides[i];
-    for (Picture &pic : sd.pics)
-      for (int p = 0; p < 3; p++) pic.buf[p] = src.buf[p];
-    auto t0 = Clock::now();
-    if (v3d_h264_deblock_frames(sd.ctx, sd.frames.data(), sd.frames.size())) {
-      fprintf(stderr, "h264 batch (%s): %s\n", cfgs[i].label, v3d_last_error());
-      return -1.0;
-    }
-    return since(t0) / kBatch;
-  });
+  const std::vector<Interleaved> timed = time_fif_batches(
+      opt, cfgs, kBatch, "h264 batch", [&](size_t c) { return sides[c].ctx != nullptr; },
+      [&](size_t c) {
+        for (Picture &pic : sides[c].pics)
+          for (int p = 0; p < 3; p++) pic.buf[p] = src.buf[p];
+      },
+      [&](size_t c) {
+        return v3d_h264_deblock_frames(sides[c].ctx, sides[c].frames.data(), sides[c].frames.size());
+      });
   bool exact = true;
   std::vector<double> times[kCfgs];
   printf("%-12s | M4 frames in flight (batches of %d), ms per picture (median/p99):", "", kBatch);

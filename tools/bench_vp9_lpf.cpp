@@ -262,19 +262,15 @@ bool m4_frames_in_flight(const Options &opt, const LfFrame &src, const Grid &g,
       sd.frames.push_back(f);
     }
   }
-  std::vector<Interleaved> timed(kCfgs);
-  for (int c = 0; c < kCfgs; c++) timed[c].failed = !sides[c].ctx;
-  // Two untimed rounds: adaptive hybrid's first batches measure both sides.
-  time_interleaved(timed, std::max(16, opt.frames / 2) + 2, 2, [&](size_t i) {
-    Side &sd = sides[i];
-    for (auto &f : sd.fr) f->reset();
-    auto t0 = Clock::now();
-    if (v3d_vp9_loop_filter_frames(sd.ctx, sd.frames.data(), sd.frames.size())) {
-      fprintf(stderr, "loop filter batch (%s): %s\n", cfgs[i].label, v3d_last_error());
-      return -1.0;
-    }
-    return since(t0) / kBatch;
-  });
+  const std::vector<Interleaved> timed = time_fif_batches(
+      opt, cfgs, kBatch, "loop filter batch", [&](size_t c) { return sides[c].ctx != nullptr; },
+      [&](size_t c) {
+        for (auto &f : sides[c].fr) f->reset();
+      },
+      [&](size_t c) {
+        return v3d_vp9_loop_filter_frames(sides[c].ctx, sides[c].frames.data(),
+                                          sides[c].frames.size());
+      });
   bool exact = true;
   double ms[kCfgs];
   printf("  M4 frames in flight (batches of %d frames), ms per frame (median/p99):", kBatch);
