@@ -428,7 +428,7 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   std::function<void(int)> run_part;
   int n_parts = 0;
   if ((ctx->backend == Backend::kGpu || ctx->backend == Backend::kHybrid) && gpu_usable(ctx) &&
-      blocks && n_blocks > 0 && vp9::itx_size_ok(width, height) &&
+      blocks && n_blocks > 0 && frame_size_ok(width, height) &&
       !check_itx_pointers(planes, strides, coeffs, n_coeffs) &&
       !check_itx_planes(planes, strides, width, height, &frame)) {
     SplitController &split = ctx->itx_split.for_size(frame.width[0], frame.height[0]);

@@ -23,6 +23,11 @@ inline double seconds_since(Clock::time_point t0) {
 int check_frame_pointers(const V3dContext *ctx, uint8_t *const planes[3],
                          const ptrdiff_t strides[3]);
 
+// Whether width x height is a frame size the frame-level calls take (1..65536 each way).
+inline bool frame_size_ok(int width, int height) {
+  return width > 0 && height > 0 && width <= 65536 && height <= 65536;
+}
+
 // V3D_OK, or V3D_ERROR_INVALID_ARGUMENT naming a NULL ctx, or a NULL frames array of n_frames > 0
 // (the batch entry points' first check).
 int check_batch_pointers(const V3dContext *ctx, const void *frames, size_t n_frames);

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/frame_call.h"
 #include "core/log.h"
 #include "vp9/itx.h"
 
@@ -196,7 +197,7 @@ class FrameCheck {
             std::vector<ItxChunk> *chunks) {
     a_ = a;
     n_tasks_ = 0;
-    if (!itx_size_ok(a.width, a.height))
+    if (!frame_size_ok(a.width, a.height))
       return set_error(V3D_ERROR_INVALID_ARGUMENT, "invalid frame size %dx%d", a.width, a.height);
     if (a.n_blocks && !a.blocks)
       return set_error(V3D_ERROR_INVALID_ARGUMENT, "blocks is NULL but n_blocks is %zu",

@@ -35,11 +35,6 @@ struct ItxChunk {
 // CPU-16 on a mixed 1080p frame went from 130-132 to 143-150 Mblock/s with 512 (same host, two
 // A/B rounds).
 constexpr size_t kItxChunk = 512;
-// Whether width x height is a frame size the transform calls take (1..65536 each way).
-inline bool itx_size_ok(int width, int height) {
-  return width > 0 && height > 0 && width <= 65536 && height <= 65536;
-}
-
 // extra (optional): n_extra more tasks, extra(k) for k = 0..n_extra-1, run in validation's first
 // loop beside its own tasks (work that needs no validated block, e.g. the GPU's preparation of
 // its share); they run whatever the result.

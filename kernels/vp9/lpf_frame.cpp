@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/context.h"
+#include "core/frame_call.h"
 #include "core/log.h"
 #include "core/wavefront.h"
 
@@ -181,7 +182,7 @@ void lpf_thresholds(int sharpness, LpfThresholds *t) {
 
 int lpf_validate_header(int width, int height, const V3dVp9LfInfo *grid, int grid_stride,
                         int sharpness) {
-  if (width <= 0 || height <= 0 || width > 65536 || height > 65536)
+  if (!frame_size_ok(width, height))
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "invalid frame size %dx%d", width, height);
   if (sharpness < 0 || sharpness > 7)
     return set_error(V3D_ERROR_INVALID_ARGUMENT, "sharpness %d outside 0..7", sharpness);
