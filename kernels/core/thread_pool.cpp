@@ -2,9 +2,14 @@
 #include "core/thread_pool.h"
 
 #include <unistd.h>
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cstdlib>
 #include <system_error>
 
@@ -56,6 +61,34 @@ int spin_from_env() {
 
 }  // namespace
 
+#if defined(__linux__)
+static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t) &&
+                  std::atomic<uint32_t>::is_always_lock_free,
+              "the futex word is the atomic's own storage");
+#endif
+
+void ThreadPool::sleep_while(uint32_t seen) {
+#if defined(__linux__)
+  // Returns at once if generation_ is no longer seen; a wake-up may be spurious (the caller checks).
+  syscall(SYS_futex, reinterpret_cast<uint32_t *>(&generation_), FUTEX_WAIT_PRIVATE, seen, nullptr,
+          nullptr, 0);
+#else
+  std::unique_lock<std::mutex> lock(mutex_);
+  wake_.wait(lock, [&] { return generation_.load(std::memory_order_seq_cst) != seen; });
+#endif
+}
+
+void ThreadPool::wake_sleepers(int n) {
+#if defined(__linux__)
+  syscall(SYS_futex, reinterpret_cast<uint32_t *>(&generation_), FUTEX_WAKE_PRIVATE, n, nullptr,
+          nullptr, 0);
+#else
+  (void)n;
+  std::lock_guard<std::mutex> lock(mutex_);
+  wake_.notify_all();
+#endif
+}
+
 ThreadPool::ThreadPool(int n_threads, int spin_us)
     : n_threads_(n_threads < 1 ? 1 : n_threads), spin_us_(spin_us < 0 ? spin_from_env() : spin_us) {
   for (int i = 1; i < n_threads_; i++) {
@@ -73,11 +106,9 @@ ThreadPool::ThreadPool(int n_threads, int spin_us)
 }
 
 ThreadPool::~ThreadPool() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stop_.store(true, std::memory_order_release);
-  }
-  wake_.notify_all();
+  stop_.store(true, std::memory_order_seq_cst);
+  generation_.fetch_add(1, std::memory_order_seq_cst);
+  wake_sleepers(INT_MAX);
   for (auto &t : threads_) t.join();
 }
 
@@ -110,7 +141,7 @@ void ThreadPool::run_tasks(int thread) {
 }
 
 void ThreadPool::worker_main(int thread) {
-  uint64_t seen = 0;
+  uint32_t seen = 0;
   auto woken = [&] {
     return stop_.load(std::memory_order_acquire) ||
            generation_.load(std::memory_order_acquire) != seen;
@@ -119,11 +150,11 @@ void ThreadPool::worker_main(int thread) {
   auto stop_spinning = [&] { return woken() || hot_.load(std::memory_order_relaxed) == 0; };
   for (;;) {
     spin_until(stop_spinning, spin_us_);
-    if (!woken()) {
-      std::unique_lock<std::mutex> lock(mutex_);
-      sleepers_++;
-      wake_.wait(lock, woken);
-      sleepers_--;
+    while (!woken()) {
+      sleepers_.fetch_add(1, std::memory_order_seq_cst);
+      if (generation_.load(std::memory_order_seq_cst) == seen && !stop_.load(std::memory_order_seq_cst))
+        sleep_while(seen);
+      sleepers_.fetch_sub(1, std::memory_order_seq_cst);
     }
     if (stop_.load(std::memory_order_acquire)) return;
     seen = generation_.load(std::memory_order_acquire);
@@ -158,13 +189,8 @@ void ThreadPool::run(int n_tasks, const std::function<void(int, int)> &body,
   next_task_.store(0, std::memory_order_relaxed);
   tasks_done_.store(0, std::memory_order_relaxed);
   open_.store(true, std::memory_order_seq_cst);
-  bool notify;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    generation_.fetch_add(1, std::memory_order_acq_rel);
-    notify = sleepers_ > 0;
-  }
-  if (notify) wake_.notify_all();
+  generation_.fetch_add(1, std::memory_order_seq_cst);
+  if (sleepers_.load(std::memory_order_seq_cst) > 0) wake_sleepers(INT_MAX);
   if (beside) (*beside)();
   else run_tasks(0);
   caller_wait([&] { return tasks_done_.load(std::memory_order_acquire) == n_tasks; });

@@ -7,8 +7,8 @@
 //
 // Waking: inside a frame's call (PoolHot), a worker that has finished a loop spins for a short
 // while (spin_us, with a pause instruction and a yield every microsecond or two) watching for the
-// next loop before it sleeps on a condition variable, and run()'s caller likewise spins before
-// sleeping until the loop is done.
+// next loop before it sleeps (a futex on the loop counter), and run()'s caller likewise spins
+// before sleeping until the loop is done.
 // A frame's call runs two or three loops back to back (validation, the GPU's preparation, the
 // CPU's share), and a sleeping thread's wake-up is a system call and a reschedule. On the device
 // machine (16 threads, loops of one 2-us task per thread; v3d-bench --section pool,
@@ -92,6 +92,10 @@ class ThreadPool {
  private:
   void worker_main(int thread);
   void run_tasks(int thread);
+  // Sleeps while generation_ is seen (may return early: the caller checks again).
+  void sleep_while(uint32_t seen);
+  // Wakes up to n threads sleeping in sleep_while.
+  void wake_sleepers(int n);
   // Wakes run()'s caller if it sleeps (after a change of what it waits for).
   void notify_caller();
   // Spins, then sleeps on done_cv_, until done().
@@ -102,13 +106,20 @@ class ThreadPool {
   int spin_us_;
   std::vector<std::thread> threads_;
   std::mutex run_mutex_;  // serializes run()
-  std::mutex mutex_;      // guards sleepers_, and the sleeps on wake_ and done_cv_
-  std::condition_variable wake_;
+  std::mutex mutex_;      // guards the caller's sleep on done_cv_
   std::condition_variable done_cv_;
   // A loop is published by storing body_, n_tasks_, run_limit_, next_task_ and tasks_done_, then
-  // open_ (true), then incrementing generation_ (under mutex_, so that a thread about to sleep
-  // sees it); threads read the fields only after counting themselves into inside_ and seeing open_.
-  std::atomic<uint64_t> generation_{0};
+  // open_ (true), then incrementing generation_; threads read the fields only after counting
+  // themselves into inside_ and seeing open_. Sleeping workers wait on generation_ itself (a futex
+  // on Linux): a thread counts itself into sleepers_, then checks generation_; run() increments
+  // generation_, then reads sleepers_ (sequentially consistent both), so either the thread sees
+  // the new loop or run() wakes it. No lock on the way: a condition variable's woken threads each
+  // took its mutex in turn, one wake-up after another.
+  std::atomic<uint32_t> generation_{0};
+  std::atomic<int> sleepers_{0};  // workers asleep (or about to sleep) on generation_
+#if !defined(__linux__)
+  std::condition_variable wake_;  // elsewhere: sleeps on a condition variable under mutex_
+#endif
   std::atomic<bool> stop_{false};
   std::atomic<bool> open_{false};
   std::atomic<int> inside_{0};      // threads inside the open loop (counted in before checking)
@@ -116,7 +127,6 @@ class ThreadPool {
   int n_tasks_ = 0;
   std::atomic<int> next_task_{0};
   std::atomic<int> tasks_done_{0};
-  int sleepers_ = 0;                       // workers asleep on wake_
   std::atomic<bool> caller_waiting_{false};  // run()'s caller asleep (or about to) on done_cv_
   std::atomic<int> hot_{0};    // open holds (hold(), release())
   std::atomic<int> limit_{0};  // set_limit(); workers read run_limit_ (other threads may read
