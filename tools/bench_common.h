@@ -64,6 +64,15 @@ inline int &warmup_frames() {
   return frames;
 }
 
+// --gpu-share F: the VP9 transforms' per-frame hybrid configurations (CPU-(N-1)+GPU,
+// CPU-N+GPU) run with the GPU's share fixed at F (v3d_context_set_gpu_share) instead of adapting
+// it: to measure a GPU job of a given size beside the workers (the debug log's device times).
+// < 0: adaptive (the default).
+inline double &fixed_gpu_share() {
+  static double share = -1;
+  return share;
+}
+
 // Whether the M4 configuration labelled label is to run (opt.configs).
 inline bool config_wanted(const Options &opt, const char *label) {
   if (opt.configs.empty()) return true;

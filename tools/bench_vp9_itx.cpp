@@ -213,7 +213,7 @@ std::vector<RunResult> run_contexts_interleaved(const std::vector<M4Config> &cfg
     V3dContextOptions o{};
     o.backend = cfgs[i].backend;
     o.cpu_threads = cfgs[i].threads;
-    o.gpu_share = -1;
+    o.gpu_share = strcmp(cfgs[i].backend, "hybrid") == 0 ? fixed_gpu_share() : -1;
     {
       SpinEnv spin(cfgs[i].spin_us);
       sides[i].ctx = v3d_context_new_with_options(&o);
