@@ -6,6 +6,7 @@
 // spinning), after sleeps longer than the spin (threads asleep), and from two threads at once
 // (run() serializes them), with spin times of 0 (sleep at once), short, and long; pools are
 // destroyed while their threads spin or sleep. Prints the seed of a failing case.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cinttypes>
@@ -18,6 +19,7 @@
 
 #include "common/test_util.h"
 #include "core/thread_pool.h"
+#include "v3d/v3d.h"
 
 using v3dtest::check;
 using v3dtest::Rng;
@@ -131,6 +133,31 @@ int main() {
   unsetenv("V3D_POOL_SPIN_US");
   check(v3d::ThreadPool(2).spin_us() == v3d::ThreadPool::kDefaultSpinUs, "default spin");
   check(v3d::ThreadPool(2, 0).spin_us() == 0, "explicit spin 0");
+  setenv("V3D_POOL_SPIN_US", "", 1);  // empty: as if unset
+  check(v3d::ThreadPool(2).spin_us() == v3d::ThreadPool::kDefaultSpinUs, "V3D_POOL_SPIN_US empty");
+  unsetenv("V3D_POOL_SPIN_US");
+  // A context's default worker count: V3D_CPU_THREADS when valid, else online cores - 1 (cpu).
+  const int default_threads = std::max(1, v3d::online_cores() - 1);
+  const struct {
+    const char *value;  // nullptr: unset
+    int threads;
+  } env_cases[] = {{"3", 3}, {"1", 1}, {nullptr, default_threads}, {"", default_threads},
+                   {"0", default_threads}, {"1025", default_threads}, {"4x", default_threads},
+                   {"x", default_threads}, {"-2", default_threads}};
+  for (const auto &c : env_cases) {
+    if (c.value) setenv("V3D_CPU_THREADS", c.value, 1);
+    else unsetenv("V3D_CPU_THREADS");
+    V3dContext *ctx = v3d_context_new("simd", 0);
+    check(ctx && v3d_context_cpu_threads(ctx) == c.threads, "V3D_CPU_THREADS=%s: %d threads, want %d",
+          c.value ? c.value : "(unset)", ctx ? v3d_context_cpu_threads(ctx) : -1, c.threads);
+    v3d_context_free(ctx);
+    // The context's own count wins over the environment.
+    ctx = v3d_context_new("simd", 2);
+    check(ctx && v3d_context_cpu_threads(ctx) == 2, "cpu_threads 2 with V3D_CPU_THREADS=%s",
+          c.value ? c.value : "(unset)");
+    v3d_context_free(ctx);
+  }
+  unsetenv("V3D_CPU_THREADS");
   check(g_stale_tasks.load() == 0, "%d tasks ran outside their loop's run() call",
         g_stale_tasks.load());
   return v3dtest::finish();

@@ -297,14 +297,9 @@ V3dContext *v3d_context_new_with_options(const V3dContextOptions *options) {
   // worth of memory bandwidth and the submitting thread: measured better on a Pi 5 than N).
   // auto: a thread per core; a lean split leaves one to the GPU (SplitController).
   int default_threads = is_auto ? v3d::online_cores() : std::max(1, v3d::online_cores() - 1);
-  if (const char *env = getenv("V3D_CPU_THREADS")) {
-    char *end = nullptr;
-    long n = strtol(env, &end, 10);
-    if (end != env && *end == '\0' && n >= 1 && n <= 1024)
-      default_threads = static_cast<int>(n);
-    else
-      v3d::log(v3d::kLogWarning, "V3D_CPU_THREADS=%s is not a number in 1..1024: ignored", env);
-  }
+  long env_threads = 0;
+  if (v3d::env_int("V3D_CPU_THREADS", 1, 1024, &env_threads, "ignored"))
+    default_threads = static_cast<int>(env_threads);
   int threads = o.cpu_threads > 0 ? o.cpu_threads : default_threads;
   ctx->pool = std::make_unique<v3d::ThreadPool>(threads);
   v3d::log(v3d::kLogInfo, "context %p: backend %s%s, %d CPU threads, SIMD %s, GPU %s",

@@ -23,6 +23,19 @@ int debug_level_from_env() {
 
 }  // namespace
 
+bool env_int(const char *name, long lo, long hi, long *value, const char *otherwise) {
+  const char *e = getenv(name);
+  if (!e || !*e) return false;
+  char *end = nullptr;
+  const long v = strtol(e, &end, 10);
+  if (end == e || *end || v < lo || v > hi) {
+    log(kLogWarning, "%s=%s is not a number in %ld..%ld: %s", name, e, lo, hi, otherwise);
+    return false;
+  }
+  *value = v;
+  return true;
+}
+
 void log(int level, const char *fmt, ...) {
   char buf[1024];
   va_list ap;

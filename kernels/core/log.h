@@ -16,4 +16,10 @@ void log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int set_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void clear_error();
 
+// An integer setting from the environment: true and *value when the variable `name` holds a
+// decimal number in lo..hi; false when it is unset or empty (silently) or holds anything else
+// (with a warning naming the variable, its value and the range, ending with `otherwise`, e.g.
+// "ignored").
+bool env_int(const char *name, long lo, long hi, long *value, const char *otherwise);
+
 }  // namespace v3d

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <system_error>
 
@@ -47,15 +48,10 @@ bool spin_until(const Done &done, int spin_us) {
 }
 
 int spin_from_env() {
-  const char *e = getenv("V3D_POOL_SPIN_US");
-  if (!e || !*e) return ThreadPool::kDefaultSpinUs;
-  char *end = nullptr;
-  const long v = strtol(e, &end, 10);
-  if (*end || v < 0 || v > 1000000) {
-    log(kLogWarning, "V3D_POOL_SPIN_US=%s is not a number of microseconds in 0..1000000: using %d",
-        e, ThreadPool::kDefaultSpinUs);
-    return ThreadPool::kDefaultSpinUs;
-  }
+  long v = ThreadPool::kDefaultSpinUs;
+  char otherwise[32];
+  snprintf(otherwise, sizeof otherwise, "using %d", ThreadPool::kDefaultSpinUs);
+  env_int("V3D_POOL_SPIN_US", 0, 1000000, &v, otherwise);
   return static_cast<int>(v);
 }
 
