@@ -48,6 +48,7 @@
 #include <gst/video/video.h>
 #include <v3d/v3d.h>
 
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -155,6 +156,9 @@ struct GstV3dH264DeblockPrivate {
   // Streaming thread only (and stop/finalize).
   UniformGrid uniform;
   v3d::ChromaScratch chroma;
+  // NV12 frames in flight: a pair of chroma scratch planes per frame of a batch (grown to the
+  // largest batch, freed at stop and at new caps).
+  std::vector<std::unique_ptr<v3d::ChromaScratch>> batch_chroma;
 };
 
 #define GST_TYPE_V3D_H264_DEBLOCK (gst_v3d_h264_deblock_get_type())
@@ -342,6 +346,7 @@ static gboolean gst_v3d_h264_deblock_set_info(GstVideoFilter *filter, GstCaps *,
   GstV3dH264DeblockPrivate *priv = self->priv;
   priv->uniform = UniformGrid();
   priv->chroma.reset();
+  priv->batch_chroma.clear();
   if (GST_VIDEO_INFO_FORMAT(info) != GST_VIDEO_FORMAT_NV12) return TRUE;
   V3dContext *ctx = gst_v3d_filter_ref_context(GST_V3D_FILTER(self));
   if (!ctx) {
@@ -359,6 +364,7 @@ static gboolean gst_v3d_h264_deblock_stop(GstBaseTransform *trans) {
   auto *self = GST_V3D_H264_DEBLOCK(trans);
   self->priv->uniform = UniformGrid();
   self->priv->chroma.reset();
+  self->priv->batch_chroma.clear();
   return TRUE;
 }
 
@@ -562,15 +568,16 @@ static GstFlowReturn gst_v3d_h264_deblock_transform_ip(GstBaseTransform *trans,
   return GST_FLOW_OK;
 }
 
-// Frames in flight: I420 pictures go to the library in one v3d_h264_deblock_frames call (their
+// Frames in flight: the pictures go to the library in one v3d_h264_deblock_frames call (their
 // wavefronts in one loop of the workers; hybrid: whole pictures on the GPU meanwhile); NV12
-// frames (one pair of chroma scratch planes per element) one by one.
+// frames each through a pair of chroma scratch planes of their own, merged back after the call.
 static GstFlowReturn gst_v3d_h264_deblock_process_batch(GstV3dFilter *filter, GstBuffer **buffers,
                                                         guint n) {
   auto *self = GST_V3D_H264_DEBLOCK(filter);
   if (!gst_v3d_filter_check_negotiated(filter)) return GST_FLOW_NOT_NEGOTIATED;
   const GstVideoInfo *info = &GST_VIDEO_FILTER(self)->in_info;
-  if (GST_VIDEO_INFO_FORMAT(info) == GST_VIDEO_FORMAT_NV12 || n <= 1) {
+  const bool nv12 = GST_VIDEO_INFO_FORMAT(info) == GST_VIDEO_FORMAT_NV12;
+  if (n <= 1) {
     for (guint i = 0; i < n; i++) {
       const GstFlowReturn r = gst_v3d_h264_deblock_transform_ip(GST_BASE_TRANSFORM(self), buffers[i]);
       if (r != GST_FLOW_OK) return r;
@@ -583,6 +590,13 @@ static GstFlowReturn gst_v3d_h264_deblock_process_batch(GstV3dFilter *filter, Gs
     s = self->priv->settings;
   }
   const gint64 t_start = g_get_monotonic_time();
+  V3dContext *ctx = gst_v3d_filter_frame_context(filter);  // posts its own error
+  if (!ctx) return GST_FLOW_ERROR;
+  auto &scratch = self->priv->batch_chroma;
+  if (nv12)
+    while (scratch.size() < n) scratch.push_back(std::make_unique<v3d::ChromaScratch>());
+  int rc = V3D_OK;
+  std::string why;
   std::vector<GstVideoFrame> mapped;
   mapped.reserve(n);
   std::vector<V3dH264Frame> frames;
@@ -617,19 +631,31 @@ static GstFlowReturn gst_v3d_h264_deblock_process_batch(GstV3dFilter *filter, Gs
       ret = GST_FLOW_ERROR;
       break;
     }
-    for (int p = 0; p < 3; p++) {
+    for (int p = 0; p < (nv12 ? 1 : 3); p++) {
       f.planes[p] = static_cast<uint8_t *>(GST_VIDEO_FRAME_PLANE_DATA(&mapped.back(), p));
       f.strides[p] = GST_VIDEO_FRAME_PLANE_STRIDE(&mapped.back(), p);
+    }
+    if (nv12) {
+      v3d::ChromaScratch &c = *scratch[i];
+      if (!c.ensure(ctx, f.width, f.height)) {
+        rc = V3D_ERROR_NO_MEMORY;
+        why = "could not allocate the NV12 chroma scratch planes";
+        break;
+      }
+      c.split(mapped.back(), f.width, f.height, f.planes, f.strides);
     }
     frames.push_back(f);
     metas.push_back(meta);
   }
+  if (ret == GST_FLOW_OK && rc == V3D_OK) {
+    rc = v3d_h264_deblock_frames(ctx, frames.data(), frames.size());
+    if (rc) why = v3d_last_error();
+    if (rc == V3D_OK && nv12)
+      for (size_t i = 0; i < frames.size(); i++)
+        scratch[i]->merge(mapped[i], frames[i].width, frames[i].height);
+  }
+  v3d_context_free(ctx);
   if (ret == GST_FLOW_OK) {
-    V3dContext *ctx = gst_v3d_filter_frame_context(filter);
-    const int rc = ctx ? v3d_h264_deblock_frames(ctx, frames.data(), frames.size())
-                       : V3D_ERROR_UNAVAILABLE;
-    const std::string why = rc ? v3d_last_error() : "";
-    if (ctx) v3d_context_free(ctx);
     if (rc != V3D_OK) {
       const bool any_meta = std::any_of(metas.begin(), metas.end(), [](auto *m) { return m; });
       if (gst_v3d_filter_resource_error(filter, rc, "H.264 deblocking", why)) {
@@ -654,7 +680,7 @@ static GstFlowReturn gst_v3d_h264_deblock_process_batch(GstV3dFilter *filter, Gs
     // The batch's time counts once, with its last frame.
     gst_v3d_filter_count(filter,
                          {{COUNT_FRAMES, 1}, {metas[i] ? COUNT_FRAMES_META : COUNT_FRAMES_POST, 1},
-                          {COUNT_MACROBLOCKS, n_mbs}, {COUNT_CHROMA, 0u}},
+                          {COUNT_MACROBLOCKS, n_mbs}, {COUNT_CHROMA, nv12 ? 1u : 0u}},
                          i + 1 == frames.size() ? t_start : -1);
     gst_v3d_filter_update_checksum(filter, buffers[i]);
   }

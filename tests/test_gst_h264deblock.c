@@ -220,35 +220,54 @@ typedef struct {
   const char *what;
 } Case;
 
-/* Pushes buf (with a meta when c->with_meta) and checks the output against the reference on the
- * worked area, and that no byte outside it changed. */
-static void push_and_check(Dbk *t, GstBuffer *buf, const Case *c) {
-  guint8 *mask = area_mask(buf, c->fmt, c->w, c->h, c->cw, c->ch);
+/* What a pushed frame's output must be: the reference on the worked area, every other byte as
+ * it was. */
+typedef struct {
+  guint8 *mask, *before;
   gsize size;
-  guint8 *before = buffer_bytes(buf, &size);
-  Planes input = read_area(buf, c->fmt, c->w, c->h, c->cw, c->ch);
-  Planes expected = read_area(buf, c->fmt, c->w, c->h, c->cw, c->ch);
-  apply_reference(&expected, c->grid);
+  Planes input, expected;
+} Expect;
+
+/* Records buf's expected output and adds the meta when c->with_meta (before the push). */
+static Expect expect_for(GstBuffer *buf, const Case *c) {
+  Expect e;
+  e.mask = area_mask(buf, c->fmt, c->w, c->h, c->cw, c->ch);
+  e.before = buffer_bytes(buf, &e.size);
+  e.input = read_area(buf, c->fmt, c->w, c->h, c->cw, c->ch);
+  e.expected = read_area(buf, c->fmt, c->w, c->h, c->cw, c->ch);
+  apply_reference(&e.expected, c->grid);
   if (c->with_meta)
     fail_unless(gst_buffer_add_v3d_h264_deblock_meta(buf, c->cw, c->ch, c->grid->mbs,
                                                      grid_entries(c->grid), c->grid->stride,
                                                      c->grid->slices, c->grid->n_slices) != NULL);
-  fail_unless_equals_int(gst_harness_push(t->h, buf), GST_FLOW_OK);
-  GstBuffer *out = gst_harness_pull(t->h);
+  return e;
+}
+
+/* Checks out against e (and frees e). */
+static void check_output(GstBuffer *out, Expect *e, const Case *c) {
   fail_unless(out != NULL);
   fail_unless(gst_buffer_get_v3d_h264_deblock_meta(out) == NULL, "%s: meta not removed", c->what);
   Planes got = read_area(out, c->fmt, c->w, c->h, c->cw, c->ch);
-  planes_equal(&got, &expected, c->what);
+  planes_equal(&got, &e->expected, c->what);
   /* The content is blocky: a filter that does nothing would pass unnoticed otherwise. */
   if (c->expect_change)
-    fail_unless(planes_differ(&expected, &input), "%s: %dx%d: the reference filtered nothing",
+    fail_unless(planes_differ(&e->expected, &e->input), "%s: %dx%d: the reference filtered nothing",
                 c->what, c->w, c->h);
   planes_clear(&got);
-  planes_clear(&expected);
-  planes_clear(&input);
-  check_unmasked_bytes(out, before, size, mask, c->what, c->w, c->h);
-  g_free(before);
-  g_free(mask);
+  planes_clear(&e->expected);
+  planes_clear(&e->input);
+  check_unmasked_bytes(out, e->before, e->size, e->mask, c->what, c->w, c->h);
+  g_free(e->before);
+  g_free(e->mask);
+}
+
+/* Pushes buf (with a meta when c->with_meta) and checks the output against the reference on the
+ * worked area, and that no byte outside it changed. */
+static void push_and_check(Dbk *t, GstBuffer *buf, const Case *c) {
+  Expect e = expect_for(buf, c);
+  fail_unless_equals_int(gst_harness_push(t->h, buf), GST_FLOW_OK);
+  GstBuffer *out = gst_harness_pull(t->h);
+  check_output(out, &e, c);
   gst_buffer_unref(out);
 }
 
@@ -486,6 +505,72 @@ GST_START_TEST(test_nv12_equals_i420) {
 }
 GST_END_TEST;
 
+/* Frames in flight (max-frames-in-flight=3): NV12 pictures reach the library together, each
+ * through chroma planes of its own, and come out in order, each equal to the reference with no
+ * byte outside its worked area changed. Frames with and without metas, coded sizes differing
+ * inside a batch (a padded frame's rounded up to whole macroblocks), and a last frame drained
+ * alone at EOS. */
+static void run_nv12_in_flight(const char *backend) {
+  enum { kFrames = 7 };
+  const int w = 70, h = 50;
+  const PostCfg cfg = {"inter", 44, 3, 4, -2, 3, 1};
+  gchar *settings = post_props(&cfg);
+  gchar *props = g_strdup_printf("backend=%s cpu-threads=2 max-frames-in-flight=3 %s", backend,
+                                 settings);
+  Dbk t = dbk_new(props);
+  gst_harness_set_src_caps(t.h, video_caps(NV12, w, h));
+  Rng r;
+  rng_init(&r, g_seed ^ 0x4E12F1u ^ (guint64)strlen(backend));
+  MbGrid post = post_grid(w, h, &cfg);
+  MbGrid grids[kFrames];
+  Case cases[kFrames];
+  Expect expect[kFrames];
+  gchar *whats[kFrames];
+  int n_meta = 0;
+  for (int f = 0; f < kFrames; f++) {
+    const gboolean with_meta = f % 3 != 0;
+    const Layout layout = (Layout)(f % LAYOUT_COUNT);
+    const gboolean rounded = with_meta && layout == LAYOUT_PADDED;
+    const int cw = rounded ? (w + 15) / 16 * 16 : w, ch = rounded ? (h + 15) / 16 * 16 : h;
+    grids[f] = with_meta ? random_grid(&r, cw, ch) : post;
+    n_meta += with_meta;
+    whats[f] = g_strdup_printf("NV12 frame %d of batches of 3, %s, %s, layout %s, coded %dx%d", f,
+                               backend, with_meta ? "meta" : "post-filter", layout_name[layout],
+                               cw, ch);
+    cases[f] = (Case){NV12, w, h, cw, ch, &grids[f], with_meta, !with_meta, whats[f]};
+    GstBuffer *buf = make_blocky(&r, NV12, w, h, layout, 16);
+    GST_BUFFER_PTS(buf) = (GstClockTime)f * GST_SECOND / 30;
+    expect[f] = expect_for(buf, &cases[f]);
+    fail_unless_equals_int(gst_harness_push(t.h, buf), GST_FLOW_OK);
+    /* Outputs come in whole batches of 3. */
+    fail_unless_equals_int(gst_harness_buffers_received(t.h), (f + 1) / 3 * 3);
+  }
+  fail_unless(gst_harness_push_event(t.h, gst_event_new_eos()));
+  fail_unless_equals_int(gst_harness_buffers_received(t.h), kFrames);
+  for (int f = 0; f < kFrames; f++) {
+    GstBuffer *out = gst_harness_pull(t.h);
+    fail_unless(out != NULL);
+    fail_unless_equals_uint64(GST_BUFFER_PTS(out), (guint64)f * GST_SECOND / 30);
+    check_output(out, &expect[f], &cases[f]);
+    gst_buffer_unref(out);
+    if (grids[f].mbs != post.mbs) g_free(grids[f].mbs);
+    g_free(whats[f]);
+  }
+  fail_unless_equals_int((int)stats_u64(t.element, "chroma-copies"), kFrames);
+  fail_unless_equals_int((int)stats_u64(t.element, "frames-with-meta"), n_meta);
+  fail_unless_equals_int((int)stats_u64(t.element, "frames-in-flight-batches"), 3);
+  g_free(post.mbs);
+  g_free(props);
+  g_free(settings);
+  dbk_free(&t);
+}
+
+GST_START_TEST(test_nv12_frames_in_flight) {
+  run_nv12_in_flight("cpu");
+  if (want_gpu()) run_nv12_in_flight("hybrid");
+}
+GST_END_TEST;
+
 /* Settings changed while playing apply from the next frame. */
 GST_START_TEST(test_settings_while_playing) {
   const int w = 96, h = 80;
@@ -640,6 +725,7 @@ static Suite *v3dh264deblock_suite(void) {
   tcase_add_test(tc, test_gpu_hybrid);
   tcase_add_test(tc, test_random_settings);
   tcase_add_test(tc, test_nv12_equals_i420);
+  tcase_add_test(tc, test_nv12_frames_in_flight);
   tcase_add_test(tc, test_settings_while_playing);
   tcase_add_test(tc, test_bad_meta);
   return s;
