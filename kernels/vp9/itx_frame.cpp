@@ -166,17 +166,6 @@ int check_block(const V3dVp9TxBlock &b, size_t i, const int pw[3], const int ph[
   return V3D_OK;
 }
 
-// check_block(..., false) == V3D_OK, as one expression with few branches: validation runs it on
-// every block of every frame (200,000 blocks in a 1080p frame of 4x4 transforms).
-inline bool block_ok(const V3dVp9TxBlock &b, const int pw[3], const int ph[3], size_t n_coeffs) {
-  const unsigned p = b.plane, s = b.tx_size, t = b.tx_type;
-  if ((p > 2) | (s > 3) | (t > 4)) return false;
-  const uint32_t area = 16u << (2 * s);
-  return ((t != 4) | (s == 0)) & ((s != 3) | (t == 0)) & (b.x < pw[p]) & (b.y < ph[p]) &
-         (b.eob <= area) &
-         (static_cast<uint64_t>(b.coeff_offset) + area <= static_cast<uint64_t>(n_coeffs));
-}
-
 }  // namespace
 
 namespace {
@@ -257,7 +246,7 @@ class FrameCheck {
       const size_t end = std::min(n_blocks, (c + 1) * kItxChunk);
       for (size_t i = c * kItxChunk; i < end; i++) {
         const V3dVp9TxBlock b = blocks[i];
-        if (!block_ok(b, pw, ph, n_coeffs)) {
+        if (!itx_block_ok(b, pw, ph, n_coeffs)) {
           bad = i;
           break;
         }

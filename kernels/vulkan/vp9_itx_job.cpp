@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/log.h"
+#include "vp9/itx_frame.h"
 #include "vulkan/gpu.h"
 #include "vulkan/vk_job.h"
 #include "vulkan/vp9_itx_state.h"
@@ -275,10 +276,10 @@ void ItxPrep::run_part(int k) {
     const V3dVp9TxBlock &b = index_ ? (list[i] = blocks_[index_[i]]) : list[i];
     if (!b.eob) continue;
     // A part may run before its blocks are validated (beside the validation of the frame): a
-    // block outside its plane or with an unknown size or type is not touched, and the job is
-    // refused at submit() (validation reports the block).
-    if (b.plane > 2 || b.tx_size >= kNumSizes || b.tx_type >= kNumTypes ||
-        b.x >= frame.width[b.plane] || b.y >= frame.height[b.plane]) {
+    // block failing its own checks (validation's: outside its plane, an unknown size or type,
+    // coefficients past n_coeffs...) is not touched, and the job is refused at submit()
+    // (validation reports the block).
+    if (!vp9::itx_block_ok(b, frame.width, frame.height, n_coeffs_)) {
       st.bad = true;
       continue;
     }
