@@ -61,25 +61,29 @@ int spin_from_env() {
 static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t) &&
                   std::atomic<uint32_t>::is_always_lock_free,
               "the futex word is the atomic's own storage");
+
+namespace {
+// A process-private futex operation on word.
+void futex(std::atomic<uint32_t> &word, int op, uint32_t value) {
+  syscall(SYS_futex, reinterpret_cast<uint32_t *>(&word), op, value, nullptr, nullptr, 0);
+}
+}  // namespace
 #endif
 
 void ThreadPool::sleep_while(uint32_t seen) {
 #if defined(__linux__)
   // Returns at once if generation_ is no longer seen; a wake-up may be spurious (the caller checks).
-  syscall(SYS_futex, reinterpret_cast<uint32_t *>(&generation_), FUTEX_WAIT_PRIVATE, seen, nullptr,
-          nullptr, 0);
+  futex(generation_, FUTEX_WAIT_PRIVATE, seen);
 #else
   std::unique_lock<std::mutex> lock(mutex_);
   wake_.wait(lock, [&] { return generation_.load(std::memory_order_seq_cst) != seen; });
 #endif
 }
 
-void ThreadPool::wake_sleepers(int n) {
+void ThreadPool::wake_sleepers() {
 #if defined(__linux__)
-  syscall(SYS_futex, reinterpret_cast<uint32_t *>(&generation_), FUTEX_WAKE_PRIVATE, n, nullptr,
-          nullptr, 0);
+  futex(generation_, FUTEX_WAKE_PRIVATE, INT_MAX);
 #else
-  (void)n;
   std::lock_guard<std::mutex> lock(mutex_);
   wake_.notify_all();
 #endif
@@ -104,7 +108,7 @@ ThreadPool::ThreadPool(int n_threads, int spin_us)
 ThreadPool::~ThreadPool() {
   stop_.store(true, std::memory_order_seq_cst);
   generation_.fetch_add(1, std::memory_order_seq_cst);
-  wake_sleepers(INT_MAX);
+  wake_sleepers();
   for (auto &t : threads_) t.join();
 }
 
@@ -186,7 +190,7 @@ void ThreadPool::run(int n_tasks, const std::function<void(int, int)> &body,
   tasks_done_.store(0, std::memory_order_relaxed);
   open_.store(true, std::memory_order_seq_cst);
   generation_.fetch_add(1, std::memory_order_seq_cst);
-  if (sleepers_.load(std::memory_order_seq_cst) > 0) wake_sleepers(INT_MAX);
+  if (sleepers_.load(std::memory_order_seq_cst) > 0) wake_sleepers();
   if (beside) (*beside)();
   else run_tasks(0);
   caller_wait([&] { return tasks_done_.load(std::memory_order_acquire) == n_tasks; });

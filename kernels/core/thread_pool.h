@@ -94,8 +94,8 @@ class ThreadPool {
   void run_tasks(int thread);
   // Sleeps while generation_ is seen (may return early: the caller checks again).
   void sleep_while(uint32_t seen);
-  // Wakes up to n threads sleeping in sleep_while.
-  void wake_sleepers(int n);
+  // Wakes every thread sleeping in sleep_while.
+  void wake_sleepers();
   // Wakes run()'s caller if it sleeps (after a change of what it waits for).
   void notify_caller();
   // Spins, then sleeps on done_cv_, until done().
