@@ -14,7 +14,8 @@
 //   gpu-timeout  the n-th GPU job's fence wait returns VK_TIMEOUT (the bounded wait expired),
 //                with garbage over its in-place blocks as for device-lost
 //   gpu-alloc    the n-th and every later GPU memory allocation fails (out of device memory)
-//   thread       the n-th worker thread creation fails (std::system_error, as on EAGAIN)
+//   thread       the n-th thread creation fails (std::system_error, as on EAGAIN): the pool's
+//                workers in order, then a gpu or hybrid context's submission thread (SideThread)
 // Unset or empty: no fault, and a check costs a load and a branch.
 //
 // Thread-safety: fault_hit may be called from any thread (counters are atomic).

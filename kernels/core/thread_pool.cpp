@@ -171,7 +171,7 @@ void ThreadPool::worker_main(int thread) {
 }
 
 void ThreadPool::run(int n_tasks, const std::function<void(int, int)> &body,
-                     const std::function<void()> *beside, int max_threads) {
+                     const std::function<void()> *beside, int max_threads, bool then_tasks) {
   if (n_tasks <= 0) {
     if (beside) (*beside)();
     return;
@@ -192,12 +192,75 @@ void ThreadPool::run(int n_tasks, const std::function<void(int, int)> &body,
   generation_.fetch_add(1, std::memory_order_seq_cst);
   if (sleepers_.load(std::memory_order_seq_cst) > 0) wake_sleepers();
   if (beside) (*beside)();
-  else run_tasks(0);
+  if (!beside || then_tasks) run_tasks(0);
   caller_wait([&] { return tasks_done_.load(std::memory_order_acquire) == n_tasks; });
   // Close the loop, then wait for the threads inside it to leave (they find no task left).
   open_.store(false, std::memory_order_seq_cst);
   caller_wait([&] { return inside_.load(std::memory_order_seq_cst) == 0; });
   body_ = nullptr;
+}
+
+SideThread::SideThread(int spin_us) : spin_us_(spin_us) {
+  try {
+    if (fault_hit(Fault::kThread))
+      throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again));
+    thread_ = std::thread([this] { main(); });
+  } catch (const std::system_error &e) {
+    log(kLogWarning, "could not start the GPU submission thread (%s): submitting from the "
+        "calling thread", e.what());
+  }
+}
+
+SideThread::~SideThread() {
+  if (!thread_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+void SideThread::post(const std::function<void()> *fn) {
+  if (!thread_.joinable()) {
+    (*fn)();
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    job_ = fn;
+    posted_.fetch_add(1, std::memory_order_release);
+  }
+  cv_.notify_all();
+}
+
+void SideThread::wait() {
+  const uint32_t target = posted_.load(std::memory_order_relaxed);
+  auto done = [&] { return done_.load(std::memory_order_acquire) == target; };
+  if (spin_until(done, spin_us_)) return;
+  std::unique_lock<std::mutex> lock(mutex_);
+  cv_.wait(lock, done);
+}
+
+void SideThread::main() {
+  uint32_t seen = 0;
+  for (;;) {
+    const std::function<void()> *job;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      cv_.wait(lock, [&] { return stop_ || posted_.load(std::memory_order_relaxed) != seen; });
+      if (stop_) return;
+      seen = posted_.load(std::memory_order_relaxed);
+      job = job_;
+    }
+    (*job)();
+    {
+      // Under the lock, so that a waiter that found the job not done is asleep before the notify.
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_.store(seen, std::memory_order_release);
+    }
+    cv_.notify_all();
+  }
 }
 
 }  // namespace v3d

@@ -86,8 +86,11 @@ class ThreadPool {
   // thread, the caller runs beside() and then the tasks.
   // max_threads > 0: at most that many threads take part in this loop (on top of set_limit), e.g.
   // a wavefront that cannot keep more busy (core/wavefront.h).
+  // then_tasks: the calling thread takes tasks after beside() has returned, as any other thread
+  // (e.g. the GPU's submission first, then its part of validation); else it only waits.
   void run(int n_tasks, const std::function<void(int task, int thread)> &body,
-           const std::function<void()> *beside = nullptr, int max_threads = 0);
+           const std::function<void()> *beside = nullptr, int max_threads = 0,
+           bool then_tasks = false);
 
  private:
   void worker_main(int thread);
@@ -132,6 +135,36 @@ class ThreadPool {
   std::atomic<int> limit_{0};  // set_limit(); workers read run_limit_ (other threads may read
                                // size() while a loop runs: it is only a report there)
   int run_limit_ = 0;  // the current loop's thread count (published with the loop)
+};
+
+// One thread of its own for work that runs beside a pool's loops without being one of their
+// tasks (the submission of a frame's GPU share during the frame's validation: as a task, or as
+// the loop caller's beside(), the loop could not end before it). One job at a time: post(fn),
+// then wait() before the next post(). The thread sleeps between jobs (no spinning: it would take
+// a core from the workers while they run the frame's CPU share); wait() spins for up to spin_us
+// before it sleeps.
+class SideThread {
+ public:
+  explicit SideThread(int spin_us = ThreadPool::kDefaultSpinUs);
+  ~SideThread();
+  SideThread(const SideThread &) = delete;
+  SideThread &operator=(const SideThread &) = delete;
+  // False when the thread could not be created (post() then runs fn on the calling thread).
+  bool running() const { return thread_.joinable(); }
+  // Runs fn (which must stay valid until wait() returns) on the side thread.
+  void post(const std::function<void()> *fn);
+  // Returns once the posted job has returned (at once when none is pending).
+  void wait();
+
+ private:
+  void main();
+  int spin_us_;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable cv_;  // a job posted, a job done, stop (under mutex_)
+  const std::function<void()> *job_ = nullptr;
+  std::atomic<uint32_t> posted_{0}, done_{0};
+  bool stop_ = false;  // under mutex_
 };
 
 // Holds pool hot (ThreadPool::hold) for its scope: a frame's call, whose loops follow each other.
