@@ -17,6 +17,8 @@
 //   gpu-timeout            the 2nd GPU job does not complete within the bounded wait (hybrid)
 //   gpu-alloc              every GPU memory allocation fails (shared frames and job buffers)
 //   thread                 the 2nd worker thread cannot be started
+//   side-thread            a hybrid context's GPU submission thread (SideThread) cannot be
+//                          started: the calling thread submits beside validation instead
 // For every scenario, every frame of a stream (in shared and in plain memory) must equal the
 // scalar backend's result byte for byte, with guard bytes intact, every call must succeed, and
 // the library must log exactly one warning. GPU scenarios skip (77) without a Vulkan device.
@@ -300,6 +302,22 @@ void thread_fault(V3dContext *scalar) {
   v3d_context_free(ctx);
 }
 
+void side_thread_fault(V3dContext *scalar) {
+  // One CPU thread: the pool starts none, so the first thread started is the side thread.
+  V3dContextOptions o{};
+  o.backend = "hybrid";
+  o.cpu_threads = 1;
+  o.gpu_share = 0.5;
+  V3dContext *ctx = v3d_context_new_with_options(&o);
+  if (!check(ctx != nullptr, "hybrid context: %s", v3d_last_error())) return;
+  check(g_last_warning.find("submission thread") != std::string::npos,
+        "the warning names the submission thread: '%s'", g_last_warning.c_str());
+  check(run_stream(ctx, scalar, true, 800, "hybrid, shared") == 0, "every frame right (shared)");
+  check(run_stream(ctx, scalar, false, 900, "hybrid, plain") == 0, "every frame right (plain)");
+  check(stats_of(ctx).blocks_gpu > 0, "the GPU did its share");
+  v3d_context_free(ctx);
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -316,7 +334,8 @@ int main(int argc, char **argv) {
                        {"gpu-alloc", "gpu-alloc:1"},         {"thread", "thread:2"},
                        {"device-lost-split", "device-lost:3"},
                        {"device-lost-meet", "device-lost:1"},
-                       {"device-lost-h264-batch", "device-lost:2"}};
+                       {"device-lost-h264-batch", "device-lost:2"},
+                       {"side-thread", "thread:1"}};
   const char *fault = nullptr;
   for (const auto &f : kFaults)
     if (sc == f.scenario) fault = f.fault;
@@ -362,6 +381,7 @@ int main(int argc, char **argv) {
     check(stats_of(ctx).blocks_gpu == 0, "no GPU work without GPU memory");
     v3d_context_free(ctx);
   } else if (sc == "thread") thread_fault(scalar);
+  else if (sc == "side-thread") side_thread_fault(scalar);
 
   check(g_warnings == 1, "exactly one warning (%d)", g_warnings);
   check(g_errors == 0, "no error logged (%d)", g_errors);

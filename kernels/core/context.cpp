@@ -302,6 +302,8 @@ V3dContext *v3d_context_new_with_options(const V3dContextOptions *options) {
     default_threads = static_cast<int>(env_threads);
   int threads = o.cpu_threads > 0 ? o.cpu_threads : default_threads;
   ctx->pool = std::make_unique<v3d::ThreadPool>(threads);
+  if (ctx->gpu && (backend == Backend::kGpu || backend == Backend::kHybrid))
+    ctx->gpu_side = std::make_unique<v3d::SideThread>();
   v3d::log(v3d::kLogInfo, "context %p: backend %s%s, %d CPU threads, SIMD %s, GPU %s",
            static_cast<const void *>(ctx.get()), v3d::backend_name(backend),
            is_auto ? " (auto)" : "", threads, v3d_cpu_target(),
@@ -373,10 +375,12 @@ int check_itx_frame(ThreadPool *pool, uint8_t *const planes[3], const ptrdiff_t 
                     int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
                     const int16_t *coeffs, size_t n_coeffs, FramePlanes *frame,
                     std::vector<vp9::ItxChunk> *chunks = nullptr, int n_extra = 0,
-                    const std::function<void(int)> *extra = nullptr) {
+                    const std::function<void(int)> *extra = nullptr,
+                    const std::function<void()> *beside = nullptr) {
   int rc = check_itx_pointers(planes, strides, coeffs, n_coeffs);
   if (!rc)
-    rc = vp9::itx_validate(width, height, blocks, n_blocks, n_coeffs, pool, chunks, n_extra, extra);
+    rc = vp9::itx_validate(width, height, blocks, n_blocks, n_coeffs, pool, chunks, n_extra, extra,
+                           beside);
   if (!rc) rc = check_itx_planes(planes, strides, width, height, frame);
   return rc;
 }
@@ -384,12 +388,46 @@ int check_itx_frame(ThreadPool *pool, uint8_t *const planes[3], const ptrdiff_t 
 }  // namespace
 
 // A frame's GPU work begun before its validation (v3d_vp9_itxfm_add_frame): the share planned
-// by the controller, and the GPU's job for blocks[0, end), whose parts ran beside validation.
+// by the controller, and the GPU's job for blocks[0, end). Its preparation's parts run as the
+// first tasks of validation's first loop, and the context's side thread (ctx->gpu_side) helps
+// with them, waits for the last and submits the job: the GPU starts while the workers validate,
+// and validation's loop does not wait for the submission. (As a task of that loop, the
+// submission made validation end 0.04-0.07 ms later on the device machine, 0.11-0.16 ms into a
+// 16x16 frame against 0.075-0.10; as the calling thread's beside(), the loop still ended only
+// after it. Without a side thread, that is the fallback.)
 struct ItxEarly {
   bool planned = false;  // share is the controller's plan for this frame
   double share = 0;
-  std::unique_ptr<ItxGpuPrep> prep;  // null: none
   size_t end = 0;
+  std::unique_ptr<ItxGpuPrep> prep;  // null: none, or submitted (job) or failed
+  int n_parts = 0;
+  std::atomic<int> next_part{0}, parts_done{0};
+  bool posted = false;  // prep is being (or was) submitted: by the side thread when side
+  bool side = false;
+  std::unique_ptr<GpuJob> job;  // submitted during validation (read after the side thread's wait)
+  bool submit_failed = false;   // submitted nothing (submit_error says why)
+  std::string submit_error;
+  Clock::time_point t_prep, t_submit, t_submitted;  // first part, submission's start and end
+
+  // Runs parts until none is left (a task of validation's loop, or the calling thread).
+  void help() {
+    for (int k; (k = next_part.fetch_add(1, std::memory_order_relaxed)) < n_parts;) {
+      prep->run_part(k);
+      parts_done.fetch_add(1, std::memory_order_acq_rel);
+    }
+  }
+  // The side thread's work (or the calling thread's, beside validation): helps, waits for the
+  // parts taken by others, submits. A part that met a block failing its own checks made the job refuse (validation
+  // fails too, and reports the block).
+  void submit() {
+    help();
+    while (parts_done.load(std::memory_order_acquire) < n_parts) std::this_thread::yield();
+    t_submit = Clock::now();
+    job = prep->submit(&submit_error);
+    t_submitted = Clock::now();
+    submit_failed = !job;
+    prep.reset();
+  }
 };
 
 // One validated frame on ctx's backend, or on its CPU workers alone when cpu_only (the caller
@@ -414,13 +452,16 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
   FrameScope scope(ctx);
   ItxScratch &scratch = ctx->itx_scratch;
   FramePlanes frame;
-  // The GPU's share is planned and its host-side preparation (copying its blocks' list and
-  // pixels; nothing is written to the frame) runs as tasks of validation's loop, so that the GPU
-  // can start as soon as the frame is validated: after validation, the preparation delayed it by
-  // ~0.1 ms of a 0.35 ms 16x16 frame on the device machine. Only when the arguments that the
-  // preparation relies on are sound (else validation reports them, as without this).
+  // The GPU's share is planned, prepared (copying its blocks' list and pixels; nothing is
+  // written to the frame) and submitted during validation (ItxEarly), so that the GPU works while
+  // the frame is validated; only when the arguments that the preparation relies on are sound
+  // (else validation reports them, as without this). Safe before validation has ended: a part
+  // skips any block that fails its own checks (the job is then refused), so the GPU writes only
+  // inside the frame's planes; a frame that fails validation (blocks overlapping) has the job's
+  // work taken out again below.
   ItxEarly early;
   std::function<void(int)> run_part;
+  std::function<void()> submit_early;
   int n_parts = 0;
   if ((ctx->backend == Backend::kGpu || ctx->backend == Backend::kHybrid) && gpu_usable(ctx) &&
       blocks && n_blocks > 0 && frame_size_ok(width, height) &&
@@ -437,19 +478,47 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
     if (early.end > 0) {
       const int want = prep_parts(ctx, early.end);
       std::string err;
+      early.t_prep = Clock::now();
       early.prep = gpu_vp9_itx_prepare(*ctx->gpu, frame, blocks, nullptr, early.end, coeffs,
                                        n_coeffs, want, &err);
       if (early.prep) {
-        n_parts = early.prep->parts();
-        run_part = [&early](int k) { early.prep->run_part(k); };
+        early.n_parts = early.prep->parts();
+        run_part = [&early](int) { early.help(); };
+        submit_early = [&early]() { early.submit(); };
+        early.posted = true;
+        if (ctx->gpu_side && ctx->gpu_side->running()) {
+          // The parts are tasks of validation's loop; the side thread waits for them and
+          // submits. It is waited for once the CPU's share is done (itx_frame_validated), or
+          // at once if validation fails.
+          n_parts = early.n_parts;
+          ctx->gpu_side->post(&submit_early);
+          early.side = true;
+        } else {
+          n_parts = early.n_parts - 1;  // the calling thread takes one at least, then submits
+        }
+      } else {
+        early.submit_failed = true;
+        early.submit_error = err;
       }
     }
   }
   clear_error();  // the checks above report nothing (validation does, in its order)
   int rc = check_itx_frame(ctx->pool.get(), planes, strides, width, height, blocks, n_blocks,
                            coeffs, n_coeffs, &frame, &scratch.chunks, n_parts,
-                           n_parts ? &run_part : nullptr);
-  if (rc) return rc;  // (early.prep, never submitted, returns its slot)
+                           n_parts > 0 ? &run_part : nullptr,
+                           submit_early && !early.side ? &submit_early : nullptr);
+  if (rc) {
+    if (early.side) ctx->gpu_side->wait();
+    // The job submitted during validation: its pixels are taken out of the frame again, which
+    // is left as it was; the error stays validation's.
+    if (early.job) {
+      const std::string why = v3d_last_error();
+      early.job->wait_and_undo();
+      early.job.reset();
+      set_error(rc, "%s", why.c_str());
+    }
+    return rc;
+  }
   itx_frame_validated(ctx, frame, blocks, n_blocks, coeffs, n_coeffs, scratch, t_call, false,
                       &early);
   return V3D_OK;
@@ -544,23 +613,25 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   else if (ctx->backend == Backend::kHybrid)
     share = split.next_share(ctx->fixed_share, lean_split_allowed(ctx));
   // The GPU takes blocks[0, gpu_end): a contiguous run of the list, i.e. one region of the
-  // frame, holding n_gpu blocks with work of cost gpu_cost. Prepared beside validation: the run
-  // chosen then, by count (the last frame's count per cost, updated here from this frame).
+  // frame, holding n_gpu blocks with work of cost gpu_cost. Submitted during validation (early):
+  // the run chosen then, by count (the last frame's count per cost, updated here from this
+  // frame).
   size_t gpu_end = 0, n_gpu = 0;
   uint64_t gpu_cost = 0;
-  std::unique_ptr<ItxGpuPrep> early_prep;
-  if (early && early->prep && share > 0 && gpu_usable(ctx)) {
-    early_prep = std::move(early->prep);
+  std::unique_ptr<GpuJob> job;
+  bool gpu_failed_submit = false;
+  double gpu_prep_seconds = 0;  // host-side preparation of the GPU's share, submission included
+  const bool spec = early && early->posted;
+  if (spec) {
     gpu_end = early->end;
     gpu_cost = cuts.prefix(gpu_end, &n_gpu);
-    if (share < 1 && n_blocks && total) {
+    if (share > 0 && share < 1 && n_blocks && total) {
       uint64_t c;
       size_t a;
       const size_t exact = cuts.exact(static_cast<uint64_t>(share * total), &c, &a);
       const double ratio = (static_cast<double>(exact) / n_blocks) / share;
       scratch.count_per_cost = std::clamp(ratio, 0.25, 4.0);
     }
-    if (!n_gpu) early_prep.reset();  // nothing with work in its run: returns its slot
   } else if (share > 0 && gpu_usable(ctx)) {
     gpu_end = cuts.exact(share >= 1 ? total : static_cast<uint64_t>(share * total), &gpu_cost, &n_gpu);
   }
@@ -575,16 +646,12 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   // of the loop share with the submitting thread, so it is spread over whichever threads are
   // awake first instead of delaying the GPU by its whole length; the submission waits for the
   // last part. (The GPU builds the records itself.)
-  std::unique_ptr<GpuJob> job;
-  bool gpu_failed_submit = false;
   auto t_gpu = Clock::now();
-  double gpu_prep_seconds = 0;  // host-side preparation of the GPU's share
   std::unique_ptr<ItxGpuPrep> prep;
   int n_parts = 0;
-  if (n_gpu && early_prep) {
-    prep = std::move(early_prep);  // its parts have run: only the submission is left
-  } else if (n_gpu) {
-    // A split frame's parts go to the first tasks of its loop; a frame on the GPU alone has its
+  if (n_gpu && !spec) {
+    // Not planned before validation (e.g. a frame of a batch's context): a split frame's parts
+    // go to the first tasks of its loop; a frame on the GPU alone has its
     // parts run by the workers in a loop of their own before the submission (one thread took
     // ~1 ms of a 1.5 ms 16x16 frame on the device machine, the GPU idle meanwhile).
     const int want = prep_parts(ctx, n_gpu);
@@ -629,6 +696,7 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   const bool use_ref = ctx->backend == Backend::kScalar;
   const uint64_t cpu_cost = total - gpu_cost;
   double cpu_seconds = 0;
+  Clock::time_point cpu_done = t_cpu;  // the CPU side's last result
   if (n_gpu < n_active) {
     int n_tasks = ctx->pool->size() * kTasksPerThread;
     n_tasks = static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(n_tasks, cpu_cost / kMinTaskCost)));
@@ -657,7 +725,7 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
       }, &beside);
     } else {
       // Tasks: the helpers, then the submission (it waits for the parts), then the CPU's share.
-      const int first = n_gpu ? n_helpers + 1 : 0;
+      const int first = prep ? n_helpers + 1 : 0;
       ctx->pool->run(n_tasks + first, [&](int task, int) {
         if (task < n_helpers) help_prep();
         else if (task < first) submit_gpu();
@@ -665,11 +733,25 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
       });
     }
     cpu_seconds = std::chrono::duration<double>(cpu_end - t_cpu).count();
+    cpu_done = cpu_end;
   } else if (n_gpu) {
     if (n_parts > 1) ctx->pool->run(n_parts, [&](int, int) { help_prep(); });
     submit_gpu();
   }
   prep.reset();  // not submitted (a failure): returns its slot
+  if (spec) {
+    // Submitted during validation: by the side thread, waited for only now (the CPU's share
+    // needed nothing from it), or by this thread beside validation.
+    if (early->side) ctx->gpu_side->wait();
+    if (early->job) {
+      job = std::move(early->job);
+      ctx->kernel_stats[V3D_KERNEL_VP9_ITX].gpu_job(+1);
+      gpu_prep_seconds = std::chrono::duration<double>(early->t_submitted - early->t_prep).count();
+    } else {
+      warn_gpu_failure(ctx, early->submit_error.c_str(), "its share of this frame runs on the CPU");
+      gpu_failed_submit = true;
+    }
+  }
   if (gpu_failed_submit) {  // nothing reached the GPU: its share runs here
     vp9::itx_apply_cpu(frame, blocks, nullptr, 0, gpu_end, coeffs, use_ref);
     n_gpu = 0;
@@ -681,10 +763,11 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   // Whether the GPU had finished before the CPU did: then the wait below measures the CPU, not
   // the GPU, and the GPU's span is taken from its own clock instead.
   const bool gpu_early = job && job->ready();
+  const auto t_wait = Clock::now();
   if (job) {
     int rc = job->wait();
     ctx->kernel_stats[V3D_KERNEL_VP9_ITX].gpu_job(-1);
-    gpu_seconds = seconds_since(t_gpu);
+    gpu_seconds = seconds_since(spec ? early->t_submit : t_gpu);
     copies = job->copies();
     job.reset();
     if (rc) {
@@ -705,25 +788,49 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   // the CPU side (the wait starts after it).
   double gpu_busy = gpu_seconds, gpu_span = gpu_seconds;
   const double device = n_gpu && ctx->gpu ? gpu_last_job_seconds(*ctx->gpu) : -1;  // -1: unknown
-  if (n_gpu && ctx->gpu) {
+  double cpu_span = cpu_seconds;
+  if (spec) {
+    // Submitted during validation: both sides' spans run from the call's start (the CPU side's
+    // includes validation, the GPU's its preparation and submission), so that the controller
+    // balances when each side's last result comes. A GPU done before the wait began: its end
+    // is taken from its own clock (the submission's end plus its device time), else the wait's.
+    auto since_call = [&](Clock::time_point t) {
+      return std::chrono::duration<double>(t - t_call).count();
+    };
+    cpu_span = since_call(cpu_done);
+    gpu_span = since_call(early->t_submit) + gpu_seconds;
+    if (gpu_early) {
+      gpu_span = since_call(t_wait);
+      if (device > 0) gpu_span = std::min(gpu_span, since_call(early->t_submitted) + device);
+    }
+    if (n_gpu && device > 0) gpu_busy = gpu_prep_seconds + device;
+  } else if (n_gpu && ctx->gpu) {
     if (device > 0) gpu_busy = std::min(gpu_seconds, gpu_prep_seconds + device);
     if (gpu_early) gpu_span = gpu_busy;
   }
   ctx->kernel_stats[V3D_KERNEL_VP9_ITX].record(
       kernel_frame(n_active - n_gpu, n_gpu, frame_seconds, cpu_seconds, gpu_busy));
-  // The controller's frame time runs from the call's start when the GPU's share was prepared
-  // beside validation (which that preparation lengthens); the sides' spans from the frame's.
+  // The controller's frame time runs from the call's start when the GPU's share was planned
+  // before validation; the sides' spans likewise when it was submitted during validation, else
+  // from the frame's (validation's end).
   if (ctx->backend == Backend::kHybrid && !cpu_only)
-    split.record(static_cast<double>(cpu_cost), cpu_seconds, static_cast<double>(gpu_cost),
+    split.record(static_cast<double>(cpu_cost), cpu_span, static_cast<double>(gpu_cost),
                  gpu_span, early && early->planned ? seconds_since(t_call) : frame_seconds);
   char device_ms[32] = "n/a";  // no GPU job, or no timestamps
   if (device >= 0) snprintf(device_ms, sizeof device_ms, "%.3f", device * 1e3);
+  char submitted_at[80] = "";  // submitted during validation: when, from the call's start
+  if (spec && early->t_submitted > early->t_submit)
+    snprintf(submitted_at, sizeof submitted_at, ", submitted at %.3f-%.3f ms",
+             std::chrono::duration<double>(early->t_submit - t_call).count() * 1e3,
+             std::chrono::duration<double>(early->t_submitted - t_call).count() * 1e3);
   log(kLogDebug, "itx frame (context %p): %zu blocks, GPU share %.3f (%zu blocks), CPU %.3f ms, "
-      "GPU %.3f ms (prep %.3f, device %s, %s%s), frame %.3f ms, call %.3f ms",
+      "GPU %.3f ms (prep %.3f, device %s, %s%s%s), spans from the call CPU %.3f / GPU %.3f ms, "
+      "frame %.3f ms, call %.3f ms",
       static_cast<const void *>(ctx), n_active,
       total ? static_cast<double>(gpu_cost) / total : 0.0, n_gpu, cpu_seconds * 1e3,
-      gpu_span * 1e3, gpu_prep_seconds * 1e3, device_ms, gpu_early ? "early" : "late",
-      lean ? ", lean" : "", frame_seconds * 1e3, seconds_since(t_call) * 1e3);
+      gpu_seconds * 1e3, gpu_prep_seconds * 1e3, device_ms, gpu_early ? "early" : "late",
+      lean ? ", lean" : "", submitted_at, std::chrono::duration<double>(cpu_done - t_call).count() * 1e3,
+      spec ? gpu_span * 1e3 : -1.0, frame_seconds * 1e3, seconds_since(t_call) * 1e3);
   CallStats c;
   c.frames = 1;
   c.blocks_cpu = n_active - n_gpu;

@@ -117,6 +117,9 @@ struct V3dContext {
   v3d::Backend backend = v3d::Backend::kSimd;
   std::unique_ptr<v3d::ThreadPool> pool;
   std::shared_ptr<v3d::Gpu> gpu;
+  // Submits the GPU's share of a transform frame during the frame's validation (gpu and hybrid
+  // contexts; null otherwise). Used under frame_mutex.
+  std::unique_ptr<v3d::SideThread> gpu_side;
   std::string gpu_name;
   double fixed_share = -1;  // hybrid: < 0 adaptive
 

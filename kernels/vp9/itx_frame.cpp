@@ -405,7 +405,8 @@ constexpr int kValidateTasksPerThread = 3;
 
 void itx_validate_frames(size_t n, const ItxFrameArgs *frames, ThreadPool *pool, int *rcs,
                          std::string *why, std::vector<ItxChunk> *const *chunks, int n_extra,
-                         const std::function<void(int)> *extra) {
+                         const std::function<void(int)> *extra,
+                         const std::function<void()> *beside) {
   // The tasks' bitmaps per frame, kept by the calling thread between calls (workers reach them
   // through the checks, since a thread_local named inside a task would be each worker's own).
   thread_local std::vector<std::vector<TaskMarks>> tls_marks;
@@ -429,12 +430,20 @@ void itx_validate_frames(size_t n, const ItxFrameArgs *frames, ThreadPool *pool,
     else
       for (size_t k = 0; k < count; k++) body(static_cast<int>(k));
   };
-  // The extra tasks first: the threads take them while the marking tasks are still many.
+  // The extra tasks first: the threads take them while the marking tasks are still many. The
+  // caller runs beside first, then takes tasks.
   const int n_more = extra ? std::max(0, n_extra) : 0;
-  run(tasks.size() + n_more, [&](int k) {
+  const size_t n_first = tasks.size() + n_more;
+  const std::function<void(int, int)> first_body = [&](int k, int) {
     if (k < n_more) (*extra)(k);
     else checks[tasks[k - n_more].first].mark(tasks[k - n_more].second);
-  });
+  };
+  if (pool && (n_first > 1 || (beside && n_first > 0))) {
+    pool->run(static_cast<int>(n_first), first_body, beside, 0, true);
+  } else {
+    if (beside) (*beside)();
+    for (size_t k = 0; k < n_first; k++) first_body(static_cast<int>(k), 0);
+  }
   std::vector<std::pair<size_t, int>> again;
   for (size_t f = 0; f < n; f++)
     if (!rcs[f] && checks[f].needs_remark())
@@ -451,13 +460,13 @@ void itx_validate_frames(size_t n, const ItxFrameArgs *frames, ThreadPool *pool,
 
 int itx_validate(int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
                  size_t n_coeffs, ThreadPool *pool, std::vector<ItxChunk> *chunks, int n_extra,
-                 const std::function<void(int)> *extra) {
+                 const std::function<void(int)> *extra, const std::function<void()> *beside) {
   // One frame: every phase that can fail runs on the calling thread (begin, and the one frame's
   // finish), so the thread's message is the frame's.
   const ItxFrameArgs args{width, height, blocks, n_blocks, n_coeffs};
   int rc = V3D_OK;
   std::string why;
-  itx_validate_frames(1, &args, pool, &rc, &why, &chunks, n_extra, extra);
+  itx_validate_frames(1, &args, pool, &rc, &why, &chunks, n_extra, extra, beside);
   return rc;
 }
 

@@ -53,9 +53,13 @@ constexpr size_t kItxChunk = 512;
 // extra (optional): n_extra more tasks, extra(k) for k = 0..n_extra-1, run in validation's first
 // loop beside its own tasks (work that needs no validated block, e.g. the GPU's preparation of
 // its share); they run whatever the result.
+// beside (optional): run by the calling thread at the start of that loop, before it takes tasks
+// (ThreadPool::run's then_tasks; without other threads, before any task), whatever the result:
+// e.g. the submission of the GPU's share, which then does not hold up the loop's end.
 int itx_validate(int width, int height, const V3dVp9TxBlock *blocks, size_t n_blocks,
                  size_t n_coeffs, ThreadPool *pool, std::vector<ItxChunk> *chunks = nullptr,
-                 int n_extra = 0, const std::function<void(int)> *extra = nullptr);
+                 int n_extra = 0, const std::function<void(int)> *extra = nullptr,
+                 const std::function<void()> *beside = nullptr);
 
 // One frame's arguments to itx_validate_frames.
 struct ItxFrameArgs {
@@ -70,7 +74,8 @@ struct ItxFrameArgs {
 // its chunk totals.
 void itx_validate_frames(size_t n, const ItxFrameArgs *frames, ThreadPool *pool, int *rcs,
                          std::string *why, std::vector<ItxChunk> *const *chunks,
-                         int n_extra = 0, const std::function<void(int)> *extra = nullptr);
+                         int n_extra = 0, const std::function<void(int)> *extra = nullptr,
+                         const std::function<void()> *beside = nullptr);
 
 // Relative cost of a block for splitting work (pixels of the block; 0 for eob == 0).
 inline uint32_t itx_block_cost(const V3dVp9TxBlock &b) {

@@ -62,6 +62,14 @@ class GpuJob {
   // Number of planes imported from foreign host memory instead of copied
   // (VK_EXT_external_memory_host; see vk_memory.h).
   virtual int imports() const { return 0; }
+  // Waits for the job, then takes its results out of the frame again: every pixel it may have
+  // written is as it was before the job (a job submitted before its frame's validation had
+  // ended, whose validation then failed). V3D_OK; V3D_ERROR_GPU when the GPU failed (the frame
+  // is restored all the same) or when the job cannot undo its work (the frame is not restored).
+  virtual int wait_and_undo() {
+    wait();
+    return V3D_ERROR_GPU;
+  }
 };
 
 // VP9 inverse transforms: submits blocks[index[0..n_index)] (already validated; blocks reaching
@@ -78,8 +86,13 @@ std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
 // run_part(k) for every k in 0..parts()-1 (distinct parts may run at once on different threads,
 // beside CPU work on the frame's other blocks: a part only reads the frame), then submit() once
 // (after every part has returned). Parts may run before the blocks are validated (beside the
-// validation): a part skips a block outside its plane or of an unknown size or type, and
-// submit() then refuses the job; submit() itself needs validated blocks. The GPU itself turns the block list into its bucketed records.
+// validation): a part skips a block failing its own checks (vp9::itx_block_ok: outside its
+// plane, an unknown size or type, coefficients past n_coeffs), and submit() then refuses the job.
+// submit() may also come before validation has ended: every block has passed its own checks, so
+// the GPU reads and writes only inside the frame's planes and the coefficients; blocks that
+// overlap (which only validation finds) would race, and a frame that fails validation has the
+// job's work taken out again (GpuJob::wait_and_undo). The GPU itself turns the block list into
+// its bucketed records.
 // A prep dropped without submit() returns its slot; the frame is untouched until submit().
 class ItxGpuPrep {
  public:

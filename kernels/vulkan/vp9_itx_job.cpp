@@ -89,7 +89,8 @@ class ItxJob final : public GpuJob {
   ~ItxJob() override {
     if (slot_) wait();
   }
-  int wait() override;
+  int wait() override { return finish(false); }
+  int wait_and_undo() override { return finish(true); }
   bool ready() override {
     if (!slot_) return true;
     if (!submitted) return true;
@@ -126,6 +127,10 @@ class ItxJob final : public GpuJob {
   // Copies the list's blocks of planes bound `which` from their copies (pre) into the frame or,
   // fault injection only, fills them with garbage as a lost device may leave them.
   void blocks_of(PlaneBinding which, bool scribble);
+  // wait() (undo false) or wait_and_undo(): waits for the GPU, then puts its results into the
+  // frame (the staged blocks copied back), or with undo leaves the frame as it was before the
+  // job (the in-place blocks restored from their backup, the staged ones not copied back).
+  int finish(bool undo);
 };
 
 void ItxJob::blocks_of(PlaneBinding which, bool scribble) {
@@ -145,7 +150,7 @@ void ItxJob::blocks_of(PlaneBinding which, bool scribble) {
   }
 }
 
-int ItxJob::wait() {
+int ItxJob::finish(bool undo) {
   if (!slot_) return result_;
   Gpu &gpu = *gpu_;
   if (!submitted) {
@@ -171,6 +176,8 @@ int ItxJob::wait() {
                         injected               ? ", injected by V3D_FAULT"
                         : r == VK_TIMEOUT      ? ": not done after 10 s"
                                                : "");
+  } else if (undo) {
+    blocks_of(PlaneBinding::kInPlace, false);  // (the staged blocks' results stay in the copy)
   } else {
     job_store_time(gpu, slot_->query);
     // The staged blocks' results: only their clipped pixels (the CPU may own the rest).
