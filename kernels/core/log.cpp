@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include "core/log.h"
 
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +15,7 @@ namespace {
 std::mutex g_log_mutex;
 V3dLogFunc g_log_func = nullptr;
 void *g_log_user = nullptr;
+std::atomic<bool> g_has_func{false};  // g_log_func is set (read without the lock)
 thread_local std::string t_last_error;
 
 int debug_level_from_env() {
@@ -37,6 +39,11 @@ bool env_int(const char *name, long lo, long hi, long *value, const char *otherw
 }
 
 void log(int level, const char *fmt, ...) {
+  // Without a callback, a message above V3D_DEBUG's level is dropped before it is formatted:
+  // frame-level calls log a debug line per frame (formatting it cost a few microseconds of every
+  // frame's call).
+  static const int max_level = debug_level_from_env();
+  if (level > max_level && !g_has_func.load(std::memory_order_relaxed)) return;
   char buf[1024];
   va_list ap;
   va_start(ap, fmt);
@@ -53,7 +60,6 @@ void log(int level, const char *fmt, ...) {
     func(level, buf, user);
     return;
   }
-  static const int max_level = debug_level_from_env();
   if (level > max_level) return;
   static const char *names[] = {"ERROR", "WARNING", "INFO", "DEBUG"};
   fprintf(stderr, "v3d %s: %s\n", names[level < 0 ? 0 : level > 3 ? 3 : level], buf);
@@ -99,6 +105,7 @@ void v3d_set_log_func(V3dLogFunc func, void *user_data) {
   std::lock_guard<std::mutex> lock(v3d::g_log_mutex);
   v3d::g_log_func = func;
   v3d::g_log_user = user_data;
+  v3d::g_has_func.store(func != nullptr, std::memory_order_relaxed);
 }
 
 }  // extern "C"
