@@ -408,18 +408,29 @@ struct ItxEarly {
   bool submit_failed = false;   // submitted nothing (submit_error says why)
   std::string submit_error;
   Clock::time_point t_prep, t_submit, t_submitted;  // first part, submission's start and end
+  Clock::time_point t_side;        // when the side thread began (debug log)
+  std::atomic<int64_t> parts_end{0};  // when the last part ended (Clock ticks; debug log)
+  std::atomic<int64_t> parts_ns{0}, parts_max_ns{0};  // the parts' time in all, the longest's
 
   // Runs parts until none is left (a task of validation's loop, or the calling thread).
   void help() {
     for (int k; (k = next_part.fetch_add(1, std::memory_order_relaxed)) < n_parts;) {
+      const auto t0 = Clock::now();
       prep->run_part(k);
-      parts_done.fetch_add(1, std::memory_order_acq_rel);
+      const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
+      parts_ns.fetch_add(ns, std::memory_order_relaxed);
+      for (int64_t m = parts_max_ns.load(std::memory_order_relaxed);
+           ns > m && !parts_max_ns.compare_exchange_weak(m, ns, std::memory_order_relaxed);) {
+      }
+      if (parts_done.fetch_add(1, std::memory_order_acq_rel) + 1 == n_parts)
+        parts_end.store(Clock::now().time_since_epoch().count(), std::memory_order_relaxed);
     }
   }
   // The side thread's work (or the calling thread's, beside validation): helps, waits for the
   // parts taken by others, submits. A part that met a block failing its own checks made the job refuse (validation
   // fails too, and reports the block).
   void submit() {
+    t_side = Clock::now();
     help();
     while (parts_done.load(std::memory_order_acquire) < n_parts) std::this_thread::yield();
     t_submit = Clock::now();
@@ -714,7 +725,14 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
       vp9::itx_apply_cpu(frame, blocks, nullptr, cut[task], cut[task + 1], coeffs, use_ref);
       if (left.fetch_sub(1, std::memory_order_acq_rel) == 1) cpu_end = Clock::now();
     };
-    if (n_gpu && lean) {
+    if (n_gpu && lean && spec) {
+      // Lean split whose GPU share was submitted during validation (by the side thread): the
+      // calling thread has nothing to submit, so it runs CPU tasks, and one worker sits the loop
+      // out instead (the core left to the GPU's host work). (Idling the calling thread instead
+      // let it fall asleep for the whole CPU share and wake late.)
+      ctx->pool->run(n_tasks, [&](int task, int) { cpu_task(task); }, nullptr,
+                     std::max(1, ctx->pool->size() - 1));
+    } else if (n_gpu && lean) {
       // Lean split: the calling thread submits the GPU's share while the other workers run the
       // CPU's (after helping with its parts); it takes no CPU task afterwards (its core stays the
       // GPU's).
@@ -782,6 +800,7 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
       rc = V3D_OK;
     }
   }
+  const auto t_waited = Clock::now();
   double frame_seconds = seconds_since(t_frame);
   // The GPU side's busy time: its preparation plus the device's own time (timestamps), when the
   // device has timestamps; else submission to the end of the wait, which includes waiting for
@@ -818,19 +837,28 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
                  gpu_span, early && early->planned ? seconds_since(t_call) : frame_seconds);
   char device_ms[32] = "n/a";  // no GPU job, or no timestamps
   if (device >= 0) snprintf(device_ms, sizeof device_ms, "%.3f", device * 1e3);
-  char submitted_at[80] = "";  // submitted during validation: when, from the call's start
-  if (spec && early->t_submitted > early->t_submit)
-    snprintf(submitted_at, sizeof submitted_at, ", submitted at %.3f-%.3f ms",
+  char submitted_at[192] = "";  // submitted during validation: when, from the call's start
+  if (spec && early->t_submitted > early->t_submit) {
+    const Clock::time_point parts_end{Clock::duration(early->parts_end.load())};
+    snprintf(submitted_at, sizeof submitted_at,
+             ", side thread from %.3f, %d parts of %.3f ms in all (longest %.3f) done at %.3f, "
+             "submitted at %.3f-%.3f ms",
+             std::chrono::duration<double>(early->t_side - t_call).count() * 1e3, early->n_parts,
+             early->parts_ns.load() * 1e-6, early->parts_max_ns.load() * 1e-6,
+             std::chrono::duration<double>(parts_end - t_call).count() * 1e3,
              std::chrono::duration<double>(early->t_submit - t_call).count() * 1e3,
              std::chrono::duration<double>(early->t_submitted - t_call).count() * 1e3);
+  }
   log(kLogDebug, "itx frame (context %p): %zu blocks, GPU share %.3f (%zu blocks), CPU %.3f ms, "
       "GPU %.3f ms (prep %.3f, device %s, %s%s%s), spans from the call CPU %.3f / GPU %.3f ms, "
-      "frame %.3f ms, call %.3f ms",
+      "wait from %.3f to %.3f ms, frame %.3f ms, call %.3f ms",
       static_cast<const void *>(ctx), n_active,
       total ? static_cast<double>(gpu_cost) / total : 0.0, n_gpu, cpu_seconds * 1e3,
       gpu_seconds * 1e3, gpu_prep_seconds * 1e3, device_ms, gpu_early ? "early" : "late",
       lean ? ", lean" : "", submitted_at, std::chrono::duration<double>(cpu_done - t_call).count() * 1e3,
-      spec ? gpu_span * 1e3 : -1.0, frame_seconds * 1e3, seconds_since(t_call) * 1e3);
+      spec ? gpu_span * 1e3 : -1.0, std::chrono::duration<double>(t_wait - t_call).count() * 1e3,
+      std::chrono::duration<double>(t_waited - t_call).count() * 1e3, frame_seconds * 1e3,
+      seconds_since(t_call) * 1e3);
   CallStats c;
   c.frames = 1;
   c.blocks_cpu = n_active - n_gpu;

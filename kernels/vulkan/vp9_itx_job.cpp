@@ -274,8 +274,10 @@ void ItxPrep::run_part(int k) {
   if (!job_ || k < 0 || k >= parts_) return;  // (after submit(): nothing to do)
   ItxSlot *slot = job_->slot();
   const FramePlanes &frame = job_->frame();
-  ItxPartStats &st = slot->parts[k];
-  st = ItxPartStats{};
+  // Counted in a local and stored once: parts run on different threads at once, and the parts'
+  // stats lie side by side in slot->parts (an increment per block there bounced cache lines
+  // between the threads).
+  ItxPartStats st;
   const size_t first = n_index_ * k / parts_, end = n_index_ * (k + 1) / parts_;
   V3dVp9TxBlock *list = reinterpret_cast<V3dVp9TxBlock *>(slot->list.map);
   if (!index_) memcpy(list + first, blocks_ + first, (end - first) * sizeof(V3dVp9TxBlock));
@@ -303,6 +305,7 @@ void ItxPrep::run_part(int k) {
                frame.data[p] + b.y * frame.stride[p] + b.x, frame.stride[p], w, h);
   }
   st.ran = true;
+  slot->parts[k] = st;
 }
 
 std::unique_ptr<GpuJob> ItxPrep::submit(std::string *error) {
