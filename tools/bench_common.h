@@ -73,6 +73,18 @@ inline double &fixed_gpu_share() {
   return share;
 }
 
+// --fresh-frames: before each timed frame of the VP9 transforms' per-frame M4s (untimed), the
+// frame's pixels and coefficients are written anew, as a decoder writes a frame's prediction and
+// its dequantized coefficients just before the transforms: the call then finds them in the
+// CPU's caches, dirty. Without it, each configuration adds the same coefficients to its own
+// frame over and over: the CPU's blocks stay in its caches between frames (left there by its
+// last frame, with four other configurations' frames in between), the GPU's blocks come back
+// from the GPU's writes (in memory, not in the caches).
+inline bool &fresh_frames() {
+  static bool fresh = false;
+  return fresh;
+}
+
 // Whether the M4 configuration labelled label is to run (opt.configs).
 inline bool config_wanted(const Options &opt, const char *label) {
   if (opt.configs.empty()) return true;

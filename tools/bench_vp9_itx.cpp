@@ -205,6 +205,9 @@ std::vector<RunResult> run_contexts_interleaved(const std::vector<M4Config> &cfg
     std::unique_ptr<Frame> frame;
     std::unique_ptr<SharedCoeffs> coeffs;
   };
+  // --fresh-frames: the pixels every frame starts from (plain memory).
+  std::unique_ptr<Frame> pristine;
+  if (fresh_frames()) pristine.reset(new Frame(nullptr, kWidth, kHeight));
   std::vector<Side> sides(cfgs.size());
   std::vector<RunResult> out(cfgs.size());
   std::vector<Interleaved> timed(cfgs.size());
@@ -227,6 +230,10 @@ std::vector<RunResult> run_contexts_interleaved(const std::vector<M4Config> &cfg
   // The first frames are not timed: the adaptive split's probes (warmup_frames()).
   time_interleaved(timed, frames + warmup_frames(), warmup_frames(), [&](size_t i) {
     Side &sd = sides[i];
+    if (pristine) {  // untimed: the frame's prediction and coefficients, just written
+      sd.frame->copy_from(*pristine);
+      memcpy(sd.coeffs->data, w.coeffs.data(), w.coeffs.size() * sizeof(int16_t));
+    }
     auto t0 = Clock::now();
     int rc = v3d_vp9_itxfm_add_frame(sd.ctx, sd.frame->planes, sd.frame->strides, kWidth,
                                      kHeight, w.blocks.data(), w.blocks.size(), sd.coeffs->data,

@@ -5,7 +5,7 @@
 //
 //   v3d-bench [--json FILE] [--cpu-json FILE] [--quick] [--frames N] [--threads N] [--no-gpu]
 //             [--only SIZE] [--no-cpu-targets] [--section itx|lpf|lpf-fif|h264|h264-fif|ceiling|fif|pool]
-//             [--configs LIST] [--warmup N] [--gpu-share F]
+//             [--configs LIST] [--warmup N] [--gpu-share F] [--fresh-frames]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -41,15 +41,18 @@ int main(int argc, char **argv) {
     else if (a == "--configs") opt.configs = next();
     else if (a == "--warmup") v3dbench::warmup_frames() = std::max(0, atoi(next()));
     else if (a == "--gpu-share") v3dbench::fixed_gpu_share() = std::min(1.0, atof(next()));
+    else if (a == "--fresh-frames") v3dbench::fresh_frames() = true;
     else if (a == "--help" || a == "-h") {
       printf("usage: v3d-bench [--json FILE] [--quick] [--frames N] [--threads N] [--no-gpu] "
              "[--only 4x4|8x8|16x16|32x32|mixed|h264|intra|inter] [--cpu-json FILE] [--no-cpu-targets]\n"
              "       [--bandwidth-gbs B] [--section itx|lpf|lpf-fif|h264|h264-fif|ceiling|fif|pool] [--configs LIST] [--warmup N]\n"
-             "       [--gpu-share F]\n"
+             "       [--gpu-share F] [--fresh-frames]\n"
              "  --bandwidth-gbs B  the GPU's memory bandwidth (GB/s), to print batches against it\n"
              "  --warmup N   untimed frames before the per-frame M4s' timed ones (default 3; more: steady state)\n"
              "  --gpu-share F  VP9 transforms, one frame per call: the hybrid configurations with the GPU's share\n"
              "               fixed at F (0..1) instead of adaptive\n"
+             "  --fresh-frames  VP9 transforms, one frame per call: each frame's pixels and coefficients are\n"
+             "               written anew before it (untimed), as a decoder's prediction and entropy decoding do\n"
              "  --cpu-json F  per-SIMD-target single-thread kernel table (M3 for every target) as JSON\n"
              "  --threads N  CPU cores to count as N for the M4 matrix (default: online cores)\n"
              "  --section S  only the frame-level section S: itx (VP9 transforms), lpf (VP9 loop filter), h264 (H.264 deblocking),\n"
