@@ -385,6 +385,35 @@ int check_itx_frame(ThreadPool *pool, uint8_t *const planes[3], const ptrdiff_t 
   return rc;
 }
 
+// The parts of a GPU job's preparation (ItxGpuPrep::run_part), shared by whichever threads come:
+// each runs parts until none is left (help), and the submitting thread then waits for those that
+// others took (wait_all) before it submits. Times the parts for the debug log.
+struct PrepParts {
+  ItxGpuPrep *prep = nullptr;
+  int n = 0;
+  std::atomic<int> next{0}, done{0};
+  std::atomic<int64_t> end_ticks{0};         // when the last part ended (Clock ticks)
+  std::atomic<int64_t> ns{0}, longest_ns{0};  // the parts' time in all, the longest's
+
+  void help() {
+    for (int k; (k = next.fetch_add(1, std::memory_order_relaxed)) < n;) {
+      const auto t0 = Clock::now();
+      prep->run_part(k);
+      const auto t1 = Clock::now();
+      const int64_t d = std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count();
+      ns.fetch_add(d, std::memory_order_relaxed);
+      for (int64_t m = longest_ns.load(std::memory_order_relaxed);
+           d > m && !longest_ns.compare_exchange_weak(m, d, std::memory_order_relaxed);) {
+      }
+      if (done.fetch_add(1, std::memory_order_acq_rel) + 1 == n)
+        end_ticks.store(t1.time_since_epoch().count(), std::memory_order_relaxed);
+    }
+  }
+  void wait_all() const {
+    while (done.load(std::memory_order_acquire) < n) std::this_thread::yield();
+  }
+};
+
 }  // namespace
 
 // A frame's GPU work begun before its validation (v3d_vp9_itxfm_add_frame): the share planned
@@ -400,43 +429,24 @@ struct ItxEarly {
   double share = 0;
   size_t end = 0;
   std::unique_ptr<ItxGpuPrep> prep;  // null: none, or submitted (job) or failed
-  int n_parts = 0;
-  std::atomic<int> next_part{0}, parts_done{0};
-  bool posted = false;  // prep is being (or was) submitted: by the side thread when side
-  bool side = false;
+  PrepParts parts;                   // prep's parts (parts.n > 0: prep was made, and is posted)
+  bool side = false;                 // submitted by ctx->gpu_side (else by the calling thread)
   std::unique_ptr<GpuJob> job;  // submitted during validation (read after the side thread's wait)
-  bool submit_failed = false;   // submitted nothing (submit_error says why)
-  std::string submit_error;
+  std::string submit_error;     // why, when posted but no job
   Clock::time_point t_prep, t_submit, t_submitted;  // first part, submission's start and end
-  Clock::time_point t_side;        // when the side thread began (debug log)
-  std::atomic<int64_t> parts_end{0};  // when the last part ended (Clock ticks; debug log)
-  std::atomic<int64_t> parts_ns{0}, parts_max_ns{0};  // the parts' time in all, the longest's
+  Clock::time_point t_side;  // when the side thread began (debug log)
 
-  // Runs parts until none is left (a task of validation's loop, or the calling thread).
-  void help() {
-    for (int k; (k = next_part.fetch_add(1, std::memory_order_relaxed)) < n_parts;) {
-      const auto t0 = Clock::now();
-      prep->run_part(k);
-      const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
-      parts_ns.fetch_add(ns, std::memory_order_relaxed);
-      for (int64_t m = parts_max_ns.load(std::memory_order_relaxed);
-           ns > m && !parts_max_ns.compare_exchange_weak(m, ns, std::memory_order_relaxed);) {
-      }
-      if (parts_done.fetch_add(1, std::memory_order_acq_rel) + 1 == n_parts)
-        parts_end.store(Clock::now().time_since_epoch().count(), std::memory_order_relaxed);
-    }
-  }
+  bool posted() const { return parts.n > 0; }
   // The side thread's work (or the calling thread's, beside validation): helps, waits for the
-  // parts taken by others, submits. A part that met a block failing its own checks made the job refuse (validation
-  // fails too, and reports the block).
+  // parts taken by others, submits. A part that met a block failing its own checks made the job
+  // refuse (validation fails too, and reports the block).
   void submit() {
     t_side = Clock::now();
-    help();
-    while (parts_done.load(std::memory_order_acquire) < n_parts) std::this_thread::yield();
+    parts.help();
+    parts.wait_all();
     t_submit = Clock::now();
     job = prep->submit(&submit_error);
     t_submitted = Clock::now();
-    submit_failed = !job;
     prep.reset();
   }
 };
@@ -492,24 +502,22 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
       early.t_prep = Clock::now();
       early.prep = gpu_vp9_itx_prepare(*ctx->gpu, frame, blocks, nullptr, early.end, coeffs,
                                        n_coeffs, want, &err);
+      // (A failed preparation is tried again, and reported, after validation.)
       if (early.prep) {
-        early.n_parts = early.prep->parts();
-        run_part = [&early](int) { early.help(); };
+        early.parts.prep = early.prep.get();
+        early.parts.n = early.prep->parts();
+        run_part = [&early](int) { early.parts.help(); };
         submit_early = [&early]() { early.submit(); };
-        early.posted = true;
         if (ctx->gpu_side && ctx->gpu_side->running()) {
           // The parts are tasks of validation's loop; the side thread waits for them and
           // submits. It is waited for once the CPU's share is done (itx_frame_validated), or
           // at once if validation fails.
-          n_parts = early.n_parts;
+          n_parts = early.parts.n;
           ctx->gpu_side->post(&submit_early);
           early.side = true;
         } else {
-          n_parts = early.n_parts - 1;  // the calling thread takes one at least, then submits
+          n_parts = early.parts.n - 1;  // the calling thread takes one at least, then submits
         }
-      } else {
-        early.submit_failed = true;
-        early.submit_error = err;
       }
     }
   }
@@ -632,7 +640,7 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   std::unique_ptr<GpuJob> job;
   bool gpu_failed_submit = false;
   double gpu_prep_seconds = 0;  // host-side preparation of the GPU's share, submission included
-  const bool spec = early && early->posted;
+  const bool spec = early && early->posted();
   if (spec) {
     gpu_end = early->end;
     gpu_cost = cuts.prefix(gpu_end, &n_gpu);
@@ -659,7 +667,7 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   // last part. (The GPU builds the records itself.)
   auto t_gpu = Clock::now();
   std::unique_ptr<ItxGpuPrep> prep;
-  int n_parts = 0;
+  PrepParts parts;
   if (n_gpu && !spec) {
     // Not planned before validation (e.g. a frame of a batch's context): a split frame's parts
     // go to the first tasks of its loop; a frame on the GPU alone has its
@@ -670,24 +678,18 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
     prep = gpu_vp9_itx_prepare(*ctx->gpu, frame, blocks, nullptr, gpu_end, coeffs, n_coeffs, want,
                                &err);
     if (prep) {
-      n_parts = prep->parts();
+      parts.prep = prep.get();
+      parts.n = prep->parts();
     } else {
       warn_gpu_failure(ctx, err.c_str(), "its share of this frame runs on the CPU");
       gpu_failed_submit = true;
     }
   }
-  std::atomic<int> next_part{0}, parts_done{0};
-  auto help_prep = [&]() {  // runs parts until none is left
-    for (int k; (k = next_part.fetch_add(1, std::memory_order_relaxed)) < n_parts;) {
-      prep->run_part(k);
-      parts_done.fetch_add(1, std::memory_order_acq_rel);
-    }
-  };
   auto submit_gpu = [&]() {
     if (!prep) return;
     const auto t_prep = Clock::now();
-    help_prep();
-    while (parts_done.load(std::memory_order_acquire) < n_parts) std::this_thread::yield();
+    parts.help();
+    parts.wait_all();
     std::string err;
     job = prep->submit(&err);
     prep.reset();
@@ -700,7 +702,7 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
     gpu_prep_seconds = seconds_since(t_prep);
   };
   // Pool tasks that help with the parts (the submitting thread may have run them all already).
-  const int n_helpers = n_parts > 1 ? n_parts - 1 : 0;
+  const int n_helpers = parts.n > 1 ? parts.n - 1 : 0;
 
   // CPU share: blocks[gpu_end, n_blocks), cut into tasks of about equal cost.
   auto t_cpu = Clock::now();
@@ -738,14 +740,14 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
       // GPU's).
       const std::function<void()> beside = submit_gpu;
       ctx->pool->run(n_helpers + n_tasks, [&](int task, int) {
-        if (task < n_helpers) help_prep();
+        if (task < n_helpers) parts.help();
         else cpu_task(task - n_helpers);
       }, &beside);
     } else {
       // Tasks: the helpers, then the submission (it waits for the parts), then the CPU's share.
       const int first = prep ? n_helpers + 1 : 0;
       ctx->pool->run(n_tasks + first, [&](int task, int) {
-        if (task < n_helpers) help_prep();
+        if (task < n_helpers) parts.help();
         else if (task < first) submit_gpu();
         else cpu_task(task - first);
       });
@@ -753,7 +755,7 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
     cpu_seconds = std::chrono::duration<double>(cpu_end - t_cpu).count();
     cpu_done = cpu_end;
   } else if (n_gpu) {
-    if (n_parts > 1) ctx->pool->run(n_parts, [&](int, int) { help_prep(); });
+    if (parts.n > 1) ctx->pool->run(parts.n, [&](int, int) { parts.help(); });
     submit_gpu();
   }
   prep.reset();  // not submitted (a failure): returns its slot
@@ -808,14 +810,14 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   double gpu_busy = gpu_seconds, gpu_span = gpu_seconds;
   const double device = n_gpu && ctx->gpu ? gpu_last_job_seconds(*ctx->gpu) : -1;  // -1: unknown
   double cpu_span = cpu_seconds;
+  auto since_call = [&](Clock::time_point t) {  // seconds
+    return std::chrono::duration<double>(t - t_call).count();
+  };
   if (spec) {
     // Submitted during validation: both sides' spans run from the call's start (the CPU side's
     // includes validation, the GPU's its preparation and submission), so that the controller
     // balances when each side's last result comes. A GPU done before the wait began: its end
     // is taken from its own clock (the submission's end plus its device time), else the wait's.
-    auto since_call = [&](Clock::time_point t) {
-      return std::chrono::duration<double>(t - t_call).count();
-    };
     cpu_span = since_call(cpu_done);
     gpu_span = since_call(early->t_submit) + gpu_seconds;
     if (gpu_early) {
@@ -839,15 +841,14 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   if (device >= 0) snprintf(device_ms, sizeof device_ms, "%.3f", device * 1e3);
   char submitted_at[192] = "";  // submitted during validation: when, from the call's start
   if (spec && early->t_submitted > early->t_submit) {
-    const Clock::time_point parts_end{Clock::duration(early->parts_end.load())};
+    const PrepParts &pp = early->parts;
+    const Clock::time_point parts_end{Clock::duration(pp.end_ticks.load())};
     snprintf(submitted_at, sizeof submitted_at,
              ", side thread from %.3f, %d parts of %.3f ms in all (longest %.3f) done at %.3f, "
              "submitted at %.3f-%.3f ms",
-             std::chrono::duration<double>(early->t_side - t_call).count() * 1e3, early->n_parts,
-             early->parts_ns.load() * 1e-6, early->parts_max_ns.load() * 1e-6,
-             std::chrono::duration<double>(parts_end - t_call).count() * 1e3,
-             std::chrono::duration<double>(early->t_submit - t_call).count() * 1e3,
-             std::chrono::duration<double>(early->t_submitted - t_call).count() * 1e3);
+             since_call(early->t_side) * 1e3, pp.n, pp.ns.load() * 1e-6,
+             pp.longest_ns.load() * 1e-6, since_call(parts_end) * 1e3,
+             since_call(early->t_submit) * 1e3, since_call(early->t_submitted) * 1e3);
   }
   log(kLogDebug, "itx frame (context %p): %zu blocks, GPU share %.3f (%zu blocks), CPU %.3f ms, "
       "GPU %.3f ms (prep %.3f, device %s, %s%s%s), spans from the call CPU %.3f / GPU %.3f ms, "
@@ -855,10 +856,9 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
       static_cast<const void *>(ctx), n_active,
       total ? static_cast<double>(gpu_cost) / total : 0.0, n_gpu, cpu_seconds * 1e3,
       gpu_seconds * 1e3, gpu_prep_seconds * 1e3, device_ms, gpu_early ? "early" : "late",
-      lean ? ", lean" : "", submitted_at, std::chrono::duration<double>(cpu_done - t_call).count() * 1e3,
-      spec ? gpu_span * 1e3 : -1.0, std::chrono::duration<double>(t_wait - t_call).count() * 1e3,
-      std::chrono::duration<double>(t_waited - t_call).count() * 1e3, frame_seconds * 1e3,
-      seconds_since(t_call) * 1e3);
+      lean ? ", lean" : "", submitted_at, since_call(cpu_done) * 1e3,
+      spec ? gpu_span * 1e3 : -1.0, since_call(t_wait) * 1e3, since_call(t_waited) * 1e3,
+      frame_seconds * 1e3, seconds_since(t_call) * 1e3);
   CallStats c;
   c.frames = 1;
   c.blocks_cpu = n_active - n_gpu;

@@ -425,25 +425,22 @@ void itx_validate_frames(size_t n, const ItxFrameArgs *frames, ThreadPool *pool,
     else
       for (int t = 0; t < checks[f].tasks(); t++) tasks.emplace_back(f, t);
   }
-  auto run = [&](size_t count, const std::function<void(int)> &body) {
-    if (pool && count > 1) pool->run(static_cast<int>(count), [&](int k, int) { body(k); });
-    else
+  // A loop of count tasks; the caller runs side (if any) first, then takes tasks.
+  auto run = [&](size_t count, const std::function<void(int)> &body,
+                 const std::function<void()> *side = nullptr) {
+    if (pool && (count > 1 || side)) {
+      pool->run(static_cast<int>(count), [&](int k, int) { body(k); }, side, 0, true);
+    } else {
+      if (side) (*side)();
       for (size_t k = 0; k < count; k++) body(static_cast<int>(k));
+    }
   };
-  // The extra tasks first: the threads take them while the marking tasks are still many. The
-  // caller runs beside first, then takes tasks.
+  // The extra tasks first: the threads take them while the marking tasks are still many.
   const int n_more = extra ? std::max(0, n_extra) : 0;
-  const size_t n_first = tasks.size() + n_more;
-  const std::function<void(int, int)> first_body = [&](int k, int) {
+  run(tasks.size() + n_more, [&](int k) {
     if (k < n_more) (*extra)(k);
     else checks[tasks[k - n_more].first].mark(tasks[k - n_more].second);
-  };
-  if (pool && (n_first > 1 || (beside && n_first > 0))) {
-    pool->run(static_cast<int>(n_first), first_body, beside, 0, true);
-  } else {
-    if (beside) (*beside)();
-    for (size_t k = 0; k < n_first; k++) first_body(static_cast<int>(k), 0);
-  }
+  }, beside);
   std::vector<std::pair<size_t, int>> again;
   for (size_t f = 0; f < n; f++)
     if (!rcs[f] && checks[f].needs_remark())
