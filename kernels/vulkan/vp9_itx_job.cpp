@@ -280,9 +280,12 @@ void ItxPrep::run_part(int k) {
   ItxPartStats st;
   const size_t first = n_index_ * k / parts_, end = n_index_ * (k + 1) / parts_;
   V3dVp9TxBlock *list = reinterpret_cast<V3dVp9TxBlock *>(slot->list.map);
-  if (!index_) memcpy(list + first, blocks_ + first, (end - first) * sizeof(V3dVp9TxBlock));
   for (size_t i = first; i < end; i++) {
-    const V3dVp9TxBlock &b = index_ ? (list[i] = blocks_[index_[i]]) : list[i];
+    // Checked and counted from a copy in registers, which is what the GPU gets: the list's
+    // memory is only written (where the CPU does not cache it, as on v3dv, reading it back
+    // would cost an uncached read per field).
+    const V3dVp9TxBlock b = blocks_[index_ ? index_[i] : i];
+    list[i] = b;
     if (!b.eob) continue;
     // A part may run before its blocks are validated (beside the validation of the frame): a
     // block failing its own checks (validation's: outside its plane, an unknown size or type,
