@@ -19,9 +19,17 @@
 //   thread                 the 2nd worker thread cannot be started
 //   side-thread            a hybrid context's GPU submission thread (SideThread) cannot be
 //                          started: the calling thread submits beside validation instead
+//   host-uncached          the device reports host-visible memory the CPU does not cache (as
+//                          v3dv does on the Raspberry Pi): v3d_shared_alloc hands out plain
+//                          memory (an info message says why) and the GPU's share is copied or
+//                          imported; not a failure, so no warning
+//   host-uncached-gpu      the same with V3D_SHARED_MEMORY=gpu: the GPU's memory all the same
+//   shared-default         no fault: the GPU's memory exactly when the device's is cached
+//   shared-plain           no fault, V3D_SHARED_MEMORY=plain: plain memory
 // For every scenario, every frame of a stream (in shared and in plain memory) must equal the
 // scalar backend's result byte for byte, with guard bytes intact, every call must succeed, and
-// the library must log exactly one warning. GPU scenarios skip (77) without a Vulkan device.
+// the library must log exactly one warning (none for the memory scenarios, which inject no
+// failure). GPU scenarios skip (77) without a Vulkan device.
 // Device lifetime: a lost device is closed once its contexts and frames are gone, and every
 // device the library opened is closed when the process exits (checked after the library's own
 // exit handler).
@@ -54,7 +62,12 @@ std::string g_last_warning;
 // Vulkan devices the library opened and closed (its info messages "Vulkan device NAME (subgroup
 // ...)" and "Vulkan device NAME closed").
 std::atomic<int> g_opened{0}, g_closed{0};
+// Info messages: a device whose host-visible memory the CPU does not cache, and shared frames
+// kept in plain memory for that reason.
+std::atomic<int> g_uncached{0}, g_plain{0};
 void count_log(int level, const char *message, void *) {
+  if (level == 2 && strstr(message, "host-visible memory is not cached by the CPU")) g_uncached++;
+  if (level == 2 && strstr(message, "shared frames stay in plain memory")) g_plain++;
   if (level <= 1) printf("  library %s: %s\n", level ? "warning" : "error", message);
   if (level == 1) {
     g_warnings++;
@@ -178,6 +191,28 @@ void gpu_stream(V3dContext *scalar, const char *backend, double share, bool shar
     v3d_context_free(fresh);
   }
   check(g_warnings == warnings, "no warning from the fresh device");
+}
+
+// Where v3d_shared_alloc's memory comes from: the GPU's (expect_gpu) or plain memory; either
+// way a hybrid stream in it is right and the GPU does its share (in place, imported or copied).
+void shared_memory(V3dContext *scalar, bool expect_gpu, const char *label) {
+  V3dContext *ctx = gpu_context("hybrid", 0.5);
+  if (!check(ctx != nullptr && strcmp(v3d_context_backend(ctx), "hybrid") == 0, "%s: hybrid context: %s",
+             label, v3d_last_error())) {
+    if (ctx) v3d_context_free(ctx);
+    return;
+  }
+  void *p = v3d_shared_alloc(ctx, 4096);
+  check(p != nullptr, "%s: v3d_shared_alloc", label);
+  check(v3d_shared_is_gpu(p) == (expect_gpu ? 1 : 0), "%s: v3d_shared_is_gpu %d, %d expected", label,
+        v3d_shared_is_gpu(p), expect_gpu ? 1 : 0);
+  v3d_shared_free(p);
+  int local = 0;
+  check(v3d_shared_is_gpu(nullptr) == 0 && v3d_shared_is_gpu(&local) == 0,
+        "%s: v3d_shared_is_gpu is 0 for NULL and for other memory", label);
+  check(run_stream(ctx, scalar, true, 500, label) == 0, "%s: every frame right", label);
+  check(stats_of(ctx).blocks_gpu > 0, "%s: the GPU did its share", label);
+  v3d_context_free(ctx);
 }
 
 void batch_lost(V3dContext *scalar, const char *backend) {
@@ -335,7 +370,11 @@ int main(int argc, char **argv) {
                        {"device-lost-split", "device-lost:3"},
                        {"device-lost-meet", "device-lost:1"},
                        {"device-lost-h264-batch", "device-lost:2"},
-                       {"side-thread", "thread:1"}};
+                       {"side-thread", "thread:1"},
+                       {"host-uncached", "host-uncached"},
+                       {"host-uncached-gpu", "host-uncached"},
+                       {"shared-default", ""},
+                       {"shared-plain", ""}};
   const char *fault = nullptr;
   for (const auto &f : kFaults)
     if (sc == f.scenario) fault = f.fault;
@@ -345,7 +384,10 @@ int main(int argc, char **argv) {
   }
   // Read by the library at its first fault check (nothing ran yet).
   setenv("V3D_FAULT", fault, 1);
-  printf("scenario %s: V3D_FAULT=%s\n", sc.c_str(), fault);
+  // Read by the library at its first shared allocation.
+  const char *source = sc == "host-uncached-gpu" ? "gpu" : sc == "shared-plain" ? "plain" : "";
+  setenv("V3D_SHARED_MEMORY", source, 1);
+  printf("scenario %s: V3D_FAULT=%s V3D_SHARED_MEMORY=%s\n", sc.c_str(), fault, source);
   v3d_set_log_func(count_log, nullptr);
   atexit(check_devices_closed);
   V3dContext *scalar = v3d_context_new("scalar", 1);
@@ -382,8 +424,26 @@ int main(int argc, char **argv) {
     v3d_context_free(ctx);
   } else if (sc == "thread") thread_fault(scalar);
   else if (sc == "side-thread") side_thread_fault(scalar);
+  else if (sc == "host-uncached") {
+    check(g_uncached >= 1, "the device's memory is reported as not cached (%d)", g_uncached.load());
+    shared_memory(scalar, false, "uncached, auto");
+    check(g_plain == 1, "one message says why frames stay in plain memory (%d)", g_plain.load());
+  } else if (sc == "host-uncached-gpu") {
+    check(g_uncached >= 1, "the device's memory is reported as not cached (%d)", g_uncached.load());
+    shared_memory(scalar, true, "uncached, V3D_SHARED_MEMORY=gpu");
+    check(g_plain == 0, "no plain-memory message (%d)", g_plain.load());
+  } else if (sc == "shared-default") {
+    // Whatever the device: the GPU's memory exactly when the CPU caches it.
+    shared_memory(scalar, g_uncached == 0, g_uncached ? "uncached device, auto" : "cached device, auto");
+  } else if (sc == "shared-plain") {
+    shared_memory(scalar, false, "V3D_SHARED_MEMORY=plain");
+    check(g_plain == 0, "no plain-memory message (%d)", g_plain.load());
+  }
 
-  check(g_warnings == 1, "exactly one warning (%d)", g_warnings);
+  const bool memory_scenario = sc == "host-uncached" || sc == "host-uncached-gpu" ||
+                               sc == "shared-default" || sc == "shared-plain";
+  const int want_warnings = memory_scenario ? 0 : 1;
+  check(g_warnings == want_warnings, "exactly %d warning(s) (%d)", want_warnings, g_warnings);
   check(g_errors == 0, "no error logged (%d)", g_errors);
   v3d_context_free(scalar);
   return v3dtest::finish();

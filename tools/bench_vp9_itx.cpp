@@ -641,12 +641,21 @@ void print_machine(Json &json, const Options &opt) {
   for (int i = 0; i < n && i < 16; i++) t += std::string(i ? "," : "") + targets[i];
   V3dContext *g = opt.gpu ? v3d_context_new("gpu", 1) : nullptr;
   std::string gpu = g && v3d_context_gpu_name(g) ? v3d_context_gpu_name(g) : "none";
-  if (g) v3d_context_free(g);
-  printf("v3d-bench: SIMD target %s (available: %s), GPU: %s\n", v3d_cpu_target(), t.c_str(),
-         gpu.c_str());
+  // Where the frames of GPU contexts lie (v3d_shared_alloc: the GPU's memory, or plain memory
+  // where the CPU does not cache the GPU's, V3D_SHARED_MEMORY).
+  const char *frames = "plain memory";
+  if (g) {
+    void *p = v3d_shared_alloc(g, 64);
+    if (p && v3d_shared_is_gpu(p)) frames = "the GPU's memory";
+    v3d_shared_free(p);
+    v3d_context_free(g);
+  }
+  printf("v3d-bench: SIMD target %s (available: %s), GPU: %s, frames in %s\n", v3d_cpu_target(),
+         t.c_str(), gpu.c_str(), frames);
   json.str("simd_target", v3d_cpu_target());
   json.str("simd_available", t);
   json.str("gpu", gpu);
+  json.str("frames_in", frames);
 }
 
 void bench_vp9_itx_fif(const Options &opt, Json &json) {

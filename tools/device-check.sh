@@ -42,7 +42,8 @@ if [ "$mode" != bench ]; then
     case "$t" in *gst*|*_real) continue ;; esac  # GStreamer tests; helpers run by scripts
     if [ "$(basename "$t")" = test_faults ]; then  # one run per injected fault
       for s in no-loader no-device device-lost device-lost-batch device-lost-meet device-lost-h264-batch device-lost-split submit-lost \
-               gpu-timeout gpu-alloc thread side-thread; do
+               gpu-timeout gpu-alloc thread side-thread host-uncached host-uncached-gpu shared-default \
+               shared-plain; do
         V3D_REQUIRE_GPU=1 "$t" "$s" >"$out/faults-$s.log" 2>&1
         rc=$?
         printf '%-28s rc=%d  %s\n' "faults $s" "$rc" "$(tail -n 1 "$out/faults-$s.log")" |

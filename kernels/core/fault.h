@@ -16,6 +16,9 @@
 //   gpu-alloc    the n-th and every later GPU memory allocation fails (out of device memory)
 //   thread       the n-th thread creation fails (std::system_error, as on EAGAIN): the pool's
 //                workers in order, then a gpu or hybrid context's submission thread (SideThread)
+//   host-uncached  the n-th and every later Vulkan device opened reports its host-visible memory
+//                as not cached by the CPU (as v3dv's is on the Raspberry Pi): not a failure, the
+//                condition under which shared allocations stay in plain memory (shared_alloc.cpp)
 // Unset or empty: no fault, and a check costs a load and a branch.
 //
 // Thread-safety: fault_hit may be called from any thread (counters are atomic).
@@ -24,7 +27,7 @@
 namespace v3d {
 
 enum class Fault { kNoLoader, kNoDevice, kDeviceLost, kSubmitLost, kGpuTimeout, kGpuAlloc, kThread,
-                   kCount };
+                   kHostUncached, kCount };
 
 // Counts one occurrence of `f` and says whether it must fail now.
 bool fault_hit(Fault f);

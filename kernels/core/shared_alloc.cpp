@@ -11,8 +11,19 @@
 // GPU are never kept (they hold the lost Gpu alive). At exit, shared_alloc_release_cache()
 // (gpu_cache.h) frees the kept blocks, and later frees release at once.
 //
+// Where the memory comes from (V3D_SHARED_MEMORY, read once):
+//   auto (default)  the GPU's host-visible memory when the CPU caches it (NVIDIA, lavapipe,
+//                   most desktop GPUs); plain memory when it does not (v3dv on the Raspberry Pi:
+//                   its only memory type is write-combined for the CPU, so the CPU workers, and
+//                   an upstream decoder writing into a v3d pool and reading its reference frames
+//                   back, would read every pixel uncached). The GPU then copies (stages) the
+//                   blocks of its share per job instead: a copy of the GPU's share against
+//                   uncached reads of the whole frame by every CPU kernel. Not measured on a Pi.
+//   gpu             the GPU's memory whenever a context has a usable GPU (zero copy for the GPU)
+//   plain           always plain memory
 // Threads: everything here is under one mutex; the GPU calls run outside it.
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <string>
 #include <mutex>
@@ -67,6 +78,37 @@ void take_kept(Registry &r, const Gpu *owner, bool all,
   }
 }
 
+enum class Source { kAuto, kGpu, kPlain };
+
+Source source_setting() {
+  static const Source s = [] {
+    const char *e = getenv("V3D_SHARED_MEMORY");
+    if (!e || !*e || strcmp(e, "auto") == 0) return Source::kAuto;
+    if (strcmp(e, "gpu") == 0) return Source::kGpu;
+    if (strcmp(e, "plain") == 0) return Source::kPlain;
+    log(kLogWarning, "V3D_SHARED_MEMORY=%s is not auto, gpu or plain: auto is used", e);
+    return Source::kAuto;
+  }();
+  return s;
+}
+
+// Whether v3d_shared_alloc hands out gpu's memory (see "Where the memory comes from").
+bool use_gpu_memory(const Gpu &gpu) {
+  switch (source_setting()) {
+    case Source::kGpu: return true;
+    case Source::kPlain: return false;
+    case Source::kAuto: break;
+  }
+  if (gpu_host_cached(gpu)) return true;
+  static std::once_flag once;
+  std::call_once(once, [&] {
+    log(kLogInfo, "shared frames stay in plain memory: the CPU does not cache %s's host-visible "
+        "memory (the GPU's share of a frame is copied for it; V3D_SHARED_MEMORY=gpu shares it "
+        "anyway)", gpu_name(gpu));
+  });
+  return false;
+}
+
 void release(void *ptr, const Block &b) {
   if (b.owner) {
     gpu_shared_free(ptr);
@@ -105,7 +147,7 @@ extern "C" {
 void *v3d_shared_alloc(V3dContext *ctx, size_t size) {
   using namespace v3d;
   const size_t rounded = ((size ? size : 1) + 63) & ~size_t{63};
-  const Gpu *owner = ctx && gpu_usable(ctx) ? ctx->gpu.get() : nullptr;
+  const Gpu *owner = ctx && gpu_usable(ctx) && use_gpu_memory(*ctx->gpu) ? ctx->gpu.get() : nullptr;
   Registry &r = registry();
   {
     std::lock_guard<std::mutex> lock(r.mutex);
@@ -135,6 +177,15 @@ void *v3d_shared_alloc(V3dContext *ctx, size_t size) {
   std::lock_guard<std::mutex> lock(r.mutex);
   r.live[p] = Block{owner, rounded};
   return p;
+}
+
+int v3d_shared_is_gpu(const void *ptr) {
+  using namespace v3d;
+  if (!ptr) return 0;
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.live.find(const_cast<void *>(ptr));
+  return it != r.live.end() && it->second.owner != nullptr;
 }
 
 void v3d_shared_free(void *ptr) {

@@ -31,6 +31,11 @@ const char *gpu_name(const Gpu &gpu);
 // Subgroup size the device reported (informational only: shaders never depend on it).
 int gpu_subgroup_size(const Gpu &gpu);
 
+// Whether the CPU caches the GPU's host-visible memory (false on v3dv, whose memory the kernel
+// maps write-combined: CPU reads of it are uncached). shared_alloc.cpp keeps frames in plain
+// memory by default when it does not.
+bool gpu_host_cached(const Gpu &gpu);
+
 // Host-visible, host-coherent memory mapped for the CPU and usable by the GPU without copies.
 // 64-byte aligned. The allocation holds a reference to the Gpu. nullptr on failure.
 void *gpu_shared_alloc(const std::shared_ptr<Gpu> &gpu, size_t size);

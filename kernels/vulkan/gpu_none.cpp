@@ -12,6 +12,7 @@ std::shared_ptr<Gpu> gpu_open(const char *, std::string *error) {
 }
 const char *gpu_name(const Gpu &) { return ""; }
 int gpu_subgroup_size(const Gpu &) { return 0; }
+bool gpu_host_cached(const Gpu &) { return false; }
 void *gpu_shared_alloc(const std::shared_ptr<Gpu> &, size_t) { return nullptr; }
 bool gpu_shared_free(void *) { return false; }
 std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &, const FramePlanes &, const V3dVp9TxBlock *,

@@ -441,11 +441,20 @@ std::shared_ptr<Gpu> gpu_open(const char *device, std::string *error) {
     log(kLogDebug, "Vulkan device %s memory types:%s; host buffers use type %d", gpu->name.c_str(),
         types.c_str(), gpu->host_memory_type(~0u));
   }
+  {
+    const int t = gpu->host_memory_type(~0u);
+    gpu->host_cached = t >= 0 &&
+                       (gpu->memory.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT) &&
+                       !fault_hit(Fault::kHostUncached);
+    if (!gpu->host_cached)
+      log(kLogInfo, "Vulkan device %s: its host-visible memory is not cached by the CPU", gpu->name.c_str());
+  }
   return gpu;
 }
 
 const char *gpu_name(const Gpu &gpu) { return gpu.name.c_str(); }
 int gpu_subgroup_size(const Gpu &gpu) { return gpu.subgroup_size; }
+bool gpu_host_cached(const Gpu &gpu) { return gpu.host_cached; }
 int gpu_validation_messages(const Gpu &gpu) { return gpu.validation_messages.load(); }
 double gpu_last_job_seconds(const Gpu &gpu) { return gpu.last_job_seconds.load(); }
 bool gpu_lost(const Gpu &gpu) { return gpu.lost.load(std::memory_order_acquire); }

@@ -66,6 +66,11 @@ class Gpu : public std::enable_shared_from_this<Gpu> {
   // Index of the best memory type among type_bits that is host-visible and host-coherent
   // (preferring host-cached, for the CPU's reads of shared frames), or -1.
   int host_memory_type(uint32_t type_bits) const;
+  // Whether the CPU caches the memory of host_memory_type(~0u) (VK_MEMORY_PROPERTY_HOST_CACHED_BIT).
+  // v3dv (the Raspberry Pi) has one memory type, host-visible and coherent but not cached: the
+  // kernel maps it write-combined, and every CPU read of it goes to DRAM uncached. Set once by
+  // gpu_open() (V3D_FAULT=host-uncached clears it, for tests).
+  bool host_cached = false;
 };
 
 // vp9_itx_job.cpp: creates/destroys the VP9 inverse-transform pipelines and job slots.

@@ -221,9 +221,16 @@ V3D_API int v3d_context_get_kernel_stats(const V3dContext *ctx, int kernel, V3dK
 /* Memory the CPU workers and the context's GPU share without copies (Vulkan host-visible memory;
  * plain 64-byte aligned memory when the context has no GPU). 64-byte aligned. Frames whose planes
  * lie in such memory go to the GPU without copies; others are copied. The allocation keeps what
- * it needs alive: it may be freed after the context. Returns NULL on failure. Thread-safe. */
+ * it needs alive: it may be freed after the context. Returns NULL on failure. Thread-safe.
+ * Where the GPU's host-visible memory is not cached by the CPU (v3dv on the Raspberry Pi: CPU
+ * reads of it are uncached), the memory is plain by default, so the CPU kernels (and a decoder
+ * writing into it) run at full speed while the GPU's share of each frame is copied for it; the
+ * environment variable V3D_SHARED_MEMORY=gpu shares the GPU's memory anyway, =plain never. */
 V3D_API void *v3d_shared_alloc(V3dContext *ctx, size_t size);
 V3D_API void v3d_shared_free(void *ptr);
+/* 1 when ptr (as returned by v3d_shared_alloc) is the GPU's memory, which the GPU reaches without
+ * copies; 0 for plain memory or any other pointer. Thread-safe. */
+V3D_API int v3d_shared_is_gpu(const void *ptr);
 
 /* ------------------------------------------------------------------------------------------ */
 /* VP9 inverse transforms, one frame                                                           */
