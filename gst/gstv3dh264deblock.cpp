@@ -208,7 +208,7 @@ static void gst_v3d_h264_deblock_class_init(GstV3dH264DeblockClass *klass) {
       "scratch planes), process-time (seconds inside the element for filtered frames), "
       "stream-time (first filtered frame's arrival to the last one's end); and its context's "
       "backend, gpu-device, cpu-threads, context-frames, blocks-cpu, blocks-gpu (macroblocks), "
-      "cpu-time, gpu-time, gpu-share, copies, gpu-submissions; input-copies and input-copy-time "
+      "cpu-time, gpu-time, gpu-share, copies, gpu-submissions, shared-memory (gpu: the pool hands out the GPU's memory; plain: ordinary memory, see V3D_SHARED_MEMORY); input-copies and input-copy-time "
       "(read-only input frames copied into the element's pool, seconds), "
       "frames-in-flight-batches; the scheduler's figures for this kernel family: kernel-frames, "
       "split-gpu-share, cpu-throughput and gpu-throughput (macroblocks per busy second), "

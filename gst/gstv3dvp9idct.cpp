@@ -109,7 +109,7 @@ static void gst_v3d_vp9_idct_class_init(GstV3dVp9IdctClass *klass) {
       "stream-time (seconds from the first such frame's arrival to the last one's end); and "
       "its context's backend, gpu-device, cpu-threads, context-frames, "
       "blocks-cpu, blocks-gpu, cpu-time and gpu-time (seconds), gpu-share (last frame, "
-      "0..1), copies (plane copies to GPU memory), gpu-submissions; the scheduler's figures for this kernel family: kernel-frames, split-gpu-share, "
+      "0..1), copies (plane copies to GPU memory), gpu-submissions, shared-memory (gpu: the pool hands out the GPU's memory; plain: ordinary memory, see V3D_SHARED_MEMORY); the scheduler's figures for this kernel family: kernel-frames, split-gpu-share, "
       "cpu-throughput and gpu-throughput (units per busy second), cpu-idle-time, gpu-idle-time, "
       "gpu-queue-depth, gpu-queue-depth-max, frame-time-median and frame-time-p99 (ms)");
   v3d_class->meta_api = GST_V3D_VP9_RESIDUAL_META_API_TYPE;

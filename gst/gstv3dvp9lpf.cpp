@@ -202,7 +202,7 @@ static void gst_v3d_vp9_lpf_class_init(GstV3dVp9LpfClass *klass) {
       "the element for filtered frames), stream-time (first filtered frame's arrival to the "
       "last one's end); and its context's backend, gpu-device, cpu-threads, "
       "context-frames, blocks-cpu, blocks-gpu, cpu-time, gpu-time, gpu-share, copies, "
-      "gpu-submissions; the scheduler's figures for this kernel family: kernel-frames, split-gpu-share, "
+      "gpu-submissions, shared-memory (gpu: the pool hands out the GPU's memory; plain: ordinary memory, see V3D_SHARED_MEMORY); the scheduler's figures for this kernel family: kernel-frames, split-gpu-share, "
       "cpu-throughput and gpu-throughput (units per busy second), cpu-idle-time, gpu-idle-time, "
       "gpu-queue-depth, gpu-queue-depth-max, frame-time-median and frame-time-p99 (ms)");
   g_object_class_install_property(gobject_class, PROP_LEVEL,

@@ -2,7 +2,8 @@
 /*
  * GstV3dAllocator: GstMemory from v3d_shared_alloc() of a V3dContext, i.e. host-visible memory
  * that the context's CPU workers and GPU use without copies (plain aligned memory when the
- * context has no GPU). Mapping is free (the memory is always mapped). Memory type
+ * context has no GPU, or when the CPU does not cache the GPU's memory, as on a Raspberry Pi:
+ * V3D_SHARED_MEMORY, v3d.h). Mapping is free (the memory is always mapped). Memory type
  * GST_V3D_SHARED_MEMORY_TYPE.
  *
  * Ownership: the allocator holds a reference to its V3dContext; each memory keeps what it needs

@@ -122,8 +122,10 @@ void add_context_stats(GstStructure *s, V3dContext *ctx) {
   V3dStats st = {};
   const gchar *backend = "none", *gpu = nullptr;
   gint threads = 0;
+  gboolean gpu_memory = FALSE;
   if (ctx) {
     v3d_context_get_stats(ctx, &st);
+    gpu_memory = v3d_context_shares_gpu_memory(ctx) != 0;
     backend = v3d_context_backend(ctx);
     gpu = v3d_context_gpu_name(ctx);
     threads = v3d_context_cpu_threads(ctx);
@@ -140,6 +142,7 @@ void add_context_stats(GstStructure *s, V3dContext *ctx) {
       "gpu-share", G_TYPE_DOUBLE, st.gpu_share,
       "copies", G_TYPE_UINT64, static_cast<guint64>(st.copies),
       "gpu-submissions", G_TYPE_UINT64, static_cast<guint64>(st.gpu_submissions),
+      "shared-memory", G_TYPE_STRING, gpu_memory ? "gpu" : "plain",
       nullptr);
 }
 

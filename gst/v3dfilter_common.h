@@ -53,7 +53,8 @@ class ElementContext {
 };
 
 // Adds the context's fields (backend, gpu-device, cpu-threads, context-frames, blocks-cpu,
-// blocks-gpu, cpu-time, gpu-time, gpu-share, copies, gpu-submissions) to s; ctx may be NULL.
+// blocks-gpu, cpu-time, gpu-time, gpu-share, copies, gpu-submissions, shared-memory) to s; ctx
+// may be NULL.
 void add_context_stats(GstStructure *s, V3dContext *ctx);
 
 // propose_allocation: offers upstream a GstV3dBufferPool of ctx (its allocator's shared memory

@@ -294,6 +294,15 @@ static void run_backend(const char *props, const char *expect_backend) {
   fail_unless(g_strcmp0(used, expect_backend) == 0, "%s: backend %s, expected %s", props, used,
               expect_backend);
   g_free(used);
+  /* Where the pool's memory comes from: the GPU's only with a GPU (and then as the library says
+   * for this context: plain where the CPU does not cache the GPU's memory). */
+  gchar *mem = stats_string(t.element, "shared-memory");
+  const gboolean on_gpu = g_strcmp0(expect_backend, "gpu") == 0 || g_strcmp0(expect_backend, "hybrid") == 0;
+  fail_unless(g_strcmp0(mem, "gpu") == 0 || g_strcmp0(mem, "plain") == 0, "%s: shared-memory '%s'",
+              props, mem ? mem : "(none)");
+  if (!on_gpu)
+    fail_unless(g_strcmp0(mem, "plain") == 0, "%s: shared-memory %s without a GPU", props, mem);
+  g_free(mem);
   idct_free(&t);
 }
 

@@ -147,7 +147,7 @@ extern "C" {
 void *v3d_shared_alloc(V3dContext *ctx, size_t size) {
   using namespace v3d;
   const size_t rounded = ((size ? size : 1) + 63) & ~size_t{63};
-  const Gpu *owner = ctx && gpu_usable(ctx) && use_gpu_memory(*ctx->gpu) ? ctx->gpu.get() : nullptr;
+  const Gpu *owner = v3d_context_shares_gpu_memory(ctx) ? ctx->gpu.get() : nullptr;
   Registry &r = registry();
   {
     std::lock_guard<std::mutex> lock(r.mutex);
@@ -177,6 +177,11 @@ void *v3d_shared_alloc(V3dContext *ctx, size_t size) {
   std::lock_guard<std::mutex> lock(r.mutex);
   r.live[p] = Block{owner, rounded};
   return p;
+}
+
+int v3d_context_shares_gpu_memory(V3dContext *ctx) {
+  using namespace v3d;
+  return ctx && gpu_usable(ctx) && use_gpu_memory(*ctx->gpu) ? 1 : 0;
 }
 
 int v3d_shared_is_gpu(const void *ptr) {
