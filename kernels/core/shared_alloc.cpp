@@ -179,7 +179,7 @@ void *v3d_shared_alloc(V3dContext *ctx, size_t size) {
   return p;
 }
 
-int v3d_context_shares_gpu_memory(V3dContext *ctx) {
+int v3d_context_shares_gpu_memory(const V3dContext *ctx) {
   using namespace v3d;
   return ctx && gpu_usable(ctx) && use_gpu_memory(*ctx->gpu) ? 1 : 0;
 }

@@ -233,7 +233,7 @@ V3D_API void v3d_shared_free(void *ptr);
 V3D_API int v3d_shared_is_gpu(const void *ptr);
 /* 1 when v3d_shared_alloc(ctx, ...) hands out the GPU's memory (the context has a usable GPU and
  * V3D_SHARED_MEMORY lets it share the GPU's memory), 0 when plain memory. Thread-safe. */
-V3D_API int v3d_context_shares_gpu_memory(V3dContext *ctx);
+V3D_API int v3d_context_shares_gpu_memory(const V3dContext *ctx);
 
 /* ------------------------------------------------------------------------------------------ */
 /* VP9 inverse transforms, one frame                                                           */
