@@ -134,7 +134,7 @@ class ItxJob final : public GpuJob {
 };
 
 void ItxJob::blocks_of(PlaneBinding which, bool scribble) {
-  const V3dVp9TxBlock *list = reinterpret_cast<const V3dVp9TxBlock *>(slot_->list.map);
+  const V3dVp9TxBlock *list = slot_->list_host.data();
   for (size_t i = 0; i < n_list; i++) {
     const V3dVp9TxBlock &b = list[i];
     if (!b.eob || binding[b.plane] != which) continue;
@@ -286,6 +286,7 @@ void ItxPrep::run_part(int k) {
     // would cost an uncached read per field).
     const V3dVp9TxBlock b = blocks_[index_ ? index_[i] : i];
     list[i] = b;
+    slot->list_host[i] = b;
     if (!b.eob) continue;
     // A part may run before its blocks are validated (beside the validation of the frame): a
     // block failing its own checks (validation's: outside its plane, an unknown size or type,
@@ -497,8 +498,9 @@ std::unique_ptr<ItxGpuPrep> gpu_vp9_itx_prepare(Gpu &gpu, const FramePlanes &fra
     if (error) *error = err;
     return nullptr;
   }
-  // The backup keeps its largest size (no zero-filling per frame).
+  // The backup and the host copy of the list keep their largest size (no zero-filling per frame).
   if (slot->backup.size() < backup) slot->backup.resize(backup);
+  if (slot->list_host.size() < n_index) slot->list_host.resize(n_index);
   for (int p = 0; p < 3; p++)
     job->pre[p] = job->in_shared[p] ? slot->backup.data() + backup_at[p]
                                     : slot->pixels.map + job->pixels_offset[p];

@@ -48,6 +48,10 @@ struct ItxSlot {
   // imported one (restored if the job fails: a lost device may have written some of them).
   HostBuffer records, coeffs, pixels, list, buckets;
   std::vector<uint8_t> backup;  // the same for planes in shared memory (host memory only)
+  // The job's blocks as in list, in host memory the CPU caches, for the CPU's own walks over them
+  // after submission (copying staged blocks back, restoring in-place ones): list may be memory
+  // the CPU reads uncached (v3dv). Size kept at its largest.
+  std::vector<V3dVp9TxBlock> list_host;
   std::vector<ItxPartStats> parts;  // capacity kept
   bool lost = false;                 // the GPU never finished it: never reused
   // Imports of the failed job (the GPU may still use them): released with the slot, after the
