@@ -335,6 +335,8 @@ int bench_h264_frame(const Options &opt, Json &json);  // bench_h264_frame.cpp
 // The worker pool's wake-up costs (bench_pool.cpp), and the VP9 transforms' per-frame M4 with the
 // pools spinning against sleeping at once (bench_vp9_itx.cpp).
 void bench_pool(const Options &opt, Json &json);
+// The CPU in the GPU's host-visible memory against plain memory (bench_memory.cpp).
+void bench_memory(const Options &opt, Json &json);
 void bench_vp9_itx_pool_ab(const Options &opt, Json &json);
 
 }  // namespace v3dbench

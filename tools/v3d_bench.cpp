@@ -4,7 +4,7 @@
 // device machine.
 //
 //   v3d-bench [--json FILE] [--cpu-json FILE] [--quick] [--frames N] [--threads N] [--no-gpu]
-//             [--only SIZE] [--no-cpu-targets] [--section itx|lpf|lpf-fif|h264|h264-fif|ceiling|fif|pool]
+//             [--only SIZE] [--no-cpu-targets] [--section itx|lpf|lpf-fif|h264|h264-fif|ceiling|fif|pool|memory]
 //             [--configs LIST] [--warmup N] [--gpu-share F] [--fresh-frames]
 #include <algorithm>
 #include <cstdio>
@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
     else if (a == "--help" || a == "-h") {
       printf("usage: v3d-bench [--json FILE] [--quick] [--frames N] [--threads N] [--no-gpu] "
              "[--only 4x4|8x8|16x16|32x32|mixed|h264|intra|inter] [--cpu-json FILE] [--no-cpu-targets]\n"
-             "       [--bandwidth-gbs B] [--section itx|lpf|lpf-fif|h264|h264-fif|ceiling|fif|pool] [--configs LIST] [--warmup N]\n"
+             "       [--bandwidth-gbs B] [--section itx|lpf|lpf-fif|h264|h264-fif|ceiling|fif|pool|memory] [--configs LIST] [--warmup N]\n"
              "       [--gpu-share F] [--fresh-frames]\n"
              "  --bandwidth-gbs B  the GPU's memory bandwidth (GB/s), to print batches against it\n"
              "  --warmup N   untimed frames before the per-frame M4s' timed ones (default 3; more: steady state)\n"
@@ -60,8 +60,10 @@ int main(int argc, char **argv) {
              "               fif (VP9 transforms: the M4 matrix with frames in flight; --only mixed|8x8, --configs)\n"
              "               lpf-fif (VP9 loop filter: the same; --only uniform|realistic, --configs)\n"
              "               h264-fif (H.264 deblocking: the same; --only intra|inter, --configs)\n"
-             "               or pool (the CPU worker pool's cost per loop, spinning and sleeping, and the\n"
+             "               pool (the CPU worker pool's cost per loop, spinning and sleeping, and the\n"
              "               VP9 transforms per frame with each kind of pool; --only, --configs)\n"
+             "               or memory (one thread reading, writing, copying and transforming in the GPU's\n"
+             "               host-visible memory against plain memory)\n"
              "  --configs L  VP9 transforms: only the M4 configurations in the comma-separated list L\n"
              "               (cpu_1,cpu_n,gpu,cpu_n1_gpu,cpu_n_gpu,auto), and no frames-in-flight or batch tables;\n"
              "               the frames-in-flight sections (fif, lpf-fif, h264-fif): only those of\n"
@@ -89,6 +91,7 @@ int main(int argc, char **argv) {
   if (opt.section.empty() || opt.section == "lpf" || opt.section == "lpf-fif") rc |= v3dbench::bench_vp9_lpf(opt, json);
   if (opt.section.empty() || opt.section == "h264" || opt.section == "h264-fif") rc |= v3dbench::bench_h264_frame(opt, json);
   if (opt.section.empty() || opt.section == "pool") v3dbench::bench_pool(opt, json);
+  if (opt.section.empty() || opt.section == "memory") v3dbench::bench_memory(opt, json);
   if (opt.section == "ceiling" || opt.section == "fif") {
     json.begin_object("vp9_itx");
     if (opt.section == "fif") v3dbench::bench_vp9_itx_fif(opt, json);
