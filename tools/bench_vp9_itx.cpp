@@ -643,13 +643,8 @@ void print_machine(Json &json, const Options &opt) {
   std::string gpu = g && v3d_context_gpu_name(g) ? v3d_context_gpu_name(g) : "none";
   // Where the frames of GPU contexts lie (v3d_shared_alloc: the GPU's memory, or plain memory
   // where the CPU does not cache the GPU's, V3D_SHARED_MEMORY).
-  const char *frames = "plain memory";
-  if (g) {
-    void *p = v3d_shared_alloc(g, 64);
-    if (p && v3d_shared_is_gpu(p)) frames = "the GPU's memory";
-    v3d_shared_free(p);
-    v3d_context_free(g);
-  }
+  const char *frames = v3d_context_shares_gpu_memory(g) ? "the GPU's memory" : "plain memory";
+  if (g) v3d_context_free(g);
   printf("v3d-bench: SIMD target %s (available: %s), GPU: %s, frames in %s\n", v3d_cpu_target(),
          t.c_str(), gpu.c_str(), frames);
   json.str("simd_target", v3d_cpu_target());
