@@ -426,9 +426,15 @@ std::shared_ptr<Gpu> gpu_open(const char *device, std::string *error) {
         err.c_str());
   log(kLogInfo, "Vulkan device %s (subgroup %d, %s coefficients)", gpu->name.c_str(),
       gpu->subgroup_size, gpu->coef16 ? "int16" : "uint32-pair");
+  // The memory type shared memory and the jobs' buffers prefer (host_memory_type), and whether
+  // the CPU caches it.
+  const int host_type = gpu->host_memory_type(~0u);
+  gpu->host_cached = host_type >= 0 &&
+                     (gpu->memory.memoryTypes[host_type].propertyFlags &
+                      VK_MEMORY_PROPERTY_HOST_CACHED_BIT) &&
+                     !fault_hit(Fault::kHostUncached);
   {
-    // Once per device: the memory types (L: device-local, V: host-visible, C: host-coherent, $: host-cached) and
-    // the one shared memory and the jobs' buffers prefer (host_memory_type).
+    // Once per device: the memory types (L: device-local, V: host-visible, C: host-coherent, $: host-cached).
     std::string types;
     for (uint32_t i = 0; i < gpu->memory.memoryTypeCount; i++) {
       const VkMemoryPropertyFlags f = gpu->memory.memoryTypes[i].propertyFlags;
@@ -439,16 +445,10 @@ std::shared_ptr<Gpu> gpu_open(const char *device, std::string *error) {
                std::to_string(gpu->memory.memoryTypes[i].heapIndex);
     }
     log(kLogDebug, "Vulkan device %s memory types:%s; host buffers use type %d", gpu->name.c_str(),
-        types.c_str(), gpu->host_memory_type(~0u));
+        types.c_str(), host_type);
   }
-  {
-    const int t = gpu->host_memory_type(~0u);
-    gpu->host_cached = t >= 0 &&
-                       (gpu->memory.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT) &&
-                       !fault_hit(Fault::kHostUncached);
-    if (!gpu->host_cached)
-      log(kLogInfo, "Vulkan device %s: its host-visible memory is not cached by the CPU", gpu->name.c_str());
-  }
+  if (!gpu->host_cached)
+    log(kLogInfo, "Vulkan device %s: its host-visible memory is not cached by the CPU", gpu->name.c_str());
   return gpu;
 }
 
