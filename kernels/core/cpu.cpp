@@ -12,37 +12,24 @@
 #include <hwy/targets.h>
 
 #include "core/log.h"
+#include "runtime/dsp_table.h"
 #include "v3d/v3d.h"
-#include "vp9/itx.h"
-#include "vp9/lpf.h"
-#include "h264/deblock.h"
 
 namespace v3d {
 namespace {
 
-vp9::ItxDsp g_itx;
-vp9::LpfDsp g_lpf;
-h264::DeblockDsp g_deblock;
+// The target in force (a Highway target bit, 0 = the scalar references) and its generation: the
+// families' DspTables refill themselves when the generation moves (runtime/dsp_table.h).
+int64_t g_bit = 0;
 const char *g_target = "scalar";
+std::atomic<uint64_t> g_generation{0};
 std::once_flag g_once;
+std::mutex g_fill_mutex;
 
-// Fills every table for the given Highway target bit, or with the references when target == 0.
-void fill_tables(int64_t target) {
-  vp9::itx_dsp_init_ref(&g_itx);
-  vp9::lpf_dsp_init_ref(&g_lpf);
-  h264::deblock_dsp_init_ref(&g_deblock);
-  if (target == 0) {
-    g_target = "scalar";
-    return;
-  }
-  hwy::SetSupportedTargetsForTest(target);
-  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
-  vp9::itx_dsp_init_simd(&g_itx);
-  vp9::lpf_dsp_init_simd(&g_lpf);
-  h264::deblock_dsp_init_simd(&g_deblock);
-  g_target = hwy::TargetName(target);
-  hwy::SetSupportedTargetsForTest(0);
-  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+void set_target(int64_t target) {
+  g_bit = target;
+  g_target = target == 0 ? "scalar" : hwy::TargetName(target);
+  g_generation.fetch_add(1, std::memory_order_release);
 }
 
 // Highway targets compiled in and supported here, best first.
@@ -77,28 +64,26 @@ void cpu_init() {
     const char *env = getenv("V3D_CPU_TARGET");
     int64_t bit = env && *env ? find_target(env) : -1;
     if (env && *env && bit < 0) log(kLogWarning, "V3D_CPU_TARGET=%s is not available here", env);
-    fill_tables(bit >= 0 ? bit : best_target());
+    set_target(bit >= 0 ? bit : best_target());
   });
   g_ready.store(true, std::memory_order_release);
 }
 
-namespace vp9 {
-const ItxDsp &itx_dsp() {
+uint64_t cpu_target_generation() {
   cpu_init();
-  return g_itx;
+  return g_generation.load(std::memory_order_acquire);
 }
-const LpfDsp &lpf_dsp() {
-  cpu_init();
-  return g_lpf;
-}
-}  // namespace vp9
 
-namespace h264 {
-const DeblockDsp &deblock_dsp() {
+void cpu_fill_simd(void (*fill)(void *arg), void *arg) {
   cpu_init();
-  return g_deblock;
+  if (g_bit == 0) return;
+  std::lock_guard<std::mutex> lock(g_fill_mutex);
+  hwy::SetSupportedTargetsForTest(g_bit);
+  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+  fill(arg);
+  hwy::SetSupportedTargetsForTest(0);
+  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
 }
-}  // namespace h264
 
 }  // namespace v3d
 
@@ -121,19 +106,13 @@ int v3d_cpu_force_target(const char *name) {
   if (bit < 0)
     return v3d::set_error(V3D_ERROR_UNAVAILABLE, "SIMD target '%s' is not available on this CPU",
                           name);
-  v3d::fill_tables(bit);
+  v3d::set_target(bit);
   return 0;
 }
 
 const char *v3d_cpu_target(void) {
   v3d::cpu_init();
   return v3d::g_target;
-}
-
-void v3d_vp9_itxfm_add(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, int tx_size,
-                       int tx_type, int eob) {
-  if (eob <= 0 || !v3d::vp9::valid_tx(tx_size, tx_type) || !dst || !coeffs) return;
-  v3d::vp9::itx_dsp().add[tx_size][tx_type](dst, stride, coeffs, eob);
 }
 
 }  // extern "C"

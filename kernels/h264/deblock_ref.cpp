@@ -3,6 +3,7 @@
 // 8-475) and 8.7.2.4 (bS == 4: equations 8-476 to 8-486) of ITU-T H.264, and the public entry
 // points (argument checks and the alpha/beta clamp shared by every backend).
 #include "h264/deblock.h"
+#include "runtime/dsp_table.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -181,3 +182,14 @@ void v3d_h264_loop_filter_chroma_intra_ref(uint8_t *pix, ptrdiff_t stride, int d
 }
 
 }  // extern "C"
+
+namespace v3d {
+namespace h264 {
+namespace {
+DspTable<DeblockDsp> g_deblock_table(deblock_dsp_init_ref, deblock_dsp_init_simd);
+}  // namespace
+
+const DeblockDsp &deblock_dsp() { return g_deblock_table.get(); }
+
+}  // namespace h264
+}  // namespace v3d

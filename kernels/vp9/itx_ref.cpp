@@ -35,6 +35,7 @@
 
 #include "v3d/v3d.h"
 #include "vp9/itx.h"
+#include "runtime/dsp_table.h"
 #include "vp9/itx_ref_1d.h"
 
 namespace v3d {
@@ -140,4 +141,22 @@ extern "C" void v3d_vp9_itxfm_add_ref(uint8_t *dst, ptrdiff_t stride, const int1
     return t;
   }();
   table.add[tx_size][tx_type](dst, stride, coeffs, eob);
+}
+
+namespace v3d {
+namespace vp9 {
+namespace {
+DspTable<ItxDsp> g_itx_table(itx_dsp_init_ref, itx_dsp_init_simd);
+}  // namespace
+
+const ItxDsp &itx_dsp() { return g_itx_table.get(); }
+
+}  // namespace vp9
+}  // namespace v3d
+
+extern "C" void v3d_vp9_itxfm_add(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
+                                  int tx_size, int tx_type, int eob) {
+  using namespace v3d::vp9;
+  if (eob <= 0 || !valid_tx(tx_size, tx_type) || !dst || !coeffs) return;
+  itx_dsp().add[tx_size][tx_type](dst, stride, coeffs, eob);
 }

@@ -21,6 +21,7 @@
 
 #include "v3d/v3d.h"
 #include "vp9/lpf.h"
+#include "runtime/dsp_table.h"
 
 namespace v3d {
 namespace vp9 {
@@ -153,3 +154,14 @@ extern "C" void v3d_vp9_loop_filter_edge(uint8_t *dst, ptrdiff_t stride, int dir
   if (!dst || !lpf_edge_args(dir, filter_width, len, &E, &I, &H, &w, &l)) return;
   lpf_dsp().edge[dir][w][l](dst, stride, E, I, H);
 }
+
+namespace v3d {
+namespace vp9 {
+namespace {
+DspTable<LpfDsp> g_lpf_table(lpf_dsp_init_ref, lpf_dsp_init_simd);
+}  // namespace
+
+const LpfDsp &lpf_dsp() { return g_lpf_table.get(); }
+
+}  // namespace vp9
+}  // namespace v3d

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// One kernel family's DSP table (a struct of function pointers), filled with the family's scalar
+// references and then overridden slot by slot by the SIMD target in force (runtime/cpu.cpp). The
+// runtime knows no family: each family owns one DspTable<Its Dsp> and its accessor
+// (`const ItxDsp &itx_dsp()`), so a new family joins without touching the runtime.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+
+namespace v3d {
+
+// Changes each time the SIMD target in force changes (first use, v3d_cpu_force_target()); never 0.
+// Thread-safe; one acquire load once the runtime is initialised.
+uint64_t cpu_target_generation();
+
+// Calls fill(arg) with Highway's chosen target set to the target in force, so that the fill's
+// HWY_DYNAMIC_DISPATCH picks that target's functions. Does nothing when the target in force is
+// "scalar" (the references alone). Serialised with other fills; not for kernels' hot paths.
+void cpu_fill_simd(void (*fill)(void *arg), void *arg);
+
+// Thread-safe: get() refills the table once after each target change; the table's address never
+// changes, so a caller may keep the reference (v3d_cpu_force_target() is not thread-safe anyway).
+template <class Dsp>
+class DspTable {
+ public:
+  using InitFn = void (*)(Dsp *);
+  constexpr DspTable(InitFn init_ref, InitFn init_simd) : init_ref_(init_ref), init_simd_(init_simd) {}
+  DspTable(const DspTable &) = delete;
+  DspTable &operator=(const DspTable &) = delete;
+
+  const Dsp &get() {
+    uint64_t g = cpu_target_generation();
+    if (generation_.load(std::memory_order_acquire) != g) refill(g);
+    return dsp_;
+  }
+
+ private:
+  void refill(uint64_t g) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (generation_.load(std::memory_order_relaxed) == g) return;
+    init_ref_(&dsp_);
+    cpu_fill_simd([](void *self) {
+      auto *t = static_cast<DspTable *>(self);
+      t->init_simd_(&t->dsp_);
+    }, this);
+    generation_.store(g, std::memory_order_release);
+  }
+
+  InitFn init_ref_;
+  InitFn init_simd_;
+  std::mutex mutex_;
+  std::atomic<uint64_t> generation_{0};
+  Dsp dsp_{};
+};
+
+}  // namespace v3d
