@@ -24,7 +24,7 @@
 #include "common/test_util.h"
 #include "v3d/v3d.h"
 #include "vp9_itx_inputs.h"
-#include "vulkan/gpu.h"
+#include "gpu/gpu.h"
 
 using v3dtest::check;
 using v3dtest::Rng;

@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "common/test_util.h"
-#include "core/thread_pool.h"
-#include "h264/deblock.h"
-#include "h264/deblock_frame.h"
+#include "threads/thread_pool.h"
+#include "h264/deblock/deblock.h"
+#include "h264/deblock/deblock_frame.h"
 #include "h264_deblock_picture.h"
 #include "v3d/v3d.h"
 

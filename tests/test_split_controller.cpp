@@ -11,7 +11,7 @@
 #include <cstdlib>
 
 #include "common/test_util.h"
-#include "core/context.h"
+#include "runtime/context.h"
 
 using v3dtest::check;
 using v3dtest::Rng;

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "common/test_util.h"
-#include "core/thread_pool.h"
+#include "threads/thread_pool.h"
 #include "v3d/v3d.h"
 
 using v3dtest::check;

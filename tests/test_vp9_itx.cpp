@@ -19,7 +19,7 @@
 
 #include "common/test_util.h"
 #include "v3d/v3d.h"
-#include "vp9/itx_ref_1d.h"
+#include "vp9/itx/itx_ref_1d.h"
 #include "vp9_itx_inputs.h"
 
 using v3dtest::check;

@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "common/test_util.h"
-#include "core/thread_pool.h"
+#include "threads/thread_pool.h"
 #include "v3d/v3d.h"
-#include "vp9/lpf.h"
-#include "vp9/lpf_frame.h"
+#include "vp9/lpf/lpf.h"
+#include "vp9/lpf/lpf_frame.h"
 #include "vp9_lpf_grid.h"
 
 using v3dtest::check;

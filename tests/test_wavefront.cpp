@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "common/test_util.h"
-#include "core/thread_pool.h"
-#include "core/wavefront.h"
+#include "threads/thread_pool.h"
+#include "threads/wavefront.h"
 
 using v3dtest::check;
 using v3dtest::Rng;

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <vector>
 
-#include "vp9/itx_ref_1d.h"
+#include "vp9/itx/itx_ref_1d.h"
 
 namespace v3dtest {
 namespace vp9 {

@@ -26,7 +26,7 @@
 
 #include "bench_common.h"
 #include "v3d/v3d.h"
-#include "vp9/itx.h"
+#include "vp9/itx/itx.h"
 
 void bench_itx_cpu(FILE *json_or_null);
 

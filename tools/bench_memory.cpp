@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "bench_common.h"
-#include "core/context.h"
-#include "vp9/itx.h"
-#include "vulkan/gpu.h"
+#include "runtime/context.h"
+#include "vp9/itx/itx.h"
+#include "gpu/gpu.h"
 
 namespace v3dbench {
 namespace {

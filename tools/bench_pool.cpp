@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "bench_common.h"
-#include "core/thread_pool.h"
+#include "threads/thread_pool.h"
 
 namespace v3dbench {
 

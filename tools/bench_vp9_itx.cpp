@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "bench_common.h"
-#include "core/thread_pool.h"
+#include "threads/thread_pool.h"
 #include "v3d/v3d.h"
 
 namespace v3dbench {

@@ -24,13 +24,13 @@
 #include <vector>
 
 #include "bench_common.h"
-#include "core/context.h"
-#include "core/thread_pool.h"
+#include "runtime/context.h"
+#include "threads/thread_pool.h"
 #include "v3d/v3d.h"
-#include "vp9/lpf_frame.h"
-#include "vp9/lpf_gpu.h"
+#include "vp9/lpf/lpf_frame.h"
+#include "vp9/lpf/lpf_gpu.h"
 #include "vp9_lpf_grid.h"
-#include "vulkan/gpu.h"
+#include "gpu/gpu.h"
 
 namespace v3dbench {
 namespace {

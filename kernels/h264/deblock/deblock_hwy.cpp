@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// H.264 deblocking edges on SIMD (Google Highway, dynamic dispatch): one implementation compiled
+// for every Highway target (SSSE3, SSE4, AVX2, AVX3 on x86-64; NEON on aarch64; EMU128 too; the
+// one-lane fallback keeps the scalar references), chosen once by deblock_dsp_init_simd().
+//
+// Layout: lane = pixel along the edge, one vector per row across the edge (p3..q3), int16 lanes
+// (every intermediate fits: at most 8 * 255 + 4). Lanes per vector L = min(edge length, 16-bit
+// lanes of the target): a 16-pixel luma edge is one 256-bit vector per row on AVX2/AVX3, two
+// halves on SSE4/NEON. Per-lane tc0 is expanded from the 4 groups through a small table.
+// Horizontal edges: rows loaded as bytes and widened. Vertical luma edges: 16 lines of 8 bytes
+// transposed in registers (vp9/lpf_hwy_transpose.h) and back, storing whole p3..q3 segments
+// (see deblock.h). Vertical chroma edges: 8 lines of 4 bytes transposed with a byte shuffle.
+
+#include "h264/deblock/deblock.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#ifndef HWY_DISABLED_TARGETS
+#define HWY_DISABLED_TARGETS (HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128)
+#endif
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "h264/deblock/deblock_hwy.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "simd/transpose_u8.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace v3d {
+namespace h264 {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE
+void InitDeblockSimd(DeblockDsp *) {}
+#else
+
+template <class V>
+HWY_INLINE V AbsDiff16(V a, V b) {
+  return hn::Abs(hn::Sub(a, b));
+}
+
+// filterSamplesFlag on rows p1, p0, q0, q1.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE hn::Mask<D> SamplesFlag(D, V p1, V p0, V q0, V q1, V alpha, V beta) {
+  return hn::And(hn::Lt(AbsDiff16(p0, q0), alpha),
+                 hn::And(hn::Lt(AbsDiff16(p1, p0), beta), hn::Lt(AbsDiff16(q1, q0), beta)));
+}
+
+// Clip3(-tc, tc, ((q0 - p0) * 4 + p1 - q1 + 4) >> 3), zero outside mask.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V Delta(D d, V p1, V p0, V q0, V q1, V tc, hn::Mask<D> mask) {
+  V v = hn::Add(hn::ShiftLeft<2>(hn::Sub(q0, p0)), hn::Sub(p1, q1));
+  v = hn::ShiftRight<3>(hn::Add(v, hn::Set(d, 4)));
+  v = hn::Min(hn::Max(v, hn::Neg(tc)), tc);
+  return hn::IfThenElseZero(mask, v);
+}
+
+// x[0..7] = rows p3..q3 (p3, q3 unused); on return x[1..6] hold the results (they saturate to
+// the output bytes). Returns false when no lane is filtered (x unchanged).
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE bool LumaChunk(D d, V *x, V alpha, V beta, V tc0) {
+  const V p2 = x[1], p1 = x[2], p0 = x[3], q0 = x[4], q1 = x[5], q2 = x[6];
+  const auto mask = hn::And(SamplesFlag(d, p1, p0, q0, q1, alpha, beta),
+                            hn::Gt(tc0, hn::Set(d, -1)));
+  if (hn::AllFalse(d, mask)) return false;
+  const auto ap = hn::And(mask, hn::Lt(AbsDiff16(p2, p0), beta));
+  const auto aq = hn::And(mask, hn::Lt(AbsDiff16(q2, q0), beta));
+  // tc = tc0 + ap + aq (a true mask lane is -1).
+  const V tc = hn::Sub(hn::Sub(tc0, hn::VecFromMask(d, ap)), hn::VecFromMask(d, aq));
+  const V delta = Delta(d, p1, p0, q0, q1, tc, mask);
+  const V avg = hn::ShiftRight<1>(hn::Add(hn::Add(p0, q0), hn::Set(d, 1)));
+  const V ntc0 = hn::Neg(tc0);
+  const V dp1 = hn::ShiftRight<1>(hn::Sub(hn::Add(p2, avg), hn::Add(p1, p1)));
+  const V dq1 = hn::ShiftRight<1>(hn::Sub(hn::Add(q2, avg), hn::Add(q1, q1)));
+  x[2] = hn::IfThenElse(ap, hn::Add(p1, hn::Min(hn::Max(dp1, ntc0), tc0)), p1);
+  x[5] = hn::IfThenElse(aq, hn::Add(q1, hn::Min(hn::Max(dq1, ntc0), tc0)), q1);
+  x[3] = hn::Add(p0, delta);
+  x[4] = hn::Sub(q0, delta);
+  return true;
+}
+
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE bool LumaIntraChunk(D d, V *x, V alpha, V beta) {
+  const V p3 = x[0], p2 = x[1], p1 = x[2], p0 = x[3], q0 = x[4], q1 = x[5], q2 = x[6], q3 = x[7];
+  const auto mask = SamplesFlag(d, p1, p0, q0, q1, alpha, beta);
+  if (hn::AllFalse(d, mask)) return false;
+  const V two = hn::Set(d, 2), four = hn::Set(d, 4);
+  const auto strong = hn::And(
+      mask, hn::Lt(AbsDiff16(p0, q0), hn::Add(hn::ShiftRight<2>(alpha), two)));
+  const auto ps = hn::And(strong, hn::Lt(AbsDiff16(p2, p0), beta));
+  const auto qs = hn::And(strong, hn::Lt(AbsDiff16(q2, q0), beta));
+  const V pq0 = hn::Add(p0, q0);
+  // Strong p side: p0 = (p2 + 2p1 + 2p0 + 2q0 + q1 + 4) >> 3, p1 = (p2 + p1 + p0 + q0 + 2) >> 2,
+  // p2 = (2p3 + 3p2 + p1 + p0 + q0 + 4) >> 3; weak: p0 = (2p1 + p0 + q1 + 2) >> 2.
+  const V sp = hn::Add(hn::Add(p2, p1), pq0);  // p2 + p1 + p0 + q0
+  const V sq = hn::Add(hn::Add(q2, q1), pq0);
+  const V p0s = hn::ShiftRight<3>(hn::Add(hn::Add(sp, hn::Add(p1, pq0)), hn::Add(q1, four)));
+  const V q0s = hn::ShiftRight<3>(hn::Add(hn::Add(sq, hn::Add(q1, pq0)), hn::Add(p1, four)));
+  const V p1s = hn::ShiftRight<2>(hn::Add(sp, two));
+  const V q1s = hn::ShiftRight<2>(hn::Add(sq, two));
+  const V p2s = hn::ShiftRight<3>(hn::Add(hn::Add(sp, hn::Add(p2, p2)), hn::Add(hn::Add(p3, p3), four)));
+  const V q2s = hn::ShiftRight<3>(hn::Add(hn::Add(sq, hn::Add(q2, q2)), hn::Add(hn::Add(q3, q3), four)));
+  const V p0w = hn::ShiftRight<2>(hn::Add(hn::Add(hn::Add(p1, p1), p0), hn::Add(q1, two)));
+  const V q0w = hn::ShiftRight<2>(hn::Add(hn::Add(hn::Add(q1, q1), q0), hn::Add(p1, two)));
+  x[3] = hn::IfThenElse(ps, p0s, hn::IfThenElse(mask, p0w, p0));
+  x[4] = hn::IfThenElse(qs, q0s, hn::IfThenElse(mask, q0w, q0));
+  x[2] = hn::IfThenElse(ps, p1s, p1);
+  x[5] = hn::IfThenElse(qs, q1s, q1);
+  x[1] = hn::IfThenElse(ps, p2s, p2);
+  x[6] = hn::IfThenElse(qs, q2s, q2);
+  return true;
+}
+
+// x[0..3] = p1, p0, q0, q1; changes x[1], x[2].
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE bool ChromaChunk(D d, V *x, V alpha, V beta, V tc0) {
+  const V p1 = x[0], p0 = x[1], q0 = x[2], q1 = x[3];
+  const auto mask = hn::And(SamplesFlag(d, p1, p0, q0, q1, alpha, beta),
+                            hn::Gt(tc0, hn::Set(d, -1)));
+  if (hn::AllFalse(d, mask)) return false;
+  const V delta = Delta(d, p1, p0, q0, q1, hn::Add(tc0, hn::Set(d, 1)), mask);
+  x[1] = hn::Add(p0, delta);
+  x[2] = hn::Sub(q0, delta);
+  return true;
+}
+
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE bool ChromaIntraChunk(D d, V *x, V alpha, V beta) {
+  const V p1 = x[0], p0 = x[1], q0 = x[2], q1 = x[3];
+  const auto mask = SamplesFlag(d, p1, p0, q0, q1, alpha, beta);
+  if (hn::AllFalse(d, mask)) return false;
+  const V two = hn::Set(d, 2);
+  const V p0n = hn::ShiftRight<2>(hn::Add(hn::Add(hn::Add(p1, p1), p0), hn::Add(q1, two)));
+  const V q0n = hn::ShiftRight<2>(hn::Add(hn::Add(hn::Add(q1, q1), q0), hn::Add(p1, two)));
+  x[1] = hn::IfThenElse(mask, p0n, p0);
+  x[2] = hn::IfThenElse(mask, q0n, q0);
+  return true;
+}
+
+// Per-lane tc0 of lanes c.. of an edge: group = lane >> kShift (2: luma, 1: chroma). The four
+// bytes are broadcast and spread with one byte shuffle, then widened (a table built on the stack
+// and reloaded cost a store-forwarding stall per edge).
+template <int kShift, class D>
+HWY_INLINE hn::Vec<D> LaneTc0(D d, const int8_t tc0[4], size_t c) {
+  static_assert(kShift == 1 || kShift == 2, "luma or chroma groups");
+  constexpr size_t L = hn::MaxLanes(D());
+  static_assert(L == 8 || L == 16, "8 or 16 lanes per chunk");
+  const hn::Full128<int8_t> d8;
+  uint32_t word;
+  memcpy(&word, tc0, 4);
+  const auto bytes = hn::BitCast(d8, hn::Set(hn::Full128<uint32_t>(), word));
+  HWY_ALIGN static constexpr int8_t kSpread[2][16] = {
+      {0, 0, 1, 1, 2, 2, 3, 3, 0, 0, 1, 1, 2, 2, 3, 3},
+      {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}};
+  const auto lanes = hn::TableLookupBytes(bytes, hn::Load(d8, kSpread[kShift - 1]));
+  if constexpr (L == 16) {
+    return hn::PromoteTo(d, lanes);
+  } else {
+    const hn::Half<decltype(d8)> dh;
+    return hn::PromoteTo(d, c ? hn::UpperHalf(dh, lanes) : hn::LowerHalf(dh, lanes));
+  }
+}
+
+// Horizontal edges: kRows rows from -kRows/2, len kLen, filter Fn on chunks.
+template <int kRows, int kLen, class Fn>
+HWY_INLINE void Horizontal(uint8_t *pix, ptrdiff_t stride, Fn fn) {
+  using D = hn::CappedTag<int16_t, kLen>;
+  const D d;
+  const hn::Rebind<uint8_t, D> d8;
+  constexpr size_t L = hn::MaxLanes(D());
+  for (size_t c = 0; c < kLen; c += L) {
+    hn::Vec<D> x[kRows];
+    for (int r = 0; r < kRows; r++)
+      x[r] = hn::PromoteTo(d, hn::LoadU(d8, pix + (r - kRows / 2) * stride + c));
+    if (!fn(d, x, c)) continue;
+    for (int r = kRows == 8 ? 1 : 1; r < (kRows == 8 ? 7 : 3); r++)
+      hn::StoreU(hn::DemoteTo(d8, x[r]), d8, pix + (r - kRows / 2) * stride + c);
+  }
+}
+
+// The normal luma filter reads p2..q2 and changes p1..q1 only: 6 rows loaded, 4 stored.
+void LumaH(uint8_t *pix, ptrdiff_t stride, int alpha, int beta, const int8_t tc0[4]) {
+  using D = hn::CappedTag<int16_t, 16>;
+  const D d;
+  const hn::Rebind<uint8_t, D> d8;
+  constexpr size_t L = hn::MaxLanes(D());
+  const auto a = hn::Set(d, alpha), b = hn::Set(d, beta);
+  for (size_t c = 0; c < 16; c += L) {
+    hn::Vec<D> x[8];
+    x[0] = x[7] = hn::Zero(d);  // p3, q3: not read by LumaChunk
+    for (int r = 1; r < 7; r++) x[r] = hn::PromoteTo(d, hn::LoadU(d8, pix + (r - 4) * stride + c));
+    if (!LumaChunk(d, x, a, b, LaneTc0<2>(d, tc0, c))) continue;
+    for (int r = 2; r < 6; r++) hn::StoreU(hn::DemoteTo(d8, x[r]), d8, pix + (r - 4) * stride + c);
+  }
+}
+
+void LumaIntraH(uint8_t *pix, ptrdiff_t stride, int alpha, int beta) {
+  using D = hn::CappedTag<int16_t, 16>;
+  const D d;
+  const auto a = hn::Set(d, alpha), b = hn::Set(d, beta);
+  Horizontal<8, 16>(pix, stride, [&](D dd, hn::Vec<D> *x, size_t) {
+    return LumaIntraChunk(dd, x, a, b);
+  });
+}
+
+void ChromaH(uint8_t *pix, ptrdiff_t stride, int alpha, int beta, const int8_t tc0[4]) {
+  using D = hn::CappedTag<int16_t, 8>;
+  const D d;
+  const auto a = hn::Set(d, alpha), b = hn::Set(d, beta);
+  Horizontal<4, 8>(pix, stride, [&](D dd, hn::Vec<D> *x, size_t c) {
+    return ChromaChunk(dd, x, a, b, LaneTc0<1>(dd, tc0, c));
+  });
+}
+
+void ChromaIntraH(uint8_t *pix, ptrdiff_t stride, int alpha, int beta) {
+  using D = hn::CappedTag<int16_t, 8>;
+  const D d;
+  const auto a = hn::Set(d, alpha), b = hn::Set(d, beta);
+  Horizontal<4, 8>(pix, stride, [&](D dd, hn::Vec<D> *x, size_t) {
+    return ChromaIntraChunk(dd, x, a, b);
+  });
+}
+
+// Vertical luma: 16 lines of p3..q3 transposed to 8 byte rows of 16 lanes, filtered, back.
+template <class D, class Fn>
+HWY_INLINE void LumaVertical(D d, uint8_t *pix, ptrdiff_t stride, Fn fn) {
+  const hn::Rebind<uint8_t, D> d8;
+  const hn::Half<vp9::HWY_NAMESPACE::LpfD8> dh;
+  constexpr size_t L = hn::MaxLanes(D());
+  vp9::HWY_NAMESPACE::LpfV8 rows[8];
+  vp9::HWY_NAMESPACE::TransposeLinesIn<16>(pix - 4, stride, rows);
+  bool any = false;
+  for (size_t c = 0; c < 16; c += L) {
+    hn::Vec<D> x[8];
+    for (int r = 0; r < 8; r++) {
+      if constexpr (L == 16) {
+        x[r] = hn::PromoteTo(d, rows[r]);
+      } else {
+        x[r] = hn::PromoteTo(d, c ? hn::UpperHalf(dh, rows[r]) : hn::LowerHalf(dh, rows[r]));
+      }
+    }
+    if (!fn(d, x, c)) continue;
+    any = true;
+    for (int r = 1; r < 7; r++) {
+      const auto n = hn::DemoteTo(d8, x[r]);
+      if constexpr (L == 16) {
+        rows[r] = n;
+      } else if (c == 0) {
+        rows[r] = hn::Combine(vp9::HWY_NAMESPACE::LpfD8(), hn::UpperHalf(dh, rows[r]), n);
+      } else {
+        rows[r] = hn::Combine(vp9::HWY_NAMESPACE::LpfD8(), n, hn::LowerHalf(dh, rows[r]));
+      }
+    }
+  }
+  if (any) vp9::HWY_NAMESPACE::TransposeLinesOut<16>(rows, pix - 4, stride);
+}
+
+void LumaV(uint8_t *pix, ptrdiff_t stride, int alpha, int beta, const int8_t tc0[4]) {
+  using D = hn::CappedTag<int16_t, 16>;
+  const D d;
+  const auto a = hn::Set(d, alpha), b = hn::Set(d, beta);
+  LumaVertical(d, pix, stride, [&](D dd, hn::Vec<D> *x, size_t c) {
+    return LumaChunk(dd, x, a, b, LaneTc0<2>(dd, tc0, c));
+  });
+}
+
+void LumaIntraV(uint8_t *pix, ptrdiff_t stride, int alpha, int beta) {
+  using D = hn::CappedTag<int16_t, 16>;
+  const D d;
+  const auto a = hn::Set(d, alpha), b = hn::Set(d, beta);
+  LumaVertical(d, pix, stride, [&](D dd, hn::Vec<D> *x, size_t) {
+    return LumaIntraChunk(dd, x, a, b);
+  });
+}
+
+// Vertical chroma: 8 lines of 4 bytes (p1 p0 q0 q1). A 4x4 byte transpose inside each 32-bit
+// group of 4 lines, then 32-bit interleaves: u64 lane k of lo/hi = column k / k + 2 (8 lines).
+template <class Fn>
+HWY_INLINE void ChromaVertical(uint8_t *pix, ptrdiff_t stride, Fn fn) {
+  const hn::Full128<uint8_t> d8;
+  const hn::Repartition<uint32_t, decltype(d8)> d32;
+  const hn::Full64<uint8_t> dh;
+  const hn::Full128<int16_t> d;
+  HWY_ALIGN uint32_t w[8];
+  for (int l = 0; l < 8; l++) memcpy(&w[l], pix - 2 + l * stride, 4);
+  HWY_ALIGN static constexpr uint8_t kT[16] = {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15};
+  const auto tbl = hn::Load(d8, kT);
+  const auto a = hn::BitCast(d32, hn::TableLookupBytes(hn::Load(d8, reinterpret_cast<uint8_t *>(w)), tbl));
+  const auto b = hn::BitCast(d32, hn::TableLookupBytes(hn::Load(d8, reinterpret_cast<uint8_t *>(w + 4)), tbl));
+  const auto lo = hn::BitCast(d8, hn::InterleaveLower(d32, a, b));  // p1 | p0
+  const auto hi = hn::BitCast(d8, hn::InterleaveUpper(d32, a, b));  // q0 | q1
+  hn::Vec<decltype(d)> x[4] = {hn::PromoteTo(d, hn::LowerHalf(dh, lo)), hn::PromoteTo(d, hn::UpperHalf(dh, lo)),
+                               hn::PromoteTo(d, hn::LowerHalf(dh, hi)), hn::PromoteTo(d, hn::UpperHalf(dh, hi))};
+  if (!fn(d, x, 0)) return;
+  const auto nlo = hn::BitCast(d32, hn::Combine(d8, hn::DemoteTo(dh, x[1]), hn::LowerHalf(dh, lo)));
+  const auto nhi = hn::BitCast(d32, hn::Combine(d8, hn::UpperHalf(dh, hi), hn::DemoteTo(dh, x[2])));
+  // Back to u32 lane = column of 4 lines, columns 0..3, then the same 4x4 byte transpose.
+  const auto ra = hn::TableLookupBytes(hn::BitCast(d8, hn::ConcatEven(d32, nhi, nlo)), tbl);
+  const auto rb = hn::TableLookupBytes(hn::BitCast(d8, hn::ConcatOdd(d32, nhi, nlo)), tbl);
+  hn::Store(hn::BitCast(d32, ra), d32, w);
+  hn::Store(hn::BitCast(d32, rb), d32, w + 4);
+  for (int l = 0; l < 8; l++) memcpy(pix - 2 + l * stride, &w[l], 4);
+}
+
+void ChromaV(uint8_t *pix, ptrdiff_t stride, int alpha, int beta, const int8_t tc0[4]) {
+  const hn::Full128<int16_t> d;
+  const auto a = hn::Set(d, alpha), b = hn::Set(d, beta);
+  ChromaVertical(pix, stride, [&](decltype(d) dd, hn::Vec<decltype(d)> *x, size_t) {
+    return ChromaChunk(dd, x, a, b, LaneTc0<1>(dd, tc0, 0));
+  });
+}
+
+void ChromaIntraV(uint8_t *pix, ptrdiff_t stride, int alpha, int beta) {
+  const hn::Full128<int16_t> d;
+  const auto a = hn::Set(d, alpha), b = hn::Set(d, beta);
+  ChromaVertical(pix, stride, [&](decltype(d) dd, hn::Vec<decltype(d)> *x, size_t) {
+    return ChromaIntraChunk(dd, x, a, b);
+  });
+}
+
+void InitDeblockSimd(DeblockDsp *dsp) {
+  dsp->luma[0] = &LumaV;
+  dsp->luma[1] = &LumaH;
+  dsp->luma_intra[0] = &LumaIntraV;
+  dsp->luma_intra[1] = &LumaIntraH;
+  dsp->chroma[0] = &ChromaV;
+  dsp->chroma[1] = &ChromaH;
+  dsp->chroma_intra[0] = &ChromaIntraV;
+  dsp->chroma_intra[1] = &ChromaIntraH;
+}
+#endif  // HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE
+
+}  // namespace HWY_NAMESPACE
+}  // namespace h264
+}  // namespace v3d
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace v3d {
+namespace h264 {
+
+HWY_EXPORT(InitDeblockSimd);
+
+void deblock_dsp_init_simd(DeblockDsp *dsp) { HWY_DYNAMIC_DISPATCH(InitDeblockSimd)(dsp); }
+
+}  // namespace h264
+}  // namespace v3d
+#endif  // HWY_ONCE

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// VP9 inverse transform + add on SIMD (Google Highway, dynamic dispatch): one implementation,
+// compiled for every Highway target (SSSE3, SSE4, AVX2, AVX3 on x86-64; NEON on aarch64; the
+// one-lane fallback target keeps the scalar references), chosen once by itx_dsp_init_simd()
+// through HWY_DYNAMIC_DISPATCH.
+// Files: itx_hwy_1d.h (1-D butterflies), itx_hwy_transpose.h (in-register tile transposes).
+//
+// Layout: int32 lanes throughout (exact 32-bit wrapping arithmetic, see itx_hwy_1d.h). Lanes
+// L = min(n, vector lanes): 4 on SSE4/NEON, 8 on AVX2, 16 on AVX3. Row pass: L rows at once,
+// loaded as L x L tiles, transposed so that lane = row; column pass: L columns at once, lane =
+// column, after transposing the row results back. When L == n the whole block stays in
+// registers; otherwise the row results go through a small aligned stack buffer.
+//
+// Fast paths, derived from the coefficients only (eob only decides whether to look for them, so
+// the result never depends on it): DC only (DCT_DCT: one constant added with saturating 8-bit
+// arithmetic), and "all non-zero coefficients inside the top-left T x T square" (rows >= T
+// skipped, and the 1-D transforms specialised at compile time for zero inputs >= T).
+// Hand-written intrinsics only where Highway 1.0.3 lacks the operation: AVX-512's saturating
+// narrow and 128-bit block shuffle, NEON's integer multiply-accumulate.
+
+#include "vp9/itx/itx.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+// Arrays of vectors need sized vector types: no SVE (the NEON code serves those CPUs).
+#ifndef HWY_DISABLED_TARGETS
+#define HWY_DISABLED_TARGETS (HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128)
+#endif
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "vp9/itx/itx_hwy.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "vp9/itx/itx_hwy_1d.h"
+#include "simd/transpose_i32.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace v3d {
+namespace vp9 {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE
+// One-lane vectors: nothing to gain over the reference, which stays in the table. Scalable
+// vectors (SVE, RVV; normally disabled above) cannot form the arrays of vectors used here.
+void InitItxSimd(ItxDsp *) {}
+#else
+
+// Final rounding (Round2 by kShift: 4/5/6/6 for 4/8/16/32, 0 for WHT), add to the L pixels at
+// p, clamp to 0..255.
+template <int kShift, class D>
+HWY_INLINE void AddRow(D d, uint8_t *p, hn::Vec<D> x) {
+  const hn::Rebind<uint8_t, D> d8;
+  if constexpr (kShift > 0) {
+    x = hn::ShiftRight<kShift>(hn::Add(x, hn::Set(d, 1 << (kShift - 1))));
+  }
+  const hn::Vec<D> sum = hn::Add(x, hn::PromoteTo(d, hn::LoadU(d8, p)));
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  // Highway's DemoteTo(u8, i32) is four shuffles; AVX-512's unsigned saturating narrow (after
+  // clamping negatives to 0) is one instruction.
+  const hn::Vec<D> pos = hn::Max(sum, hn::Zero(d));
+  constexpr size_t L = hn::MaxLanes(D());
+  if constexpr (L == 16) {
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(p), _mm512_cvtusepi32_epi8(pos.raw));
+  } else if constexpr (L == 8) {
+    _mm_storel_epi64(reinterpret_cast<__m128i *>(p), _mm256_cvtusepi32_epi8(pos.raw));
+  } else {
+    const int32_t four = _mm_cvtsi128_si32(_mm_cvtusepi32_epi8(pos.raw));
+    memcpy(p, &four, 4);
+  }
+#else
+  // Signed saturation to int16, then unsigned saturation to uint8: an exact clamp to 0..255, one
+  // instruction cheaper on x86 than the direct int32 -> uint8 demotion.
+  const hn::Rebind<int16_t, D> d16;
+  hn::StoreU(hn::DemoteTo(d8, hn::DemoteTo(d16, sum)), d8, p);
+#endif
+}
+
+// 2-D transform of an kN x kN block whose non-zero coefficients all lie in rows < kNzR and
+// columns < kNzC. Row transform Row, column transform Col (TxDct / TxAdst).
+template <size_t kN, class Row, class Col, int kNzR, int kNzC>
+HWY_NOINLINE void Add2D(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs) {
+  using D = hn::CappedTag<int32_t, kN>;
+  using V = hn::Vec<D>;
+  const D d;
+  const hn::Rebind<int16_t, D> d16;
+  constexpr size_t L = hn::MaxLanes(D());
+  constexpr int kShift = kN == 4 ? 4 : kN == 8 ? 5 : 6;
+  constexpr size_t kR = static_cast<size_t>(kNzR);
+  if constexpr (L == kN) {
+    V v[kN];
+    V3D_UNROLL
+    for (size_t i = 0; i < kN; i++)
+      v[i] = i < kR ? hn::PromoteTo(d, hn::LoadU(d16, coeffs + i * kN)) : hn::Zero(d);
+    TransposeTile(d, v);  // v[k] lane i = coefficient (i, k)
+    Row::template Run<kN, kNzC>(d, v);
+    TransposeTile(d, v);  // v[i] lane k = row i of the intermediate
+    Col::template Run<kN, kNzR>(d, v);
+    V3D_UNROLL
+    for (size_t i = 0; i < kN; i++) {
+      AddRow<kShift>(d, dst + static_cast<ptrdiff_t>(i) * stride, v[i]);
+    }
+  } else {
+    constexpr size_t kRows = (kR + L - 1) / L * L;  // rows the row pass computes
+    constexpr size_t kTiles = (static_cast<size_t>(kNzC) + L - 1) / L;  // column tiles read
+    HWY_ALIGN int32_t tmp[kRows * kN];
+    V3D_NO_UNROLL
+    for (size_t g = 0; g < kRows; g += L) {
+      V v[kN];
+      V3D_UNROLL
+      for (size_t t = 0; t < kN / L; t++) {
+        V *tile = v + t * L;
+        if (t < kTiles) {
+          V3D_UNROLL
+          for (size_t l = 0; l < L; l++)
+            tile[l] = g + l < kR ? hn::PromoteTo(d, hn::LoadU(d16, coeffs + (g + l) * kN + t * L))
+                                 : hn::Zero(d);
+          TransposeTile(d, tile);
+        } else {
+          V3D_UNROLL
+          for (size_t l = 0; l < L; l++) tile[l] = hn::Zero(d);
+        }
+      }
+      Row::template Run<kN, kNzC>(d, v);
+      V3D_UNROLL
+      for (size_t t = 0; t < kN / L; t++) {
+        TransposeTile(d, v + t * L);
+        V3D_UNROLL
+        for (size_t l = 0; l < L; l++) hn::Store(v[t * L + l], d, tmp + (g + l) * kN + t * L);
+      }
+    }
+    V3D_NO_UNROLL
+    for (size_t c = 0; c < kN; c += L) {
+      V u[kN];
+      V3D_UNROLL
+      for (size_t i = 0; i < kN; i++) u[i] = i < kR ? hn::Load(d, tmp + i * kN + c) : hn::Zero(d);
+      Col::template Run<kN, kNzR>(d, u);
+      V3D_UNROLL
+      for (size_t i = 0; i < kN; i++) {
+        AddRow<kShift>(d, dst + static_cast<ptrdiff_t>(i) * stride + c, u[i]);
+      }
+    }
+  }
+}
+
+// Candidate squares of the fast paths: the non-zero coefficients lie in the top-left T x T
+// square (T = 1: DC only). The full block (T = n) is implied.
+template <size_t kN>
+struct Regions;
+template <>
+struct Regions<4> {
+  static constexpr size_t kNum = 1;
+  static constexpr size_t kT[kNum] = {1};
+};
+template <>
+struct Regions<8> {
+  static constexpr size_t kNum = 2;
+  static constexpr size_t kT[kNum] = {1, 4};
+};
+template <>
+struct Regions<16> {
+  static constexpr size_t kNum = 3;
+  static constexpr size_t kT[kNum] = {1, 4, 8};
+};
+template <>
+struct Regions<32> {
+  static constexpr size_t kNum = 3;
+  static constexpr size_t kT[kNum] = {1, 8, 16};
+};
+
+// Class of coefficient (r, col): the index of the smallest candidate square holding it, or
+// kNum (outside all of them).
+template <size_t kN>
+constexpr size_t RegionClass(size_t r, size_t col) {
+  const size_t m = r > col ? r : col;
+  size_t k = 0;
+  while (k < Regions<kN>::kNum && m >= Regions<kN>::kT[k]) k++;
+  return k;
+}
+
+// Smallest candidate square holding every non-zero coefficient (kN if none does), from one
+// pass over the coefficients: each chunk of (up to) 8 coefficients of a row is ORed into the
+// accumulator of its class (chunks straddling a class boundary are split with lane masks).
+template <size_t kN>
+HWY_INLINE size_t NonZeroRegion(const int16_t *c) {
+  constexpr size_t W = kN < 8 ? kN : 8;
+  constexpr size_t K = Regions<kN>::kNum;
+  const hn::FixedTag<int16_t, W> d;
+  using V16 = hn::Vec<decltype(d)>;
+  V16 acc[K + 1];
+  V3D_UNROLL
+  for (size_t k = 0; k <= K; k++) acc[k] = hn::Zero(d);
+  V3D_UNROLL
+  for (size_t r = 0; r < kN; r++) {
+    V3D_UNROLL
+    for (size_t c0 = 0; c0 < kN; c0 += W) {
+      const V16 v = hn::LoadU(d, c + r * kN + c0);
+      const size_t first = RegionClass<kN>(r, c0), last = RegionClass<kN>(r, c0 + W - 1);
+      if (first == last) {
+        acc[first] = hn::Or(acc[first], v);
+      } else {
+        // Classes grow with the column: lanes [a, b) of the chunk share class k.
+        size_t a = 0;
+        V3D_UNROLL
+        for (size_t k = first; k <= last; k++) {
+          size_t b = a;
+          while (b < W && RegionClass<kN>(r, c0 + b) == k) b++;
+          if (b > a) {
+            const auto m = hn::AndNot(hn::FirstN(d, a), hn::FirstN(d, b));
+            acc[k] = hn::Or(acc[k], hn::IfThenElseZero(m, v));
+          }
+          a = b;
+        }
+      }
+    }
+  }
+  // Region k holds everything iff the classes above k are all zero.
+  V16 above = acc[K];
+  size_t region = kN;
+  for (size_t k = K; k-- > 0;) {
+    if (!hn::AllTrue(d, hn::Eq(above, hn::Zero(d)))) break;
+    region = Regions<kN>::kT[k];
+    above = hn::Or(above, acc[k]);
+  }
+  return region;
+}
+
+// DCT_DCT with only the DC coefficient: every pixel gets the same value.
+template <size_t kN>
+HWY_NOINLINE void AddDc(uint8_t *dst, ptrdiff_t stride, int16_t dc) {
+  constexpr int kShift = kN == 4 ? 4 : kN == 8 ? 5 : 6;
+  // Two 1-D passes of R(x * cospi_16_64); no int32 overflow is possible for int16 dc.
+  int32_t v = (dc * kC[16] + 8192) >> 14;
+  v = (v * kC[16] + 8192) >> 14;
+  v = (v + (1 << (kShift - 1))) >> kShift;
+  v = v < -255 ? -255 : v > 255 ? 255 : v;
+  const hn::CappedTag<uint8_t, kN> d8;
+  constexpr size_t L = hn::MaxLanes(hn::CappedTag<uint8_t, kN>());
+  const auto add = hn::Set(d8, static_cast<uint8_t>(v > 0 ? v : 0));
+  const auto sub = hn::Set(d8, static_cast<uint8_t>(v < 0 ? -v : 0));
+  V3D_UNROLL
+  for (size_t i = 0; i < kN; i++) {
+    V3D_UNROLL
+    for (size_t c = 0; c < kN; c += L) {
+      uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride + c;
+      hn::StoreU(hn::SaturatedSub(hn::SaturatedAdd(hn::LoadU(d8, p), add), sub), d8, p);
+    }
+  }
+}
+
+// eob is used only as a hint to skip the classification pass for blocks that are almost
+// certainly dense (eob > n*n/2 for n >= 8): the full path is exact for any block, so the result
+// does not depend on eob.
+template <size_t kN, class Row, class Col>
+void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
+  constexpr bool kDctDct = std::is_same<Row, TxDct>::value && std::is_same<Col, TxDct>::value;
+  constexpr int kN2 = static_cast<int>(kN * kN);
+  const size_t region = (kN > 4 && eob > kN2 / 2) ? kN : NonZeroRegion<kN>(c);
+  switch (region) {
+    case 1:
+      if constexpr (kDctDct) return AddDc<kN>(dst, stride, c[0]);
+      else return Add2D<kN, Row, Col, 1, 1>(dst, stride, c);
+    case 4:
+      if constexpr (kN == 8 || kN == 16) return Add2D<kN, Row, Col, 4, 4>(dst, stride, c);
+      break;
+    case 8:
+      if constexpr (kN == 16 || kN == 32) return Add2D<kN, Row, Col, 8, 8>(dst, stride, c);
+      break;
+    case 16:
+      if constexpr (kN == 32) return Add2D<kN, Row, Col, 16, 16>(dst, stride, c);
+      break;
+    default:
+      break;
+  }
+  Add2D<kN, Row, Col, static_cast<int>(kN), static_cast<int>(kN)>(dst, stride, c);
+}
+
+// Lossless 4x4 Walsh-Hadamard (no final rounding).
+void WhtAdd4x4(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int /* eob */) {
+  const hn::CappedTag<int32_t, 4> d;
+  const hn::Rebind<int16_t, decltype(d)> d16;
+  hn::Vec<decltype(d)> v[4], o[4];
+  V3D_UNROLL
+  for (size_t i = 0; i < 4; i++) v[i] = hn::PromoteTo(d, hn::LoadU(d16, c + 4 * i));
+  TransposeTile(d, v);
+  Iwht4<true>(d, v, o);
+  TransposeTile(d, o);
+  Iwht4<false>(d, o, v);
+  V3D_UNROLL
+  for (size_t i = 0; i < 4; i++) AddRow<0>(d, dst + static_cast<ptrdiff_t>(i) * stride, v[i]);
+}
+
+template <size_t kN>
+void FillSize(ItxDsp *dsp, int tx_size) {
+  dsp->add[tx_size][kDctDct] = &ItxAdd<kN, TxDct, TxDct>;
+  if constexpr (kN <= 16) {
+    // ADST_DCT: ADST on columns (vertical), DCT on rows.
+    dsp->add[tx_size][kAdstDct] = &ItxAdd<kN, TxDct, TxAdst>;
+    dsp->add[tx_size][kDctAdst] = &ItxAdd<kN, TxAdst, TxDct>;
+    dsp->add[tx_size][kAdstAdst] = &ItxAdd<kN, TxAdst, TxAdst>;
+  }
+}
+
+void InitItxSimd(ItxDsp *dsp) {
+  FillSize<4>(dsp, kTx4x4);
+  FillSize<8>(dsp, kTx8x8);
+  FillSize<16>(dsp, kTx16x16);
+  FillSize<32>(dsp, kTx32x32);
+  dsp->add[kTx4x4][kWhtWht] = &WhtAdd4x4;
+}
+#endif  // HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE
+
+}  // namespace HWY_NAMESPACE
+}  // namespace vp9
+}  // namespace v3d
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace v3d {
+namespace vp9 {
+
+HWY_EXPORT(InitItxSimd);
+
+void itx_dsp_init_simd(ItxDsp *dsp) { HWY_DYNAMIC_DISPATCH(InitItxSimd)(dsp); }
+
+}  // namespace vp9
+}  // namespace v3d
+#endif  // HWY_ONCE
