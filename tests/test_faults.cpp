@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Fault injection (kernels/core/fault.h, V3D_FAULT): each run of this program injects one fault
+// Fault injection (kernels/runtime/fault.h, V3D_FAULT): each run of this program injects one fault
 // into the library and checks what the library promises for it. Usage: test_faults <scenario>
 //   no-loader, no-device   gpu backend refused with the reason; auto/hybrid run on the CPU with
 //                          one warning

@@ -25,6 +25,7 @@
 #include "v3d/v3d.h"
 #include "vp9_itx_inputs.h"
 #include "gpu/gpu.h"
+#include "vp9/itx/itx_gpu.h"
 
 using v3dtest::check;
 using v3dtest::Rng;

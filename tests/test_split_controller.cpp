@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The scheduler's per-frame controller (v3d::SplitController, kernels/core/context.h) against
+// The scheduler's per-frame controller (v3d::SplitController, kernels/sched/split_controller.h) against
 // simulated CPU and GPU sides whose speeds the test knows: on random machines (rates, a GPU's
 // fixed cost per submission, how much the two sides slow each other down when they run together,
 // noise) it must run frames no slower on average than the faster side alone would, balance the
@@ -11,7 +11,7 @@
 #include <cstdlib>
 
 #include "common/test_util.h"
-#include "runtime/context.h"
+#include "sched/context.h"
 
 using v3dtest::check;
 using v3dtest::Rng;

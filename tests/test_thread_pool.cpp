@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// ThreadPool (core/thread_pool.h) on random loops: every task runs exactly once, on a thread
+// ThreadPool (threads/thread_pool.h) on random loops: every task runs exactly once, on a thread
 // index within the loop's limit (set_limit, max_threads); beside() runs once, on the calling
 // thread, while other threads take the tasks, and before the calling thread takes any (then_tasks,
 // or a pool of one thread); run() returns only after every task has finished

@@ -273,7 +273,7 @@ void test_targets() {
   for (int t = 0; t < nt; t++) {
     const int rc = v3d_cpu_force_target(names[t]);
     if (!check(rc == 0, "v3d_cpu_force_target(%s) = %d", names[t], rc)) continue;
-    // Case-insensitive: core/cpu.cpp maps any spelling of "scalar" (Highway's "SCALAR" too)
+    // Case-insensitive: runtime/cpu.cpp maps any spelling of "scalar" (Highway's "SCALAR" too)
     // to the references.
     check(strcasecmp(v3d_cpu_target(), names[t]) == 0, "target is %s, wanted %s",
           v3d_cpu_target(), names[t]);

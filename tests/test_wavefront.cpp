@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// run_wavefront (core/wavefront.h) on random grids, lags and pool sizes: every cell runs exactly
+// run_wavefront (threads/wavefront.h) on random grids, lags and pool sizes: every cell runs exactly
 // once; cell (r, c) runs after (r, c - 1) and after row r - 1 finished its first
 // min(c + 1 + lag, cols) cells (checked from a global sequence number taken at each cell's start
 // and end); no more threads take part than wavefront_threads() allows; and wavefront_threads()

@@ -4,7 +4,7 @@
 // should match; where it does not (v3dv on the Raspberry Pi: its only memory type is mapped
 // write-combined) every CPU read of the GPU's memory goes to DRAM uncached, which is why
 // v3d_shared_alloc keeps frames in plain memory there by default (V3D_SHARED_MEMORY,
-// core/shared_alloc.cpp). This section measures that choice on the machine at hand: one thread
+// sched/shared_alloc.cpp). This section measures that choice on the machine at hand: one thread
 // reading, writing and copying a buffer of each kind, and the 8x8 inverse DCT + add (the SIMD
 // kernel, one thread) over a 1920x1088 luma plane lying in each kind.
 #include <cstdint>
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "bench_common.h"
-#include "runtime/context.h"
+#include "sched/context.h"
 #include "vp9/itx/itx.h"
 #include "gpu/gpu.h"
 

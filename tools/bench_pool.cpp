@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// v3d-bench --section pool: what a loop of the CPU worker pool (core/thread_pool.h) costs beyond
+// v3d-bench --section pool: what a loop of the CPU worker pool (threads/thread_pool.h) costs beyond
 // its tasks' work, with its threads spinning between the loops of a call (the default) and
 // sleeping at once (spin 0): back to back inside one call, as the loops of one frame's call
 // follow each other; one loop after an idle gap long enough for every thread to be asleep (a

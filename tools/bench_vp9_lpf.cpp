@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "bench_common.h"
-#include "runtime/context.h"
+#include "sched/context.h"
 #include "threads/thread_pool.h"
 #include "v3d/v3d.h"
 #include "vp9/lpf/lpf_frame.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The GPU side of the library as the scheduler sees it: a Vulkan device with one compute queue,
-// shared (host-visible) memory, and one asynchronous job per frame and kernel family.
+// shared (host-visible) memory, and the asynchronous job every kernel family's GPU work returns.
+// No codec names: each family declares its own job entry points (vp9/itx/itx_gpu.h, ...).
 // Without Vulkan at build time, gpu_none.cpp implements this with gpu_open() always failing.
 //
 // Ownership and threads: a Gpu is shared (std::shared_ptr) by the contexts and the shared
@@ -77,108 +78,7 @@ class GpuJob {
   }
 };
 
-// VP9 inverse transforms: submits blocks[index[0..n_index)] (already validated; blocks reaching
-// past a plane are clipped by the GPU to FramePlanes' width/height; eob 0 blocks skipped).
-// Writes only pixels inside the chosen blocks (clipped), so the CPU may process the other blocks
-// of the same frame concurrently. Returns nullptr with *error set on failure (the frame is
-// untouched). The same as gpu_vp9_itx_prepare(..., 1 part), run_part(0), submit().
-std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &gpu, const FramePlanes &frame,
-                                           const V3dVp9TxBlock *blocks, const uint32_t *index,
-                                           size_t n_index, const int16_t *coeffs, size_t n_coeffs,
-                                           std::string *error);
-
-// A transform job in preparation, whose host-side work per block can be spread over threads:
-// run_part(k) for every k in 0..parts()-1 (distinct parts may run at once on different threads,
-// beside CPU work on the frame's other blocks: a part only reads the frame), then submit() once
-// (after every part has returned). Parts may run before the blocks are validated (beside the
-// validation): a part skips a block failing its own checks (vp9::itx_block_ok: outside its
-// plane, an unknown size or type, coefficients past n_coeffs), and submit() then refuses the job.
-// submit() may also come before validation has ended: every block has passed its own checks, so
-// the GPU reads and writes only inside the frame's planes and the coefficients; blocks that
-// overlap (which only validation finds) would race, and a frame that fails validation has the
-// job's work taken out again (GpuJob::wait_and_undo). The GPU itself turns the block list into
-// its bucketed records.
-// A prep dropped without submit() returns its slot; the frame is untouched until submit().
-class ItxGpuPrep {
- public:
-  virtual ~ItxGpuPrep() = default;
-  virtual int parts() const = 0;
-  // Copies part k of the block list and the pixels of its blocks, and counts them.
-  virtual void run_part(int k) = 0;
-  // Binds the planes and coefficients, records the command buffer and submits it. nullptr with
-  // *error set on failure (nothing submitted, the frame untouched).
-  virtual std::unique_ptr<GpuJob> submit(std::string *error) = 0;
-};
-// Starts a job for blocks[index[0..n_index)] (as gpu_vp9_itx_submit) whose list is cut into
-// `parts` parts (at least 1). The frame, blocks, index and coeffs must stay as they are until
-// submit() has returned (the frame's pixels: until the job is waited for). nullptr with *error
-// set on failure (no job slot, no memory).
-std::unique_ptr<ItxGpuPrep> gpu_vp9_itx_prepare(Gpu &gpu, const FramePlanes &frame,
-                                                const V3dVp9TxBlock *blocks, const uint32_t *index,
-                                                size_t n_index, const int16_t *coeffs,
-                                                size_t n_coeffs, int parts, std::string *error);
-
-// ---- VP9 loop filter (kernels/vulkan/vp9_lpf_job.cpp) ----------------------------------------
-
-// Cell words per superblock in LpfGpuFrame::cells (V3D_LPF_CELLS of shaders/common/vp9_lpf_layout.h).
-constexpr int kLpfCellWords = 80;
-// Frames one loop-filter job takes at most (callers split longer batches).
-constexpr size_t kLpfMaxJobFrames = 16;
-
-// One frame of a loop-filter job: its planes (processed area: luma 8*mi_cols x 8*mi_rows, chroma
-// half that), the planes to filter (bit p = plane p), its sharpness, and what filters each of its
-// superblocks: kLpfCellWords words per superblock in raster order (vp9/lpf_gpu.h builds them).
-struct LpfGpuFrame {
-  FramePlanes planes;
-  int plane_mask;
-  int sharpness;
-  int sb_rows, sb_cols;
-  const uint32_t *cells;  // read during gpu_vp9_lpf_submit only
-};
-
-// A loop-filter job. in_place(i): whether frame i had a plane bound in place (shared memory);
-// after a failed wait() such a frame may be partly filtered, while a frame whose planes were all
-// staged is untouched (the results are copied back only on success).
-class LpfGpuJob : public GpuJob {
- public:
-  virtual bool in_place(size_t frame) const = 0;
-};
-
-// Whether the device has the loop-filter pipeline (it needs 7 storage buffers per stage).
-bool gpu_has_vp9_lpf(const Gpu &gpu);
-
-// Submits the loop filter of frames[0..n) (n <= kLpfMaxJobFrames; the frames share no pixels):
-// one command buffer, one queue submission, one dispatch per wavefront step and group of frames
-// that fits the shader's memory windows. Writes only the planes named in each plane_mask, inside
-// their processed area, so the CPU may filter the other planes meanwhile. Returns nullptr with
-// *error set on failure (nothing was submitted; no frame touched).
-std::unique_ptr<LpfGpuJob> gpu_vp9_lpf_submit(Gpu &gpu, const LpfGpuFrame *frames, size_t n,
-                                              std::string *error);
-
-// ---- H.264 deblocking (kernels/vulkan/h264_deblock_job.cpp) ---------------------------------
-
-// Words per (macroblock, plane) record (V3D_H264_REC_WORDS of shaders/common/h264_deblock_layout.h).
-constexpr int kH264RecordWords = 18;
-
-// Whether the device has the H.264 deblocking pipeline.
-bool gpu_has_h264_deblock(const Gpu &gpu);
-
-// Submits the deblocking of the planes in plane_mask of one picture (planes: the whole planes):
-// records[] holds sum(step_counts) records ordered by wavefront step (step t has step_counts[t]
-// records; h264/deblock_gpu.h builds them). The samples to deblock are copied into a staging
-// buffer now — from from[p] (stride from_stride[p]) when from is given (copy and deblock), else
-// from the planes themselves — and the results into the planes by a successful wait(); a failed
-// job leaves the planes untouched. One job per Gpu at a time (a second fails to submit with
-// *busy set: not a failure of the GPU, another caller has it). nullptr with *error set on
-// failure (nothing touched).
-std::unique_ptr<GpuJob> gpu_h264_deblock_submit(Gpu &gpu, const FramePlanes &planes,
-                                                const uint8_t *const *from,
-                                                const ptrdiff_t *from_stride, int plane_mask,
-                                                const uint32_t *records,
-                                                const std::vector<uint32_t> &step_counts,
-                                                std::string *error, bool *busy = nullptr);
-
-// ---- Additions (kernels/vulkan/vk_device.cpp; gpu_none.cpp needs stubs: empty list, 0, -1) ----
+// ---- Device queries (gpu_none.cpp needs stubs: empty list, 0, -1) ----
 
 // Names of the Vulkan devices present, in the order gpu_open() numbers them (index = position),
 // whether usable or not. Empty, with *error set, when there is no loader or no device. Blocks

@@ -15,35 +15,6 @@ int gpu_subgroup_size(const Gpu &) { return 0; }
 bool gpu_host_cached(const Gpu &) { return false; }
 void *gpu_shared_alloc(const std::shared_ptr<Gpu> &, size_t) { return nullptr; }
 bool gpu_shared_free(void *) { return false; }
-std::unique_ptr<GpuJob> gpu_vp9_itx_submit(Gpu &, const FramePlanes &, const V3dVp9TxBlock *,
-                                           const uint32_t *, size_t, const int16_t *, size_t,
-                                           std::string *error) {
-  if (error) *error = "built without Vulkan support";
-  return nullptr;
-}
-
-std::unique_ptr<ItxGpuPrep> gpu_vp9_itx_prepare(Gpu &, const FramePlanes &, const V3dVp9TxBlock *,
-                                                const uint32_t *, size_t, const int16_t *, size_t,
-                                                int, std::string *error) {
-  if (error) *error = "built without Vulkan support";
-  return nullptr;
-}
-
-bool gpu_has_vp9_lpf(const Gpu &) { return false; }
-bool gpu_has_h264_deblock(const Gpu &) { return false; }
-std::unique_ptr<GpuJob> gpu_h264_deblock_submit(Gpu &, const FramePlanes &, const uint8_t *const *,
-                                                const ptrdiff_t *, int, const uint32_t *,
-                                                const std::vector<uint32_t> &, std::string *error,
-                                                bool *) {
-  *error = "built without Vulkan";
-  return nullptr;
-}
-std::unique_ptr<LpfGpuJob> gpu_vp9_lpf_submit(Gpu &, const LpfGpuFrame *, size_t,
-                                              std::string *error) {
-  if (error) *error = "built without Vulkan support";
-  return nullptr;
-}
-
 std::vector<std::string> gpu_list_devices(std::string *error) {
   if (error) *error = "built without Vulkan support";
   return {};

@@ -13,8 +13,6 @@
 
 #include "runtime/fault.h"
 #include "runtime/log.h"
-#include "vp9/itx/itx_vk_state.h"
-#include "vp9/lpf/lpf_vk_state.h"
 
 namespace v3d {
 namespace {
@@ -310,17 +308,42 @@ bool create_device(Gpu &g, const Candidate &c, std::string *error) {
   return true;
 }
 
+// The registered families, by slot.
+std::vector<const GpuFamily *> &families() {
+  static std::vector<const GpuFamily *> list;
+  return list;
+}
+
+// Creates every registered family's state on g, the required ones first. False (with *error
+// set) when a required one fails; an optional one that fails is left out with a warning.
+bool create_families(Gpu &g, std::string *error) {
+  const std::vector<const GpuFamily *> &fams = families();
+  g.family_state.assign(fams.size(), nullptr);
+  for (int pass = 0; pass < 2; pass++) {
+    for (size_t i = 0; i < fams.size(); i++) {
+      if (fams[i]->required != (pass == 0)) continue;
+      std::string err;
+      g.family_state[i] = fams[i]->create(g, &err);
+      if (g.family_state[i]) continue;
+      if (fams[i]->required) {
+        if (error) *error = std::string(fams[i]->what) + ": " + err;
+        return false;
+      }
+      log(kLogWarning, "%s on %s: %s (it runs on the CPU)", fams[i]->what, g.name.c_str(),
+          err.c_str());
+    }
+  }
+  return true;
+}
+
 // Failed jobs (slots marked lost: device lost, or no completion within the job's bounded wait)
 // may still be running. True when each has finished or the device reports itself lost (then
 // every wait returns in finite time); false when one is still pending after timeout_ns.
 bool failed_jobs_done(Gpu &g, uint64_t timeout_ns) {
   std::vector<VkFence> fences;
-  if (g.vp9_itx)
-    for (const auto &s : g.vp9_itx->slots)
-      if (s->lost) fences.push_back(s->fence);
-  if (g.vp9_lpf)
-    for (const auto &s : g.vp9_lpf->slots)
-      if (s->lost) fences.push_back(s->fence);
+  const std::vector<const GpuFamily *> &fams = families();
+  for (size_t i = 0; i < g.family_state.size(); i++)
+    if (g.family_state[i] && fams[i]->lost_fences) fams[i]->lost_fences(g.family_state[i], &fences);
   if (fences.empty()) return true;
   const VkResult r = g.vk.vkWaitForFences(g.device, static_cast<uint32_t>(fences.size()),
                                           fences.data(), VK_TRUE, timeout_ns);
@@ -335,15 +358,16 @@ Gpu::~Gpu() {
     // the driver (they go with the process); only our own memory is freed.
     log(kLogWarning, "GPU %s: a failed job is still running; its device is left open",
         name.c_str());
-    delete vp9_itx;
-    delete vp9_lpf;
+    const std::vector<const GpuFamily *> &fams = families();
+    for (size_t i = 0; i < family_state.size(); i++)
+      if (family_state[i] && fams[i]->free_host) fams[i]->free_host(family_state[i]);
     return;
   }
   if (device) {
     vk.vkDeviceWaitIdle(device);
-    if (vp9_itx) vp9_itx_state_destroy(*this, vp9_itx);
-    if (vp9_lpf) vp9_lpf_state_destroy(*this, vp9_lpf);
-    if (h264_deblock) h264_deblock_state_destroy(*this, h264_deblock);
+    const std::vector<const GpuFamily *> &fams = families();
+    for (size_t i = 0; i < family_state.size(); i++)
+      if (family_state[i]) fams[i]->destroy(*this, family_state[i]);
     vk.vkDestroyDevice(device, nullptr);
   }
   if (messenger && vk.vkDestroyDebugUtilsMessengerEXT)
@@ -411,19 +435,7 @@ std::shared_ptr<Gpu> gpu_open(const char *device, std::string *error) {
     if (error) *error = err;
     return nullptr;
   }
-  gpu->vp9_itx = vp9_itx_state_create(*gpu, &err);
-  if (!gpu->vp9_itx) {
-    if (error) *error = "VP9 transform pipelines: " + err;
-    return nullptr;
-  }
-  gpu->vp9_lpf = vp9_lpf_state_create(*gpu, &err);
-  if (!gpu->vp9_lpf)
-    log(kLogWarning, "VP9 loop filter on %s: %s (it runs on the CPU)", gpu->name.c_str(),
-        err.c_str());
-  gpu->h264_deblock = h264_deblock_state_create(*gpu, &err);
-  if (!gpu->h264_deblock)
-    log(kLogWarning, "H.264 deblocking on %s: %s (it runs on the CPU)", gpu->name.c_str(),
-        err.c_str());
+  if (!create_families(*gpu, error)) return nullptr;
   log(kLogInfo, "Vulkan device %s (subgroup %d, %s coefficients)", gpu->name.c_str(),
       gpu->subgroup_size, gpu->coef16 ? "int16" : "uint32-pair");
   // The memory type shared memory and the jobs' buffers prefer (host_memory_type), and whether
@@ -450,6 +462,15 @@ std::shared_ptr<Gpu> gpu_open(const char *device, std::string *error) {
   if (!gpu->host_cached)
     log(kLogInfo, "Vulkan device %s: its host-visible memory is not cached by the CPU", gpu->name.c_str());
   return gpu;
+}
+
+int gpu_register_family(const GpuFamily *desc) {
+  families().push_back(desc);
+  return static_cast<int>(families().size() - 1);
+}
+
+void *gpu_family_state(const Gpu &gpu, int slot) {
+  return static_cast<size_t>(slot) < gpu.family_state.size() ? gpu.family_state[slot] : nullptr;
 }
 
 const char *gpu_name(const Gpu &gpu) { return gpu.name.c_str(); }

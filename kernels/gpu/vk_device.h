@@ -14,15 +14,37 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "gpu/gpu.h"
 #include "gpu/vk_api.h"
 
 namespace v3d {
 
-struct Vp9ItxState;  // vp9_itx_job.cpp
-struct Vp9LpfState;  // vp9_lpf_state.cpp
-struct H264DeblockState;  // h264_deblock_job.cpp
+// A kernel family's GPU state (pipelines, reusable job slots), which a Gpu holds without this
+// layer knowing the family. Each family registers one GpuFamily at static initialisation (its
+// *_vk_state.cpp: `static const int slot = gpu_register_family(&desc)`) and finds its state with
+// gpu_family_state(gpu, slot). gpu_open() creates every registered family's state (the required
+// ones first); the Gpu destroys them once the device is idle.
+struct GpuFamily {
+  const char *what;  // for messages, e.g. "VP9 loop filter"
+  // gpu_open() fails when a required family's state cannot be created; an optional family then
+  // has no state (a warning), and its work runs on the CPU.
+  bool required;
+  void *(*create)(Gpu &gpu, std::string *error);  // nullptr with *error set on failure
+  void (*destroy)(Gpu &gpu, void *state);          // the device is idle
+  // Frees the state's host memory only (its Vulkan objects are left with a device that a failed
+  // job still uses). May be null: the state is then left as it is.
+  void (*free_host)(void *state);
+  // Appends the fences of the state's failed (lost) jobs, which may still run. May be null.
+  void (*lost_fences)(void *state, std::vector<VkFence> *out);
+};
+// Registers a family (desc must outlive the process's Gpus). Returns its slot. Not thread-safe:
+// called during static initialisation only.
+int gpu_register_family(const GpuFamily *desc);
+// The state of the family in `slot` on gpu: nullptr when the device has none (an optional
+// family whose creation failed).
+void *gpu_family_state(const Gpu &gpu, int slot);
 
 class Gpu : public std::enable_shared_from_this<Gpu> {
  public:
@@ -54,14 +76,13 @@ class Gpu : public std::enable_shared_from_this<Gpu> {
   std::atomic<int> validation_messages{0};  // errors/warnings reported by validation layers
   std::atomic<double> last_job_seconds{-1.0};
   // Set when a job failed for good (VK_ERROR_DEVICE_LOST, or no completion within the bounded
-  // wait): the Gpu takes no more jobs and leaves the process-wide cache (core/gpu_cache.h); it
+  // wait): the Gpu takes no more jobs and leaves the process-wide cache (gpu/gpu_cache.h); it
   // is destroyed with its last reference, the device only once its failed jobs have finished
   // (a hung device would block vkDeviceWaitIdle forever: then the device is left open).
   std::atomic<bool> lost{false};
 
-  Vp9ItxState *vp9_itx = nullptr;  // owned; created by gpu_open()
-  Vp9LpfState *vp9_lpf = nullptr;  // owned; created by gpu_open(); null: loop filter on CPU only
-  H264DeblockState *h264_deblock = nullptr;  // owned; created by gpu_open(); null: CPU only
+  // Each registered family's state, by slot (gpu_register_family); owned; null: none.
+  std::vector<void *> family_state;
 
   // Index of the best memory type among type_bits that is host-visible and host-coherent
   // (preferring host-cached, for the CPU's reads of shared frames), or -1.
@@ -72,15 +93,5 @@ class Gpu : public std::enable_shared_from_this<Gpu> {
   // gpu_open() (V3D_FAULT=host-uncached clears it, for tests).
   bool host_cached = false;
 };
-
-// vp9_itx_job.cpp: creates/destroys the VP9 inverse-transform pipelines and job slots.
-Vp9ItxState *vp9_itx_state_create(Gpu &gpu, std::string *error);
-void vp9_itx_state_destroy(Gpu &gpu, Vp9ItxState *state);
-// vp9_lpf_state.cpp: the VP9 loop-filter pipeline and job slots.
-Vp9LpfState *vp9_lpf_state_create(Gpu &gpu, std::string *error);
-void vp9_lpf_state_destroy(Gpu &gpu, Vp9LpfState *state);
-// h264_deblock_job.cpp: the H.264 deblocking pipeline and its job slot.
-H264DeblockState *h264_deblock_state_create(Gpu &gpu, std::string *error);
-void h264_deblock_state_destroy(Gpu &gpu, H264DeblockState *state);
 
 }  // namespace v3d

@@ -161,7 +161,7 @@ std::string job_end_and_submit(Gpu &gpu, VkCommandBuffer cmd, VkFence fence, VkQ
   vk.vkResetFences(gpu.device, 1, &fence);
   {
     std::lock_guard<std::mutex> lock(gpu.queue_mutex);
-    r = fault_hit(Fault::kSubmitLost) ? VK_ERROR_DEVICE_LOST  // V3D_FAULT (core/fault.h)
+    r = fault_hit(Fault::kSubmitLost) ? VK_ERROR_DEVICE_LOST  // V3D_FAULT (runtime/fault.h)
                                       : vk.vkQueueSubmit(gpu.queue, 1, &si, fence);
   }
   if (r == VK_ERROR_DEVICE_LOST) gpu.lost.store(true, std::memory_order_release);

@@ -21,7 +21,7 @@ struct SharedAlloc {
 };
 
 // Registry of shared allocations, keyed by mapped address. Never destroyed: blocks are freed
-// during exit (core/gpu_cache.h), after static destructors may have run; a destroyed map would
+// during exit (gpu/gpu_cache.h), after static destructors may have run; a destroyed map would
 // also make the allocations it points to unreachable while they are still live.
 std::mutex &registry_mutex() {
   static std::mutex m;

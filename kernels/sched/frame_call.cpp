@@ -3,7 +3,7 @@
 
 #include <mutex>
 
-#include "runtime/context.h"
+#include "sched/context.h"
 #include "runtime/log.h"
 
 namespace v3d {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "runtime/context.h"
+#include "sched/context.h"
 #include "runtime/log.h"
 
 namespace v3d {

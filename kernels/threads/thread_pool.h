@@ -85,7 +85,7 @@ class ThreadPool {
   // threads run them (e.g. the GPU's host-side work next to the CPU's share); with no other
   // thread, the caller runs beside() and then the tasks.
   // max_threads > 0: at most that many threads take part in this loop (on top of set_limit), e.g.
-  // a wavefront that cannot keep more busy (core/wavefront.h).
+  // a wavefront that cannot keep more busy (threads/wavefront.h).
   // then_tasks: the calling thread takes tasks after beside() has returned, as any other thread
   // (e.g. the GPU's submission first, then its part of validation); else it only waits.
   void run(int n_tasks, const std::function<void(int task, int thread)> &body,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // H.264 deblocking edge kernels (clause 8.7.2.3 / 8.7.2.4): one prototype per filter kind, one
-// table (scalar references first, then the SIMD target's slots, chosen once in core/cpu.cpp).
+// table (scalar references first, then the SIMD target's slots, chosen once in runtime/cpu.cpp).
 #pragma once
 
 #include <cstddef>

@@ -3,7 +3,7 @@
 // references in sequence), simd (the SIMD wavefront on the CPU workers), gpu (every plane on the
 // GPU, shaders/h264_deblock.comp), hybrid and auto (the exact plane split: the planes are
 // independent, so the GPU deblocks some while the CPU wavefront does the others, joined before
-// returning; the context's h264_split controller picks CPU alone, GPU alone or the split, and
+// returning; the context's deblocking split controller picks CPU alone, GPU alone or the split, and
 // which planes, from measured times per frame size, as for the VP9 loop filter). A GPU job that
 // cannot be submitted or fails leaves its planes untouched (they are staged), and they are
 // deblocked on the CPU (one warning per context): the output is the same.
@@ -17,13 +17,14 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/context.h"
+#include "sched/context.h"
 #include "sched/frame_call.h"
 #include "runtime/log.h"
 #include "threads/thread_pool.h"
 #include "h264/deblock/deblock_backend.h"
 #include "h264/deblock/deblock_gpu.h"
 #include "gpu/gpu.h"
+#include "h264/deblock/deblock_vk.h"
 
 namespace v3d {
 namespace h264 {
@@ -83,7 +84,7 @@ void deblock_run(V3dContext *ctx, const DeblockPicture &pic) {
   if (use_gpu && ctx->backend == Backend::kGpu) {
     share = 1;
   } else if (use_gpu) {
-    split = &ctx->h264_split.for_size(pic.width[0], pic.height[0]);
+    split = &ctx->family[V3D_KERNEL_H264_DEBLOCK].split.for_size(pic.width[0], pic.height[0]);
     share = split->next_share(ctx->fixed_share, lean_split_allowed(ctx));
   }
   unsigned gpu_mask = planes_for_share(share);

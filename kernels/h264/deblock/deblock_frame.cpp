@@ -7,7 +7,7 @@
 #include <cstring>
 #include <mutex>
 
-#include "runtime/context.h"
+#include "sched/context.h"
 #include "sched/frame_call.h"
 #include "runtime/log.h"
 #include "threads/wavefront.h"

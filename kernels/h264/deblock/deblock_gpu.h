@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "h264/deblock/deblock_frame.h"
+#include "h264/deblock/deblock_vk.h"
 
 namespace v3d {
 namespace h264 {

@@ -23,6 +23,7 @@
 #include "gpu/vk_device.h"
 #include "gpu/vk_job.h"
 #include "gpu/vk_memory.h"
+#include "h264/deblock/deblock_vk.h"
 
 #include "h264_deblock_layout.h"
 #include "h264_deblock_spv.h"
@@ -43,6 +44,11 @@ struct H264DeblockState {
   std::mutex busy;    // held by the job that owns the slot
   bool lost = false;  // a job never finished: the slot is not used again
 };
+
+H264DeblockState *h264_deblock_state_create(Gpu &gpu, std::string *error);
+void h264_deblock_state_destroy(Gpu &gpu, H264DeblockState *st);
+// This family's state on gpu (gpu_register_family, below); nullptr when the device has none.
+H264DeblockState *deblock_state(const Gpu &gpu);
 
 namespace {
 
@@ -74,7 +80,7 @@ class DeblockJob final : public GpuJob {
   int copies() const override { return copies_; }
   bool ready() override {
     if (done_ || !submitted) return true;
-    return gpu_->vk.vkGetFenceStatus(gpu_->device, gpu_->h264_deblock->fence) == VK_SUCCESS;
+    return gpu_->vk.vkGetFenceStatus(gpu_->device, deblock_state(*gpu_)->fence) == VK_SUCCESS;
   }
   int copies_ = 0;
   bool submitted = false;
@@ -92,7 +98,7 @@ int DeblockJob::wait() {
   if (done_) return result_;
   done_ = true;
   Gpu &gpu = *gpu_;
-  H264DeblockState &st = *gpu.h264_deblock;
+  H264DeblockState &st = *deblock_state(gpu);
   if (!submitted) {
     st.busy.unlock();
     return result_ = V3D_ERROR_GPU;
@@ -162,7 +168,7 @@ void h264_deblock_state_destroy(Gpu &gpu, H264DeblockState *st) {
   delete st;
 }
 
-bool gpu_has_h264_deblock(const Gpu &gpu) { return gpu.h264_deblock != nullptr; }
+bool gpu_has_h264_deblock(const Gpu &gpu) { return deblock_state(gpu) != nullptr; }
 
 std::unique_ptr<GpuJob> gpu_h264_deblock_submit(Gpu &gpu, const FramePlanes &planes,
                                                 const uint8_t *const *from,
@@ -170,7 +176,7 @@ std::unique_ptr<GpuJob> gpu_h264_deblock_submit(Gpu &gpu, const FramePlanes &pla
                                                 const std::vector<uint32_t> &step_counts,
                                                 std::string *error, bool *busy) {
   if (busy) *busy = false;
-  if (!gpu.h264_deblock) {
+  if (!deblock_state(gpu)) {
     *error = "no H.264 deblocking pipeline on this device";
     return nullptr;
   }
@@ -178,7 +184,7 @@ std::unique_ptr<GpuJob> gpu_h264_deblock_submit(Gpu &gpu, const FramePlanes &pla
     *error = "V3D_TEST_H264_GPU_FAIL=submit";
     return nullptr;
   }
-  H264DeblockState &st = *gpu.h264_deblock;
+  H264DeblockState &st = *deblock_state(gpu);
   if (gpu.lost.load(std::memory_order_acquire) || st.lost) {
     *error = "the GPU was lost";
     return nullptr;
@@ -272,5 +278,17 @@ std::unique_ptr<GpuJob> gpu_h264_deblock_submit(Gpu &gpu, const FramePlanes &pla
   job->submitted = true;
   return job;
 }
+
+// This family's place in every Gpu (gpu_register_family).
+namespace {
+void *family_create(Gpu &gpu, std::string *error) { return h264_deblock_state_create(gpu, error); }
+void family_destroy(Gpu &gpu, void *st) { h264_deblock_state_destroy(gpu, static_cast<H264DeblockState *>(st)); }
+
+const GpuFamily kFamily = {"H.264 deblocking", false, family_create, family_destroy,
+                             nullptr, nullptr};
+const int kSlot = gpu_register_family(&kFamily);
+}  // namespace
+
+H264DeblockState *deblock_state(const Gpu &gpu) { return static_cast<H264DeblockState *>(gpu_family_state(gpu, kSlot)); }
 
 }  // namespace v3d

@@ -38,7 +38,7 @@ inline bool valid_tx(int tx_size, int tx_type) {
 // Fills every valid slot with the scalar reference (itx_ref.cpp).
 void itx_dsp_init_ref(ItxDsp *dsp);
 // Overrides slots with the SIMD implementation of the Highway target currently chosen by
-// hwy::GetChosenTarget() (itx_hwy.cpp). Called by core/cpu.cpp, never per call.
+// hwy::GetChosenTarget() (itx_hwy.cpp). Called by runtime/cpu.cpp, never per call.
 void itx_dsp_init_simd(ItxDsp *dsp);
 
 // The table in use now (set up once, or again by v3d_cpu_force_target()).

@@ -24,6 +24,7 @@
 #include "gpu/gpu.h"
 #include "gpu/vk_job.h"
 #include "vp9/itx/itx_vk_state.h"
+#include "vp9/itx/itx_gpu.h"
 
 #include "vp9_itx_layout.h"
 
@@ -155,7 +156,7 @@ int ItxJob::finish(bool undo) {
   Gpu &gpu = *gpu_;
   if (!submitted) {
     for (ImportedSpan &im : imported) host_import_release(gpu, &im);
-    slot_release(*gpu.vp9_itx, slot_);
+    slot_release(*itx_state(gpu), slot_);
     slot_ = nullptr;
     return result_ = V3D_ERROR_GPU;
   }
@@ -185,7 +186,7 @@ int ItxJob::finish(bool undo) {
   }
   if (result_ == V3D_OK)
     for (ImportedSpan &im : imported) host_import_release(gpu, &im);
-  slot_release(*gpu.vp9_itx, slot_);
+  slot_release(*itx_state(gpu), slot_);
   slot_ = nullptr;
   return result_;
 }
@@ -444,7 +445,7 @@ std::unique_ptr<GpuJob> ItxPrep::submit(std::string *error) {
     if (!info[p].buffer) info[p] = VkDescriptorBufferInfo{slot->records.buffer, 0, VK_WHOLE_SIZE};
 
   // 5. Descriptors, commands, submission.
-  err = record_and_submit(gpu, *gpu.vp9_itx, slot, info, rp, job_->n_list, size_first, size_count);
+  err = record_and_submit(gpu, *itx_state(gpu), slot, info, rp, job_->n_list, size_first, size_count);
   if (!err.empty()) return fail(err);
   job_->submitted = true;
   return std::move(job_);
@@ -461,7 +462,7 @@ std::unique_ptr<ItxGpuPrep> gpu_vp9_itx_prepare(Gpu &gpu, const FramePlanes &fra
     if (error) *error = "the GPU was lost";
     return nullptr;
   }
-  Vp9ItxState &st = *gpu.vp9_itx;
+  Vp9ItxState &st = *itx_state(gpu);
   ItxSlot *slot = slot_acquire(gpu, st, &err);
   if (!slot) {
     if (error) *error = err;

@@ -18,6 +18,7 @@
 
 #include "gpu/vk_device.h"
 #include "gpu/vk_memory.h"
+#include "vp9/itx/itx_gpu.h"
 
 namespace v3d {
 
@@ -68,6 +69,13 @@ struct Vp9ItxState {
   std::vector<std::unique_ptr<ItxSlot>> slots;
   std::vector<ItxSlot *> free_slots;
 };
+
+// Creates/destroys the pipelines and slots (the GPU layer calls them through this family's
+// GpuFamily; the device is idle at destruction).
+Vp9ItxState *vp9_itx_state_create(Gpu &gpu, std::string *error);
+void vp9_itx_state_destroy(Gpu &gpu, Vp9ItxState *state);
+// This family's state on gpu (created by gpu_open(): never null on an open Gpu).
+Vp9ItxState *itx_state(const Gpu &gpu);
 
 // A free slot, created if fewer than the maximum exist; nullptr with *error set when all are in
 // use (the caller then runs the frame on the CPU rather than block).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // VP9 loop filter edge kernels: one prototype, one table (scalar references first, then the SIMD
-// target's slots, chosen once in core/cpu.cpp).
+// target's slots, chosen once in runtime/cpu.cpp).
 #pragma once
 
 #include <cstddef>

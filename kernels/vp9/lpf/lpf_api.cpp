@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Public entry points of the VP9 frame loop filter (v3d_vp9_loop_filter_frame, _frames) and the
 // choice of backend: scalar (sequential references), simd (the CPU wavefront), gpu (one job per
-// up to 16 frames, vulkan/vp9_lpf_job.cpp), hybrid (planes of one frame, or whole frames of a
-// batch, divided between the GPU and the CPU by the context's lpf_split controller).
+// up to 16 frames, lpf_vk_job.cpp), hybrid (planes of one frame, or whole frames of a
+// batch, divided between the GPU and the CPU by the context's loop-filter split controller).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -14,11 +14,12 @@
 #include <vector>
 
 #include "sched/frame_call.h"
-#include "runtime/context.h"
+#include "sched/context.h"
 #include "runtime/log.h"
 #include "vp9/lpf/lpf_frame.h"
 #include "vp9/lpf/lpf_gpu.h"
 #include "gpu/gpu.h"
+#include "vp9/lpf/lpf_vk.h"
 
 namespace v3d {
 namespace vp9 {
@@ -322,7 +323,7 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
     use_gpu = false;
   }
   double share = 0;
-  SplitController &split = ctx->lpf_split.for_size(frames[0].width[0], frames[0].height[0]);
+  SplitController &split = ctx->family[V3D_KERNEL_VP9_LPF].split.for_size(frames[0].width[0], frames[0].height[0]);
   if (use_gpu)
     share = ctx->backend == Backend::kGpu
                 ? 1.0
@@ -357,7 +358,7 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
         double mi = 0;
         for (const LpfFrame &f : frames) mi += mi_of(f);
         const double cpu_frame_seconds = mi / frames.size() / ks.cpu_units_per_second;
-        if (x * cpu_frame_seconds <= ctx->lpf_gpu_submit_per_frame * std::ceil(x)) x = 0;
+        if (x * cpu_frame_seconds <= ctx->family[V3D_KERNEL_VP9_LPF].gpu_submit_per_frame * std::ceil(x)) x = 0;
       } else {
         x = frames.size() > 1 ? 1 : 0;
       }
@@ -397,7 +398,7 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
   if (!gpu_frames.empty()) {
     gpu.submit();
     if (frames.size() > 1) {
-      double &v = ctx->lpf_gpu_submit_per_frame;
+      double &v = ctx->family[V3D_KERNEL_VP9_LPF].gpu_submit_per_frame;
       const double per_frame = gpu.submit_seconds() / gpu_frames.size();
       // A faster measurement replaces the estimate (the first job's include pipeline warm-up).
       v = v == 0 || per_frame < v ? per_frame : v + 0.25 * (per_frame - v);

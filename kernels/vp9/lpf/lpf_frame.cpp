@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "runtime/context.h"
+#include "sched/context.h"
 #include "sched/frame_call.h"
 #include "runtime/log.h"
 #include "threads/wavefront.h"
@@ -299,7 +299,7 @@ void lpf_frame_sequential(const LpfFrame &f, const LpfDsp &dsp, LpfOrder order) 
 // later waits for it (row r+1 waits for (r, c) before (r+1, c-1)), so each pixel sees the
 // sequential order of operations. Rows are pool tasks taken in increasing order, so the row a
 // task waits for was taken earlier by a running thread: no deadlock, even with one thread.
-// Rows are run by run_wavefronts (core/wavefront.h) with a lag of one superblock: (r, c) waits
+// Rows are run by run_wavefronts (threads/wavefront.h) with a lag of one superblock: (r, c) waits
 // for row r-1 to finish column min(c + 1, last).
 void lpf_frame_wavefront(const LpfFrame &f, const LpfDsp &dsp, ThreadPool &pool) {
   lpf_frames_wavefront({&f}, dsp, pool);

@@ -7,6 +7,7 @@
 
 #include "vp9_lpf_layout.h"
 #include "gpu/gpu.h"
+#include "vp9/lpf/lpf_vk.h"
 
 namespace v3d {
 namespace vp9 {

@@ -10,6 +10,7 @@
 
 #include "threads/thread_pool.h"
 #include "vp9/lpf/lpf_frame.h"
+#include "vp9/lpf/lpf_vk.h"
 
 namespace v3d {
 namespace vp9 {

@@ -20,6 +20,7 @@
 #include "gpu/gpu.h"
 #include "gpu/vk_job.h"
 #include "vp9/lpf/lpf_vk_state.h"
+#include "vp9/lpf/lpf_vk.h"
 
 #include "vp9_lpf_layout.h"
 
@@ -100,7 +101,7 @@ int LpfJob::wait() {
   if (!slot_) return result_;
   Gpu &gpu = *gpu_;
   if (!submitted) {
-    lpf_slot_release(*gpu.vp9_lpf, slot_);
+    lpf_slot_release(*lpf_state(gpu), slot_);
     slot_ = nullptr;
     return result_ = V3D_ERROR_GPU;
   }
@@ -127,7 +128,7 @@ int LpfJob::wait() {
       }
     }
   }
-  lpf_slot_release(*gpu.vp9_lpf, slot_);
+  lpf_slot_release(*lpf_state(gpu), slot_);
   slot_ = nullptr;
   return result_;
 }
@@ -199,7 +200,7 @@ std::string record_and_submit(Gpu &gpu, Vp9LpfState &st, LpfSlot *slot,
 
 }  // namespace
 
-bool gpu_has_vp9_lpf(const Gpu &gpu) { return gpu.vp9_lpf != nullptr; }
+bool gpu_has_vp9_lpf(const Gpu &gpu) { return lpf_state(gpu) != nullptr; }
 
 std::unique_ptr<LpfGpuJob> gpu_vp9_lpf_submit(Gpu &gpu, const LpfGpuFrame *frames, size_t n,
                                               std::string *error) {
@@ -207,10 +208,10 @@ std::unique_ptr<LpfGpuJob> gpu_vp9_lpf_submit(Gpu &gpu, const LpfGpuFrame *frame
     if (error) *error = why;
     return nullptr;
   };
-  if (!gpu.vp9_lpf) return fail_early("no loop-filter pipeline on this device");
+  if (!lpf_state(gpu)) return fail_early("no loop-filter pipeline on this device");
   if (test_fail("submit")) return fail_early("V3D_TEST_LPF_GPU_FAIL=submit");
   if (!n || n > kLpfMaxJobFrames) return fail_early("bad number of frames for one job");
-  Vp9LpfState &st = *gpu.vp9_lpf;
+  Vp9LpfState &st = *lpf_state(gpu);
   std::string err;
   LpfSlot *slot = lpf_slot_acquire(gpu, st, &err);
   if (!slot) return fail_early(err);

@@ -53,6 +53,8 @@ struct Vp9LpfState {
 // fewer than 7 storage buffers per stage: the loop filter then runs on the CPU only.
 Vp9LpfState *vp9_lpf_state_create(Gpu &gpu, std::string *error);
 void vp9_lpf_state_destroy(Gpu &gpu, Vp9LpfState *state);
+// This family's state on gpu; nullptr when the device has no loop-filter pipeline.
+Vp9LpfState *lpf_state(const Gpu &gpu);
 // A free slot, created if fewer than the maximum exist; nullptr with *error set when all are in
 // use.
 LpfSlot *lpf_slot_acquire(Gpu &gpu, Vp9LpfState &st, std::string *error);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // v3d_shared_alloc / v3d_shared_free: memory that the CPU workers and a context's GPU share
-// (vulkan/vk_memory.cpp's host-visible buffers; plain aligned memory without a GPU), with a
+// (gpu/vk_memory.cpp's host-visible buffers; plain aligned memory without a GPU), with a
 // small cache of freed blocks.
 //
 // Why the cache: video frames come and go at the frame rate, all of one size. GStreamer's
@@ -31,8 +31,8 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/context.h"
-#include "runtime/gpu_cache.h"
+#include "sched/context.h"
+#include "gpu/gpu_cache.h"
 #include "runtime/log.h"
 #include "gpu/gpu.h"
 

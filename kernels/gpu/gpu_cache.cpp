@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The process-wide Gpu cache and its release at exit (gpu_cache.h).
-#include "runtime/gpu_cache.h"
+#include "gpu/gpu_cache.h"
 
 #include <cstdlib>
 #include <mutex>
