@@ -22,10 +22,14 @@ namespace v3d {
 class Gpu;
 
 // Opens a Vulkan device for compute. device: an index ("1") or a case-insensitive substring of
-// the device name; nullptr or "" = V3D_VULKAN_DEVICE if set, else a V3D device (Raspberry Pi)
-// if present, else the first device with what the shaders need. Returns nullptr with *error set to the
-// reason (no loader, no device, missing feature) when none is usable. Blocks (creates pipelines).
-std::shared_ptr<Gpu> gpu_open(const char *device, std::string *error);
+// the device name; nullptr or "" = V3D_VULKAN_DEVICE if set, else the default choice: a V3D
+// device (Raspberry Pi) if present, else the first usable device that is not of type CPU, else
+// (unless gpus_only) the first usable CPU-type one (lavapipe, llvmpipe). A named device is used
+// whatever its type. Returns nullptr with *error set to the reason (no loader, no device, missing
+// feature) when none is usable; *cpu_only (when not null) is set when gpus_only turned down the
+// only usable devices, which are CPU-type. Blocks (creates pipelines).
+std::shared_ptr<Gpu> gpu_open(const char *device, std::string *error, bool gpus_only = false,
+                              bool *cpu_only = nullptr);
 
 // Device name, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)". Owned by the Gpu.
 const char *gpu_name(const Gpu &gpu);
@@ -90,6 +94,9 @@ int gpu_validation_messages(const Gpu &gpu);
 // Device time of the most recently completed job (timestamp queries), in seconds; -1 if the
 // queue has no timestamps or no job completed yet.
 double gpu_last_job_seconds(const Gpu &gpu);
+// Whether the device is of type CPU (VK_PHYSICAL_DEVICE_TYPE_CPU: lavapipe, llvmpipe), i.e. runs
+// its work on the same cores as the CPU workers.
+bool gpu_cpu_type(const Gpu &gpu);
 // True once a job of this Gpu failed for good (device lost, or not done within the bounded
 // wait): it accepts no more jobs (submissions fail), and its users run everything on the CPU.
 bool gpu_lost(const Gpu &gpu);

@@ -12,6 +12,8 @@ namespace {
 struct Cache {
   std::mutex mutex;
   std::unordered_map<std::string, std::shared_ptr<Gpu>> gpus;  // key: device choice
+  // Default choices that offered only CPU-type devices (gpus_only): the reason, by key.
+  std::unordered_map<std::string, std::string> cpu_only;
 };
 
 // Never destroyed (reachable until exit): contexts may still be opened or freed from other
@@ -35,23 +37,47 @@ void release_at_exit() {
 
 }  // namespace
 
-std::shared_ptr<Gpu> open_shared_gpu(const char *device, std::string *error) {
+std::shared_ptr<Gpu> open_shared_gpu(const char *device, std::string *error, bool gpus_only,
+                                     bool *cpu_only) {
+  if (cpu_only) *cpu_only = false;
   std::string key = device ? device : "";
-  if (key.empty()) {
-    const char *env = getenv("V3D_VULKAN_DEVICE");
-    key = std::string("default:") + (env ? env : "");
-  }
+  const char *env = getenv("V3D_VULKAN_DEVICE");
+  // A device named (here or in the environment) is used whatever its type.
+  if (!key.empty() || (env && *env)) gpus_only = false;
+  if (key.empty()) key = std::string("default:") + (env ? env : "");
   Cache &c = cache();
   std::shared_ptr<Gpu> lost;  // a lost Gpu leaving the cache: released after the lock
   std::lock_guard<std::mutex> lock(c.mutex);
+  // The default choice prefers devices that are not CPU-type (gpu_open), so a cached CPU-type
+  // default means there is no other: gpus_only refuses it without opening anything.
+  auto refuse_cpu = [&](const std::string &why) {
+    if (error) *error = why;
+    if (cpu_only) *cpu_only = true;
+    return nullptr;
+  };
   auto it = c.gpus.find(key);
-  if (it != c.gpus.end() && !gpu_lost(*it->second)) return it->second;
+  if (it != c.gpus.end() && !gpu_lost(*it->second)) {
+    if (gpus_only && gpu_cpu_type(*it->second))
+      return refuse_cpu(std::string("only CPU-type Vulkan devices: ") + gpu_name(*it->second));
+    return it->second;
+  }
+  if (gpus_only) {
+    auto no = c.cpu_only.find(key);
+    if (no != c.cpu_only.end()) return refuse_cpu(no->second);
+  }
   if (it != c.gpus.end()) {
     lost = std::move(it->second);
     c.gpus.erase(it);
     shared_alloc_release_kept(*lost);  // its kept blocks would hold it until exit
   }
-  std::shared_ptr<Gpu> gpu = gpu_open(device, error);
+  bool only_cpu = false;
+  std::shared_ptr<Gpu> gpu = gpu_open(device, error, gpus_only, &only_cpu);
+  if (only_cpu) {
+    // Remembered: devices do not come and go, and asking again would create a Vulkan instance
+    // per context.
+    c.cpu_only[key] = error ? *error : std::string("only CPU-type Vulkan devices");
+    if (cpu_only) *cpu_only = true;
+  }
   if (gpu) {
     c.gpus[key] = gpu;
     // Registered after the driver's first device exists: exit handlers run in reverse order,

@@ -6,7 +6,8 @@ namespace v3d {
 
 class Gpu {};
 
-std::shared_ptr<Gpu> gpu_open(const char *, std::string *error) {
+std::shared_ptr<Gpu> gpu_open(const char *, std::string *error, bool, bool *cpu_only) {
+  if (cpu_only) *cpu_only = false;
   if (error) *error = "built without Vulkan support";
   return nullptr;
 }
@@ -22,5 +23,6 @@ std::vector<std::string> gpu_list_devices(std::string *error) {
 int gpu_validation_messages(const Gpu &) { return 0; }
 double gpu_last_job_seconds(const Gpu &) { return -1; }
 bool gpu_lost(const Gpu &) { return true; }
+bool gpu_cpu_type(const Gpu &) { return false; }
 
 }  // namespace v3d

@@ -390,7 +390,9 @@ int Gpu::host_memory_type(uint32_t type_bits) const {
   return best;
 }
 
-std::shared_ptr<Gpu> gpu_open(const char *device, std::string *error) {
+std::shared_ptr<Gpu> gpu_open(const char *device, std::string *error, bool gpus_only,
+                              bool *cpu_only) {
+  if (cpu_only) *cpu_only = false;
   std::string err;
   auto gpu = std::make_shared<Gpu>();
   if (!create_instance(gpu->vk, gpu.get(), &gpu->instance, &err)) {
@@ -420,10 +422,28 @@ std::shared_ptr<Gpu> gpu_open(const char *device, std::string *error) {
       return nullptr;
     }
   } else {
+    // A V3D device first, then a device that is not the CPU's own, then (unless gpus_only) a
+    // CPU-type one (lavapipe, llvmpipe: CPU threads competing with the workers).
+    auto usable = [&](size_t i) { return cands[i].problem.empty(); };
+    auto cpu_type = [&](size_t i) { return cands[i].props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU; };
     for (size_t i = 0; i < cands.size() && pick < 0; i++)
-      if (cands[i].problem.empty() && is_v3d(cands[i].props)) pick = static_cast<int>(i);
+      if (usable(i) && is_v3d(cands[i].props)) pick = static_cast<int>(i);
     for (size_t i = 0; i < cands.size() && pick < 0; i++)
-      if (cands[i].problem.empty()) pick = static_cast<int>(i);
+      if (usable(i) && !cpu_type(i)) pick = static_cast<int>(i);
+    for (size_t i = 0; i < cands.size() && pick < 0 && !gpus_only; i++)
+      if (usable(i)) pick = static_cast<int>(i);
+    if (pick < 0 && gpus_only) {
+      bool any_cpu = false;
+      for (size_t i = 0; i < cands.size(); i++) any_cpu = any_cpu || (usable(i) && cpu_type(i));
+      if (any_cpu) {
+        err = "only CPU-type Vulkan devices:";
+        for (size_t i = 0; i < cands.size(); i++)
+          if (usable(i)) err += std::string(" ") + cands[i].props.deviceName + ";";
+        if (error) *error = err;
+        if (cpu_only) *cpu_only = true;
+        return nullptr;
+      }
+    }
     if (pick < 0) {
       err = "no usable Vulkan device:";
       for (const auto &c : cands) err += std::string(" ") + c.props.deviceName + " " + c.problem + ";";
@@ -479,6 +499,7 @@ bool gpu_host_cached(const Gpu &gpu) { return gpu.host_cached; }
 int gpu_validation_messages(const Gpu &gpu) { return gpu.validation_messages.load(); }
 double gpu_last_job_seconds(const Gpu &gpu) { return gpu.last_job_seconds.load(); }
 bool gpu_lost(const Gpu &gpu) { return gpu.lost.load(std::memory_order_acquire); }
+bool gpu_cpu_type(const Gpu &gpu) { return gpu.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU; }
 
 std::vector<std::string> gpu_list_devices(std::string *error) {
   VkApi vk;

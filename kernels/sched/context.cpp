@@ -97,8 +97,15 @@ V3dContext *v3d_context_new_with_options(const V3dContextOptions *options) {
   auto ctx = std::make_unique<V3dContext>();
   if (backend == Backend::kGpu || backend == Backend::kHybrid) {
     std::string err;
-    ctx->gpu = v3d::open_shared_gpu(o.gpu_device, &err);
-    if (!ctx->gpu) {
+    // auto never takes a CPU-type device (lavapipe, llvmpipe: threads on the workers' own
+    // cores) unless one is named; gpu and hybrid take whatever the default choice gives.
+    bool cpu_only = false;
+    ctx->gpu = v3d::open_shared_gpu(o.gpu_device, &err, is_auto, &cpu_only);
+    if (!ctx->gpu && cpu_only) {
+      v3d::log(v3d::kLogInfo, "auto: %s: using the CPU only (backend gpu or hybrid, or a device "
+               "named in V3D_VULKAN_DEVICE, uses one)", err.c_str());
+      backend = Backend::kSimd;
+    } else if (!ctx->gpu) {
       if (backend == Backend::kGpu || (!is_auto && o.gpu_device && *o.gpu_device)) {
         v3d::set_error(V3D_ERROR_UNAVAILABLE, "backend '%s' needs a Vulkan device: %s",
                        v3d::backend_name(backend), err.c_str());
