@@ -30,6 +30,16 @@ constexpr double kBalanceTolerance = 1.25;
 constexpr int kRebalancePeriod = 4;
 constexpr int kRebalanceTries = 4;
 constexpr double kExploreBudget = 0.005;
+// Bounds on exploration over a stream, so that auto stays within a few percent of the faster side
+// alone whatever the estimates (a way whose retries measure worse than it runs, e.g. a GPU slow
+// to wake after sitting idle, moves its estimate by at most kStallCap per retry): a way retried
+// and still slower than the best by more than kBackoffRatio waits twice as long before its next
+// retry, up to 2^kMaxBackoff times its period (one about as fast, or faster, starts over); and once
+// every way is measured, retries wait while what they cost beyond the best way's expected time
+// exceeds kExploreShare of the time of all frames.
+constexpr int kMaxBackoff = 6;
+constexpr double kBackoffRatio = 1.1;
+constexpr double kExploreShare = 0.02;
 // Shared hosts stall: the device machine's showed single frames at 2-10x their median (another
 // tenant on the cores or the memory bus), and a plain average let one such frame double a way's
 // estimate, so that the controller ran a 3x slower way for frames on end. A measurement moves an
@@ -65,6 +75,7 @@ double SplitController::next_share(double fixed, bool offer_lean) {
   const int n_modes = offer_lean ? kModes : kSplitLean;
   // Measure each way once: CPU alone, GPU alone, then the splits at the two sides' rates.
   Mode m = kNone;
+  best_ = kNone;  // none until every way is measured
   for (int i = 0; i < n_modes && m == kNone; i++)
     if (time_per_cost_[i] == 0) m = static_cast<Mode>(i);
   if (m == kNone) {
@@ -74,6 +85,7 @@ double SplitController::next_share(double fixed, bool offer_lean) {
       if (time_per_cost_[i] < single * (1 - kSplitMargin) && time_per_cost_[i] < time_per_cost_[best])
         best = i;
     m = static_cast<Mode>(best);
+    best_ = m;
     // Try the slower ways again now and then, each when its time has come (the most overdue
     // first): every kExplorePeriod frames for one about as fast as the best, less often the
     // slower it was, so that each retry costs at most kExploreBudget of the frame time on average.
@@ -81,17 +93,20 @@ double SplitController::next_share(double fixed, bool offer_lean) {
     for (int i = 0; i < n_modes; i++) {
       if (i == best) continue;
       const double ratio = time_per_cost_[i] / time_per_cost_[best];
-      double period = std::max<double>(kExplorePeriod, (ratio - 1) / kExploreBudget);
+      double period = std::max<double>(kExplorePeriod, (ratio - 1) / kExploreBudget) *
+                      static_cast<double>(1 << backoff_[i]);
       // A split measured while its sides were far from finishing together has been rebalanced
       // since: try the new share soon (a few times at most), its measurement was not of it —
       // unless even both sides' combined rate (the best a balanced split could do, serial work
       // aside) loses to the best way: then rebalancing cannot make it pay (e.g. H.264's split by
       // whole planes, which cannot balance a GPU 12x slower than the workers).
+      // (These few retries follow a measurement; the others are what the budget bounds.)
       if (samples_[i] < kFirstSamples && ratio <= kConfirmRatio) period = kRebalancePeriod;
       const int v = i - kSplit;
       if (is_split(i) && rebalance_tries_[v] > 0 && rebalance_tries_[v] <= kRebalanceTries &&
           1.0 / (split_cpu_rate_[v] + split_gpu_rate_[v]) < time_per_cost_[best])
         period = kRebalancePeriod;
+      if (period != kRebalancePeriod && explore_seconds_ > kExploreShare * run_seconds_) continue;
       const double overdue = (frame_ - last_run_[i]) / period;
       if (overdue >= 1 && overdue > most_overdue) {
         most_overdue = overdue;
@@ -106,8 +121,9 @@ double SplitController::next_share(double fixed, bool offer_lean) {
 void SplitController::record(double cpu_cost, double cpu_seconds, double gpu_cost,
                              double gpu_seconds, double frame_seconds) {
   const double total = cpu_cost + gpu_cost;
-  const Mode m = planned_;
+  const Mode m = planned_, best = best_;
   planned_ = kNone;
+  best_ = kNone;
   if (m == kNone || total <= 0 || frame_seconds <= 0) return;
   last_run_[m] = frame_;
   frame_++;
@@ -156,6 +172,22 @@ void SplitController::record(double cpu_cost, double cpu_seconds, double gpu_cos
         share_[v] = gpu_rate_ / (gpu_rate_ + cpu_rate_);
   }
   for (double &sh : share_) sh = std::min(1 - kMinShare, std::max(kMinShare, sh));
+  account(m, best, total, frame_seconds);
+}
+
+void SplitController::account(Mode m, Mode best, double cost, double frame_seconds) {
+  if (best == kNone) return;  // measuring the ways for the first time
+  run_seconds_ += frame_seconds;
+  if (m == best) return;
+  // What the retry cost beyond the best way's expected time for the frame.
+  explore_seconds_ += std::max(0.0, frame_seconds - time_per_cost_[best] * cost);
+  // A retry that left the way clearly slower than the best backs it off; one that left it about
+  // as fast (noise decides between them, and retrying costs next to nothing) or made it the best
+  // starts it over.
+  if (time_per_cost_[m] > time_per_cost_[best] * kBackoffRatio)
+    backoff_[m] = std::min(backoff_[m] + 1, kMaxBackoff);
+  else
+    backoff_[m] = 0;
 }
 
 }  // namespace v3d

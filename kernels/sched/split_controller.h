@@ -16,7 +16,8 @@ namespace v3d {
 // ../shared/V3D_NOTES.md; worse where cores are many and the GPU has its own memory). The
 // controller measures each way's frame time per unit of cost (EMA), runs the fastest, and now
 // and then tries the others again (less often the slower they were) so that a change of content
-// or load is noticed. Each split's share is balanced from the two sides' own spans inside its
+// or load is noticed, within a bounded share of the stream's time (retries of a way that keeps
+// losing back off exponentially). Each split's share is balanced from the two sides' own spans inside its
 // frames, so that both finish together. Tunables are named constants in split_controller.cpp with
 // their reasons.
 class SplitController {
@@ -40,6 +41,9 @@ class SplitController {
   enum Mode { kCpu = 0, kGpu = 1, kSplit = 2, kSplitLean = 3, kModes = 4, kNone = -1 };
   static bool is_split(int m) { return m == kSplit || m == kSplitLean; }
   double share_for(Mode m) const;
+  // After a frame of way m and this cost, planned while `best` was the best way (kNone: a first
+  // measurement): the exploration budget and m's back-off.
+  void account(Mode m, Mode best, double cost, double frame_seconds);
   int frame_ = 0;
   Mode planned_ = kNone;
   double time_per_cost_[kModes] = {0, 0, 0, 0};  // EMA of frame seconds per cost unit; 0 = unmeasured
@@ -51,6 +55,11 @@ class SplitController {
   double share_[2] = {0.5, 0.5};
   double split_cpu_rate_[2] = {0, 0}, split_gpu_rate_[2] = {0, 0};
   int rebalance_tries_[2] = {0, 0};
+  Mode best_ = kNone;             // the best way when the last next_share() planned (kNone: none)
+  int backoff_[kModes] = {0, 0, 0, 0};  // retries in a row that lost (the period's exponent)
+  // Time of the frames run since every way was measured, and what the frames that ran another
+  // way than the best (exploration) took beyond the best way's expected time, in seconds.
+  double run_seconds_ = 0, explore_seconds_ = 0;
 };
 
 // The split controllers of one kernel family, one per frame size: the GPU's fixed cost per frame
