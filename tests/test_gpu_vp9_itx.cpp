@@ -23,7 +23,7 @@
 
 #include "common/test_util.h"
 #include "v3d/v3d.h"
-#include "vp9_itx_inputs.h"
+#include "common/vp9_itx_inputs.h"
 #include "gpu/gpu.h"
 
 using v3dtest::check;

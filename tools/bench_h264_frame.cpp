@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "bench_common.h"
-#include "h264_deblock_picture.h"
+#include "common/h264_deblock_picture.h"
 #include "v3d/v3d.h"
 
 namespace v3dbench {
@@ -46,7 +46,7 @@ DbResult run_db(const char *backend, int threads, const Picture &src, Grid &g, i
   Picture pic(src);
   std::vector<double> times;
   for (int i = 0; i < frames + 1; i++) {
-    for (int p = 0; p < 3; p++) pic.buf[p] = src.buf[p];  // the same unfiltered picture each time
+    for (int p = 0; p < 3; p++) pic.copy_plane_from(src, p);  // the same unfiltered picture each time
     auto t0 = Clock::now();
     const int rc = v3d_h264_deblock_frame(ctx, pic.data, pic.stride, kW, kH, g.mbs.data(),
                                           g.mb_stride, g.slices.data(),
@@ -59,7 +59,7 @@ DbResult run_db(const char *backend, int threads, const Picture &src, Grid &g, i
     }
     if (i) times.push_back(s);  // the first call warms the pool and caches
   }
-  for (int p = 0; p < 3; p++) r.out[p] = pic.buf[p];
+  for (int p = 0; p < 3; p++) r.out[p] = pic.plane_bytes(p);
   r.t = stats_of(times);
   r.ok = true;
   v3d_context_free(ctx);
@@ -94,7 +94,7 @@ std::vector<DbResult> run_db_interleaved(const std::vector<DbConfig> &cfgs, cons
   for (size_t i = 0; i < sides.size(); i++) timed[i].failed = !sides[i].ctx;
   time_interleaved(timed, frames + kProbes, kProbes, [&](size_t i) {
     Picture &pic = *sides[i].pic;
-    for (int p = 0; p < 3; p++) pic.buf[p] = src.buf[p];  // the same unfiltered picture
+    for (int p = 0; p < 3; p++) pic.copy_plane_from(src, p);  // the same unfiltered picture
     auto t0 = Clock::now();
     const int rc = v3d_h264_deblock_frame(sides[i].ctx, pic.data, pic.stride, kW, kH,
                                           g.mbs.data(), g.mb_stride, g.slices.data(),
@@ -108,7 +108,7 @@ std::vector<DbResult> run_db_interleaved(const std::vector<DbConfig> &cfgs, cons
     Side &sd = sides[i];
     if (!sd.ctx) continue;
     if (!timed[i].failed) {
-      for (int p = 0; p < 3; p++) out[i].out[p] = sd.pic->buf[p];
+      for (int p = 0; p < 3; p++) out[i].out[p] = sd.pic->plane_bytes(p);
       out[i].t = stats_of(timed[i].times);
       out[i].ok = true;
     }
@@ -181,7 +181,7 @@ bool m4_frames_in_flight(const Options &opt, const Picture &src, Grid &g, const 
       opt, cfgs, kBatch, "h264 batch", [&](size_t c) { return sides[c].ctx != nullptr; },
       [&](size_t c) {
         for (Picture &pic : sides[c].pics)
-          for (int p = 0; p < 3; p++) pic.buf[p] = src.buf[p];
+          for (int p = 0; p < 3; p++) pic.copy_plane_from(src, p);
       },
       [&](size_t c) {
         return v3d_h264_deblock_frames(sides[c].ctx, sides[c].frames.data(), sides[c].frames.size());
@@ -197,7 +197,7 @@ bool m4_frames_in_flight(const Options &opt, const Picture &src, Grid &g, const 
     if (!timed[c].failed) {
       bool ok = true;
       for (const Picture &pic : sd.pics)
-        ok = ok && pic.buf[0] == ref.out[0] && pic.buf[1] == ref.out[1] && pic.buf[2] == ref.out[2];
+        ok = ok && pic.plane_bytes(0) == ref.out[0] && pic.plane_bytes(1) == ref.out[1] && pic.plane_bytes(2) == ref.out[2];
       exact = exact && ok;
       const Stats st = stats_of(timed[c].times);
       times[c] = timed[c].times;

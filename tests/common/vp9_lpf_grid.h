@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/guarded_planes.h"
 #include "common/test_util.h"
 #include "v3d/v3d.h"
 
@@ -35,18 +36,11 @@ struct LfCase {
 };
 LfCase make_lf_case(Rng &rng, int width, int height);
 
-// One 4:2:0 frame rounded up to whole 8x8 luma blocks, inside a buffer with a guard border of
-// kGuard pixels on each side (and a padded stride) filled with a known pattern.
-struct LfFrame {
+// One 4:2:0 frame rounded up to whole 8x8 luma blocks, inside guard borders of kGuard bytes.
+struct LfFrame : GuardedPlanes {
   static constexpr int kGuard = 24;
-  int w[3], h[3];
-  ptrdiff_t stride[3];
-  std::vector<uint8_t> buf[3];
-  uint8_t *data[3];
   LfFrame(int width, int height);
   void fill_smooth(Rng &rng);  // content that makes the filters fire
-  bool same_as(const LfFrame &o, int *plane, int *x, int *y) const;  // whole buffers, guards too
-  bool guards_intact() const;
 };
 
 }  // namespace vp9

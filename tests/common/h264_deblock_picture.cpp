@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-#include "h264_deblock_picture.h"
+#include "common/h264_deblock_picture.h"
 
 #include <algorithm>
 #include <cstring>
@@ -14,21 +14,10 @@ void set_edge(V3dH264MbInfo &m, int dir, int e, int v) {
   for (int s = 0; s < 4; s++) m.bs[dir][e][s] = static_cast<uint8_t>(v);
 }
 
-// Plane sizes of a 4:2:0 picture.
-struct Dims {
-  int w[3], h[3];
-  Dims(int width, int height) {
-    for (int p = 0; p < 3; p++) {
-      w[p] = p ? (width + 1) / 2 : width;
-      h[p] = p ? (height + 1) / 2 : height;
-    }
-  }
-};
-
 }  // namespace
 
 Picture::Picture(int width, int height, int extra_stride)
-    : GuardedPlanes(Dims(width, height).w, Dims(width, height).h, kGuard, extra_stride) {}
+    : GuardedPlanes(Dims420(width, height).w, Dims420(width, height).h, kGuard, extra_stride) {}
 
 void Picture::fill(Rng &rng) {
   // Per 4x4 block of each plane: a smooth ramp plus a step from a mixture (mostly below alpha,
