@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "bench_common.h"
+#include "common/vp9_itx_blocks.h"
 #include "threads/thread_pool.h"
 #include "v3d/v3d.h"
 
@@ -94,34 +95,27 @@ Workload make_workload(int tx_size, int tx_type, bool full, uint64_t seed) {
   else
     w.name = std::to_string(4 << tx_size) + "x" + std::to_string(4 << tx_size) + " " + types[tx_type];
   if (full) w.name += " full";
+  // The test library's block generator (tests/common/vp9_itx_blocks.h): 32x32 cells of one
+  // size and type each, every block coded.
   Rng rng{seed};
-  for (int plane = 0; plane < 3; plane++) {
-    int pw = plane ? kWidth / 2 : kWidth, ph = plane ? kHeight / 2 : kHeight;
-    for (int cy = 0; cy < ph; cy += 32)
-      for (int cx = 0; cx < pw; cx += 32) {
-        int ts = tx_size >= 0 ? tx_size : static_cast<int>(rng.next() % 4);
-        int tt = tx_type >= 0 ? tx_type : (ts == 3 ? 0 : static_cast<int>(rng.next() % 4));
-        int n = 4 << ts;
-        for (int y = cy; y < cy + 32 && y < ph; y += n)
-          for (int x = cx; x < cx + 32 && x < pw; x += n) {
-            V3dVp9TxBlock b{};
-            b.x = static_cast<uint16_t>(x);
-            b.y = static_cast<uint16_t>(y);
-            b.plane = static_cast<uint8_t>(plane);
-            b.tx_size = static_cast<uint8_t>(ts);
-            b.tx_type = static_cast<uint8_t>(tt);
-            b.coeff_offset = static_cast<uint32_t>(w.coeffs.size());
-            w.coeffs.resize(w.coeffs.size() + n * n);
-            int q = tt == 4 ? 1 : 24 + static_cast<int>(rng.next() % 80);
-            realistic_block(rng, n, q, full, &w.coeffs[b.coeff_offset], &b.eob);
-            if (!b.eob) {  // keep every block coded: a DC of one step
-              w.coeffs[b.coeff_offset] = static_cast<int16_t>(q);
-              b.eob = 1;
-            }
-            w.blocks.push_back(b);
-          }
-      }
-  }
+  v3dtest::vp9::BlockSpec spec;
+  spec.tx_size = tx_size;
+  spec.tx_type = tx_type;
+  spec.type_per_cell = true;
+  v3dtest::vp9::Blocks bl = v3dtest::vp9::make_blocks(
+      rng, kWidth, kHeight, spec, [full](Rng &r, const V3dVp9TxBlock &b, int16_t *c) {
+        const int n = 4 << b.tx_size;
+        const int q = b.tx_type == 4 ? 1 : r.range(24, 103);
+        uint32_t eob;
+        realistic_block(r, n, q, full, c, &eob);
+        if (!eob) {  // keep every block coded: a DC of one step
+          c[0] = static_cast<int16_t>(q);
+          eob = 1;
+        }
+        return eob;
+      });
+  w.blocks = std::move(bl.blocks);
+  w.coeffs = std::move(bl.coeffs);
   return w;
 }
 
