@@ -12,6 +12,7 @@
 
 #include "common/test_util.h"
 #include "common/guarded_planes.h"
+#include "common/h264_deblock_picture.h"
 #include "fuzz_input.h"
 #include "v3d/v3d.h"
 
@@ -74,22 +75,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
   }
 
-  const int cw = (width + 1) / 2, ch = (height + 1) / 2;
-  const int pw[3] = {width, cw, cw}, ph[3] = {height, ch, ch};
-  GuardedPlanes orig(pw, ph, 32, 3);
+  // The picture: the tests' builder (content that makes the filters fire), seeded by the input.
+  v3dtest::h264::Picture orig(width, height, 3);
   v3dtest::Rng pix(in.u32() + 5);
-  const int noise = 1 + in.u8() % 32;
-  for (int p = 0; p < 3; p++) {
-    int v = pix.range(30, 220);
-    for (int y = 0; y < ph[p]; y++)
-      for (int x = 0; x < pw[p]; x++) {
-        if ((x & 3) == 0) v = std::max(0, std::min(255, v + pix.range(-noise, noise)));
-        orig.data[p][y * orig.stride[p] + x] = static_cast<uint8_t>(v + pix.range(0, 2));
-      }
-  }
+  orig.fill(pix);
 
-  GuardedPlanes ref(pw, ph, 32, 3);
-  ref.copy_from(orig);
+  GuardedPlanes ref(orig);
   const int rc = v3d_h264_deblock_frame(ctx.scalar, ref.data, ref.stride, width, height,
                                         mbs.data(), mb_stride, slices.data(), n_slices);
   V3D_FUZZ_CHECK(ref.guards_intact(), "scalar wrote outside the picture");
@@ -98,8 +89,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (rc) V3D_FUZZ_CHECK(ref.same_as(orig, &pl, &x, &y), "refused picture modified (plane %d x %d y %d)", pl, x, y);
   V3dContext *const others[] = {ctx.simd1, ctx.simd3};
   for (V3dContext *c : others) {
-    GuardedPlanes f(pw, ph, 32, 3);
-    f.copy_from(orig);
+    GuardedPlanes f(orig);
     const int rc2 = v3d_h264_deblock_frame(c, f.data, f.stride, width, height, mbs.data(),
                                            mb_stride, slices.data(), n_slices);
     const int threads = v3d_context_cpu_threads(c);

@@ -121,27 +121,6 @@ bool same(const DbResult &a, const DbResult &b) {
   return a.ok && b.ok && a.out[0] == b.out[0] && a.out[1] == b.out[1] && a.out[2] == b.out[2];
 }
 
-Grid inter_grid(v3dtest::Rng &rng) {
-  v3dtest::h264::GridParams gp;
-  gp.n_slices_max = 1;
-  gp.intra_pct = 10;
-  gp.inter_pct = 90;
-  gp.t8x8_pct = 50;
-  Grid g = v3dtest::h264::make_grid(rng, kW, kH, gp);
-  g.slices[0] = V3dH264SliceInfo{};
-  for (int r = 0; r < g.mb_rows; r++)
-    for (int c = 0; c < g.mb_cols; c++) {
-      V3dH264MbInfo &m = g.at(r, c);
-      m.qp = static_cast<uint8_t>(rng.range(26, 34));
-      if (m.bs[0][1][0] == 3) continue;  // intra
-      for (int d = 0; d < 2; d++) {  // macroblock edges: 2 (coefficients) or 1 (motion)
-        const uint8_t v = static_cast<uint8_t>(rng.range(1, 2));
-        for (int s = 0; s < 4; s++) m.bs[d][0][s] = v;
-      }
-    }
-  return g;
-}
-
 // M4 with frames in flight: batches of kBatch pictures through v3d_h264_deblock_frames, timed
 // interleaved, the pictures reset to the unfiltered one before each batch (untimed). ms per
 // picture (median, p99) and the percentages of fif_percentages. Returns false if a
@@ -226,7 +205,7 @@ int bench_h264_frame(const Options &opt, Json &json) {
     const char *name;
     Grid g;
   } grids[2] = {{"h264 intra", v3dtest::h264::make_uniform_grid(kW, kH, 30, 0, 0, 0, true, 0, false)},
-                {"h264 inter", inter_grid(rng)}};
+                {"h264 inter", v3dtest::h264::make_inter_grid(rng, kW, kH)}};
   printf("\nH.264 deblocking, whole %dx%d picture, ms per picture (median / p99), %d timed "
          "pictures; exact = bit-exact with the scalar sequential process\n", kW, kH, opt.frames);
   const int n1 = std::max(1, cores - 1);

@@ -345,7 +345,7 @@ int bench_vp9_lpf(const Options &opt, Json &json) {
   Grid grids[2];
   grids[0].name = "uniform 8x8";
   grids[0].stride = stride;
-  grids[0].g.assign(static_cast<size_t>(stride) * ((kH + 7) / 8), V3dVp9LfInfo{32, 3, 1, 0});
+  grids[0].g = v3dtest::vp9::make_uniform_lf_grid(kH, stride, V3dVp9LfInfo{32, 3, 1, 0});
   grids[1].name = "realistic";
   grids[1].stride = stride;
   grids[1].g = v3dtest::vp9::make_lf_grid(rng, kW, kH, stride, v3dtest::vp9::LfGridParams{});

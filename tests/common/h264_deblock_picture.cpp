@@ -122,5 +122,26 @@ Grid make_uniform_grid(int width, int height, int qp, int chroma_qp_offset, int 
   return g;
 }
 
+Grid make_inter_grid(Rng &rng, int width, int height) {
+  GridParams gp;
+  gp.n_slices_max = 1;
+  gp.intra_pct = 10;
+  gp.inter_pct = 90;
+  gp.t8x8_pct = 50;
+  Grid g = make_grid(rng, width, height, gp);
+  g.slices[0] = V3dH264SliceInfo{};
+  for (int r = 0; r < g.mb_rows; r++)
+    for (int c = 0; c < g.mb_cols; c++) {
+      V3dH264MbInfo &m = g.at(r, c);
+      m.qp = static_cast<uint8_t>(rng.range(26, 34));
+      if (m.bs[0][1][0] == 3) continue;  // intra
+      for (int d = 0; d < 2; d++) {  // macroblock edges: 2 (coefficients) or 1 (motion)
+        const uint8_t v = static_cast<uint8_t>(rng.range(1, 2));
+        for (int s = 0; s < 4; s++) m.bs[d][0][s] = v;
+      }
+    }
+  return g;
+}
+
 }  // namespace h264
 }  // namespace v3dtest

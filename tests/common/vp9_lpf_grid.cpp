@@ -101,6 +101,10 @@ std::vector<V3dVp9LfInfo> make_lf_grid(Rng &rng, int width, int height, int stri
   return g;
 }
 
+std::vector<V3dVp9LfInfo> make_uniform_lf_grid(int height, int stride, V3dVp9LfInfo entry) {
+  return std::vector<V3dVp9LfInfo>(static_cast<size_t>(stride) * ((height + 7) / 8), entry);
+}
+
 LfFrame::LfFrame(int width, int height)
     : GuardedPlanes(Dims420(width, height, true).w, Dims420(width, height, true).h, kGuard, 8) {}
 

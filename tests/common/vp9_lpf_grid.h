@@ -28,6 +28,10 @@ struct LfGridParams {
 std::vector<V3dVp9LfInfo> make_lf_grid(Rng &rng, int width, int height, int stride,
                                        const LfGridParams &params);
 
+// Every 8x8 block the same entry (e.g. {32, 3, 1, 0}: level 32, 8x8 blocks, 8x8 transforms, not
+// skipped); (height+7)/8 rows of stride entries.
+std::vector<V3dVp9LfInfo> make_uniform_lf_grid(int height, int stride, V3dVp9LfInfo entry);
+
 // A random case: grid parameters drawn from rng (skip 0-60 %, level 0 in 0-25 %, split
 // 20-85 %), a grid stride 0-3 entries wider than needed, a sharpness 0..7, and the grid.
 struct LfCase {
