@@ -11,11 +11,12 @@
 #include <vector>
 
 #include "common/test_util.h"
-#include "guarded_frame.h"
+#include "common/guarded_planes.h"
+#include "common/h264_deblock_picture.h"
 #include "fuzz_input.h"
 #include "v3d/v3d.h"
 
-using v3dtest::GuardedFrame;
+using v3dtest::GuardedPlanes;
 using v3dfuzz::Input;
 
 namespace {
@@ -74,38 +75,27 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
   }
 
-  const int cw = (width + 1) / 2, ch = (height + 1) / 2;
-  const int pw[3] = {width, cw, cw}, ph[3] = {height, ch, ch};
-  GuardedFrame orig(pw, ph);
+  // The picture: the tests' builder (content that makes the filters fire), seeded by the input.
+  v3dtest::h264::Picture orig(width, height, 3);
   v3dtest::Rng pix(in.u32() + 5);
-  const int noise = 1 + in.u8() % 32;
-  for (int p = 0; p < 3; p++) {
-    int v = pix.range(30, 220);
-    for (int y = 0; y < ph[p]; y++)
-      for (int x = 0; x < pw[p]; x++) {
-        if ((x & 3) == 0) v = std::max(0, std::min(255, v + pix.range(-noise, noise)));
-        orig.planes[p][y * orig.strides[p] + x] = static_cast<uint8_t>(v + pix.range(0, 2));
-      }
-  }
+  orig.fill(pix);
 
-  GuardedFrame ref(pw, ph);
-  ref.copy_from(orig);
-  const int rc = v3d_h264_deblock_frame(ctx.scalar, ref.planes, ref.strides, width, height,
+  GuardedPlanes ref(orig);
+  const int rc = v3d_h264_deblock_frame(ctx.scalar, ref.data, ref.stride, width, height,
                                         mbs.data(), mb_stride, slices.data(), n_slices);
   V3D_FUZZ_CHECK(ref.guards_intact(), "scalar wrote outside the picture");
   int pl;
-  long x, y;
-  if (rc) V3D_FUZZ_CHECK(ref.same_as(orig, &pl, &x, &y), "refused picture modified (plane %d x %ld y %ld)", pl, x, y);
+  int x, y;
+  if (rc) V3D_FUZZ_CHECK(ref.same_as(orig, &pl, &x, &y), "refused picture modified (plane %d x %d y %d)", pl, x, y);
   V3dContext *const others[] = {ctx.simd1, ctx.simd3};
   for (V3dContext *c : others) {
-    GuardedFrame f(pw, ph);
-    f.copy_from(orig);
-    const int rc2 = v3d_h264_deblock_frame(c, f.planes, f.strides, width, height, mbs.data(),
+    GuardedPlanes f(orig);
+    const int rc2 = v3d_h264_deblock_frame(c, f.data, f.stride, width, height, mbs.data(),
                                            mb_stride, slices.data(), n_slices);
     const int threads = v3d_context_cpu_threads(c);
     V3D_FUZZ_CHECK(rc2 == rc, "simd/%d threads returned %d, scalar %d", threads, rc2, rc);
     V3D_FUZZ_CHECK(f.guards_intact(), "simd/%d threads wrote outside the picture", threads);
-    V3D_FUZZ_CHECK(f.same_as(ref, &pl, &x, &y), "simd/%d threads differs from scalar at plane %d x %ld y %ld",
+    V3D_FUZZ_CHECK(f.same_as(ref, &pl, &x, &y), "simd/%d threads differs from scalar at plane %d x %d y %d",
                    threads, pl, x, y);
   }
   return 0;

@@ -15,11 +15,11 @@
 #include <vector>
 
 #include "common/test_util.h"
-#include "guarded_frame.h"
+#include "common/guarded_planes.h"
 #include "fuzz_input.h"
 #include "v3d/v3d.h"
 
-using v3dtest::GuardedFrame;
+using v3dtest::GuardedPlanes;
 using v3dfuzz::Input;
 
 namespace {
@@ -140,21 +140,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   const int expect = v3d_vp9_itxfm_validate(width, height, blocks.data(), blocks.size(), n_coeffs);
 
-  GuardedFrame orig(pw, ph);
+  GuardedPlanes orig(pw, ph, 32, 3);
   v3dtest::Rng pix(in.u32() + 7);
   for (int p = 0; p < 3; p++)
     for (int y = 0; y < ph[p]; y++)
-      for (int x = 0; x < pw[p]; x++) orig.planes[p][y * orig.strides[p] + x] = static_cast<uint8_t>(pix.u32());
+      for (int x = 0; x < pw[p]; x++) orig.data[p][y * orig.stride[p] + x] = static_cast<uint8_t>(pix.u32());
 
-  GuardedFrame ref(pw, ph);
+  GuardedPlanes ref(pw, ph, 32, 3);
   ref.copy_from(orig);
-  int rc = v3d_vp9_itxfm_add_frame(ctx.scalar, ref.planes, ref.strides, width, height,
+  int rc = v3d_vp9_itxfm_add_frame(ctx.scalar, ref.data, ref.stride, width, height,
                                    blocks.data(), blocks.size(), coeffs.data(), n_coeffs);
   V3D_FUZZ_CHECK(rc == expect, "scalar returned %d, validate %d", rc, expect);
   V3D_FUZZ_CHECK(ref.guards_intact(), "scalar wrote outside the planes");
   int pl;
-  long x, y;
-  if (rc) V3D_FUZZ_CHECK(ref.same_as(orig, &pl, &x, &y), "refused frame modified (plane %d x %ld y %ld)", pl, x, y);
+  int x, y;
+  if (rc) V3D_FUZZ_CHECK(ref.same_as(orig, &pl, &x, &y), "refused frame modified (plane %d x %d y %d)", pl, x, y);
 
   struct Run {
     const char *name;
@@ -166,14 +166,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                       {"hybrid-shared", ctx.hybrid, true}};
   for (const Run &r : runs) {
     if (!r.ctx) continue;
-    GuardedFrame f(pw, ph, r.shared ? r.ctx : nullptr);
+    GuardedPlanes f(pw, ph, 32, 3, r.shared ? r.ctx : nullptr);
     f.copy_from(orig);
-    const int rc2 = v3d_vp9_itxfm_add_frame(r.ctx, f.planes, f.strides, width, height,
+    const int rc2 = v3d_vp9_itxfm_add_frame(r.ctx, f.data, f.stride, width, height,
                                             blocks.data(), blocks.size(), coeffs.data(), n_coeffs);
     V3D_FUZZ_CHECK(rc2 == expect, "%s returned %d, validate %d (%s)", r.name, rc2, expect,
                    v3d_last_error());
     V3D_FUZZ_CHECK(f.guards_intact(), "%s wrote outside the planes", r.name);
-    V3D_FUZZ_CHECK(f.same_as(ref, &pl, &x, &y), "%s differs from scalar at plane %d x %ld y %ld",
+    V3D_FUZZ_CHECK(f.same_as(ref, &pl, &x, &y), "%s differs from scalar at plane %d x %d y %d",
                    r.name, pl, x, y);
   }
   return 0;

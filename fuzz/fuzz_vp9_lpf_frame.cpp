@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "common/test_util.h"
-#include "guarded_frame.h"
+#include "common/guarded_planes.h"
 #include "fuzz_input.h"
 #include "v3d/v3d.h"
-#include "vp9_lpf_grid.h"
+#include "common/vp9_lpf_grid.h"
 
-using v3dtest::GuardedFrame;
+using v3dtest::GuardedPlanes;
 using v3dfuzz::Input;
 
 namespace {
@@ -43,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const int width = in.range(1, kMaxSize), height = in.range(1, kMaxSize);
   const int sb = in.u8();
   const int sharpness = sb < 240 ? sb % 8 : sb - 248;  // a few out-of-range values (-8..7)
-  const int mi_cols = (width + 7) / 8, mi_rows = (height + 7) / 8;
+  const int mi_cols = (width + 7) / 8;
   const int sd = in.u8();
   const int grid_stride = sd < 250 ? mi_cols + sd % 5 : mi_cols - 1 - sd % 3;  // rarely too small
   v3dtest::vp9::LfGridParams params;
@@ -68,40 +68,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
   }
 
-  int pw[3], ph[3];
-  pw[0] = mi_cols * 8;
-  ph[0] = mi_rows * 8;
-  pw[1] = pw[2] = mi_cols * 4;
-  ph[1] = ph[2] = mi_rows * 4;
-  GuardedFrame orig(pw, ph);
-  {
-    v3dtest::vp9::LfFrame content(width, height);
-    v3dtest::Rng pix(in.u32() + 3);
-    content.fill_smooth(pix);
-    for (int p = 0; p < 3; p++)
-      for (int y = 0; y < ph[p]; y++)
-        for (int x = 0; x < pw[p]; x++)
-          orig.planes[p][y * orig.strides[p] + x] = content.data[p][y * content.stride[p] + x];
-  }
+  v3dtest::vp9::LfFrame orig(width, height);
+  v3dtest::Rng pix(in.u32() + 3);
+  orig.fill_smooth(pix);
 
-  GuardedFrame ref(pw, ph);
-  ref.copy_from(orig);
-  const int rc = v3d_vp9_loop_filter_frame(ctx.scalar, ref.planes, ref.strides, width, height,
+  GuardedPlanes ref(orig);
+  const int rc = v3d_vp9_loop_filter_frame(ctx.scalar, ref.data, ref.stride, width, height,
                                            grid.data(), grid_stride, sharpness);
   V3D_FUZZ_CHECK(ref.guards_intact(), "scalar wrote outside the planes");
   int pl;
-  long x, y;
-  if (rc) V3D_FUZZ_CHECK(ref.same_as(orig, &pl, &x, &y), "refused frame modified (plane %d x %ld y %ld)", pl, x, y);
+  int x, y;
+  if (rc) V3D_FUZZ_CHECK(ref.same_as(orig, &pl, &x, &y), "refused frame modified (plane %d x %d y %d)", pl, x, y);
   V3dContext *const others[] = {ctx.simd1, ctx.simd3};
   for (V3dContext *c : others) {
-    GuardedFrame f(pw, ph);
-    f.copy_from(orig);
-    const int rc2 = v3d_vp9_loop_filter_frame(c, f.planes, f.strides, width, height, grid.data(),
+    GuardedPlanes f(orig);
+    const int rc2 = v3d_vp9_loop_filter_frame(c, f.data, f.stride, width, height, grid.data(),
                                               grid_stride, sharpness);
     const int threads = v3d_context_cpu_threads(c);
     V3D_FUZZ_CHECK(rc2 == rc, "simd/%d threads returned %d, scalar %d", threads, rc2, rc);
     V3D_FUZZ_CHECK(f.guards_intact(), "simd/%d threads wrote outside the planes", threads);
-    V3D_FUZZ_CHECK(f.same_as(ref, &pl, &x, &y), "simd/%d threads differs from scalar at plane %d x %ld y %ld",
+    V3D_FUZZ_CHECK(f.same_as(ref, &pl, &x, &y), "simd/%d threads differs from scalar at plane %d x %d y %d",
                    threads, pl, x, y);
   }
   return 0;

@@ -32,6 +32,8 @@
 #include <mutex>
 #include <vector>
 
+#include "common/rng.h"
+#include "common/vp9_itx_blocks.h"
 #include "gstv3delements.h"
 #include "v3dvp9meta.h"
 
@@ -141,106 +143,24 @@ struct State {
   guint64 frame = 0;
 };
 
-// splitmix64: a well-mixed stream from any seed (no state shared between frames, so frame n is
-// the same whatever came before).
-class Rng {
- public:
-  explicit Rng(guint64 seed) : s_(seed) {}
-  guint64 next() {
-    guint64 z = (s_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  guint32 below(guint32 n) { return n ? static_cast<guint32>((next() >> 32) % n) : 0; }
-  double uniform() { return (next() >> 11) * (1.0 / 9007199254740992.0); }
-  gint range(gint lo, gint hi) { return lo + static_cast<gint>(below(hi - lo + 1)); }
-
- private:
-  guint64 s_;
-};
-
-// Builds one frame's blocks; coefficients are filled in a second pass once their count is known.
-class BlockPlanner {
- public:
-  BlockPlanner(const Settings &s, Rng &rng) : s_(s), rng_(rng) {}
-
-  void plan_plane(int plane, int pw, int ph) {
-    const int top = plane == 0 ? 64 : 32;  // VP9 superblock: 64x64 luma, 32x32 chroma (4:2:0)
-    for (int y = 0; y < ph; y += top)
-      for (int x = 0; x < pw; x += top) split(plane, x, y, top, pw, ph);
-  }
-
-  std::vector<V3dVp9TxBlock> blocks;
-  gsize n_coeffs = 0;
-
- private:
-  void split(int plane, int x, int y, int size, int pw, int ph) {
-    if (x >= pw || y >= ph) return;  // outside the (8x8-rounded) plane
-    bool leaf;
-    if (size > 32) {
-      leaf = false;  // no 64x64 transform in VP9
-    } else if (s_.tx_size == GST_V3D_TX_SIZE_MODE_MIXED) {
-      leaf = size == 4 || rng_.below(3) == 0;
-    } else {
-      int want = 4 << (s_.tx_size - GST_V3D_TX_SIZE_MODE_4X4);
-      leaf = size <= want;
-    }
-    if (!leaf) {
-      int h = size / 2;
-      split(plane, x, y, h, pw, ph);
-      split(plane, x + h, y, h, pw, ph);
-      split(plane, x, y + h, h, pw, ph);
-      split(plane, x + h, y + h, h, pw, ph);
-      return;
-    }
-    if (rng_.uniform() >= s_.density) return;
-    int tx_size = size == 4 ? 0 : size == 8 ? 1 : size == 16 ? 2 : 3;
-    int tx_type = 0;
-    if (s_.tx_types != GST_V3D_TX_TYPES_DCT && tx_size < 3) {
-      tx_type = rng_.below(4);
-      if (s_.tx_types == GST_V3D_TX_TYPES_ALL && tx_size == 0 && rng_.below(5) == 0) tx_type = 4;
-    }
-    V3dVp9TxBlock b = {};
-    b.x = static_cast<guint16>(x);
-    b.y = static_cast<guint16>(y);
-    b.plane = static_cast<guint8>(plane);
-    b.tx_size = static_cast<guint8>(tx_size);
-    b.tx_type = static_cast<guint8>(tx_type);
-    b.coeff_offset = static_cast<guint32>(n_coeffs);
-    b.eob = static_cast<guint32>(size * size);  // refined when the coefficients are made
-    blocks.push_back(b);
-    n_coeffs += static_cast<gsize>(size) * size;
-  }
-
-  const Settings &s_;
-  Rng &rng_;
-};
-
-// A few low-frequency coefficients: the DC up to max in magnitude, (i, j) up to max / (1 + i + j)
-// inside the top-left k x k corner (k = 4, or 8 for 32x32), each present with probability
-// falling with frequency. A third of the blocks are DC-only (eob 1: the DC is the first
-// position of every VP9 scan); the others keep eob n*n.
-void fill_coefficients(V3dVp9TxBlock &b, gint16 *c, guint max, Rng &rng) {
-  const int n = 4 << b.tx_size;
-  const gint m = static_cast<gint>(max);
-  gint dc = rng.range(-m, m);
-  if (dc == 0) dc = 1;  // keep every coded block non-trivial
-  c[0] = static_cast<gint16>(dc);
-  if (rng.below(3) == 0) {
-    b.eob = 1;
-    return;
-  }
-  const int k = b.tx_size == 3 ? 8 : 4;
-  for (int i = 0; i < k && i < n; i++)
-    for (int j = 0; j < k && j < n; j++) {
-      if (i + j == 0 || rng.below(1 + i + j) != 0) continue;
-      gint lim = m / (1 + i + j);
-      c[i * n + j] = static_cast<gint16>(rng.range(-lim, lim));
-    }
+// The block list: the test library's generator (tests/common/vp9_itx_blocks.h), shared with the
+// kernel tests and v3d-bench. Superblocks split recursively, each block coded with probability
+// density, sparse low-frequency coefficients.
+v3dtest::vp9::Blocks make_frame_blocks(const Settings &s, int width, int height, v3dtest::Rng &rng) {
+  v3dtest::vp9::BlockSpec spec;
+  spec.layout = v3dtest::vp9::Layout::kQuadtree;
+  spec.tx_size = s.tx_size == GST_V3D_TX_SIZE_MODE_MIXED ? -1 : s.tx_size - GST_V3D_TX_SIZE_MODE_4X4;
+  spec.tx_type = s.tx_types == GST_V3D_TX_TYPES_DCT ? 0 : -1;
+  spec.wht_one_in = s.tx_types == GST_V3D_TX_TYPES_ALL ? 5 : 0;
+  spec.coded = s.density;
+  const int max_dc = static_cast<int>(s.max_coefficient);
+  return v3dtest::vp9::make_blocks(rng, width, height, spec,
+                                   [max_dc](v3dtest::Rng &r, const V3dVp9TxBlock &b, int16_t *c) {
+                                     return v3dtest::vp9::sparse_coeffs(r, b, c, max_dc);
+                                   });
 }
 
-void fill_prediction(GstVideoFrame *frame, GstV3dPattern pattern, guint64 n, Rng &rng) {
+void fill_prediction(GstVideoFrame *frame, GstV3dPattern pattern, guint64 n, v3dtest::Rng &rng) {
   const int W = GST_VIDEO_FRAME_WIDTH(frame), H = GST_VIDEO_FRAME_HEIGHT(frame);
   for (int p = 0; p < 3; p++) {
     auto *data = static_cast<guint8 *>(GST_VIDEO_FRAME_PLANE_DATA(frame, p));
@@ -477,9 +397,11 @@ static GstFlowReturn gst_v3d_vp9_residual_src_fill(GstPushSrc *src, GstBuffer *b
   }
   const guint64 n = st.frame++;
   const gint w = GST_VIDEO_INFO_WIDTH(&st.info), h = GST_VIDEO_INFO_HEIGHT(&st.info);
-  // Two independent streams, so the blocks do not depend on the pattern.
+  // Two independent streams, so the blocks do not depend on the pattern; no state shared between
+  // frames, so frame n is the same whatever came before.
   const guint64 key = (static_cast<guint64>(s.seed) << 32) ^ (n * 0xD1B54A32D192ED03ull);
-  Rng pixel_rng(key ^ 0x5851F42D4C957F2Dull), rng(key);
+  v3dtest::Rng pixel_rng(v3dtest::mix_seed(key ^ 0x5851F42D4C957F2Dull));
+  v3dtest::Rng rng(v3dtest::mix_seed(key));
 
   GstVideoFrame frame;
   if (!gst_video_frame_map(&frame, &st.info, buf, GST_MAP_WRITE)) {
@@ -490,17 +412,9 @@ static GstFlowReturn gst_v3d_vp9_residual_src_fill(GstPushSrc *src, GstBuffer *b
   gst_video_frame_unmap(&frame);
 
   // Blocks over the planes as v3d_vp9_itxfm_add_frame sees them (8x8-rounded luma).
-  const int pw0 = (w + 7) / 8 * 8, ph0 = (h + 7) / 8 * 8;
-  BlockPlanner planner(s, rng);
-  planner.plan_plane(0, pw0, ph0);
-  planner.plan_plane(1, pw0 / 2, ph0 / 2);
-  planner.plan_plane(2, pw0 / 2, ph0 / 2);
-  auto *coeffs = static_cast<gint16 *>(g_malloc0(MAX(planner.n_coeffs, 1) * sizeof(gint16)));
-  for (V3dVp9TxBlock &b : planner.blocks)
-    fill_coefficients(b, coeffs + b.coeff_offset, s.max_coefficient, rng);
-  GBytes *blocks_bytes = g_bytes_new(planner.blocks.data(),
-                                     planner.blocks.size() * sizeof(V3dVp9TxBlock));
-  GBytes *coeffs_bytes = g_bytes_new_take(coeffs, planner.n_coeffs * sizeof(gint16));
+  const v3dtest::vp9::Blocks bl = make_frame_blocks(s, w, h, rng);
+  GBytes *blocks_bytes = g_bytes_new(bl.blocks.data(), bl.blocks.size() * sizeof(V3dVp9TxBlock));
+  GBytes *coeffs_bytes = g_bytes_new(bl.coeffs.data(), bl.coeffs.size() * sizeof(gint16));
   gst_buffer_add_v3d_vp9_residual_meta_take(buf, blocks_bytes, coeffs_bytes);
 
   if (GST_VIDEO_INFO_FPS_N(&st.info) > 0) {
@@ -514,7 +428,7 @@ static GstFlowReturn gst_v3d_vp9_residual_src_fill(GstPushSrc *src, GstBuffer *b
   GST_BUFFER_DTS(buf) = GST_CLOCK_TIME_NONE;
   GST_BUFFER_OFFSET(buf) = n;
   GST_BUFFER_OFFSET_END(buf) = n + 1;
-  GST_LOG_OBJECT(self, "frame %" G_GUINT64_FORMAT ": %zu blocks, %" G_GSIZE_FORMAT
-                 " coefficients", n, planner.blocks.size(), planner.n_coeffs);
+  GST_LOG_OBJECT(self, "frame %" G_GUINT64_FORMAT ": %zu blocks, %zu coefficients", n,
+                 bl.blocks.size(), bl.coeffs.size());
   return GST_FLOW_OK;
 }

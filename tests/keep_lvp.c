@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Preloaded into the LeakSanitizer runs (tools/asan.sh): a dlclose() that leaves Mesa's lavapipe
+/* Preloaded into the LeakSanitizer runs (tools/ci/asan.sh): a dlclose() that leaves Mesa's lavapipe
  * driver (libvulkan_lvp.so) mapped. The Vulkan loader unloads its drivers when the last instance
  * is destroyed; lavapipe keeps a block of its own (128 bytes in Mesa 22.3.6-1+deb12u2) in its
  * static data for the life of the library, and once the library is unmapped LeakSanitizer sees

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Runs one gst-launch-style pipeline to EOS inside an instrumented program, then releases
-// everything (pipeline, bus, gst_deinit) so that LeakSanitizer (tools/asan.sh) sees only what
+// everything (pipeline, bus, gst_deinit) so that LeakSanitizer (tools/ci/asan.sh) sees only what
 // is really leaked: the LSan run of a short soak pipeline (tests/meson.build, suite 'gst').
 // gst-launch-1.0 cannot do this: it is not instrumented and never calls gst_deinit.
 //   pipeline_run 'PIPELINE DESCRIPTION'

@@ -42,14 +42,14 @@
 #include <vector>
 
 #include "common/test_util.h"
-#include "guarded_frame.h"
-#include "h264_deblock_picture.h"
+#include "common/guarded_planes.h"
+#include "common/h264_deblock_picture.h"
 #include "v3d/v3d.h"
-#include "vp9_itx_blocks.h"
-#include "vp9_lpf_grid.h"
+#include "common/vp9_itx_blocks.h"
+#include "common/vp9_lpf_grid.h"
 
 using v3dtest::check;
-using v3dtest::GuardedFrame;
+using v3dtest::GuardedPlanes;
 using v3dtest::Rng;
 
 namespace {
@@ -102,11 +102,11 @@ FrameInput make_input(uint64_t seed) {
   return FrameInput{v3dtest::vp9::make_blocks(rng, kWidth, kHeight, 3, true), rng.next()};
 }
 
-void fill(GuardedFrame &f, uint64_t seed) {
+void fill(GuardedPlanes &f, uint64_t seed) {
   Rng rng(seed);
   for (int p = 0; p < 3; p++)
     for (int y = 0; y < plane_h(p); y++)
-      for (int x = 0; x < plane_w(p); x++) f.planes[p][y * f.strides[p] + x] = static_cast<uint8_t>(rng.u32());
+      for (int x = 0; x < plane_w(p); x++) f.data[p][y * f.stride[p] + x] = static_cast<uint8_t>(rng.u32());
 }
 
 // Runs kFrames frames through ctx (frames in shared memory of ctx when `shared`), each checked
@@ -117,22 +117,22 @@ int run_stream(V3dContext *ctx, V3dContext *scalar, bool shared, uint64_t seed, 
   for (int i = 0; i < kFrames; i++) {
     const uint64_t s = seed + i;
     FrameInput in = make_input(s);
-    GuardedFrame ref(w, h), f(w, h, shared ? ctx : nullptr);
+    GuardedPlanes ref(w, h, 32, 3), f(w, h, 32, 3, shared ? ctx : nullptr);
     fill(ref, in.pixel_seed);
     f.copy_from(ref);
-    int rc = v3d_vp9_itxfm_add_frame(scalar, ref.planes, ref.strides, kWidth, kHeight,
+    int rc = v3d_vp9_itxfm_add_frame(scalar, ref.data, ref.stride, kWidth, kHeight,
                                      in.bl.blocks.data(), in.bl.blocks.size(), in.bl.coeffs.data(),
                                      in.bl.coeffs.size());
     check(rc == 0, "%s: scalar frame %d failed: %s", label, i, v3d_last_error());
-    rc = v3d_vp9_itxfm_add_frame(ctx, f.planes, f.strides, kWidth, kHeight, in.bl.blocks.data(),
+    rc = v3d_vp9_itxfm_add_frame(ctx, f.data, f.stride, kWidth, kHeight, in.bl.blocks.data(),
                                  in.bl.blocks.size(), in.bl.coeffs.data(), in.bl.coeffs.size());
     int pl;
-    long x, y;
+    int x, y;
     const bool same = f.same_as(ref, &pl, &x, &y);
     if (!check(rc == 0 && same && f.guards_intact(),
-               "%s (%s memory): frame %d (seed 0x%llx): rc %d (%s), %s plane %d x %ld y %ld", label,
+               "%s (%s memory): frame %d (seed 0x%llx): rc %d (%s), %s plane %d x %d y %d", label,
                shared ? "shared" : "plain", i, static_cast<unsigned long long>(s), rc, v3d_last_error(),
-               same ? "guards" : "differs at", same ? -1 : pl, same ? -1L : x, same ? -1L : y))
+               same ? "guards" : "differs at", same ? -1 : pl, same ? -1 : x, same ? -1 : y))
       bad++;
   }
   return bad;
@@ -224,21 +224,21 @@ void batch_lost(V3dContext *scalar, const char *backend) {
   }
   const int w[3] = {plane_w(0), plane_w(1), plane_w(2)}, h[3] = {plane_h(0), plane_h(1), plane_h(2)};
   std::vector<FrameInput> in;
-  std::vector<std::unique_ptr<GuardedFrame>> ref, f;
+  std::vector<std::unique_ptr<GuardedPlanes>> ref, f;
   std::vector<V3dVp9ItxFrame> frames(kFrames);
   for (int i = 0; i < kFrames; i++) {
     in.push_back(make_input(400 + i));
-    ref.emplace_back(new GuardedFrame(w, h));
-    f.emplace_back(new GuardedFrame(w, h, i % 2 ? ctx : nullptr));  // shared and plain
+    ref.emplace_back(new GuardedPlanes(w, h, 32, 3));
+    f.emplace_back(new GuardedPlanes(w, h, 32, 3, i % 2 ? ctx : nullptr));  // shared and plain
     fill(*ref[i], in[i].pixel_seed);
     f[i]->copy_from(*ref[i]);
-    v3d_vp9_itxfm_add_frame(scalar, ref[i]->planes, ref[i]->strides, kWidth, kHeight,
+    v3d_vp9_itxfm_add_frame(scalar, ref[i]->data, ref[i]->stride, kWidth, kHeight,
                             in[i].bl.blocks.data(), in[i].bl.blocks.size(), in[i].bl.coeffs.data(),
                             in[i].bl.coeffs.size());
     V3dVp9ItxFrame &fr = frames[i];
     for (int p = 0; p < 3; p++) {
-      fr.planes[p] = f[i]->planes[p];
-      fr.strides[p] = f[i]->strides[p];
+      fr.planes[p] = f[i]->data[p];
+      fr.strides[p] = f[i]->stride[p];
     }
     fr.width = kWidth;
     fr.height = kHeight;
@@ -251,9 +251,9 @@ void batch_lost(V3dContext *scalar, const char *backend) {
   check(rc == 0, "batch succeeds: %d %s", rc, v3d_last_error());
   for (int i = 0; i < kFrames; i++) {
     int pl = 0;
-    long x = 0, y = 0;
+    int x = 0, y = 0;
     check(f[i]->same_as(*ref[i], &pl, &x, &y) && f[i]->guards_intact(),
-          "batch frame %d right (plane %d x %ld y %ld)", i, pl, x, y);
+          "batch frame %d right (plane %d x %d y %d)", i, pl, x, y);
   }
   const V3dStats st = stats_of(ctx);
   const bool hybrid = strcmp(backend, "hybrid") == 0;  // its only GPU job is lost
@@ -327,9 +327,7 @@ void thread_fault(V3dContext *scalar) {
   std::vector<V3dVp9LfInfo> grid = v3dtest::vp9::make_lf_grid(rng, kWidth, kHeight, (kWidth + 7) / 8, {});
   v3dtest::vp9::LfFrame a(kWidth, kHeight), b(kWidth, kHeight);
   a.fill_smooth(rng);
-  b.buf[0] = a.buf[0];
-  b.buf[1] = a.buf[1];
-  b.buf[2] = a.buf[2];
+  b.copy_from(a);
   int ra = v3d_vp9_loop_filter_frame(scalar, a.data, a.stride, kWidth, kHeight, grid.data(), (kWidth + 7) / 8, 3);
   int rb = v3d_vp9_loop_filter_frame(ctx, b.data, b.stride, kWidth, kHeight, grid.data(), (kWidth + 7) / 8, 3);
   int pl, x, y;

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "common/test_util.h"
-#include "h264_deblock_inputs.h"
+#include "common/h264_deblock_inputs.h"
 #include "v3d/v3d.h"
 
 using v3dtest::check;

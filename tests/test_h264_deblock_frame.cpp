@@ -24,7 +24,7 @@
 #include "threads/thread_pool.h"
 #include "h264/deblock/deblock.h"
 #include "h264/deblock/deblock_frame.h"
-#include "h264_deblock_picture.h"
+#include "common/h264_deblock_picture.h"
 #include "v3d/v3d.h"
 
 using v3dtest::check;
@@ -211,9 +211,9 @@ void test_pictures(uint64_t seed0) {
       Picture want(src);
       ref_deblock(want, W, H, g);
       for (int p = 0; p < 3; p++)
-        for (size_t i = 0; i < want.buf[p].size(); i++) {
+        for (size_t i = 0; i < want.size(p); i++) {
           total++;
-          changed += want.buf[p][i] != src.buf[p][i];
+          changed += want.bytes(p)[i] != src.bytes(p)[i];
         }
       for (int b = 0; b <= nb; b++) {
         V3dContext *c = b < nb ? ctx[b] : simd1;

@@ -9,7 +9,7 @@
 #include <cstring>
 
 #include "common/test_util.h"
-#include "h264_deblock_picture.h"
+#include "common/h264_deblock_picture.h"
 #include "v3d/v3d.h"
 
 using v3dtest::check;
@@ -21,7 +21,7 @@ namespace {
 
 bool same(const Picture &a, const Picture &b) {
   for (int p = 0; p < 3; p++)
-    if (a.buf[p] != b.buf[p]) return false;
+    if (!a.same_plane(b, p)) return false;
   return true;
 }
 

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "common/test_util.h"
-#include "h264_deblock_picture.h"
+#include "common/h264_deblock_picture.h"
 #include "v3d/v3d.h"
 
 using v3dtest::check;

@@ -20,7 +20,7 @@
 #include "common/test_util.h"
 #include "v3d/v3d.h"
 #include "vp9/itx/itx_ref_1d.h"
-#include "vp9_itx_inputs.h"
+#include "common/vp9_itx_inputs.h"
 
 using v3dtest::check;
 using v3dtest::Rng;

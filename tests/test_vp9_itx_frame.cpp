@@ -11,7 +11,8 @@
 #include <vector>
 
 #include "common/test_util.h"
-#include "vp9_itx_blocks.h"
+#include "common/guarded_planes.h"
+#include "common/vp9_itx_blocks.h"
 #include "v3d/v3d.h"
 
 using v3dtest::check;
@@ -23,69 +24,28 @@ namespace {
 
 constexpr int kGuard = 24;  // bytes of guard around each plane (left/right and rows above/below)
 
-struct Plane {
-  int w = 0, h = 0;            // processed area
-  ptrdiff_t stride = 0;
-  std::vector<uint8_t> *store = nullptr;
-  uint8_t *base = nullptr;     // start of the allocation (guard included)
-  size_t size = 0;
-  uint8_t *data() const { return base + kGuard * stride + kGuard; }
-};
-
-// A 4:2:0 frame with guard borders, in plain or shared memory.
-struct Frame {
+// A 4:2:0 frame (planes rounded up to whole 8x8 luma blocks) inside guard borders, in plain or
+// shared memory. fill() randomizes the guards too: comparisons with the expected frame cover them.
+struct Frame : v3dtest::GuardedPlanes {
   int width, height;
-  Plane p[3];
-  V3dContext *alloc_ctx = nullptr;
-  std::vector<uint8_t> plain[3];
-
-  Frame(int w, int h, V3dContext *shared_ctx) : width(w), height(h), alloc_ctx(shared_ctx) {
-    int pw = (w + 7) & ~7, ph = (h + 7) & ~7;
-    for (int i = 0; i < 3; i++) {
-      p[i].w = i ? pw / 2 : pw;
-      p[i].h = i ? ph / 2 : ph;
-      p[i].stride = p[i].w + 2 * kGuard + (i * 7 % 5);  // odd extra padding
-      p[i].size = static_cast<size_t>(p[i].stride) * (p[i].h + 2 * kGuard);
-      if (alloc_ctx) {
-        p[i].base = static_cast<uint8_t *>(v3d_shared_alloc(alloc_ctx, p[i].size));
-      } else {
-        plain[i].resize(p[i].size);
-        p[i].base = plain[i].data();
-      }
-    }
-  }
-  ~Frame() {
-    if (alloc_ctx)
-      for (auto &pl : p) v3d_shared_free(pl.base);
-  }
+  Frame(int w, int h, V3dContext *shared_ctx)
+      : GuardedPlanes(v3dtest::Dims420(w, h, true).w, v3dtest::Dims420(w, h, true).h, kGuard, 1,
+                      shared_ctx),
+        width(w),
+        height(h) {}
   void fill(Rng &rng) {
-    for (auto &pl : p)
-      for (size_t k = 0; k < pl.size; k++) pl.base[k] = static_cast<uint8_t>(rng.u32());
-  }
-  void copy_from(const Frame &o) {
-    for (int i = 0; i < 3; i++) memcpy(p[i].base, o.p[i].base, p[i].size);
+    for (int p = 0; p < 3; p++)
+      for (size_t k = 0; k < size(p); k++) bytes(p)[k] = static_cast<uint8_t>(rng.u32());
   }
   bool same(const Frame &o, std::string *where) const {
-    for (int i = 0; i < 3; i++)
-      for (size_t k = 0; k < p[i].size; k++)
-        if (p[i].base[k] != o.p[i].base[k]) {
-          long row = static_cast<long>(k / p[i].stride) - kGuard;
-          long col = static_cast<long>(k % p[i].stride) - kGuard;
-          *where = "plane " + std::to_string(i) + " x " + std::to_string(col) + " y " +
-                   std::to_string(row);
-          return false;
-        }
-    return true;
+    int pl, x, y;
+    if (same_as(o, &pl, &x, &y)) return true;
+    *where = "plane " + std::to_string(pl) + " x " + std::to_string(x) + " y " + std::to_string(y);
+    return false;
   }
-  uint8_t *planes[3];
-  ptrdiff_t strides[3];
   void api(uint8_t *const **pl, const ptrdiff_t **st) {
-    for (int i = 0; i < 3; i++) {
-      planes[i] = p[i].data();
-      strides[i] = p[i].stride;
-    }
-    *pl = planes;
-    *st = strides;
+    *pl = data;
+    *st = stride;
   }
 };
 
@@ -93,16 +53,16 @@ struct Frame {
 void apply_reference(Frame &f, const Blocks &bl) {
   for (const V3dVp9TxBlock &b : bl.blocks) {
     if (!b.eob) continue;
-    Plane &pl = f.p[b.plane];
+    const int p = b.plane;
     int n = 4 << b.tx_size;
     uint8_t tmp[32 * 32];
-    uint8_t *dst = pl.data() + b.y * pl.stride + b.x;
-    int w = std::min(n, pl.w - b.x), h = std::min(n, pl.h - b.y);
+    uint8_t *dst = f.data[p] + b.y * f.stride[p] + b.x;
+    int w = std::min(n, f.w[p] - b.x), h = std::min(n, f.h[p] - b.y);
     for (int r = 0; r < n; r++)
-      for (int c = 0; c < n; c++) tmp[r * n + c] = r < h && c < w ? dst[r * pl.stride + c] : 0;
+      for (int c = 0; c < n; c++) tmp[r * n + c] = r < h && c < w ? dst[r * f.stride[p] + c] : 0;
     v3d_vp9_itxfm_add_ref(tmp, n, &bl.coeffs[b.coeff_offset], b.tx_size, b.tx_type,
                           static_cast<int>(n * n));
-    for (int r = 0; r < h; r++) memcpy(dst + r * pl.stride, tmp + r * n, w);
+    for (int r = 0; r < h; r++) memcpy(dst + r * f.stride[p], tmp + r * n, w);
   }
 }
 
@@ -620,7 +580,7 @@ void test_batch_validation(uint64_t seed) {
             b.insert(b.begin() + rng.u32() % (b.size() + 1), o);
             break;
           }
-          case 2: v.x = static_cast<uint16_t>(got[f]->p[v.plane].w + rng.range(0, 40)); break;
+          case 2: v.x = static_cast<uint16_t>(got[f]->w[v.plane] + rng.range(0, 40)); break;
           case 3: v.eob = (16u << (2 * v.tx_size)) + 1; break;
           case 4: v.tx_type = 5; break;
           case 5: v.coeff_offset = static_cast<uint32_t>(bl[f].coeffs.size()); break;
@@ -682,77 +642,8 @@ void test_batch_validation(uint64_t seed) {
 }
 }  // namespace
 
-// Validation of long lists on several threads (each marks its blocks in its own bitmaps, then the
-// bitmaps are checked against each other): random tilings of a 1920x1088 frame in random order,
-// valid ones accepted, and one overlapping block anywhere in the list — of any size, on or off
-// the 4-pixel grid — refused, the message naming two blocks that do share a pixel (checked here
-// by rectangle intersection, the independent reference).
-void test_overlap_threads(uint64_t seed) {
-  const int W = 1920, H = 1088;
-  // 4 threads unless V3D_TEST_THREADS says otherwise (2 under qemu).
-  V3dContext *ctx = v3d_context_new("simd", v3dtest::test_threads(4));
-  std::vector<uint8_t> y(W * H), u(W * H / 4), v(W * H / 4);
-  uint8_t *pl[3] = {y.data(), u.data(), v.data()};
-  ptrdiff_t st[3] = {W, W / 2, W / 2};
-  std::vector<int16_t> coeffs(32 * 32, 0);
-  const int rounds = v3dtest::scaled(12);
-  for (int round = 0; round < rounds; round++) {
-    Rng rng(seed + 7919u * round);
-    std::vector<V3dVp9TxBlock> list;
-    for (int p = 0; p < 3; p++) {
-      const int pw = p ? W / 2 : W, ph = p ? H / 2 : H;
-      for (int cy = 0; cy < ph; cy += 32)
-        for (int cx = 0; cx < pw; cx += 32) {
-          const int ts = rng.range(0, 3), n = 4 << ts;
-          for (int by = cy; by < cy + 32 && by < ph; by += n)
-            for (int bx = cx; bx < cx + 32 && bx < pw; bx += n) {
-              V3dVp9TxBlock b{};
-              b.x = static_cast<uint16_t>(bx);
-              b.y = static_cast<uint16_t>(by);
-              b.plane = static_cast<uint8_t>(p);
-              b.tx_size = static_cast<uint8_t>(ts);
-              list.push_back(b);
-            }
-        }
-    }
-    for (size_t i = list.size() - 1; i > 0; i--)  // random order: chunks span the whole frame
-      std::swap(list[i], list[rng.u32() % (i + 1)]);
-    int rc = v3d_vp9_itxfm_add_frame(ctx, pl, st, W, H, list.data(), list.size(), coeffs.data(),
-                                     coeffs.size());
-    check(rc == 0, "round %d (seed 0x%llx): valid tiling of %zu blocks refused: %s", round,
-          static_cast<unsigned long long>(seed), list.size(), v3d_last_error());
-    // One extra block overlapping the tiling, at a random place in the list.
-    V3dVp9TxBlock extra{};
-    extra.plane = static_cast<uint8_t>(rng.range(0, 2));
-    extra.tx_size = static_cast<uint8_t>(rng.range(0, 3));
-    const int pw = extra.plane ? W / 2 : W, ph = extra.plane ? H / 2 : H;
-    const bool off_grid = rng.range(0, 3) == 0;
-    extra.x = static_cast<uint16_t>(off_grid ? rng.range(0, pw - 1) : 4 * rng.range(0, pw / 4 - 1));
-    extra.y = static_cast<uint16_t>(off_grid ? rng.range(0, ph - 1) : 4 * rng.range(0, ph / 4 - 1));
-    const size_t at = rng.u32() % (list.size() + 1);
-    list.insert(list.begin() + static_cast<long>(at), extra);
-    rc = v3d_vp9_itxfm_add_frame(ctx, pl, st, W, H, list.data(), list.size(), coeffs.data(),
-                                 coeffs.size());
-    size_t i = 0;
-    long j = -1;
-    const char *msg = v3d_last_error();
-    const char *p = strstr(msg, "block ");
-    const bool parsed = p && sscanf(p, "block %zu", &i) == 1 && strstr(msg, "overlaps block ") &&
-                        sscanf(strstr(msg, "overlaps block ") + 15, "%ld", &j) == 1;
-    bool share = false;
-    if (parsed && i < list.size() && j >= 0 && static_cast<size_t>(j) < list.size()) {
-      const V3dVp9TxBlock &a = list[i], &b = list[j];
-      const int na = 4 << a.tx_size, nb = 4 << b.tx_size;
-      share = i != static_cast<size_t>(j) && a.plane == b.plane && a.x < b.x + nb &&
-              b.x < a.x + na && a.y < b.y + nb && b.y < a.y + na;
-    }
-    check(rc == V3D_ERROR_BLOCK_OVERLAP && share,
-          "round %d (seed 0x%llx): extra block at %zu (plane %d, %d,%d, %dx%d%s) gave %d: %s",
-          round, static_cast<unsigned long long>(seed), at, extra.plane, extra.x, extra.y,
-          4 << extra.tx_size, 4 << extra.tx_size, off_grid ? ", off grid" : "", rc, msg);
-  }
-  v3d_context_free(ctx);
-}
+// test_vp9_itx_frame_overlap.cpp: validation of long lists on several threads.
+void test_overlap_threads(uint64_t seed);
 
 int main() {
   uint64_t seed = v3dtest::base_seed();

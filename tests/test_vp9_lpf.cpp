@@ -19,7 +19,7 @@
 
 #include "common/test_util.h"
 #include "v3d/v3d.h"
-#include "vp9_lpf_inputs.h"
+#include "common/vp9_lpf_inputs.h"
 
 using v3dtest::check;
 using v3dtest::Rng;

@@ -23,7 +23,7 @@
 #include "v3d/v3d.h"
 #include "vp9/lpf/lpf.h"
 #include "vp9/lpf/lpf_frame.h"
-#include "vp9_lpf_grid.h"
+#include "common/vp9_lpf_grid.h"
 
 using v3dtest::check;
 using v3dtest::Rng;
@@ -188,7 +188,7 @@ struct Case {
 
 LfFrame copy_of(const LfFrame &f, int w, int h) {
   LfFrame c(w, h);
-  for (int p = 0; p < 3; p++) c.buf[p] = f.buf[p];
+  for (int p = 0; p < 3; p++) c.copy_plane_from(f, p);
   return c;
 }
 
@@ -227,9 +227,9 @@ void test_frames(uint64_t seed0) {
       LfFrame want = copy_of(cs.frame, W, H);
       ref_filter_frame(want.data, want.stride, W, H, cs.grid, cs.grid_stride, cs.sharpness);
       for (int p = 0; p < 3; p++)
-        for (size_t i = 0; i < want.buf[p].size(); i++) {
+        for (size_t i = 0; i < want.size(p); i++) {
           total++;
-          changed += want.buf[p][i] != cs.frame.buf[p][i];
+          changed += want.bytes(p)[i] != cs.frame.bytes(p)[i];
         }
       for (int b = 0; b < 5; b++) {
         V3dContext *c = b < 4 ? ctx[b] : simd1;
@@ -320,7 +320,7 @@ void test_cpu_batches(uint64_t seed0) {
     for (int i = 0; i < n; i++) {
       LfFrame expect = copy_of(cases[i]->frame, cases[i]->width, cases[i]->height);
       for (int p = 0; p < 3; p++)
-        if (masks[i] & (1 << p)) expect.buf[p] = want[i].buf[p];
+        if (masks[i] & (1 << p)) expect.copy_plane_from(want[i], p);
       check_same(got[i], expect, "batch wavefront (4 threads, scalar kernels, planes masked)",
                  seed, *cases[i]);
     }
@@ -413,7 +413,7 @@ void test_parallel_validation(uint64_t seed0) {
     }
     std::vector<std::vector<uint8_t>> before;
     for (auto &c : cases)
-      for (int p = 0; p < 3; p++) before.push_back(c->frame.buf[p]);
+      for (int p = 0; p < 3; p++) before.push_back(c->frame.plane_bytes(p));
     // Expected: the first frame the 1-thread context refuses alone.
     int want_rc = 0;
     std::string want_msg;
@@ -454,7 +454,7 @@ void test_parallel_validation(uint64_t seed0) {
       size_t k = 0;
       bool same = true;
       for (auto &c : cases)
-        for (int p = 0; p < 3; p++) same = same && c->frame.buf[p] == before[k++];
+        for (int p = 0; p < 3; p++) same = same && c->frame.plane_bytes(p) == before[k++];
       check(same, "seed 0x%llx: a refused batch modified a frame", static_cast<unsigned long long>(seed));
     } else {
       accepted++;

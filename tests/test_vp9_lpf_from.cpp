@@ -12,7 +12,7 @@
 
 #include "common/test_util.h"
 #include "v3d/v3d.h"
-#include "vp9_lpf_grid.h"
+#include "common/vp9_lpf_grid.h"
 
 using v3dtest::check;
 using v3dtest::Rng;
@@ -43,7 +43,7 @@ void run_backend(const char *backend, uint64_t seed) {
       got.fill_smooth(rng);  // whatever the destination held before
       LfCase c = v3dtest::vp9::make_lf_case(rng, w, h);
       // Expected: the destination with the processed area replaced by the source, filtered.
-      for (int q = 0; q < 3; q++) want.buf[q] = got.buf[q];  // contents only (data points into buf)
+      for (int q = 0; q < 3; q++) want.copy_plane_from(got, q);
       for (int p = 0; p < 3; p++)
         for (int y = 0; y < want.h[p]; y++)
           memcpy(want.data[p] + y * want.stride[p], src.data[p] + y * src.stride[p], want.w[p]);
@@ -51,7 +51,7 @@ void run_backend(const char *backend, uint64_t seed) {
                                          c.grid_stride, c.sharpness);
       check(rc == 0, "reference failed: %s", v3d_last_error());
       LfFrame src_before(w, h);
-      for (int q = 0; q < 3; q++) src_before.buf[q] = src.buf[q];
+      for (int q = 0; q < 3; q++) src_before.copy_plane_from(src, q);
       const uint8_t *const srcp[3] = {src.data[0], src.data[1], src.data[2]};
       rc = v3d_vp9_loop_filter_frame_from(ctx, srcp, src.stride, got.data, got.stride, w, h,
                                           c.grid.data(), c.grid_stride, c.sharpness);
@@ -71,7 +71,7 @@ void run_backend(const char *backend, uint64_t seed) {
   src.fill_smooth(rng);
   dst.fill_smooth(rng);
   LfFrame before(64, 64);
-  for (int q = 0; q < 3; q++) before.buf[q] = dst.buf[q];
+  for (int q = 0; q < 3; q++) before.copy_plane_from(dst, q);
   LfCase c = v3dtest::vp9::make_lf_case(rng, 64, 64);
   const uint8_t *const nullplane[3] = {src.data[0], nullptr, src.data[2]};
   const ptrdiff_t short_stride[3] = {src.stride[0], 8, src.stride[2]};

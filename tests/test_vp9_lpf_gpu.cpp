@@ -18,7 +18,7 @@
 
 #include "common/test_util.h"
 #include "v3d/v3d.h"
-#include "vp9_lpf_grid.h"
+#include "common/vp9_lpf_grid.h"
 
 using v3dtest::check;
 using v3dtest::Rng;
@@ -59,22 +59,22 @@ struct TFrame {
     size_t off[3], total = 0;
     for (int p = 0; p < 3; p++) {
       off[p] = total;
-      total += (img.buf[p].size() + 63) & ~size_t{63};
+      total += (img.size(p) + 63) & ~size_t{63};
     }
     for (int p = 0; p < 3; p++) {
-      const size_t pos = img.data[p] - img.buf[p].data();
+      const size_t pos = img.data[p] - img.bytes(p);
       if (m == kPlain) {
         data[p] = img.data[p];
         continue;
       }
       if (m == kSharedPerPlane) {
-        shared[p] = static_cast<uint8_t *>(v3d_shared_alloc(ctx, img.buf[p].size()));
+        shared[p] = static_cast<uint8_t *>(v3d_shared_alloc(ctx, img.size(p)));
         data[p] = shared[p] + pos;
       } else {
         if (!p) shared[0] = static_cast<uint8_t *>(v3d_shared_alloc(ctx, total));
         data[p] = shared[0] + off[p] + pos;
       }
-      memcpy(data[p] - pos, img.buf[p].data(), img.buf[p].size());
+      memcpy(data[p] - pos, img.bytes(p), img.size(p));
     }
   }
   ~TFrame() {
@@ -86,8 +86,8 @@ struct TFrame {
   void sync() {
     if (mem == kPlain) return;
     for (int p = 0; p < 3; p++) {
-      const size_t pos = img.data[p] - img.buf[p].data();
-      memcpy(img.buf[p].data(), data[p] - pos, img.buf[p].size());
+      const size_t pos = img.data[p] - img.bytes(p);
+      memcpy(img.bytes(p), data[p] - pos, img.size(p));
     }
   }
   V3dVp9LfFrame api() const {
@@ -109,7 +109,7 @@ struct TFrame {
 LfFrame reference(V3dContext *scalar, TFrame &t) {
   t.sync();
   LfFrame want(t.width, t.height);
-  for (int p = 0; p < 3; p++) want.buf[p] = t.img.buf[p];
+  for (int p = 0; p < 3; p++) want.copy_plane_from(t.img, p);
   int rc = v3d_vp9_loop_filter_frame(scalar, want.data, want.stride, t.width, t.height,
                                      t.grid.data(), t.grid_stride, t.sharpness);
   check(rc == 0, "scalar reference failed: %s", v3d_last_error());
@@ -236,7 +236,7 @@ void test_invalid_batch(const BackendCase &bc, uint64_t seed) {
     for (int i = 0; i < 4; i++) {
       frames.push_back(std::make_unique<TFrame>(rng, 72 + 8 * i, 40, static_cast<Mem>(i % 3), ctx));
       frames.back()->sync();
-      for (int p = 0; p < 3; p++) before[i].push_back(frames.back()->img.buf[p]);
+      for (int p = 0; p < 3; p++) before[i].push_back(frames.back()->img.plane_bytes(p));
       api.push_back(frames.back()->api());
     }
     std::vector<V3dVp9LfInfo> broken = frames[bad]->grid;
@@ -253,7 +253,7 @@ void test_invalid_batch(const BackendCase &bc, uint64_t seed) {
     for (int i = 0; i < 4; i++) {
       frames[i]->sync();
       bool same = true;
-      for (int p = 0; p < 3; p++) same = same && frames[i]->img.buf[p] == before[i][p];
+      for (int p = 0; p < 3; p++) same = same && frames[i]->img.plane_bytes(p) == before[i][p];
       check(same, "%s: invalid frame %d in a batch: frame %d modified", bc.name, bad, i);
     }
   }

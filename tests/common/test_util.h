@@ -12,28 +12,10 @@
 #include <cstring>
 #include <string>
 
+#include "common/rng.h"
 #include "v3d/v3d.h"
 
 namespace v3dtest {
-
-// xorshift64*: small, fast, deterministic on every platform.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : s_(seed ? seed : 0x9E3779B97F4A7C15ull) {}
-  uint64_t next() {
-    s_ ^= s_ >> 12;
-    s_ ^= s_ << 25;
-    s_ ^= s_ >> 27;
-    return s_ * 0x2545F4914F6CDD1Dull;
-  }
-  uint32_t u32() { return static_cast<uint32_t>(next() >> 32); }
-  // Uniform in [lo, hi].
-  int range(int lo, int hi) { return lo + static_cast<int>(u32() % static_cast<uint32_t>(hi - lo + 1)); }
-  double uniform() { return (next() >> 11) * (1.0 / 9007199254740992.0); }
-
- private:
-  uint64_t s_;
-};
 
 struct Counter {
   int passed = 0;

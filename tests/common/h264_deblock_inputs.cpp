@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-#include "h264_deblock_inputs.h"
+#include "common/h264_deblock_inputs.h"
 
 #include <algorithm>
 

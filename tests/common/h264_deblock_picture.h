@@ -48,5 +48,10 @@ Grid make_grid(Rng &rng, int width, int height, const GridParams &p);
 Grid make_uniform_grid(int width, int height, int qp, int chroma_qp_offset, int offset_a,
                        int offset_b, bool intra, int inter_bs, bool transform_8x8);
 
+// A P-picture as a stream has them: one slice with default offsets, QP 26..34, 1 macroblock in
+// 10 intra, the others with bS 1 or 2 on their macroblock edges and the inter patterns of
+// make_grid inside.
+Grid make_inter_grid(Rng &rng, int width, int height);
+
 }  // namespace h264
 }  // namespace v3dtest

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-#include "h264_deblock_picture.h"
+#include "common/h264_deblock_picture.h"
 
 #include <algorithm>
 #include <cstring>
@@ -14,21 +14,10 @@ void set_edge(V3dH264MbInfo &m, int dir, int e, int v) {
   for (int s = 0; s < 4; s++) m.bs[dir][e][s] = static_cast<uint8_t>(v);
 }
 
-// Plane sizes of a 4:2:0 picture.
-struct Dims {
-  int w[3], h[3];
-  Dims(int width, int height) {
-    for (int p = 0; p < 3; p++) {
-      w[p] = p ? (width + 1) / 2 : width;
-      h[p] = p ? (height + 1) / 2 : height;
-    }
-  }
-};
-
 }  // namespace
 
 Picture::Picture(int width, int height, int extra_stride)
-    : GuardedPlanes(Dims(width, height).w, Dims(width, height).h, kGuard, extra_stride) {}
+    : GuardedPlanes(Dims420(width, height).w, Dims420(width, height).h, kGuard, extra_stride) {}
 
 void Picture::fill(Rng &rng) {
   // Per 4x4 block of each plane: a smooth ramp plus a step from a mixture (mostly below alpha,
@@ -130,6 +119,27 @@ Grid make_uniform_grid(int width, int height, int qp, int chroma_qp_offset, int 
   for (int d = 0; d < 2; d++)
     for (int e = 0; e < 4; e++) set_edge(m, d, e, intra ? (e == 0 ? 4 : 3) : inter_bs);
   g.mbs.assign(static_cast<size_t>(g.mb_rows) * g.mb_stride, m);
+  return g;
+}
+
+Grid make_inter_grid(Rng &rng, int width, int height) {
+  GridParams gp;
+  gp.n_slices_max = 1;
+  gp.intra_pct = 10;
+  gp.inter_pct = 90;
+  gp.t8x8_pct = 50;
+  Grid g = make_grid(rng, width, height, gp);
+  g.slices[0] = V3dH264SliceInfo{};
+  for (int r = 0; r < g.mb_rows; r++)
+    for (int c = 0; c < g.mb_cols; c++) {
+      V3dH264MbInfo &m = g.at(r, c);
+      m.qp = static_cast<uint8_t>(rng.range(26, 34));
+      if (m.bs[0][1][0] == 3) continue;  // intra
+      for (int d = 0; d < 2; d++) {  // macroblock edges: 2 (coefficients) or 1 (motion)
+        const uint8_t v = static_cast<uint8_t>(rng.range(1, 2));
+        for (int s = 0; s < 4; s++) m.bs[d][0][s] = v;
+      }
+    }
   return g;
 }
 

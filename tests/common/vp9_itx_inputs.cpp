@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-#include "vp9_itx_inputs.h"
+#include "common/vp9_itx_inputs.h"
 
 #include <algorithm>
 #include <cmath>

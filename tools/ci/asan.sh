@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer) build and run of the whole
 # meson test suite, GStreamer tests and pipeline smoke tests included (not the soak, suite
-# 'soak': its LSan counterpart is the test pipeline_leaks). Called by tools/test-all.sh; also by
-# hand: tools/asan.sh [BUILD_DIR (build-asan)].
+# 'soak': its LSan counterpart is the test pipeline_leaks). Called by tools/ci/test-all.sh; also by
+# hand: tools/ci/asan.sh [BUILD_DIR (build-asan)].
 #  - UBSan is fatal (-fno-sanitize-recover=undefined): any finding fails its test.
 #  - Leaks: LeakSanitizer on every instrumented test program (kernel, GPU, fault and GstHarness
 #    element tests, and pipeline_leaks), with the one-time allocations of foreign libraries
@@ -17,7 +17,7 @@
 #  - Lavapipe-heavy tests run fewer iterations (V3D_TEST_ITERS, default 0.25 here) so the run
 #    fits CI's time.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 dir=${1:-build-asan}
 jobs=$(nproc)
 root=$PWD
@@ -38,8 +38,8 @@ export GST_REGISTRY_FORK=no       # scan plugins in the (instrumented) test proc
 export V3D_TEST_ITERS=${V3D_TEST_ITERS:-0.25}
 export V3D_REQUIRE_GPU=1
 # Element tests: only the system plugins they use ($plugins).
-# shellcheck source=tools/min_plugins.sh
-. tools/min_plugins.sh
+# shellcheck source=tools/ci/min_plugins.sh
+. tools/ci/min_plugins.sh
 # Lavapipe's library-lifetime block would read as a leak once the loader unloads the driver
 # (tests/keep_lvp.c): preload a dlclose() that leaves that one driver mapped.
 cc=$(meson introspect "$dir" --compilers 2>/dev/null | python3 -c \

@@ -4,7 +4,7 @@
 # docs/benchmarks.md): the kernel tests and v3d-bench from a build made elsewhere and carried
 # there, with the Vulkan loader unpacked from .gl/*.deb when the host lacks one.
 #
-#   tools/device-check.sh [--tests-only | --bench-only] [BUILD_DIR [v3d-bench options...]]
+#   tools/ci/device-check.sh [--tests-only | --bench-only] [BUILD_DIR [v3d-bench options...]]
 #
 # BUILD_DIR (default build-dev) must be configured with -Dgst=disabled -Dvulkan=enabled. Output:
 # the tests' last lines and v3d-bench's tables on stdout; $OUT/bench.json and $OUT/tests.txt when
@@ -66,6 +66,6 @@ if [ "$mode" != bench ]; then
   done
 fi
 if [ "$mode" != tests ]; then
-  "$build/tools/v3d-bench" --json "$out/bench.json" "$@" || status=1
+  "$build/tools/bench/v3d-bench" --json "$out/bench.json" "$@" || status=1
 fi
 exit "$status"

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "bench_common.h"
-#include "h264_deblock_picture.h"
+#include "common/h264_deblock_picture.h"
 #include "v3d/v3d.h"
 
 namespace v3dbench {
@@ -46,7 +46,7 @@ DbResult run_db(const char *backend, int threads, const Picture &src, Grid &g, i
   Picture pic(src);
   std::vector<double> times;
   for (int i = 0; i < frames + 1; i++) {
-    for (int p = 0; p < 3; p++) pic.buf[p] = src.buf[p];  // the same unfiltered picture each time
+    for (int p = 0; p < 3; p++) pic.copy_plane_from(src, p);  // the same unfiltered picture each time
     auto t0 = Clock::now();
     const int rc = v3d_h264_deblock_frame(ctx, pic.data, pic.stride, kW, kH, g.mbs.data(),
                                           g.mb_stride, g.slices.data(),
@@ -59,7 +59,7 @@ DbResult run_db(const char *backend, int threads, const Picture &src, Grid &g, i
     }
     if (i) times.push_back(s);  // the first call warms the pool and caches
   }
-  for (int p = 0; p < 3; p++) r.out[p] = pic.buf[p];
+  for (int p = 0; p < 3; p++) r.out[p] = pic.plane_bytes(p);
   r.t = stats_of(times);
   r.ok = true;
   v3d_context_free(ctx);
@@ -94,7 +94,7 @@ std::vector<DbResult> run_db_interleaved(const std::vector<DbConfig> &cfgs, cons
   for (size_t i = 0; i < sides.size(); i++) timed[i].failed = !sides[i].ctx;
   time_interleaved(timed, frames + kProbes, kProbes, [&](size_t i) {
     Picture &pic = *sides[i].pic;
-    for (int p = 0; p < 3; p++) pic.buf[p] = src.buf[p];  // the same unfiltered picture
+    for (int p = 0; p < 3; p++) pic.copy_plane_from(src, p);  // the same unfiltered picture
     auto t0 = Clock::now();
     const int rc = v3d_h264_deblock_frame(sides[i].ctx, pic.data, pic.stride, kW, kH,
                                           g.mbs.data(), g.mb_stride, g.slices.data(),
@@ -108,7 +108,7 @@ std::vector<DbResult> run_db_interleaved(const std::vector<DbConfig> &cfgs, cons
     Side &sd = sides[i];
     if (!sd.ctx) continue;
     if (!timed[i].failed) {
-      for (int p = 0; p < 3; p++) out[i].out[p] = sd.pic->buf[p];
+      for (int p = 0; p < 3; p++) out[i].out[p] = sd.pic->plane_bytes(p);
       out[i].t = stats_of(timed[i].times);
       out[i].ok = true;
     }
@@ -119,27 +119,6 @@ std::vector<DbResult> run_db_interleaved(const std::vector<DbConfig> &cfgs, cons
 
 bool same(const DbResult &a, const DbResult &b) {
   return a.ok && b.ok && a.out[0] == b.out[0] && a.out[1] == b.out[1] && a.out[2] == b.out[2];
-}
-
-Grid inter_grid(v3dtest::Rng &rng) {
-  v3dtest::h264::GridParams gp;
-  gp.n_slices_max = 1;
-  gp.intra_pct = 10;
-  gp.inter_pct = 90;
-  gp.t8x8_pct = 50;
-  Grid g = v3dtest::h264::make_grid(rng, kW, kH, gp);
-  g.slices[0] = V3dH264SliceInfo{};
-  for (int r = 0; r < g.mb_rows; r++)
-    for (int c = 0; c < g.mb_cols; c++) {
-      V3dH264MbInfo &m = g.at(r, c);
-      m.qp = static_cast<uint8_t>(rng.range(26, 34));
-      if (m.bs[0][1][0] == 3) continue;  // intra
-      for (int d = 0; d < 2; d++) {  // macroblock edges: 2 (coefficients) or 1 (motion)
-        const uint8_t v = static_cast<uint8_t>(rng.range(1, 2));
-        for (int s = 0; s < 4; s++) m.bs[d][0][s] = v;
-      }
-    }
-  return g;
 }
 
 // M4 with frames in flight: batches of kBatch pictures through v3d_h264_deblock_frames, timed
@@ -181,7 +160,7 @@ bool m4_frames_in_flight(const Options &opt, const Picture &src, Grid &g, const 
       opt, cfgs, kBatch, "h264 batch", [&](size_t c) { return sides[c].ctx != nullptr; },
       [&](size_t c) {
         for (Picture &pic : sides[c].pics)
-          for (int p = 0; p < 3; p++) pic.buf[p] = src.buf[p];
+          for (int p = 0; p < 3; p++) pic.copy_plane_from(src, p);
       },
       [&](size_t c) {
         return v3d_h264_deblock_frames(sides[c].ctx, sides[c].frames.data(), sides[c].frames.size());
@@ -197,7 +176,7 @@ bool m4_frames_in_flight(const Options &opt, const Picture &src, Grid &g, const 
     if (!timed[c].failed) {
       bool ok = true;
       for (const Picture &pic : sd.pics)
-        ok = ok && pic.buf[0] == ref.out[0] && pic.buf[1] == ref.out[1] && pic.buf[2] == ref.out[2];
+        ok = ok && pic.plane_bytes(0) == ref.out[0] && pic.plane_bytes(1) == ref.out[1] && pic.plane_bytes(2) == ref.out[2];
       exact = exact && ok;
       const Stats st = stats_of(timed[c].times);
       times[c] = timed[c].times;
@@ -226,7 +205,7 @@ int bench_h264_frame(const Options &opt, Json &json) {
     const char *name;
     Grid g;
   } grids[2] = {{"h264 intra", v3dtest::h264::make_uniform_grid(kW, kH, 30, 0, 0, 0, true, 0, false)},
-                {"h264 inter", inter_grid(rng)}};
+                {"h264 inter", v3dtest::h264::make_inter_grid(rng, kW, kH)}};
   printf("\nH.264 deblocking, whole %dx%d picture, ms per picture (median / p99), %d timed "
          "pictures; exact = bit-exact with the scalar sequential process\n", kW, kH, opt.frames);
   const int n1 = std::max(1, cores - 1);

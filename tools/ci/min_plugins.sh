@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Sourced by tools/asan.sh and tools/tsan.sh: sets $plugins to a temporary directory (removed
+# Sourced by tools/ci/asan.sh and tools/ci/tsan.sh: sets $plugins to a temporary directory (removed
 # at exit) holding links to only the system GStreamer plugins the element tests use
 # (coreelements, videotestsrc, app), for GST_PLUGIN_SYSTEM_PATH_1_0. The registry scan then
 # does not load every installed plugin (OpenNI2, udev, fontconfig users...), whose exit-time

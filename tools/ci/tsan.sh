@@ -8,9 +8,9 @@
 # GMutex/GCond/GAsyncQueue wait on futexes directly, which TSan does not see, so every buffer
 # or meta handed from a streaming thread to the test through GLib shows up as a "race"
 # (docs/reliability.md); tests/tsan.supp only hides lavapipe/LLVM.
-#   tools/tsan.sh [--gst] [TEST...]   default: the list below
+#   tools/ci/tsan.sh [--gst] [TEST...]   default: the list below
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 dir=build-tsan
 opts=(-Dvulkan=enabled -Dgst=enabled -Dtests=enabled -Dbench=disabled -Dbuildtype=debug
       -Db_sanitize=thread -Db_lundef=false)
@@ -26,7 +26,7 @@ if [ "${1:-}" = "--gst" ]; then
   shift
 fi
 tests=("$@")
-[ ${#tests[@]} -gt 0 ] || tests=(thread_pool wavefront vp9_itx_frame vp9_lpf_frame h264_deblock_frame split_controller
+[ ${#tests[@]} -gt 0 ] || tests=(threads_pool threads_wavefront vp9_itx_frame vp9_lpf_frame h264_deblock_frame sched_split_controller
                                   fault_thread fault_device_lost fault_gpu_timeout)
 tests+=("${gst[@]}")
 export TSAN_OPTIONS="halt_on_error=0:second_deadlock_stack=1:history_size=4:suppressions=$PWD/tests/tsan.supp"
@@ -34,8 +34,8 @@ export GST_REGISTRY_FORK=no
 # Element tests: no fork per check (TSan's runtime does not survive gst-check's fork with
 # threads running), and only the system plugins they use ($plugins).
 export CK_FORK=no
-# shellcheck source=tools/min_plugins.sh
-. tools/min_plugins.sh
+# shellcheck source=tools/ci/min_plugins.sh
+. tools/ci/min_plugins.sh
 export GST_PLUGIN_SYSTEM_PATH_1_0=$plugins
 export V3D_TEST_ITERS=${V3D_TEST_ITERS:-0.25}
 export V3D_REQUIRE_GPU=1

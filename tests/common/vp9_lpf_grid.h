@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/guarded_planes.h"
 #include "common/test_util.h"
 #include "v3d/v3d.h"
 
@@ -27,6 +28,10 @@ struct LfGridParams {
 std::vector<V3dVp9LfInfo> make_lf_grid(Rng &rng, int width, int height, int stride,
                                        const LfGridParams &params);
 
+// Every 8x8 block the same entry (e.g. {32, 3, 1, 0}: level 32, 8x8 blocks, 8x8 transforms, not
+// skipped); (height+7)/8 rows of stride entries.
+std::vector<V3dVp9LfInfo> make_uniform_lf_grid(int height, int stride, V3dVp9LfInfo entry);
+
 // A random case: grid parameters drawn from rng (skip 0-60 %, level 0 in 0-25 %, split
 // 20-85 %), a grid stride 0-3 entries wider than needed, a sharpness 0..7, and the grid.
 struct LfCase {
@@ -35,18 +40,11 @@ struct LfCase {
 };
 LfCase make_lf_case(Rng &rng, int width, int height);
 
-// One 4:2:0 frame rounded up to whole 8x8 luma blocks, inside a buffer with a guard border of
-// kGuard pixels on each side (and a padded stride) filled with a known pattern.
-struct LfFrame {
+// One 4:2:0 frame rounded up to whole 8x8 luma blocks, inside guard borders of kGuard bytes.
+struct LfFrame : GuardedPlanes {
   static constexpr int kGuard = 24;
-  int w[3], h[3];
-  ptrdiff_t stride[3];
-  std::vector<uint8_t> buf[3];
-  uint8_t *data[3];
   LfFrame(int width, int height);
   void fill_smooth(Rng &rng);  // content that makes the filters fire
-  bool same_as(const LfFrame &o, int *plane, int *x, int *y) const;  // whole buffers, guards too
-  bool guards_intact() const;
 };
 
 }  // namespace vp9

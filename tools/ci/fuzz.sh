@@ -4,16 +4,16 @@
 # bounded time, seeded with the committed corpus fuzz/corpus/<target>/ (made by
 # fuzz/make_corpus.py); new inputs go to a working corpus outside the tree. Prints libFuzzer's
 # final statistics (executions, exec/s, corpus size, coverage) per target.
-#   tools/fuzz.sh [--ci] [TARGET...]
+#   tools/ci/fuzz.sh [--ci] [TARGET...]
 #   FUZZ_SECONDS   seconds per target (default 30 with --ci, else 600)
 #   FUZZ_WORK      working corpora and crash files (default build-fuzz/work)
 #   FUZZ_JOBS      parallel libFuzzer jobs per target (default 1)
 #   FUZZ_BUILDTYPE meson buildtype (default debug with --ci, else debugoptimized)
 # --ci: also writes build-fuzz/meson-logs/testlog-fuzz.json (one line per target, meson's
-# testlog format) for tools/test-all.sh's count. Exit status non-zero if any target failed
+# testlog format) for tools/ci/test-all.sh's count. Exit status non-zero if any target failed
 # (a crash, a sanitizer finding, or a property check: the input is kept as crash-* in FUZZ_WORK).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ci=0
 if [ "${1:-}" = "--ci" ]; then
   ci=1
@@ -24,7 +24,7 @@ dir=build-fuzz
 work=${FUZZ_WORK:-$dir/work}
 jobs=$(nproc)
 # Optimized by hand (more executions per second); unoptimized in CI, where building the Highway
-# files at -O2 under the sanitizers would take most of the time budget (see tools/asan.sh).
+# files at -O2 under the sanitizers would take most of the time budget (see tools/ci/asan.sh).
 buildtype=${FUZZ_BUILDTYPE:-$([ $ci = 1 ] && echo debug || echo debugoptimized)}
 opts=(-Dfuzz=enabled -Dgst=disabled -Dtests=disabled -Dbench=disabled -Dvulkan=enabled
       -Dbuildtype="$buildtype" -Db_sanitize=address,undefined -Db_lundef=false

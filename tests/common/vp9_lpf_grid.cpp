@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-#include "vp9_lpf_grid.h"
+#include "common/vp9_lpf_grid.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -10,7 +10,6 @@ namespace v3dtest {
 namespace vp9 {
 namespace {
 
-constexpr uint8_t kGuardByte = 0xA5;
 
 // Block sizes (libvpx BLOCK_SIZE) of a square of size 8 << lvl (lvl 0 = 8x8 .. 3 = 64x64) split
 // NONE, HORZ, VERT; and the largest transform of each block size.
@@ -102,16 +101,12 @@ std::vector<V3dVp9LfInfo> make_lf_grid(Rng &rng, int width, int height, int stri
   return g;
 }
 
-LfFrame::LfFrame(int width, int height) {
-  const int mi_rows = (height + 7) / 8, mi_cols = (width + 7) / 8;
-  for (int p = 0; p < 3; p++) {
-    w[p] = p ? mi_cols * 4 : mi_cols * 8;
-    h[p] = p ? mi_rows * 4 : mi_rows * 8;
-    stride[p] = w[p] + 2 * kGuard + 8;
-    buf[p].assign(stride[p] * (h[p] + 2 * kGuard), kGuardByte);
-    data[p] = buf[p].data() + kGuard * stride[p] + kGuard;
-  }
+std::vector<V3dVp9LfInfo> make_uniform_lf_grid(int height, int stride, V3dVp9LfInfo entry) {
+  return std::vector<V3dVp9LfInfo>(static_cast<size_t>(stride) * ((height + 7) / 8), entry);
 }
+
+LfFrame::LfFrame(int width, int height)
+    : GuardedPlanes(Dims420(width, height, true).w, Dims420(width, height, true).h, kGuard, 8) {}
 
 void LfFrame::fill_smooth(Rng &rng) {
   for (int p = 0; p < 3; p++) {
@@ -153,30 +148,6 @@ void LfFrame::fill_smooth(Rng &rng) {
         data[p][y * stride[p] + x] = static_cast<uint8_t>(std::clamp(s, 0, 255));
       }
   }
-}
-
-bool LfFrame::same_as(const LfFrame &o, int *plane, int *x, int *y) const {
-  for (int p = 0; p < 3; p++) {
-    if (buf[p] == o.buf[p]) continue;
-    for (size_t i = 0; i < buf[p].size(); i++)
-      if (buf[p][i] != o.buf[p][i]) {
-        *plane = p;
-        *y = static_cast<int>(i / stride[p]) - kGuard;
-        *x = static_cast<int>(i % stride[p]) - kGuard;
-        return false;
-      }
-  }
-  return true;
-}
-
-bool LfFrame::guards_intact() const {
-  for (int p = 0; p < 3; p++)
-    for (int y = -kGuard; y < h[p] + kGuard; y++)
-      for (int x = -kGuard; x < static_cast<int>(stride[p]) - kGuard; x++) {
-        if (y >= 0 && y < h[p] && x >= 0 && x < w[p]) continue;
-        if (buf[p][(y + kGuard) * stride[p] + x + kGuard] != kGuardByte) return false;
-      }
-  return true;
 }
 
 }  // namespace vp9

@@ -23,7 +23,8 @@
 
 #include "common/test_util.h"
 #include "v3d/v3d.h"
-#include "vp9_itx_inputs.h"
+#include "common/vp9_itx_blocks.h"
+#include "common/vp9_itx_inputs.h"
 #include "gpu/gpu.h"
 #include "vp9/itx/itx_gpu.h"
 
@@ -101,63 +102,46 @@ struct Case {
   std::vector<uint32_t> index;  // blocks given to the GPU
 };
 
-void add_block(Case &c, Rng &rng, int plane, int x, int y, int tx_size, int tx_type, bool raw) {
-  V3dVp9TxBlock b{};
-  b.x = static_cast<uint16_t>(x);
-  b.y = static_cast<uint16_t>(y);
-  b.plane = static_cast<uint8_t>(plane);
-  b.tx_size = static_cast<uint8_t>(tx_size);
-  b.tx_type = static_cast<uint8_t>(tx_type);
-  const int n = tv::tx_n(tx_size);
-  b.coeff_offset = static_cast<uint32_t>(c.coeffs.size());
-  c.coeffs.resize(c.coeffs.size() + n * n);
-  int16_t *co = c.coeffs.data() + b.coeff_offset;
-  const int r = rng.range(0, 15);
-  int eob;
-  if (raw) eob = tv::make_raw_coeffs(rng, tx_size, co);
-  else if (r == 0) eob = tv::make_extreme_coeffs(rng, tx_size, tx_type, co);
-  else eob = tv::make_valid_coeffs(rng, tx_size, tx_type, rng.range(0, tv::kNumCuts - 1), co);
-  b.eob = static_cast<uint32_t>(eob);
-  c.blocks.push_back(b);
+// Coefficients as an encoder makes them (common/vp9_itx_inputs.h): arbitrary int16 values for 1
+// block in raw_one_in (the wrapping contract), else 1 in 16 extreme, else valid with a random cut.
+tv::CoeffFn encoder_coeffs(int raw_one_in) {
+  return [raw_one_in](Rng &rng, const V3dVp9TxBlock &b, int16_t *co) -> uint32_t {
+    const bool raw = rng.range(0, raw_one_in - 1) == 0;
+    const int r = rng.range(0, 15);
+    if (raw) return tv::make_raw_coeffs(rng, b.tx_size, co);
+    if (r == 0) return tv::make_extreme_coeffs(rng, b.tx_size, b.tx_type, co);
+    return tv::make_valid_coeffs(rng, b.tx_size, b.tx_type, rng.range(0, tv::kNumCuts - 1), co);
+  };
 }
 
-// One (size, type) pair tiling all three planes (edge blocks clipped).
+Case make_case(Rng &rng, int width, int height, const tv::BlockSpec &spec, const tv::CoeffFn &fill) {
+  tv::Blocks bl = tv::make_blocks(rng, width, height, spec, fill);
+  return Case{width, height, std::move(bl.blocks), std::move(bl.coeffs), {}};
+}
+
+// One (size, type) pair tiling all three planes (edge blocks clipped), every block given.
 Case tiled_case(Rng &rng, int width, int height, int tx_size, int tx_type) {
-  Case c{width, height, {}, {}, {}};
-  int pw = (width + 7) & ~7, ph = (height + 7) & ~7;
-  const int n = tv::tx_n(tx_size);
-  for (int p = 0; p < 3; p++) {
-    int w = p ? pw / 2 : pw, h = p ? ph / 2 : ph;
-    for (int y = 0; y < h; y += n)
-      for (int x = 0; x < w; x += n) add_block(c, rng, p, x, y, tx_size, tx_type, rng.range(0, 7) == 0);
-  }
+  tv::BlockSpec spec;
+  spec.tx_size = tx_size;
+  spec.tx_type = tx_type;
+  Case c = make_case(rng, width, height, spec, encoder_coeffs(8));
   for (uint32_t i = 0; i < c.blocks.size(); i++) c.index.push_back(i);
   return c;
 }
 
-// Random quad-tree tilings of 32x32 areas with random types; some blocks with eob 0, raw
+// Random quad-tree tilings with random types, in random order; some blocks with eob 0, raw
 // coefficients for a quarter of them; about 1 in 8 blocks left out of the GPU's list.
-void split(Case &c, Rng &rng, int p, int w, int h, int x, int y, int tx_size) {
-  if (x >= w || y >= h) return;
-  if (tx_size > 0 && rng.range(0, 2) == 0) {
-    const int half = tv::tx_n(tx_size - 1);
-    for (int k = 0; k < 4; k++) split(c, rng, p, w, h, x + (k & 1) * half, y + (k >> 1) * half, tx_size - 1);
-    return;
-  }
-  int type = tx_size == 3 ? 0 : rng.range(0, tx_size == 0 ? 4 : 3);
-  add_block(c, rng, p, x, y, tx_size, type, rng.range(0, 3) == 0);
-  if (rng.range(0, 15) == 0) c.blocks.back().eob = 0;
-}
 Case mixed_case(Rng &rng, int width, int height) {
-  Case c{width, height, {}, {}, {}};
-  int pw = (width + 7) & ~7, ph = (height + 7) & ~7;
-  for (int p = 0; p < 3; p++) {
-    int w = p ? pw / 2 : pw, h = p ? ph / 2 : ph;
-    for (int y = 0; y < h; y += 32)
-      for (int x = 0; x < w; x += 32) split(c, rng, p, w, h, x, y, 3);
-  }
-  // Shuffle the block order (any order is valid), then leave some out.
-  for (size_t i = c.blocks.size(); i > 1; i--) std::swap(c.blocks[i - 1], c.blocks[rng.u32() % i]);
+  tv::BlockSpec spec;
+  spec.layout = tv::Layout::kQuadtree;
+  spec.split = 1.0 / 3;
+  spec.wht_one_in = 5;
+  spec.shuffle = true;
+  const tv::CoeffFn enc = encoder_coeffs(4);
+  Case c = make_case(rng, width, height, spec, [&enc](Rng &r, const V3dVp9TxBlock &b, int16_t *co) {
+    const uint32_t eob = enc(r, b, co);
+    return r.range(0, 15) == 0 ? 0u : eob;
+  });
   for (uint32_t i = 0; i < c.blocks.size(); i++)
     if (rng.range(0, 7) != 0) c.index.push_back(i);
   return c;
@@ -304,10 +288,12 @@ void concurrent_jobs(const std::shared_ptr<v3d::Gpu> &gpu, uint64_t seed0, int i
 
 // Per-frame time of a 1920x1088 luma frame of 8x8 DCT blocks (printed, not checked).
 void time_1080p(const std::shared_ptr<v3d::Gpu> &gpu, Rng &rng) {
-  Case c{1920, 1088, {}, {}, {}};
-  for (int y = 0; y < 1088; y += 8)
-    for (int x = 0; x < 1920; x += 8) add_block(c, rng, 0, x, y, 1, 0, false);
-  for (uint32_t i = 0; i < c.blocks.size(); i++) c.index.push_back(i);
+  tv::BlockSpec spec;
+  spec.tx_size = 1;
+  spec.tx_type = 0;
+  Case c = make_case(rng, 1920, 1088, spec, encoder_coeffs(1 << 30));
+  for (uint32_t i = 0; i < c.blocks.size(); i++)
+    if (c.blocks[i].plane == 0) c.index.push_back(i);
   for (int shared = 1; shared >= 0; shared--) {
     Frame f(1920, 1088, shared ? gpu : nullptr);
     Coeffs co(c.coeffs, shared ? gpu : nullptr);

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/rng.h"
 #include "v3d/v3d.h"
 
 namespace v3dbench {
@@ -143,21 +144,8 @@ class Json {
   bool pending_value_ = false;
 };
 
-// xorshift64*, as the tests use (tests/common/test_util.h), with a normal deviate for residuals.
-struct Rng {
-  uint64_t s;
-  uint64_t next() {
-    s ^= s >> 12;
-    s ^= s << 25;
-    s ^= s >> 27;
-    return s * 0x2545F4914F6CDD1Dull;
-  }
-  double uniform() { return (next() >> 11) * (1.0 / 9007199254740992.0); }
-  double gauss() {
-    const double u = uniform() + 1e-12, v = uniform();
-    return std::sqrt(-2 * std::log(u)) * std::cos(2 * M_PI * v);
-  }
-};
+// The tests' generator (tests/common/rng.h): xorshift64* with a normal deviate for residuals.
+using Rng = v3dtest::Rng;
 
 // The order in which round `round` of an interleaved measurement visits its n configurations: a
 // shuffle of 0..n-1, the same in every run. A fixed order let each configuration always follow

@@ -3,18 +3,18 @@
 # Installs, builds and runs the whole test suite: the native build (kernels, Vulkan on whatever
 # device is present — lavapipe without a GPU —, the GStreamer plugin, pipelines as smoke tests)
 # and the aarch64 build of the kernel library and its tests under qemu-aarch64 (the NEON path);
-# then the native suite again under ASan + UBSan + LeakSanitizer (tools/asan.sh), and each
-# libFuzzer target for a bounded time when clang is there (tools/fuzz.sh --ci).
+# then the native suite again under ASan + UBSan + LeakSanitizer (tools/ci/asan.sh), and each
+# libFuzzer target for a bounded time when clang is there (tools/ci/fuzz.sh --ci).
 # Prints the wall time of each part ("== time: ..."; CI's budget is 90 min on 2 cores).
 # Ends with one line "N passed, N failed"; exits non-zero on any failure.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 t0=$SECONDS
 lap() {
   echo "== time: $1: $((SECONDS - t0)) s"
   t0=$SECONDS
 }
-bash tools/install-deps.sh --cross || exit 1
+bash tools/ci/install-deps.sh --cross || exit 1
 lap install
 jobs=$(nproc)
 fail=0
@@ -35,8 +35,8 @@ ninja -C build-aarch64 -j"$jobs" || exit 1
 meson test -C build-aarch64 --print-errorlogs --num-processes 1 || fail=1
 lap "aarch64 build and tests (qemu)"
 
-# Sanitizers: the whole suite again under ASan + UBSan + LeakSanitizer (tools/asan.sh).
-bash tools/asan.sh build-asan || fail=1
+# Sanitizers: the whole suite again under ASan + UBSan + LeakSanitizer (tools/ci/asan.sh).
+bash tools/ci/asan.sh build-asan || fail=1
 lap "ASan + UBSan + LSan build and tests"
 # Fuzzing: each libFuzzer target for FUZZ_SECONDS (30) when clang and its runtime are present.
 # (meson adds the wrapper's name to the log name of the pipelines' run: "-env")
@@ -45,11 +45,11 @@ logs=(build/meson-logs/testlog.json build-aarch64/meson-logs/testlog.json
       build-asan/meson-logs/testlog-asan-pipelines-env.json)
 if command -v clang++ >/dev/null &&
    [ -f "$(clang++ -print-file-name=libclang_rt.fuzzer-x86_64.a)" ]; then
-  bash tools/fuzz.sh --ci || fail=1
+  bash tools/ci/fuzz.sh --ci || fail=1
   logs+=(build-fuzz/meson-logs/testlog-fuzz.json)
   lap "fuzz build and runs"
 else
-  echo "clang with libFuzzer not found: fuzzing skipped (tools/install-deps.sh installs it)"
+  echo "clang with libFuzzer not found: fuzzing skipped (tools/ci/install-deps.sh installs it)"
 fi
 
 python3 - "${logs[@]}" <<'PY'

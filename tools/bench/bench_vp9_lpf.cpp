@@ -29,7 +29,7 @@
 #include "v3d/v3d.h"
 #include "vp9/lpf/lpf_frame.h"
 #include "vp9/lpf/lpf_gpu.h"
-#include "vp9_lpf_grid.h"
+#include "common/vp9_lpf_grid.h"
 #include "gpu/gpu.h"
 
 namespace v3dbench {
@@ -50,22 +50,22 @@ struct SharedFrame {
     size_t total = 0;
     for (int p = 0; p < 3; p++) {
       off[p] = total;
-      total += (s.buf[p].size() + 63) & ~size_t{63};
+      total += (s.size(p) + 63) & ~size_t{63};
     }
     mem = static_cast<uint8_t *>(v3d_shared_alloc(ctx, total));
     for (int p = 0; p < 3; p++) {
-      data[p] = mem + off[p] + (s.data[p] - s.buf[p].data());
+      data[p] = mem + off[p] + (s.data[p] - s.bytes(p));
       stride[p] = s.stride[p];
     }
     reset();
   }
   ~SharedFrame() { v3d_shared_free(mem); }
   void reset() {
-    for (int p = 0; p < 3; p++) memcpy(mem + off[p], src.buf[p].data(), src.buf[p].size());
+    for (int p = 0; p < 3; p++) memcpy(mem + off[p], src.bytes(p), src.size(p));
   }
   bool same_as(const LfFrame &o) const {
     for (int p = 0; p < 3; p++)
-      if (memcmp(mem + off[p], o.buf[p].data(), o.buf[p].size()) != 0) return false;
+      if (memcmp(mem + off[p], o.bytes(p), o.size(p)) != 0) return false;
     return true;
   }
 };
@@ -322,7 +322,7 @@ double luma_plane_8wide_ms(int frames) {
   const ptrdiff_t s = f.stride[0];
   std::vector<double> t;
   for (int i = 0; i < frames + 1; i++) {
-    f.buf[0] = src.buf[0];
+    f.copy_plane_from(src, 0);
     uint8_t *y = f.data[0];
     const auto t0 = Clock::now();
     for (int x = 8; x < kW; x += 8)
@@ -345,7 +345,7 @@ int bench_vp9_lpf(const Options &opt, Json &json) {
   Grid grids[2];
   grids[0].name = "uniform 8x8";
   grids[0].stride = stride;
-  grids[0].g.assign(static_cast<size_t>(stride) * ((kH + 7) / 8), V3dVp9LfInfo{32, 3, 1, 0});
+  grids[0].g = v3dtest::vp9::make_uniform_lf_grid(kH, stride, V3dVp9LfInfo{32, 3, 1, 0});
   grids[1].name = "realistic";
   grids[1].stride = stride;
   grids[1].g = v3dtest::vp9::make_lf_grid(rng, kW, kH, stride, v3dtest::vp9::LfGridParams{});
@@ -381,7 +381,7 @@ int bench_vp9_lpf(const Options &opt, Json &json) {
     double cells_ms = 0;
     g.edges = count_edges(frame, g, &cells_ms);
     LfFrame want(kW, kH);
-    for (int p = 0; p < 3; p++) want.buf[p] = frame.buf[p];
+    for (int p = 0; p < 3; p++) want.copy_plane_from(frame, p);
     {
       V3dContext *s = v3d_context_new("scalar", 1);
       v3d_vp9_loop_filter_frame(s, want.data, want.stride, kW, kH, g.g.data(), g.stride, 0);
@@ -447,7 +447,7 @@ int bench_vp9_lpf(const Options &opt, Json &json) {
   const Grid &g = grids[1];
   if (!fif_only && (opt.only.empty() || std::string(g.name).find(opt.only) != std::string::npos)) {
     LfFrame want(kW, kH);
-    for (int p = 0; p < 3; p++) want.buf[p] = frame.buf[p];
+    for (int p = 0; p < 3; p++) want.copy_plane_from(frame, p);
     V3dContext *s = v3d_context_new("scalar", 1);
     v3d_vp9_loop_filter_frame(s, want.data, want.stride, kW, kH, g.g.data(), g.stride, 0);
     v3d_context_free(s);
