@@ -27,21 +27,25 @@ typedef struct V3dContext V3dContext;
  *   "simd"    the SIMD kernels on the context's CPU worker threads.
  *   "gpu"     every frame on the GPU (Vulkan compute); a family whose pipeline the device lacks
  *             runs on the CPU workers, with one warning. Needs a Vulkan device.
- *   "hybrid"  each frame (or batch) divided between the CPU workers and the GPU; the share is
- *             chosen per family and frame size from measured times, or fixed (gpu_share).
+ *   "hybrid"  the CPU workers and the GPU: each frame (or batch) runs on the CPU alone, on the
+ *             GPU alone or split between them, chosen per family and frame size from measured
+ *             times, or split at a fixed share (gpu_share).
  *   "auto"    the CPU workers alone, the GPU alone, or a split, chosen per family from measured
  *             times; a CPU-type Vulkan device (lavapipe, llvmpipe) is used only when asked for
- *             by name or with gpu/hybrid. Without a usable GPU: the CPU workers.
+ *             by name or with gpu/hybrid. A split may leave one worker's core to the GPU's host
+ *             work. Without a usable GPU: the CPU workers.
  * "hybrid" (without a named device) and "auto" fall back to the CPU workers alone, with one
  * warning, when no Vulkan device can be had. When the GPU fails during a call, its part of the
- * work is redone on the CPU with the same result (one warning per context); a lost device
- * leaves every later call on the CPU. The environment variables that change these choices
+ * work is redone on the CPU with the same result and a warning (except where the GPU was
+ * writing the caller's memory in place: V3D_ERROR_GPU, v3d/vp9_lpf.h); a lost device leaves
+ * every later call on the CPU. The environment variables that change these choices
  * (V3D_BACKEND, V3D_CPU_THREADS, V3D_VULKAN_DEVICE, ...) are listed in docs/api.md. */
 
 /* A context's settings; fill with v3d_default_settings(), then change fields. */
 typedef struct V3dSettings {
-  const char *backend;    /* "scalar", "simd", "gpu", "hybrid" or "auto" (default); NULL =
-                             "auto". Read during v3d_open only. */
+  const char *backend;    /* "scalar", "simd" (or "cpu"), "gpu", "hybrid" or "auto"
+                             (default), in any case; NULL or "" = "auto". Read during v3d_open
+                             only. */
   int cpu_threads;        /* CPU worker threads, 1..1024 (the calling thread is one of them);
                              0 (default) = one per online core for "auto", one fewer (at least
                              1) for the others. */

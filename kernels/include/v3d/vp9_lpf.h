@@ -74,7 +74,7 @@ typedef V3dVp9LfInfo V3dVp9LpfInfo;
  *   V3D_ERROR_GPU                the GPU failed while filtering planes in place (planes in the
  *                                GPU's memory, v3d_shared_alloc): they may be partly filtered.
  *                                Planes the GPU filtered in a copy are redone on the CPU instead
- *                                (same result, one warning per context, V3D_OK).
+ *                                (same result, a warning, V3D_OK).
  * Blocks until the frame is done. Thread-safe; calls on one context run one at a time.
  * Runs on the context's backend (v3d/context.h); "hybrid" and "auto" give the GPU none, some
  * (chroma or luma) or all of the frame's planes and filter the others on the CPU workers
