@@ -104,7 +104,7 @@ V3D_API V3dContext *v3d_context_new_with_options(const V3dContextOptions *option
 V3D_API V3dContext *v3d_context_ref(V3dContext *ctx);
 
 /* Drops one reference to ctx (NULL: does nothing); the last one frees it, blocking as v3d_close
- * does. v3d_context_unref and v3d_context_free are the same function; v3d_close also clears the
+ * does. v3d_context_unref and v3d_context_free do the same (two names); v3d_close also clears the
  * caller's pointer. */
 V3D_API void v3d_context_unref(V3dContext *ctx);
 V3D_API void v3d_context_free(V3dContext *ctx);
