@@ -95,6 +95,9 @@ const char *v3d_error_name(int code) {
     case V3D_ERROR_NO_MEMORY: return "out of memory";
     case V3D_ERROR_GPU: return "GPU failure";
     case V3D_ERROR_UNAVAILABLE: return "unavailable";
+    case V3D_ERROR_INVALID_DATA: return "value outside its valid range";
+    case V3D_ERROR_BAD_PARTITION: return "units do not tile the frame";
+    case V3D_ERROR_INVALID_SETTINGS: return "invalid settings";
     default: return "unknown error";
   }
 }

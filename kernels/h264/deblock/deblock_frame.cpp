@@ -49,16 +49,16 @@ int deblock_validate(int width, int height, const V3dH264MbInfo *mbs, int mb_str
   for (int i = 0; i < n_slices; i++) {
     const V3dH264SliceInfo &s = slices[i];
     if (s.disable_deblocking_filter_idc < 0 || s.disable_deblocking_filter_idc > 2)
-      return set_error(V3D_ERROR_INVALID_ARGUMENT,
+      return set_error(V3D_ERROR_INVALID_DATA,
                        "slice %d: disable_deblocking_filter_idc %d outside 0..2", i,
                        s.disable_deblocking_filter_idc);
     if (!offset_ok(s.filter_offset_a, true) || !offset_ok(s.filter_offset_b, true))
-      return set_error(V3D_ERROR_INVALID_ARGUMENT,
+      return set_error(V3D_ERROR_INVALID_DATA,
                        "slice %d: filter offsets A %d, B %d (each must be even, -12..12)", i,
                        s.filter_offset_a, s.filter_offset_b);
     if (!offset_ok(s.chroma_qp_index_offset, false) ||
         !offset_ok(s.second_chroma_qp_index_offset, false))
-      return set_error(V3D_ERROR_INVALID_ARGUMENT,
+      return set_error(V3D_ERROR_INVALID_DATA,
                        "slice %d: chroma_qp_index_offset %d, second_chroma_qp_index_offset %d "
                        "(each must be -12..12)",
                        i, s.chroma_qp_index_offset, s.second_chroma_qp_index_offset);
@@ -67,11 +67,11 @@ int deblock_validate(int width, int height, const V3dH264MbInfo *mbs, int mb_str
     for (int c = 0; c < mb_cols; c++) {
       const V3dH264MbInfo &m = mbs[static_cast<ptrdiff_t>(r) * mb_stride + c];
       if (m.qp > 51)
-        return set_error(V3D_ERROR_INVALID_ARGUMENT,
+        return set_error(V3D_ERROR_INVALID_DATA,
                          "macroblock (row %d, col %d; luma x %d, y %d): qp %u > 51", r, c, 16 * c,
                          16 * r, m.qp);
       if (m.slice >= n_slices)
-        return set_error(V3D_ERROR_INVALID_ARGUMENT,
+        return set_error(V3D_ERROR_INVALID_DATA,
                          "macroblock (row %d, col %d; luma x %d, y %d): slice %u >= n_slices %d",
                          r, c, 16 * c, 16 * r, m.slice, n_slices);
       if (bs_over_4(m)) {
@@ -79,7 +79,7 @@ int deblock_validate(int width, int height, const V3dH264MbInfo *mbs, int mb_str
           for (int e = 0; e < 4; e++)
             for (int s = 0; s < 4; s++)
               if (m.bs[d][e][s] > 4)
-                return set_error(V3D_ERROR_INVALID_ARGUMENT,
+                return set_error(V3D_ERROR_INVALID_DATA,
                                  "macroblock (row %d, col %d; luma x %d, y %d): bS %u > 4 "
                                  "(bs[%d][%d][%d])",
                                  r, c, 16 * c, 16 * r, m.bs[d][e][s], d, e, s);

@@ -202,11 +202,11 @@ int lpf_validate_rows(int width, int height, const V3dVp9LfInfo *grid, int grid_
     for (int c = 0; c < mi_cols; c++) {
       const V3dVp9LfInfo &b = g.at(r, c);
       if (b.filter_level > 63)
-        return set_error(V3D_ERROR_INVALID_ARGUMENT,
+        return set_error(V3D_ERROR_INVALID_DATA,
                          "grid entry (row %d, col %d; luma x %d, y %d): filter_level %u > 63", r, c,
                          c * 8, r * 8, b.filter_level);
       if (b.block_size > 12)
-        return set_error(V3D_ERROR_INVALID_ARGUMENT,
+        return set_error(V3D_ERROR_INVALID_DATA,
                          "grid entry (row %d, col %d; luma x %d, y %d): block_size %u > 12", r, c,
                          c * 8, r * 8, b.block_size);
       if (b.tx_size > lpf_max_tx_size(b.block_size))
@@ -219,7 +219,7 @@ int lpf_validate_rows(int width, int height, const V3dVp9LfInfo *grid, int grid_
       const int w = wl > 3 ? 1 << (wl - 3) : 1, h = hl > 3 ? 1 << (hl - 3) : 1;
       const int r0 = r & ~(h - 1), c0 = c & ~(w - 1);
       if (memcmp(&b, &g.at(r0, c0), sizeof(b)) != 0)
-        return set_error(V3D_ERROR_INVALID_ARGUMENT,
+        return set_error(V3D_ERROR_BAD_PARTITION,
                          "grid entry (row %d, col %d; luma x %d, y %d) differs from the top-left "
                          "entry (row %d, col %d) of its %dx%d block",
                          r, c, c * 8, r * 8, r0, c0, 4 << (wl - 2), 4 << (hl - 2));
@@ -228,7 +228,7 @@ int lpf_validate_rows(int width, int height, const V3dVp9LfInfo *grid, int grid_
       if (w != h && r == r0 && c == c0) {
         const int rs = w > h ? r0 ^ h : r0, cs = w < h ? c0 ^ w : c0;
         if (rs < mi_rows && cs < mi_cols && g.at(rs, cs).block_size != b.block_size)
-          return set_error(V3D_ERROR_INVALID_ARGUMENT,
+          return set_error(V3D_ERROR_BAD_PARTITION,
                            "grid entry (row %d, col %d; luma x %d, y %d): block_size %u whose "
                            "other half (row %d, col %d) has block_size %u",
                            r, c, c * 8, r * 8, b.block_size, rs, cs, g.at(rs, cs).block_size);
