@@ -56,7 +56,7 @@
 #include "gstv3delements.h"
 #include "v3dfilter.h"
 #include "v3dframe.h"
-#include "v3dh264meta.h"
+#include <gst/v3d/v3dh264meta.h>
 #include "v3dnv12.h"
 
 GST_DEBUG_CATEGORY_STATIC(gst_v3d_h264_deblock_debug);

@@ -46,7 +46,7 @@
 #include "v3dfilter.h"
 #include "v3dfilter_common.h"
 #include "v3dframe.h"
-#include "v3dvp9lfmeta.h"
+#include <gst/v3d/v3dvp9lfmeta.h>
 
 GST_DEBUG_CATEGORY_STATIC(gst_v3d_vp9_lpf_debug);
 #define GST_CAT_DEFAULT gst_v3d_vp9_lpf_debug

@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "gstv3delements.h"
-#include "v3dvp9meta.h"
+#include <gst/v3d/v3dvp9meta.h>
 
 GST_DEBUG_CATEGORY_STATIC(gst_v3d_vp9_residual_src_debug);
 #define GST_CAT_DEFAULT gst_v3d_vp9_residual_src_debug

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "v3dcontext.h"
+#include <gst/v3d/v3dcontext.h>
 #include "v3dfilter_common.h"
 #include "v3dframe.h"
 

@@ -6,8 +6,8 @@
 
 #include <cstring>
 
-#include "v3dcontext.h"
-#include "v3dpool.h"
+#include <gst/v3d/v3dcontext.h>
+#include <gst/v3d/v3dpool.h>
 
 namespace v3d {
 
