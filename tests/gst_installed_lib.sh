@@ -41,7 +41,8 @@ exports=$(nm -D --defined-only "$plugindir/libgstv3d.so" | awk '{print $3}' | so
 echo "plugin exports: $exports"
 [ "$exports" = "gst_plugin_v3d_get_desc gst_plugin_v3d_register " ] ||
   { echo "FAIL: the plugin exports more than its descriptor"; exit 1; }
-nm -D --defined-only "$libdir/libgstv3d-1.0.so" | grep -q ' T gst_buffer_add_v3d_h264_deblock_meta$' ||
+lib_exports=$(nm -D --defined-only "$libdir/libgstv3d-1.0.so")
+grep -q ' T gst_buffer_add_v3d_h264_deblock_meta$' <<<"$lib_exports" ||
   { echo "FAIL: the library does not export gst_buffer_add_v3d_h264_deblock_meta"; exit 1; }
 
 cflags=$(pkg-config --cflags gstreamer-v3d-1.0)
@@ -52,8 +53,10 @@ echo "libs: $libs"
 "$cc" -std=c11 -Wall -Werror "${extra_cflags[@]}" -o "$tmp/app" "$app_src" $cflags $libs
 
 export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-ldd "$tmp/app" | grep -q "libgstv3d-1.0.so.0 => $libdir/" ||
-  { echo "FAIL: the app does not load the installed libgstv3d-1.0"; ldd "$tmp/app"; exit 1; }
+# (whole outputs captured first: grep -q ends early, and pipefail would count the writer's SIGPIPE)
+deps=$(ldd "$tmp/app")
+grep -q "libgstv3d-1.0.so.0 => $libdir/" <<<"$deps" ||
+  { echo "FAIL: the app does not load the installed libgstv3d-1.0"; echo "$deps"; exit 1; }
 export GST_PLUGIN_PATH="$plugindir"
 export GST_REGISTRY="$tmp/registry.dat"
 "$tmp/app" "$plugindir"
