@@ -54,7 +54,8 @@ static void fill_frame(GstVideoFrame *f, guint64 *rng) {
     for (int by = 0; by < 32; by++)
       for (int bx = 0; bx < 32; bx++) level[by][bx] = 100 + rng_below(rng, 24);
     for (int y = 0; y < ph; y++)
-      for (int x = 0; x < pw; x++) d[y * stride + x] = (guint8)(level[y / bs][x / bs] + rng_below(rng, 3));
+      for (int x = 0; x < pw; x++)
+        d[y * stride + x] = (guint8)(level[y / bs][x / bs] + rng_below(rng, 3));
   }
 }
 
@@ -122,7 +123,8 @@ int main(int argc, char **argv) {
 
   /* The reference: the kernel library's scalar backend on a copy of the frame. */
   const gsize frame_bytes = (gsize)W * H + 2 * (gsize)((W + 1) / 2) * ((H + 1) / 2);
-  guint8 *orig = g_malloc(frame_bytes), *expect = g_malloc(frame_bytes), *got = g_malloc0(frame_bytes);
+  guint8 *orig = g_malloc(frame_bytes), *expect = g_malloc(frame_bytes);
+  guint8 *got = g_malloc0(frame_bytes);
   GstBuffer *ref = gst_buffer_copy_deep(in);
   gst_video_frame_map(&f, &info, ref, GST_MAP_READWRITE);
   pack(&f, orig);
@@ -183,7 +185,8 @@ int main(int argc, char **argv) {
   const gchar *backend = stats ? gst_structure_get_string(stats, "backend") : NULL;
   guint64 with_meta = 0;
   if (stats) gst_structure_get_uint64(stats, "frames-with-meta", &with_meta);
-  printf("stats backend %s, frames-with-meta %" G_GUINT64_FORMAT "\n", backend ? backend : "?", with_meta);
+  printf("stats backend %s, frames-with-meta %" G_GUINT64_FORMAT "\n", backend ? backend : "?",
+         with_meta);
   check(g_strcmp0(backend, "scalar") == 0, "the element did not use the application's context");
   check(with_meta == 1, "frames-with-meta != 1");
   if (stats) gst_structure_free(stats);
