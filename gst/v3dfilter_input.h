@@ -22,8 +22,8 @@ void propose_v3d_pool(GstElement *element, GstQuery *query, V3dContext *ctx);
 // for v3d memory a new GPU allocation per frame); instead, prepare() copies the frame's planes
 // into a buffer of this pool: v3d shared memory (GPU-visible), planes padded to whole 8x8 luma
 // blocks, allocated once and reused.
-// Ownership and threads: one per element; prepare() runs on the streaming thread, reset() from
-// set_caps/stop; copies() from any thread.
+// Ownership and threads: one per element; prepare(), take_source() and drop_pending() run on the
+// streaming thread, reset() at PAUSED->READY; copies() and copy_seconds() from any thread.
 class InputCopies {
  public:
   InputCopies() = default;
@@ -40,7 +40,7 @@ class InputCopies {
   // caller copies them itself, e.g. row by row inside a kernel; copy_pixels() otherwise).
   GstFlowReturn prepare(GstElement *element, V3dContext *ctx, const GstVideoInfo &info,
                         GstBuffer *in, GstBuffer **out, bool defer_pixels = false);
-  // Copies in's visible planes into out (both per info), counted as one input copy. FALSE with
+  // Copies in's visible planes into out (both per info; the caller counts the copy). FALSE with
   // an element error when a frame cannot be mapped.
   bool copy_pixels(GstElement *element, const GstVideoInfo &info, GstBuffer *in, GstBuffer *out);
   // Counts a copy done elsewhere (inside a kernel), with the seconds it took if known.

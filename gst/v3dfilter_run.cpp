@@ -199,9 +199,10 @@ void post_error(GstV3dFilter *self, int rc, const std::string &why, bool meta,
 }
 
 // A frame done: its meta removed, its counters (and the base's padded and chroma counters)
-// added, its time counted when t_start >= 0, its pixels digested.
+// added, its time counted when t_start >= 0, its pixels digested when `digest` (a batch digests
+// its frames at its end, in their order).
 void finish_frame(GstV3dFilter *self, GstBuffer *buf, const GstV3dFrameDesc &d, bool padded,
-                  gint64 t_start) {
+                  gint64 t_start, bool digest) {
   GstV3dFilterClass *klass = GST_V3D_FILTER_GET_CLASS(self);
   if (d.meta) gst_buffer_remove_meta(buf, d.meta);
   GstV3dFilterCount counts[G_N_ELEMENTS(d.counts) + 2];
@@ -212,7 +213,7 @@ void finish_frame(GstV3dFilter *self, GstBuffer *buf, const GstV3dFrameDesc &d, 
   if (is_nv12(self) && klass->chroma_counter >= 0)
     counts[n++] = {static_cast<guint>(klass->chroma_counter), 1};
   gst_v3d_filter_count_frame(self, counts, n, t_start);
-  gst_v3d_filter_update_checksum(self, buf);
+  if (digest) gst_v3d_filter_update_checksum(self, buf);
 }
 
 std::string frame_debug(const GstV3dFrameDesc &d) {
@@ -223,9 +224,9 @@ std::string frame_debug(const GstV3dFrameDesc &d) {
 }
 
 // Runs one described frame. src: the read-only source whose pixels buf still lacks (taken), or
-// NULL.
+// NULL. digest: add the output to the running MD5 (see finish_frame).
 GstFlowReturn run_described(GstV3dFilter *self, GstBuffer *buf, GstV3dFrameDesc &d,
-                            GstBuffer *src, gint64 t_start) {
+                            GstBuffer *src, gint64 t_start, bool digest) {
   GstV3dFilterClass *klass = GST_V3D_FILTER_GET_CLASS(self);
   const GstVideoInfo &info = GST_VIDEO_FILTER(self)->in_info;
   if (d.action == GstV3dFrameDesc::PASS) {
@@ -233,7 +234,7 @@ GstFlowReturn run_described(GstV3dFilter *self, GstBuffer *buf, GstV3dFrameDesc 
     if (src) gst_buffer_unref(src);
     if (!ok) return GST_FLOW_ERROR;
     gst_v3d_filter_count_frame(self, d.counts, d.n_counts, -1);
-    gst_v3d_filter_update_checksum(self, buf);
+    if (digest) gst_v3d_filter_update_checksum(self, buf);
     return GST_FLOW_OK;
   }
   V3dContext *ctx = frame_context(self);
@@ -283,7 +284,7 @@ GstFlowReturn run_described(GstV3dFilter *self, GstBuffer *buf, GstV3dFrameDesc 
     post_error(self, rc, why, d.meta != nullptr, frame_debug(d));
     return GST_FLOW_ERROR;
   }
-  finish_frame(self, buf, d, !direct, t_start);
+  finish_frame(self, buf, d, !direct, t_start, digest);
   return GST_FLOW_OK;
 }
 
@@ -309,7 +310,7 @@ GstFlowReturn gst_v3d_filter_run_one(GstV3dFilter *self, GstBuffer *buf) {
     if (src) gst_buffer_unref(src);
     return ret;
   }
-  return run_described(self, buf, d, src, t_start);
+  return run_described(self, buf, d, src, t_start, true);
 }
 
 // The frames that the family runs whole and in place go to the library in one call (hybrid:
@@ -337,7 +338,7 @@ GstFlowReturn gst_v3d_filter_run_batch(GstV3dFilter *self, GstBuffer **buffers, 
     if (ret != GST_FLOW_OK) break;
     if (d.action == GstV3dFrameDesc::PASS ||
         (rounds_to_8x8(klass->kernel) && !impl->scratch.layout.has_room(buffers[i]))) {
-      ret = run_described(self, buffers[i], d, nullptr, g_get_monotonic_time());
+      ret = run_described(self, buffers[i], d, nullptr, g_get_monotonic_time(), false);
       continue;
     }
     mapped.emplace_back();
@@ -370,9 +371,11 @@ GstFlowReturn gst_v3d_filter_run_batch(GstV3dFilter *self, GstBuffer **buffers, 
     g_free(debug);
     return GST_FLOW_ERROR;
   }
-  // The batch's time counts once, with its last frame.
+  // The batch's time counts once, with its last frame; the MD5 takes the frames in stream order.
   for (size_t i = 0; i < batched.size(); i++)
-    finish_frame(self, batched[i], descs[i], false, i + 1 == batched.size() ? t_start : -1);
+    finish_frame(self, batched[i], descs[i], false, i + 1 == batched.size() ? t_start : -1,
+                 false);
+  for (guint i = 0; i < n; i++) gst_v3d_filter_update_checksum(self, buffers[i]);
   return GST_FLOW_OK;
 }
 
