@@ -18,7 +18,7 @@
 #include <string.h>
 #include <v3d/v3d.h>
 
-#include "v3dvp9meta.h"
+#include <gst/v3d/v3dvp9meta.h>
 
 static guint64 g_seed = 0x5EED2026u;
 
