@@ -129,14 +129,14 @@ struct FrameHeader {
   bool allow_high_precision_mv = false;
   InterpFilter interp_filter = EIGHTTAP;  // after literal_to_type; SWITCHABLE if per block
   // frame_size() / frame_size_with_refs()
-  uint16_t frame_width = 0;
-  uint16_t frame_height = 0;
+  uint32_t frame_width = 0;  // 1..65536
+  uint32_t frame_height = 0;
   bool found_ref = false;  // frame_size_with_refs(): size copied from ref_frame_idx[found_ref_idx]
   uint8_t found_ref_idx = 0;
   // render_size(): display size only, does not affect decoding.
   bool render_and_frame_size_different = false;
-  uint16_t render_width = 0;
-  uint16_t render_height = 0;
+  uint32_t render_width = 0;
+  uint32_t render_height = 0;
   bool refresh_frame_context = false;
   bool frame_parallel_decoding_mode = false;
   uint8_t frame_context_idx = 0;
@@ -155,6 +155,17 @@ struct FrameHeader {
   uint16_t sb64_rows = 0;
   bool frame_is_intra = false;            // key frame or intra-only
   uint32_t uncompressed_header_size = 0;  // bytes, including trailing bits
+  // setup_past_independence() applies (intra frames and error-resilient frames): segmentation
+  // features cleared, loop filter deltas reset (both already done in this header), the previous
+  // segmentation map and MVs unusable, probabilities reset to the defaults, ref_frame_sign_bias
+  // cleared (libvpx clears it after reading it), frame_context_idx forced to 0.
+  bool reset_past = false;
+  // Saved frame contexts (bit i: context i) to set to the default probabilities before this
+  // frame loads frame_context_idx: all four for key frames, error-resilient frames and
+  // reset_frame_context 3; the one the header named for reset_frame_context 2 on intra-only frames.
+  uint8_t reset_contexts_mask = 0;
+  // Some bit of trailing_bits() was not zero (libvpx accepts it; nothing else depends on it).
+  bool trailing_bits_nonzero = false;
 
   // --- compressed header (spec 6.3) ---
   TxMode tx_mode = ONLY_4X4;
