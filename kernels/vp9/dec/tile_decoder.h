@@ -17,7 +17,7 @@ namespace v3d {
 namespace vp9 {
 
 struct FrameHeader;
-struct ProbContext;
+struct FrameContext;
 struct Counts;
 
 // An 8-bit 4:2:0 picture. planes[0] luma, [1] U, [2] V. width/height: the frame's luma size.
@@ -54,7 +54,7 @@ struct TileStats {
 // Everything one frame's tile decoding needs. The frame driver owns all buffers.
 struct TileFrameInput {
   const FrameHeader *hdr = nullptr;   // parsed uncompressed + compressed header
-  const ProbContext *probs = nullptr; // the frame's probabilities (after the compressed header)
+  const FrameContext *probs = nullptr; // the frame's probabilities (after the compressed header)
   Counts *counts = nullptr;           // symbol counts to fill for backward adaptation (zeroed
                                       // by the caller); may be null when not adapting
   const uint8_t *data = nullptr;      // the tile data: from after the compressed header to the
@@ -72,6 +72,12 @@ struct TileFrameInput {
   const uint8_t *prev_seg_map = nullptr;
   uint8_t *cur_seg_map = nullptr;
   V3dContext *lf_context = nullptr;   // context for v3d_vp9_loop_filter_frame
+  // Dequantisation factors per segment: [segment][0 luma, 1 chroma][0 dc, 1 ac] (spec
+  // get_dc_quant / get_ac_quant with the segment's qindex).
+  int16_t dequant[8][2][2] = {};
+  // Loop filter levels per segment, reference frame (0 intra .. 3 altref) and mode class
+  // (0: ZEROMV or intra, 1: other inter modes): libvpx's lfi_n->lvl (spec 8.8.1).
+  uint8_t lf_level[8][4][2] = {};
 };
 
 class TileDecoder {
