@@ -20,7 +20,7 @@ namespace v3d::vp9 {
 using TreeIndex = int8_t;
 
 class BoolDecoder {
-public:
+ public:
   // Window width in bits; the arithmetic decoder's 8-bit value lives in its top byte.
   static constexpr int kWindow = 64;
   // Added to count_ once the data is exhausted, so that no further refills happen.
@@ -28,7 +28,7 @@ public:
 
   // init_bool(sz) followed by the marker bit. Returns false when size is 0 or the marker bit
   // (the first read_bool(128)) is 1; the decoder is then unusable.
-  bool init(const uint8_t* data, size_t size) {
+  bool init(const uint8_t *data, size_t size) {
     pos_ = data;
     end_ = data + size;
     value_ = 0;
@@ -73,7 +73,7 @@ public:
   }
 
   // Reads a symbol with a spec tree (section 9.3.1); probs[i >> 1] is node i's probability.
-  inline int read_tree(const TreeIndex* tree, const uint8_t* probs) {
+  inline int read_tree(const TreeIndex *tree, const uint8_t *probs) {
     int i = 0;
     while ((i = tree[i + read_bool(probs[i >> 1])]) > 0) {
     }
@@ -87,15 +87,16 @@ public:
   // Number of padding bits left (spec exit_bool's BoolMaxBits): the bits of the buffer the
   // arithmetic decoder has not shifted in yet. Negative when it has read past the end.
   int64_t bits_left() const {
-    const int64_t loaded = count_ >= kLotsOfBits ? count_ - kLotsOfBits : count_;
+    const int64_t loaded = count_ > kWindow ? int64_t{count_} - kLotsOfBits : count_;
     return static_cast<int64_t>(end_ - pos_) * 8 + loaded;
   }
 
-private:
+ private:
   // Loads whole bytes below the valid bits of the window. Called when count_ < 0 (fewer than 8
   // bits wait below the top byte).
   void refill() {
-    int shift = kWindow - 8 - (count_ + 8);  // bit position of the next byte's least significant bit
+    int shift =
+        kWindow - 8 - (count_ + 8);  // bit position of the next byte's least significant bit
     const size_t bytes_left = static_cast<size_t>(end_ - pos_);
     if (bytes_left > sizeof(uint64_t)) {
       // Fast path: one big-endian load, keep the whole bytes that fit.
@@ -126,8 +127,8 @@ private:
   uint64_t value_ = 0;
   int count_ = -8;  // valid bits in the window below the top 8; < 0: refill before decoding
   uint32_t range_ = 255;
-  const uint8_t* pos_ = nullptr;
-  const uint8_t* end_ = nullptr;
+  const uint8_t *pos_ = nullptr;
+  const uint8_t *end_ = nullptr;
 };
 
 }  // namespace v3d::vp9

@@ -52,12 +52,17 @@ enum ColorSpace : uint8_t {
 };
 
 // Segment feature indices (spec SEG_LVL_*).
-enum SegLevel : uint8_t { SEG_LVL_ALT_Q = 0, SEG_LVL_ALT_L = 1, SEG_LVL_REF_FRAME = 2, SEG_LVL_SKIP = 3 };
+enum SegLevel : uint8_t {
+  SEG_LVL_ALT_Q = 0,
+  SEG_LVL_ALT_L = 1,
+  SEG_LVL_REF_FRAME = 2,
+  SEG_LVL_SKIP = 3
+};
 
 constexpr int kMaxSegments = 8;
 constexpr int kSegLvlMax = 4;
-constexpr int kNumRefFrames = 8;     // reference slots
-constexpr int kRefsPerFrame = 3;     // LAST, GOLDEN, ALTREF
+constexpr int kNumRefFrames = 8;  // reference slots
+constexpr int kRefsPerFrame = 3;  // LAST, GOLDEN, ALTREF
 constexpr int kMaxLoopFilter = 63;
 constexpr int kMinTileWidthB64 = 4;  // minimum tile width in 64-pixel superblocks
 constexpr int kMaxTileWidthB64 = 64;
@@ -117,7 +122,7 @@ struct FrameHeader {
   bool color_range = false;  // 0: studio swing, 1: full swing
   bool subsampling_x = true;
   bool subsampling_y = true;
-  uint8_t refresh_frame_flags = 0;  // bit i: slot i receives this frame
+  uint8_t refresh_frame_flags = 0;            // bit i: slot i receives this frame
   uint8_t ref_frame_idx[kRefsPerFrame] = {};  // slots of LAST, GOLDEN, ALTREF
   // Indexed by RefFrame (entry 0, INTRA_FRAME, is always 0).
   bool ref_frame_sign_bias[4] = {};
@@ -148,7 +153,7 @@ struct FrameHeader {
   uint16_t mi_rows = 0;
   uint16_t sb64_cols = 0;  // (mi_cols + 7) >> 3
   uint16_t sb64_rows = 0;
-  bool frame_is_intra = false;  // key frame or intra-only
+  bool frame_is_intra = false;            // key frame or intra-only
   uint32_t uncompressed_header_size = 0;  // bytes, including trailing bits
 
   // --- compressed header (spec 6.3) ---

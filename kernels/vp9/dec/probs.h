@@ -92,7 +92,8 @@ struct FrameContext {
   uint8_t tx_probs_8x8[kTxSizeContexts][1];
   uint8_t tx_probs_16x16[kTxSizeContexts][2];
   uint8_t tx_probs_32x32[kTxSizeContexts][3];
-  uint8_t coef_probs[kTxSizes][kPlaneTypes][kRefTypes][kCoefBands][kCoefContexts][kUnconstrainedNodes];
+  uint8_t coef_probs[kTxSizes][kPlaneTypes][kRefTypes][kCoefBands][kCoefContexts]
+                    [kUnconstrainedNodes];
   uint8_t skip_prob[kSkipContexts];
   uint8_t inter_mode_probs[kInterModeContexts][kInterModes - 1];
   uint8_t interp_filter_probs[kInterpFilterContexts][kSwitchableFilters - 1];
@@ -133,11 +134,12 @@ struct Counts {
   uint32_t uv_mode[kIntraModes][kIntraModes];      // [y_mode][uv_mode], inter frames only
   uint32_t partition[kPartitionContexts][kPartitionTypes];
   // [tx_size][plane_type][ref][band][ctx][CoefCountToken]
-  uint32_t coef[kTxSizes][kPlaneTypes][kRefTypes][kCoefBands][kCoefContexts][kUnconstrainedNodes + 1];
+  uint32_t coef[kTxSizes][kPlaneTypes][kRefTypes][kCoefBands][kCoefContexts]
+               [kUnconstrainedNodes + 1];
   // Times the "more coefficients" (EOB) decision was coded at each position.
   uint32_t eob_branch[kTxSizes][kPlaneTypes][kRefTypes][kCoefBands][kCoefContexts];
   uint32_t interp_filter[kInterpFilterContexts][kSwitchableFilters];  // by InterpFilter value
-  uint32_t inter_mode[kInterModeContexts][kInterModes];  // by (mode - NEARESTMV)
+  uint32_t inter_mode[kInterModeContexts][kInterModes];               // by (mode - NEARESTMV)
   uint32_t is_inter[kIsInterContexts][2];
   uint32_t comp_mode[kCompInterContexts][2];
   uint32_t single_ref[kRefContexts][2][2];
@@ -151,10 +153,10 @@ struct Counts {
 };
 
 // Adds every counter of src to dst (tiles decoded in parallel).
-inline void add_counts(Counts& dst, const Counts& src) {
+inline void add_counts(Counts &dst, const Counts &src) {
   static_assert(sizeof(Counts) % sizeof(uint32_t) == 0, "Counts is all uint32_t");
-  auto* d = reinterpret_cast<uint32_t*>(&dst);
-  const auto* s = reinterpret_cast<const uint32_t*>(&src);
+  auto *d = reinterpret_cast<uint32_t *>(&dst);
+  const auto *s = reinterpret_cast<const uint32_t *>(&src);
   for (size_t i = 0; i < sizeof(Counts) / sizeof(uint32_t); ++i) d[i] += s[i];
 }
 

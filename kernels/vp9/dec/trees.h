@@ -14,22 +14,23 @@ inline constexpr TreeIndex kPartitionTree[6] = {
     -PARTITION_NONE, 2, -PARTITION_HORZ, 4, -PARTITION_VERT, -PARTITION_SPLIT};
 
 inline constexpr TreeIndex kIntraModeTree[18] = {
-    -DC_PRED, 2, -TM_PRED, 4, -V_PRED, 6, 8, 12, -H_PRED, 10,
-    -D135_PRED, -D117_PRED, -D45_PRED, 14, -D63_PRED, 16, -D153_PRED, -D207_PRED};
+    -DC_PRED, 2,          -TM_PRED,   4,         -V_PRED, 6,         8,  12,         -H_PRED,
+    10,       -D135_PRED, -D117_PRED, -D45_PRED, 14,      -D63_PRED, 16, -D153_PRED, -D207_PRED};
 
 inline constexpr TreeIndex kSegmentTree[14] = {2, 4, 6, 8, 10, 12, 0, -1, -2, -3, -4, -5, -6, -7};
 
 // Symbols are inter modes minus NEARESTMV (0 NEARESTMV, 1 NEARMV, 2 ZEROMV, 3 NEWMV).
-inline constexpr TreeIndex kInterModeTree[6] = {
-    -(ZEROMV - NEARESTMV), 2, -(NEARESTMV - NEARESTMV), 4, -(NEARMV - NEARESTMV), -(NEWMV - NEARESTMV)};
+inline constexpr TreeIndex kInterModeTree[6] = {-(ZEROMV - NEARESTMV),    2,
+                                                -(NEARESTMV - NEARESTMV), 4,
+                                                -(NEARMV - NEARESTMV),    -(NEWMV - NEARESTMV)};
 
 inline constexpr TreeIndex kInterpFilterTree[4] = {-EIGHTTAP, 2, -EIGHTTAP_SMOOTH, -EIGHTTAP_SHARP};
 
 inline constexpr TreeIndex kMvJointTree[6] = {
     -MV_JOINT_ZERO, 2, -MV_JOINT_HNZVZ, 4, -MV_JOINT_HZVNZ, -MV_JOINT_HNZVNZ};
 
-inline constexpr TreeIndex kMvClassTree[20] = {
-    0, 2, -1, 4, 6, 8, -2, -3, 10, 12, -4, -5, -6, 14, 16, 18, -7, -8, -9, -10};
+inline constexpr TreeIndex kMvClassTree[20] = {0,  2,  -1, 4,  6,  8,  -2, -3, 10, 12,
+                                               -4, -5, -6, 14, 16, 18, -7, -8, -9, -10};
 
 inline constexpr TreeIndex kMvClass0Tree[2] = {0, -1};
 
