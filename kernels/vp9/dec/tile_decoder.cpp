@@ -96,7 +96,8 @@ void Tile::decode_partition(int mi_row, int mi_col, BlockSize bsize) {
   const int above = (above_part[mi_col] >> bsl) & 1;
   const int left = (left_part[mi_row & 7] >> bsl) & 1;
   const int ctx = left * 2 + above + bsl * 4;
-  const uint8_t *p = fc->partition_probs[ctx];
+  // Intra frames use the fixed key-frame partition probabilities (libvpx vp9_kf_partition_probs).
+  const uint8_t *p = hdr->frame_is_intra ? kKfPartitionProbs[ctx] : fc->partition_probs[ctx];
   int part;
   if (has_rows && has_cols)
     part = r.read_tree(kPartitionTree, p);

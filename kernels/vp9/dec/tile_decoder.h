@@ -80,6 +80,9 @@ struct TileFrameInput {
   uint8_t lf_level[8][4][2] = {};
 };
 
+// The counters as '#' comment lines (one topic per line, "name=count" pairs).
+std::string format_tile_stats(const TileStats &s);
+
 class TileDecoder {
  public:
   TileDecoder();
@@ -95,8 +98,9 @@ class TileDecoder {
   const TileStats &stats() const;
   TileStats &stats();
 
+  struct Impl;  // tile_internal.h
+
  private:
-  struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 

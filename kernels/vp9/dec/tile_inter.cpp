@@ -11,7 +11,7 @@
 #include <cstring>
 
 #include "vp9/dec/tile_internal.h"
-#include "vp9/mc/mc.h"
+#include "vp9/dec/tile_mc.h"
 
 namespace v3d {
 namespace vp9 {
@@ -30,15 +30,9 @@ int ilog2(int v) {
   return l;
 }
 
-// Copies the bw x bh area at (x, y) of a plane of size pw x ph into dst (stride bw), samples
-// outside the plane taking the nearest edge sample (libvpx build_mc_border).
 void emu_edge(uint8_t *dst, const uint8_t *src, ptrdiff_t stride, int pw, int ph, int x, int y,
               int bw, int bh) {
-  for (int r = 0; r < bh; ++r) {
-    const int sy = std::clamp(y + r, 0, ph - 1);
-    const uint8_t *row = src + sy * stride;
-    for (int c = 0; c < bw; ++c) dst[r * bw + c] = row[std::clamp(x + c, 0, pw - 1)];
-  }
+  tile_emu_edge(dst, bw, src, stride, pw, ph, x, y, bw, bh);
 }
 
 struct PredTarget {
@@ -75,7 +69,7 @@ void predict_one(Tile &t, const BlockCtx &b, int plane, int ref, const PictureVi
       sstride = ew;
       ++t.stats.emu_edge_blocks;
     }
-    mc_dsp().mc[ilog2(w) - 2][filter][avg](out.dst, out.stride, src, sstride, h, sx, sy);
+    tile_mc(ilog2(w), filter, avg, out.dst, out.stride, src, sstride, h, sx, sy);
     return;
   }
 
@@ -134,7 +128,7 @@ void predict_one(Tile &t, const BlockCtx &b, int plane, int ref, const PictureVi
       sstride = ew;
     }
   }
-  mc_dsp().scaled[filter][avg](out.dst, out.stride, src, sstride, w, h, sx, xs, sy, ys);
+  tile_mc_scaled(filter, avg, out.dst, out.stride, src, sstride, w, h, sx, xs, sy, ys);
 }
 
 }  // namespace

@@ -12,7 +12,7 @@
 
 #include "v3d/v3d.h"
 #include "vp9/dec/tile_internal.h"
-#include "vp9/ipred/ipred.h"
+#include "vp9/dec/tile_ipred.h"
 
 namespace v3d {
 namespace vp9 {
@@ -90,7 +90,7 @@ void predict_intra(const Tile &t, const BlockCtx &b, const PlaneGeom &g, int tx,
   }
   int slot = mode;
   if (mode == DC_PRED) slot = have_left ? (have_top ? DC_PRED : kSlotDcLeft) : (have_top ? kSlotDcTop : kSlot128);
-  ipred_dsp().pred[tx][slot](dst, g.stride, above, left_col);
+  tile_ipred(tx, slot, dst, g.stride, above, left_col);
 }
 
 void add_residual(Tile &t, uint8_t *dst, ptrdiff_t stride, int tx, int tx_type, int eob) {

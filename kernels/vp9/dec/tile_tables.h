@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "vp9/dec/default_probs.h"
 #include "vp9/dec/frame_header.h"
 #include "vp9/dec/probs.h"
 
@@ -87,10 +88,7 @@ extern const int16_t kDefaultScan4x4[16], kColScan4x4[16], kRowScan4x4[16];
 extern const int16_t kDefaultScan8x8[64], kColScan8x8[64], kRowScan8x8[64];
 extern const int16_t kDefaultScan16x16[256], kColScan16x16[256], kRowScan16x16[256];
 extern const int16_t kDefaultScan32x32[1024];
-extern const uint8_t kPareto8Full[255][8];
-// Key-frame mode probabilities (tile_kf_probs.cpp).
-extern const uint8_t kKfYModeProbs[10][10][9];
-extern const uint8_t kKfUvModeProbs[10][9];
+
 
 // Scan for a transform size and type (spec get_scan: ADST_DCT reads rows, DCT_ADST columns).
 inline const int16_t *scan_for(int tx_size, int tx_type) {
