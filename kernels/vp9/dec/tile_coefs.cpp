@@ -64,7 +64,7 @@ int read_coefs(Tile &t, const BlockCtx &b, int plane, int x4, int y4, int tx_siz
   uint32_t(*cnt)[kCoefContexts][kUnconstrainedNodes + 1] =
       t.counts ? t.counts->coef[tx_size][ptype][ref] : nullptr;
   uint32_t(*eob_cnt)[kCoefContexts] = t.counts ? t.counts->eob_branch[tx_size][ptype][ref] : nullptr;
-  const int16_t *dq = t.in.dequant[b.mi->segment_id][ptype];
+  const int16_t *dq = t.dequant[b.mi->segment_id][ptype];
   const int16_t *scan = scan_for(tx_size, tx_type == 4 ? 0 : tx_type);
   const int log2n = tx_size + 2;
   const int max_eob = 16 << (2 * tx_size);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "vp9/dec/quant.h"
 #include "vp9/dec/tile_internal.h"
 #include "vp9/dec/trees.h"
 
@@ -78,7 +79,7 @@ void Tile::decode_block(int mi_row, int mi_col, BlockSize bsize, int bwl, int bh
   // Loop filter grid (libvpx get_filter_level: level by segment, reference and mode class).
   const int mode_class = mi->is_inter() && mi->mode != ZEROMV;
   V3dVp9LfInfo info;
-  info.filter_level = in.lf_level[mi->segment_id][std::max<int>(mi->ref_frame[0], 0)][mode_class];
+  info.filter_level = lf_level[mi->segment_id][std::max<int>(mi->ref_frame[0], 0)][mode_class];
   info.block_size = bsize;
   info.tx_size = mi->tx_size;
   info.skip_inter = mi->skip && mi->is_inter();
@@ -189,6 +190,16 @@ bool TileDecoder::decode_frame(const TileFrameInput &in, std::string *error) {
   const int sb_cols = (t.mi_cols + 7) >> 3;
   for (int p = 0; p < 3; ++p) t.above_nz[p].assign(size_t(sb_cols) * (p ? 8 : 16), 0);
   t.above_part.assign(size_t(sb_cols) * 8, 0);
+  for (int seg = 0; seg < kMaxSegments; ++seg) {
+    const SegmentDequant d = segment_dequant(h, seg);
+    t.dequant[seg][0][0] = d.y_dc;
+    t.dequant[seg][0][1] = d.y_ac;
+    t.dequant[seg][1][0] = d.uv_dc;
+    t.dequant[seg][1][1] = d.uv_ac;
+  }
+  LoopFilterLevels levels;
+  loop_filter_levels(h, levels);
+  std::memcpy(t.lf_level, levels.level, sizeof(t.lf_level));
   ++t.stats.frames;
   if (h.frame_type == KEY_FRAME) ++t.stats.key_frames;
   if (h.intra_only) ++t.stats.intra_only_frames;

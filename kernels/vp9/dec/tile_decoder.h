@@ -72,12 +72,6 @@ struct TileFrameInput {
   const uint8_t *prev_seg_map = nullptr;
   uint8_t *cur_seg_map = nullptr;
   V3dContext *lf_context = nullptr;   // context for v3d_vp9_loop_filter_frame
-  // Dequantisation factors per segment: [segment][0 luma, 1 chroma][0 dc, 1 ac] (spec
-  // get_dc_quant / get_ac_quant with the segment's qindex).
-  int16_t dequant[8][2][2] = {};
-  // Loop filter levels per segment, reference frame (0 intra .. 3 altref) and mode class
-  // (0: ZEROMV or intra, 1: other inter modes): libvpx's lfi_n->lvl (spec 8.8.1).
-  uint8_t lf_level[8][4][2] = {};
 };
 
 // The counters as '#' comment lines (one topic per line, "name=count" pairs).

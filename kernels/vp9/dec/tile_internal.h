@@ -78,6 +78,10 @@ struct TileDecoder::Impl {
   std::vector<uint8_t> above_part;   // partition context per 8x8 column
   std::vector<V3dVp9LfInfo> lf_grid;
   RefScale scale[3];
+  // Dequantisation factors [segment][0 luma, 1 chroma][0 dc, 1 ac] (spec 8.6.1).
+  int16_t dequant[8][2][2] = {};
+  // Loop filter levels [segment][ref frame][0: intra or ZEROMV, 1: other inter modes] (8.8.1).
+  uint8_t lf_level[8][4][2] = {};
   bool lossless = false;
 
   // Tile

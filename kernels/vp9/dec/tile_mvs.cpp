@@ -182,7 +182,7 @@ int read_mv_component(Tile &t, int comp, bool usehp) {
       if (usehp) ++c->class0_hp[hp];
     }
   } else {
-    const int n = cls + kClass0Size - 1;
+    const int n = cls;  // integer bits beyond class 0 (CLASS0_BITS - 1 + cls)
     d = 0;
     for (int i = 0; i < n; ++i) d |= t.r.read_bool(p.bits[i]) << i;
     fr = t.r.read_tree(kMvFrTree, p.fr);
