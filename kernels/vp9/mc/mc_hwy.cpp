@@ -9,9 +9,8 @@
 // for every VP9 kernel P <= 182 and N <= 54 (the test checks P <= 192 and N <= 64), so
 // sum + 64 + 16384 lies in [0, 65535] and is exact modulo 2^16 as an unsigned value. Then
 // Round2(sum, 7) = ((sum + 16448) >> 7, unsigned) - 128, exactly, and the order of the wrapping
-// multiply-adds does not matter. The 2-D case keeps the horizontal results as 16-bit lanes
-// clipped to 0..255 (libvpx's 8-bit intermediate) in a sliding window of rows: no temporary
-// buffer, each source row filtered once.
+// multiply-adds does not matter. The vertical passes keep a sliding window of rows in
+// registers, so each source row is loaded and widened once.
 // Reads exactly what mc.h promises: the bilinear slots read only taps 3 and 4 (the others are 0).
 
 #include "vp9/mc/mc.h"
@@ -70,12 +69,6 @@ HWY_INLINE hn::Vec<D> Round7(D d, hn::Vec<D> sum) {
   const hn::RebindToUnsigned<D> du;
   const hn::Vec<D> biased = hn::Add(sum, hn::Set(d, 16448));
   return hn::Sub(hn::BitCast(d, hn::ShiftRight<7>(hn::BitCast(du, biased))), hn::Set(d, 128));
-}
-
-// Round7 then clipped to 0..255, as 16-bit lanes (the 2-D intermediate).
-template <class D>
-HWY_INLINE hn::Vec<D> Round7Clip(D d, hn::Vec<D> sum) {
-  return hn::Min(hn::Max(Round7(d, sum), hn::Zero(d)), hn::Set(d, 255));
 }
 
 // Horizontal filter sum of the lanes' pixels s[0 .. lanes), s pointing at the output's own
@@ -166,32 +159,17 @@ HWY_NOINLINE void McV(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src,
   }
 }
 
+// 2-D: the horizontal pass into an 8-bit temporary (the clip is the saturating narrowing, as
+// libvpx's clip_pixel), rows kT0 - 3 .. h - 1 + kT1 - 3, then the vertical pass over it. Two
+// passes keep each loop's live vectors (taps, window) within 16 registers on SSE and NEON.
 template <int kW, int kFilter, int kAvg>
 HWY_NOINLINE void McHV(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src,
                        ptrdiff_t src_stride, int h, int mx, int my) {
   constexpr int kT0 = TapRange<kFilter>::kT0, kT1 = TapRange<kFilter>::kT1;
-  constexpr int kN = kT1 - kT0 + 1;
-  using D = hn::CappedTag<int16_t, kW>;
-  const D d;
-  constexpr int kL = static_cast<int>(hn::MaxLanes(d));
-  const Taps<D> kx(d, kSubpelFilters[kFilter][mx]);
-  const Taps<D> ky(d, kSubpelFilters[kFilter][my]);
-  for (int x = 0; x < kW; x += kL) {
-    // win[i] = horizontal result of source row y + kT0 - 3 + i (clipped: libvpx's 8-bit temp).
-    const uint8_t *s = src + x + (kT0 - 3) * src_stride;
-    uint8_t *o = dst + x;
-    hn::Vec<D> win[kN];
-    V3D_MC_UNROLL
-    for (int i = 0; i < kN - 1; i++)
-      win[i] = Round7Clip(d, SumH<kT0, kT1>(d, s + i * src_stride, kx));
-    s += (kN - 1) * src_stride;
-    for (int y = 0; y < h; y++, s += src_stride, o += dst_stride) {
-      win[kN - 1] = Round7Clip(d, SumH<kT0, kT1>(d, s, kx));
-      StorePred<kAvg>(d, Round7(d, SumV<kT0, kT1, D>(win, ky)), o);
-      V3D_MC_UNROLL
-      for (int i = 0; i < kN - 1; i++) win[i] = win[i + 1];
-    }
-  }
+  constexpr int kExtra = kT1 - kT0;  // rows beyond the block's h
+  HWY_ALIGN uint8_t tmp[(64 + 7) * kW];
+  McH<kW, kFilter, 0>(tmp, kW, src + (kT0 - 3) * src_stride, src_stride, h + kExtra, mx);
+  McV<kW, kFilter, kAvg>(dst, dst_stride, tmp + (3 - kT0) * kW, kW, h, my);
 }
 
 template <int kW, int kFilter, int kAvg>
