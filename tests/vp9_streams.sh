@@ -43,7 +43,7 @@ stream() {
       -vf "scale=$w:$h" -frames:v "$n" -pix_fmt yuv420p "$src" || { echo "FAIL $name: ffmpeg"; failed=$((failed + 1)); return; }
   fi
   ivf="$tmp/$name.ivf"
-  if ! vpxenc --codec=vp9 --quiet --limit="$n" "$@" -o "$ivf" "$src" >"$tmp/$name.enc.log" 2>&1; then
+  if ! vpxenc --codec=vp9 --ivf --quiet --limit="$n" "$@" -o "$ivf" "$src" >"$tmp/$name.enc.log" 2>&1; then
     echo "FAIL $name: vpxenc refused: $(tail -c 200 "$tmp/$name.enc.log")"
     failed=$((failed + 1)); failed_names="$failed_names $name"; return
   fi
