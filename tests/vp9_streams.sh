@@ -8,7 +8,9 @@
 #
 # Usage: vp9_streams.sh V3D_VP9DEC [NAME_FILTER]   (NAME_FILTER: a grep -E pattern on names)
 # Environment: V3D_STREAMS_KEEP=DIR keeps the streams and outputs in DIR; V3D_EXE_WRAPPER runs
-# the decoder under a wrapper (qemu-aarch64 for cross builds).
+# the decoder under a wrapper (qemu-aarch64 for cross builds); V3D_VP9_RESIZE_ENC names
+# vp9-resize-enc (tests/vp9_resize_enc.c, built when libvpx's headers are there), which makes
+# the streams with scaled references (skipped without it).
 # Exit: 0 all passed, 1 some failed, 77 (skip) when vpxenc, vpxdec or ffmpeg is missing.
 set -u
 
@@ -31,6 +33,26 @@ passed=0
 failed=0
 failed_names=""
 
+# check NAME IVF: compares every frame's MD5 with vpxdec's.
+check() {
+  name=$1 ivf=$2
+  vpxdec --i420 --md5 -o "$tmp/$name-%4.i420" "$ivf" 2>/dev/null | awk '{print $1}' >"$tmp/$name.ref"
+  ${V3D_EXE_WRAPPER:-} "$dec" --framemd5 "$ivf" >"$tmp/$name.out" 2>"$tmp/$name.err"
+  rc=$?
+  grep -v '^#' "$tmp/$name.out" | cut -f2 >"$tmp/$name.got"
+  nref=$(wc -l <"$tmp/$name.ref")
+  if [ "$rc" -eq 0 ] && cmp -s "$tmp/$name.ref" "$tmp/$name.got" && [ "$nref" -gt 0 ]; then
+    echo "PASS $name ($nref frames)"
+    passed=$((passed + 1))
+  else
+    first=$(paste "$tmp/$name.ref" "$tmp/$name.got" | awk '$1 != $2 {print NR - 1; exit}')
+    echo "FAIL $name: rc $rc, $nref reference frames, $(wc -l <"$tmp/$name.got") decoded," \
+      "first differing frame ${first:-none} $(head -c 300 "$tmp/$name.err")"
+    failed=$((failed + 1)); failed_names="$failed_names $name"
+  fi
+  grep '^#' "$tmp/$name.out" | sed "s/^/  $name /" | head -40
+}
+
 # stream NAME WIDTH HEIGHT FRAMES [vpxenc options...]
 stream() {
   name=$1 w=$2 h=$3 n=$4
@@ -48,21 +70,7 @@ stream() {
     echo "FAIL $name: vpxenc refused: $(tail -c 200 "$tmp/$name.enc.log")"
     failed=$((failed + 1)); failed_names="$failed_names $name"; return
   fi
-  vpxdec --i420 --md5 -o "$tmp/$name-%4.i420" "$ivf" 2>/dev/null | awk '{print $1}' >"$tmp/$name.ref"
-  ${V3D_EXE_WRAPPER:-} "$dec" --framemd5 "$ivf" >"$tmp/$name.out" 2>"$tmp/$name.err"
-  rc=$?
-  grep -v '^#' "$tmp/$name.out" | cut -f2 >"$tmp/$name.got"
-  nref=$(wc -l <"$tmp/$name.ref")
-  if [ "$rc" -eq 0 ] && cmp -s "$tmp/$name.ref" "$tmp/$name.got" && [ "$nref" -gt 0 ]; then
-    echo "PASS $name ($nref frames)"
-    passed=$((passed + 1))
-  else
-    first=$(paste "$tmp/$name.ref" "$tmp/$name.got" | awk '$1 != $2 {print NR - 1; exit}')
-    echo "FAIL $name: rc $rc, $nref reference frames, $(wc -l <"$tmp/$name.got") decoded," \
-      "first differing frame ${first:-none} $(head -c 300 "$tmp/$name.err")"
-    failed=$((failed + 1)); failed_names="$failed_names $name"
-  fi
-  grep '^#' "$tmp/$name.out" | sed "s/^/  $name /" | head -40
+  check "$name" "$ivf"
 }
 
 kf="--kf-max-dist=0 --end-usage=q"
@@ -96,6 +104,31 @@ stream aq3 352 288 10 --aq-mode=3 --end-usage=cbr --target-bitrate=200
 stream sharp5 352 288 8 --sharpness=5
 # Dynamic resizing (scaled references) where this vpxenc does it: low-rate one-pass CBR.
 stream resize352 352 288 30 --resize-allowed=1 --end-usage=cbr --target-bitrate=30 --lag-in-frames=0
+
+stream marf352 352 288 40 --auto-alt-ref=6 --lag-in-frames=25
+
+# resized NAME FRAMES W0xH0 [FRAME:WxH ...]: frame size changes without key frames (scaled
+# references), made by vp9-resize-enc.
+resized() {
+  name=$1
+  shift
+  echo "$name" | grep -Eq -- "$filter" || return 0
+  enc=${V3D_VP9_RESIZE_ENC:-}
+  if [ -z "$enc" ] || [ ! -x "$enc" ]; then
+    echo "SKIP $name: no vp9-resize-enc"
+    return 0
+  fi
+  ivf="$tmp/$name.ivf"
+  if ! "$enc" "$ivf" "$@" >"$tmp/$name.enc.log" 2>&1; then
+    echo "FAIL $name: vp9-resize-enc: $(tail -c 200 "$tmp/$name.enc.log")"
+    failed=$((failed + 1)); failed_names="$failed_names $name"; return
+  fi
+  check "$name" "$ivf"
+}
+
+resized scaled352 24 352x288 4:176x144 8:352x288 12:200x150 16:351x287 20:177x145
+resized scaled128 16 128x96 3:65x49 6:127x95 9:64x48 12:100x75
+resized scaled64 12 64x64 2:33x33 4:63x63 6:32x32 8:40x24
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] || { echo "failed:$failed_names"; exit 1; }
