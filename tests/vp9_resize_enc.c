@@ -4,8 +4,12 @@
 // compensation). vpxenc has no option for this; libvpx's encoder does it when the configured size
 // changes in one-pass encoding without lag, within its limits (a new size at most the first one
 // and within a factor 2 of the references). The pictures are a moving synthetic pattern.
+// Second mode, "svc": two spatial layers (176x144 and 352x288, one superframe per picture: the
+// upper layer predicts from the lower one through scaling) with an intra-only frame inserted on
+// the base layer at frame K (libvpx's VP9E_SET_SVC_SPATIAL_LAYER_SYNC), which vpxenc cannot make.
 //
 // Usage: vp9-resize-enc OUT.ivf FRAMES W0xH0 [FRAME:WxH ...]   (sizes applied from FRAME on)
+//        vp9-resize-enc OUT.ivf FRAMES svc K
 // Built only when libvpx's development files are present (tests/meson.build).
 #include <stdint.h>
 #include <stdio.h>
@@ -34,14 +38,42 @@ static void fill(vpx_image_t *img, int w, int h, int t) {
 
 static int parse_size(const char *s, int *w, int *h) { return sscanf(s, "%dx%d", w, h) == 2; }
 
+// Two spatial layers in one-pass CBR (what libvpx's SVC needs), base layer at half size.
+static int setup_svc(vpx_codec_ctx_t *codec, vpx_codec_enc_cfg_t *cfg) {
+  cfg->rc_end_usage = VPX_CBR;
+  cfg->rc_target_bitrate = 600;
+  cfg->ss_number_layers = 2;
+  cfg->ts_number_layers = 1;
+  cfg->ts_rate_decimator[0] = 1;
+  cfg->layer_target_bitrate[0] = 200;
+  cfg->layer_target_bitrate[1] = 600;
+  cfg->rc_min_quantizer = 2;
+  cfg->rc_max_quantizer = 56;
+  if (vpx_codec_enc_init(codec, vpx_codec_vp9_cx(), cfg, 0)) return 0;
+  vpx_svc_extra_cfg_t sp;
+  memset(&sp, 0, sizeof sp);
+  for (int i = 0; i < 2; ++i) {
+    sp.max_quantizers[i] = 56;
+    sp.min_quantizers[i] = 2;
+    sp.scaling_factor_num[i] = 1;
+    sp.scaling_factor_den[i] = i ? 1 : 2;
+    sp.speed_per_layer[i] = 7;
+  }
+  return !vpx_codec_control(codec, VP9E_SET_SVC, 1) &&
+         !vpx_codec_control(codec, VP9E_SET_SVC_PARAMETERS, &sp) &&
+         !vpx_codec_control(codec, VP8E_SET_CPUUSED, 7);
+}
+
 int main(int argc, char **argv) {
   if (argc < 4) {
     fprintf(stderr, "usage: %s OUT.ivf FRAMES W0xH0 [FRAME:WxH ...]\n", argv[0]);
     return 2;
   }
   const int frames = atoi(argv[2]);
-  int w, h;
-  if (!parse_size(argv[3], &w, &h)) return 2;
+  const int svc = strcmp(argv[3], "svc") == 0;
+  const int intra_only_at = svc && argc > 4 ? atoi(argv[4]) : -1;
+  int w = 352, h = 288;
+  if (!svc && !parse_size(argv[3], &w, &h)) return 2;
   FILE *out = fopen(argv[1], "wb");
   if (!out) return 1;
   vpx_codec_enc_cfg_t cfg;
@@ -56,7 +88,7 @@ int main(int argc, char **argv) {
   cfg.rc_end_usage = VPX_VBR;
   cfg.rc_target_bitrate = 400;
   cfg.kf_mode = VPX_KF_DISABLED;
-  if (vpx_codec_enc_init(&codec, vpx_codec_vp9_cx(), &cfg, 0)) {
+  if (svc ? !setup_svc(&codec, &cfg) : vpx_codec_enc_init(&codec, vpx_codec_vp9_cx(), &cfg, 0) != 0) {
     fprintf(stderr, "encoder init failed\n");
     return 1;
   }
@@ -72,7 +104,14 @@ int main(int argc, char **argv) {
   vpx_image_t img;
   if (!vpx_img_alloc(&img, VPX_IMG_FMT_I420, (unsigned)w, (unsigned)h, 16)) return 1;
   for (int t = 0; t <= frames; ++t) {
-    for (int a = 4; a < argc && t < frames; ++a) {
+    if (t == intra_only_at) {
+      vpx_svc_spatial_layer_sync_t sync;
+      memset(&sync, 0, sizeof sync);
+      sync.base_layer_intra_only = 1;
+      sync.spatial_layer_sync[0] = sync.spatial_layer_sync[1] = 1;
+      if (vpx_codec_control(&codec, VP9E_SET_SVC_SPATIAL_LAYER_SYNC, &sync)) return 1;
+    }
+    for (int a = 4; a < argc && t < frames && !svc; ++a) {
       int f, nw, nh;
       if (sscanf(argv[a], "%d:%dx%d", &f, &nw, &nh) == 3 && f == t) {
         cfg.g_w = (unsigned)nw;
@@ -88,7 +127,8 @@ int main(int argc, char **argv) {
       }
     }
     if (t < frames) fill(&img, w, h, t);
-    if (vpx_codec_encode(&codec, t < frames ? &img : NULL, t, 1, 0, VPX_DL_GOOD_QUALITY)) {
+    if (vpx_codec_encode(&codec, t < frames ? &img : NULL, t, 1, 0,
+                         svc ? VPX_DL_REALTIME : VPX_DL_GOOD_QUALITY)) {
       fprintf(stderr, "encode failed: %s\n", vpx_codec_error_detail(&codec));
       return 1;
     }

@@ -105,7 +105,13 @@ stream sharp5 352 288 8 --sharpness=5
 # Dynamic resizing (scaled references) where this vpxenc does it: low-rate one-pass CBR.
 stream resize352 352 288 30 --resize-allowed=1 --end-usage=cbr --target-bitrate=30 --lag-in-frames=0
 
+# Multi-layer alt-refs: hidden frames shown later through show_existing_frame.
 stream marf352 352 288 40 --auto-alt-ref=6 --lag-in-frames=25
+# Real-time speed 9 picks the bilinear filter; --best tries every filter.
+stream rt9 352 288 20 --rt --cpu-used=9
+stream best176 176 144 10 --best
+# Four tile columns.
+stream tiles1280 1280 720 4 --tile-columns=2 --cpu-used=8
 
 # resized NAME FRAMES W0xH0 [FRAME:WxH ...]: frame size changes without key frames (scaled
 # references), made by vp9-resize-enc.
@@ -129,6 +135,8 @@ resized() {
 resized scaled352 24 352x288 4:176x144 8:352x288 12:200x150 16:351x287 20:177x145
 resized scaled128 16 128x96 3:65x49 6:127x95 9:64x48 12:100x75
 resized scaled64 12 64x64 2:33x33 4:63x63 6:32x32 8:40x24
+# Two spatial layers (inter-layer scaled prediction, superframes) with an intra-only frame.
+resized svc-intra-only 20 svc 8
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] || { echo "failed:$failed_names"; exit 1; }
