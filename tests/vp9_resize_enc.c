@@ -7,9 +7,13 @@
 // Second mode, "svc": two spatial layers (176x144 and 352x288, one superframe per picture: the
 // upper layer predicts from the lower one through scaling) with an intra-only frame inserted on
 // the base layer at frame K (libvpx's VP9E_SET_SVC_SPATIAL_LAYER_SYNC), which vpxenc cannot make.
+// Third mode, "roi": real-time encoding with a region-of-interest map that moves every frame,
+// whose eight segments use every segmentation feature (quantiser and loop filter deltas, the
+// skip feature, a fixed reference frame: last, golden or intra) through VP9E_SET_ROI_MAP.
 //
 // Usage: vp9-resize-enc OUT.ivf FRAMES W0xH0 [FRAME:WxH ...]   (sizes applied from FRAME on)
 //        vp9-resize-enc OUT.ivf FRAMES svc K
+//        vp9-resize-enc OUT.ivf FRAMES roi
 // Built only when libvpx's development files are present (tests/meson.build).
 #include <stdint.h>
 #include <stdio.h>
@@ -64,6 +68,28 @@ static int setup_svc(vpx_codec_ctx_t *codec, vpx_codec_enc_cfg_t *cfg) {
          !vpx_codec_control(codec, VP8E_SET_CPUUSED, 7);
 }
 
+// Segments in vertical bands of 6 8x8 columns that drift right every third frame.
+static int set_roi(vpx_codec_ctx_t *codec, int w, int h, int t) {
+  static unsigned char map[(4096 / 8) * (4096 / 8)];
+  vpx_roi_map_t roi;
+  memset(&roi, 0, sizeof roi);
+  roi.enabled = 1;
+  roi.rows = (unsigned)(h + 7) / 8;
+  roi.cols = (unsigned)(w + 7) / 8;
+  for (unsigned r = 0; r < roi.rows; ++r)
+    for (unsigned c = 0; c < roi.cols; ++c) map[r * roi.cols + c] = (unsigned char)(((c + t / 3) / 6 + r / 12) % 8);
+  roi.roi_map = map;
+  static const int dq[8] = {0, 20, -15, 0, 0, 0, 0, 10};
+  static const int dlf[8] = {0, 0, 0, 12, 0, -8, 0, 0};
+  static const int skip[8] = {0, 0, 0, 0, 1, 0, 0, 0};
+  static const int ref[8] = {-1, -1, -1, -1, -1, 1, 0, 2};
+  memcpy(roi.delta_q, dq, sizeof dq);
+  memcpy(roi.delta_lf, dlf, sizeof dlf);
+  memcpy(roi.skip, skip, sizeof skip);
+  memcpy(roi.ref_frame, ref, sizeof ref);
+  return vpx_codec_control(codec, VP9E_SET_ROI_MAP, &roi) == VPX_CODEC_OK;
+}
+
 int main(int argc, char **argv) {
   if (argc < 4) {
     fprintf(stderr, "usage: %s OUT.ivf FRAMES W0xH0 [FRAME:WxH ...]\n", argv[0]);
@@ -71,9 +97,10 @@ int main(int argc, char **argv) {
   }
   const int frames = atoi(argv[2]);
   const int svc = strcmp(argv[3], "svc") == 0;
+  const int roi = strcmp(argv[3], "roi") == 0;
   const int intra_only_at = svc && argc > 4 ? atoi(argv[4]) : -1;
   int w = 352, h = 288;
-  if (!svc && !parse_size(argv[3], &w, &h)) return 2;
+  if (!svc && !roi && !parse_size(argv[3], &w, &h)) return 2;
   FILE *out = fopen(argv[1], "wb");
   if (!out) return 1;
   vpx_codec_enc_cfg_t cfg;
@@ -92,6 +119,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "encoder init failed\n");
     return 1;
   }
+  if (roi && vpx_codec_control(&codec, VP8E_SET_CPUUSED, 7)) return 1;
   uint8_t hdr[32] = {'D', 'K', 'I', 'F'};
   put16(hdr + 6, 32);
   memcpy(hdr + 8, "VP90", 4);
@@ -111,7 +139,7 @@ int main(int argc, char **argv) {
       sync.spatial_layer_sync[0] = sync.spatial_layer_sync[1] = 1;
       if (vpx_codec_control(&codec, VP9E_SET_SVC_SPATIAL_LAYER_SYNC, &sync)) return 1;
     }
-    for (int a = 4; a < argc && t < frames && !svc; ++a) {
+    for (int a = 4; a < argc && t < frames && !svc && !roi; ++a) {
       int f, nw, nh;
       if (sscanf(argv[a], "%d:%dx%d", &f, &nw, &nh) == 3 && f == t) {
         cfg.g_w = (unsigned)nw;
@@ -127,8 +155,12 @@ int main(int argc, char **argv) {
       }
     }
     if (t < frames) fill(&img, w, h, t);
+    if (roi && t < frames && !set_roi(&codec, w, h, t)) {
+      fprintf(stderr, "ROI map refused: %s\n", vpx_codec_error_detail(&codec));
+      return 1;
+    }
     if (vpx_codec_encode(&codec, t < frames ? &img : NULL, t, 1, 0,
-                         svc ? VPX_DL_REALTIME : VPX_DL_GOOD_QUALITY)) {
+                         svc || roi ? VPX_DL_REALTIME : VPX_DL_GOOD_QUALITY)) {
       fprintf(stderr, "encode failed: %s\n", vpx_codec_error_detail(&codec));
       return 1;
     }

@@ -137,6 +137,8 @@ resized scaled128 16 128x96 3:65x49 6:127x95 9:64x48 12:100x75
 resized scaled64 12 64x64 2:33x33 4:63x63 6:32x32 8:40x24
 # Two spatial layers (inter-layer scaled prediction, superframes) with an intra-only frame.
 resized svc-intra-only 20 svc 8
+# Every segmentation feature (quantiser, loop filter, skip, fixed reference) in a moving map.
+resized roi-segments 20 roi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] || { echo "failed:$failed_names"; exit 1; }
