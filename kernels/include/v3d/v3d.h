@@ -38,6 +38,9 @@ enum {
   V3D_ERROR_NO_MEMORY = -8,
   V3D_ERROR_GPU = -9,              /* the GPU failed (device lost, submission error) */
   V3D_ERROR_UNAVAILABLE = -10,     /* the requested backend or device can't be had */
+  V3D_ERROR_INVALID_DATA = -11,    /* corrupt or truncated bitstream */
+  V3D_ERROR_UNSUPPORTED = -12,     /* valid bitstream using a feature not implemented */
+  V3D_ERROR_AGAIN = -13,           /* try again after draining output (no picture waiting) */
 };
 
 /* Static English description of an error code ("block overlap", ...). Never NULL. */
