@@ -12,10 +12,13 @@
  * 4:2:2, 4:4:0, 10/12-bit) are refused in the caps when upstream names the profile, else at the
  * first frame with an element error that names profile and bit depth.
  *
- * Output: each shown frame, in an I420 buffer of the element's #GstV3dBufferPool (shared memory
- * of the v3d context, the pool of <gst/v3d/v3dpool.h>) with a #GstVideoMeta carrying the pool's
- * strides when downstream supports it; the decoded picture's visible planes are copied into it
- * (the decoder keeps its own pictures as references). The caps' width and height are the coded
+ * Output: each shown frame, in an I420 buffer of a #GstV3dBufferPool (shared memory of the v3d
+ * context, the pool of <gst/v3d/v3dpool.h>) with a #GstVideoMeta carrying the pool's strides
+ * when downstream supports it: downstream's pool when it offers one (a v3d filter such as
+ * v3dvp9lpf then gets frames padded for its kernels, without copies), else the element's own, in
+ * GStreamer's default I420 layout. The decoded picture's visible planes are copied into it (the
+ * decoder keeps its pictures as references, so they cannot be handed out as writable pool
+ * memory). The caps' width and height are the coded
  * frame size; a stream whose render size differs from the frame size gets the pixel aspect
  * ratio that displays the frame at the render size. A change of frame size (a new key frame, or
  * libvpx's dynamic resizing) renegotiates with the new size.
@@ -135,6 +138,7 @@ struct GstV3dVp9DecPrivate {
   GstVideoCodecState *input_state = nullptr;
   OutputFormat output;
   bool wait_key = true;  // drop packets until a key frame: at start, after flushes and errors
+  bool add_video_meta = false;  // own pool, downstream supports GstVideoMeta
 };
 
 #define GST_TYPE_V3D_VP9_DEC (gst_v3d_vp9_dec_get_type())
@@ -352,6 +356,7 @@ static gboolean gst_v3d_vp9_dec_start(GstVideoDecoder *vdec) {
   }
   p->output = OutputFormat();
   p->wait_key = true;
+  p->add_video_meta = false;
   return TRUE;
 }
 
@@ -437,6 +442,13 @@ static GstFlowReturn gst_v3d_vp9_dec_push_picture(GstV3dVp9Dec *self, V3dVp9Pict
     return ret;
   }
   GstVideoCodecState *state = gst_video_decoder_get_output_state(vdec);
+  if (self->priv->add_video_meta && !gst_buffer_get_video_meta(frame->output_buffer)) {
+    const GstVideoInfo *vi = &state->info;
+    gst_buffer_add_video_meta_full(frame->output_buffer, GST_VIDEO_FRAME_FLAG_NONE,
+        GST_VIDEO_INFO_FORMAT(vi), GST_VIDEO_INFO_WIDTH(vi), GST_VIDEO_INFO_HEIGHT(vi),
+        GST_VIDEO_INFO_N_PLANES(vi), const_cast<gsize *>(vi->offset),
+        const_cast<gint *>(vi->stride));
+  }
   GstVideoFrame out;
   const bool mapped = gst_video_frame_map(&out, &state->info, frame->output_buffer, GST_MAP_WRITE);
   gst_video_codec_state_unref(state);
@@ -582,27 +594,37 @@ static GstFlowReturn gst_v3d_vp9_dec_handle_frame(GstVideoDecoder *vdec,
   return ret;
 }
 
-// Hands out GstV3dBufferPool buffers (with GstVideoMeta when downstream supports it).
+// Output buffers come from a GstV3dBufferPool: downstream's when it offers one (a v3d filter:
+// frames then reach it without copies, padded for its kernels), else the element's own,
+// configured without the pool's video-meta padding (the element copies pictures in, so it needs
+// none, and elements that ignore GstVideoMeta strides, such as y4menc 1.22, then get
+// GStreamer's default layout); a GstVideoMeta with those strides is added when downstream
+// supports it.
 static gboolean gst_v3d_vp9_dec_decide_allocation(GstVideoDecoder *vdec, GstQuery *query) {
   auto *self = GST_V3D_VP9_DEC(vdec);
   GstCaps *caps = nullptr;
   gst_query_parse_allocation(query, &caps, nullptr);
   GstVideoInfo info;
   if (!caps || !gst_video_info_from_caps(&info, caps)) return FALSE;
-  V3dContext *ctx = self->priv->context.ref();
-  if (!ctx) return FALSE;
-  GstBufferPool *pool = gst_v3d_buffer_pool_new(ctx);
-  v3d_context_free(ctx);
+  const bool video_meta =
+      gst_query_find_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr) != FALSE;
   guint size = static_cast<guint>(GST_VIDEO_INFO_SIZE(&info)), min = 0, max = 0;
   const bool update = gst_query_get_n_allocation_pools(query) > 0;
+  GstBufferPool *pool = nullptr;
   if (update) {
-    GstBufferPool *theirs = nullptr;
-    gst_query_parse_nth_allocation_pool(query, 0, &theirs, nullptr, &min, &max);
-    if (theirs) gst_object_unref(theirs);
+    gst_query_parse_nth_allocation_pool(query, 0, &pool, nullptr, &min, &max);
+    if (pool && !GST_IS_V3D_BUFFER_POOL(pool)) gst_clear_object(&pool);
+  }
+  const bool own = pool == nullptr;
+  if (own) {
+    V3dContext *ctx = self->priv->context.ref();
+    if (!ctx) return FALSE;
+    pool = gst_v3d_buffer_pool_new(ctx);
+    v3d_context_free(ctx);
   }
   GstStructure *config = gst_buffer_pool_get_config(pool);
   gst_buffer_pool_config_set_params(config, caps, size, min, max);
-  if (gst_query_find_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr))
+  if (video_meta && !own)
     gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
   if (!gst_buffer_pool_set_config(pool, config)) {
     // The pool adjusted the config (padded size): accept it if it still fits.
@@ -618,7 +640,9 @@ static gboolean gst_v3d_vp9_dec_decide_allocation(GstVideoDecoder *vdec, GstQuer
   config = gst_buffer_pool_get_config(pool);
   gst_buffer_pool_config_get_params(config, nullptr, &size, nullptr, nullptr);
   gst_structure_free(config);
-  GST_DEBUG_OBJECT(self, "v3d pool, buffers of %u bytes", size);
+  self->priv->add_video_meta = own && video_meta;
+  GST_DEBUG_OBJECT(self, "%s v3d pool, buffers of %u bytes, video meta %s",
+                   own ? "own" : "downstream's", size, video_meta ? "yes" : "no");
   if (update)
     gst_query_set_nth_allocation_pool(query, 0, pool, size, min, max);
   else
