@@ -306,7 +306,7 @@ void test_target(const char *target, GuardedSource &src_mem) {
             for (int my = 0; my < 16; my++) {
               const int h = (mx + my) % 5 == 0 ? (rng.u32() & 1 ? 4 : 64) : 4 * rng.range(1, 16);
               const int r0 = my ? -3 : 0, rows = my ? h + 7 : h;
-              const int c0 = mx ? -3 : 0, cols = mx ? w + 7 : w;
+              const int c0 = mx ? -3 : 0, cols = mx ? w + 8 : w;
               const ptrdiff_t ss = (cols + rng.range(0, 40)) * (rng.range(0, 7) == 0 ? -1 : 1);
               const uint8_t *src = src_mem.place(rng, rng.range(0, kNumPatterns - 1), r0, rows, c0,
                                                  cols, ss, (cases & 1) != 0);

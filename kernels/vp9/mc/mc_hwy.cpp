@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "vp9/mc/mc_hwy.cpp"
@@ -83,6 +84,106 @@ HWY_INLINE hn::Vec<D> SumH(D d, const uint8_t *s, const Taps<D> &k) {
   return acc;
 }
 
+// The horizontal filter of one phase, generic form: Sum(d, s) is SumH.
+template <class D, int kT0, int kT1>
+struct LaneFilter {
+  Taps<D> k;
+  LaneFilter(D d, const int16_t *row) : k(d, row) {}
+  HWY_INLINE hn::Vec<D> Sum(D d, const uint8_t *s) const { return SumH<kT0, kT1>(d, s, k); }
+};
+
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSSE3
+// x86: the horizontal sum as pmaddubsw of pixel pairs (u8) and tap pairs (i8), the SSSE3
+// idiom. Exact: no tap of a phase other than 0 leaves -128..127, and no pair's sum leaves
+// int16 (|pair| <= 255 * 127, the test checks it), so only the sum of the pairs wraps, which the
+// unsigned rounding (Round7) absorbs. Each 128-bit block b of a vector holds the 16 source bytes
+// from the output column 8b - 3 and computes outputs 8b .. 8b + 7: the block's loads reach
+// column 8b + 12, so a row's last block reads up to column w + 4 (mc.h's contract).
+#define V3D_MC_PAIRS 1
+
+// Byte shuffles pairing the pixels of taps (t, t + 1): byte 2j of a block = j + t, byte
+// 2j + 1 = j + t + 1.
+struct PairIndex {
+  uint8_t b[8][64];
+};
+constexpr PairIndex MakePairIndex() {
+  PairIndex p{};
+  for (int t = 0; t < 8; t++)
+    for (int i = 0; i < 64; i++) p.b[t][i] = static_cast<uint8_t>((i % 16) / 2 + t + (i & 1));
+  return p;
+}
+alignas(64) constexpr PairIndex kPairIndex = MakePairIndex();
+
+// The 16 source bytes per block described above, for a vector of bytes.
+template <class D8>
+HWY_INLINE hn::Vec<D8> LoadBlocks(D8 d8, const uint8_t *s) {
+  constexpr size_t kBytes = hn::MaxLanes(D8());
+  if constexpr (kBytes == 16) {
+    return hn::LoadU(d8, s - 3);
+  } else {
+    const hn::Half<D8> dh;
+    return hn::Combine(d8, LoadBlocks(dh, s + kBytes / 4), LoadBlocks(dh, s));
+  }
+}
+
+template <class D, class V8>
+HWY_INLINE hn::Vec<D> MulPairs(D, V8 px, V8 taps) {
+  constexpr size_t kBytes = 2 * hn::MaxLanes(D());
+  if constexpr (kBytes == 16) {
+    return hn::Vec<D>{_mm_maddubs_epi16(px.raw, taps.raw)};
+#if HWY_TARGET <= HWY_AVX2
+  } else if constexpr (kBytes == 32) {
+    return hn::Vec<D>{_mm256_maddubs_epi16(px.raw, taps.raw)};
+#endif
+#if HWY_TARGET <= HWY_AVX3
+  } else {
+    return hn::Vec<D>{_mm512_maddubs_epi16(px.raw, taps.raw)};
+#endif
+  }
+}
+
+template <class D, int kT0, int kT1>
+struct PairFilter {
+  using D8 = hn::Repartition<uint8_t, D>;
+  static constexpr int kPairs = (kT1 - kT0 + 1) / 2;
+  hn::Vec<D8> taps[kPairs], idx[kPairs];
+  PairFilter(D d, const int16_t *row) {
+    const D8 d8;
+    const hn::RebindToUnsigned<D> du;
+    V3D_MC_UNROLL
+    for (int p = 0; p < kPairs; p++) {
+      const int t = kT0 + 2 * p;
+      const int pair = (row[t] & 0xFF) | (row[t + 1] & 0xFF) << 8;
+      taps[p] = hn::BitCast(d8, hn::Set(du, static_cast<uint16_t>(pair)));
+      idx[p] = hn::Load(d8, kPairIndex.b[t]);
+    }
+  }
+  HWY_INLINE hn::Vec<D> Sum(D d, const uint8_t *s) const {
+    const D8 d8;
+    const hn::Vec<D8> px = LoadBlocks(d8, s);
+    hn::Vec<D> acc = MulPairs(d, hn::TableLookupBytes(px, idx[0]), taps[0]);
+    V3D_MC_UNROLL
+    for (int p = 1; p < kPairs; p++)
+      acc = hn::Add(acc, MulPairs(d, hn::TableLookupBytes(px, idx[p]), taps[p]));
+    return acc;
+  }
+};
+#else
+#define V3D_MC_PAIRS 0
+#endif
+
+// The horizontal filter for lanes of D: the pair form where it exists and a vector covers at
+// least 8 outputs (4-wide rows would read past the contract), else the generic form.
+template <class D, int kFilter>
+#if V3D_MC_PAIRS
+using HFilter = std::conditional_t<(hn::MaxLanes(D()) >= 8),
+                                   PairFilter<D, TapRange<kFilter>::kT0, TapRange<kFilter>::kT1>,
+                                   LaneFilter<D, TapRange<kFilter>::kT0, TapRange<kFilter>::kT1>>;
+#else
+using HFilter = LaneFilter<D, TapRange<kFilter>::kT0, TapRange<kFilter>::kT1>;
+#endif
+#undef V3D_MC_PAIRS
+
 // Vertical filter sum over a window of rows win[0 .. kT1 - kT0].
 template <int kT0, int kT1, class D>
 HWY_INLINE hn::Vec<D> SumV(const hn::Vec<D> *win, const Taps<D> &k) {
@@ -120,38 +221,47 @@ HWY_NOINLINE void McCopy(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src,
 template <int kW, int kFilter, int kAvg>
 HWY_NOINLINE void McH(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src,
                       ptrdiff_t src_stride, int h, int mx) {
-  constexpr int kT0 = TapRange<kFilter>::kT0, kT1 = TapRange<kFilter>::kT1;
   using D = hn::CappedTag<int16_t, kW>;
   const D d;
   constexpr int kL = static_cast<int>(hn::MaxLanes(d));
-  const Taps<D> k(d, kSubpelFilters[kFilter][mx]);
+  const HFilter<D, kFilter> filter(d, kSubpelFilters[kFilter][mx]);
   for (int y = 0; y < h; y++, dst += dst_stride, src += src_stride) {
     V3D_MC_UNROLL
-    for (int x = 0; x < kW; x += kL)
-      StorePred<kAvg>(d, Round7(d, SumH<kT0, kT1>(d, src + x, k)), dst + x);
+    for (int x = 0; x < kW; x += kL) StorePred<kAvg>(d, Round7(d, filter.Sum(d, src + x)), dst + x);
   }
 }
 
-template <int kW, int kFilter, int kAvg>
-HWY_NOINLINE void McV(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src,
-                      ptrdiff_t src_stride, int h, int my) {
+// One row of lanes of D from 8-bit pixels (widened) or from 16-bit intermediates.
+template <class D>
+HWY_INLINE hn::Vec<D> LoadRow(D d, const uint8_t *p) {
+  return hn::PromoteTo(d, hn::LoadU(hn::Rebind<uint8_t, D>(), p));
+}
+template <class D>
+HWY_INLINE hn::Vec<D> LoadRow(D d, const int16_t *p) {
+  return hn::LoadU(d, p);
+}
+
+// Vertical pass over rows of T (uint8_t pixels, or int16_t intermediates in 0..255), src_stride
+// in elements.
+template <int kW, int kFilter, int kAvg, class T>
+HWY_NOINLINE void McV(uint8_t *dst, ptrdiff_t dst_stride, const T *src, ptrdiff_t src_stride,
+                      int h, int my) {
   constexpr int kT0 = TapRange<kFilter>::kT0, kT1 = TapRange<kFilter>::kT1;
   constexpr int kN = kT1 - kT0 + 1;
   using D = hn::CappedTag<int16_t, kW>;
   const D d;
-  const hn::Rebind<uint8_t, D> d8;
   constexpr int kL = static_cast<int>(hn::MaxLanes(d));
   const Taps<D> k(d, kSubpelFilters[kFilter][my]);
   for (int x = 0; x < kW; x += kL) {
     // win[i] = source row y + kT0 - 3 + i.
-    const uint8_t *s = src + x + (kT0 - 3) * src_stride;
+    const T *s = src + x + (kT0 - 3) * src_stride;
     uint8_t *o = dst + x;
     hn::Vec<D> win[kN];
     V3D_MC_UNROLL
-    for (int i = 0; i < kN - 1; i++) win[i] = hn::PromoteTo(d, hn::LoadU(d8, s + i * src_stride));
+    for (int i = 0; i < kN - 1; i++) win[i] = LoadRow(d, s + i * src_stride);
     s += (kN - 1) * src_stride;
     for (int y = 0; y < h; y++, s += src_stride, o += dst_stride) {
-      win[kN - 1] = hn::PromoteTo(d, hn::LoadU(d8, s));
+      win[kN - 1] = LoadRow(d, s);
       StorePred<kAvg>(d, Round7(d, SumV<kT0, kT1, D>(win, k)), o);
       V3D_MC_UNROLL
       for (int i = 0; i < kN - 1; i++) win[i] = win[i + 1];
@@ -159,17 +269,29 @@ HWY_NOINLINE void McV(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src,
   }
 }
 
-// 2-D: the horizontal pass into an 8-bit temporary (the clip is the saturating narrowing, as
-// libvpx's clip_pixel), rows kT0 - 3 .. h - 1 + kT1 - 3, then the vertical pass over it. Two
-// passes keep each loop's live vectors (taps, window) within 16 registers on SSE and NEON.
+// 2-D: the horizontal pass into a 16-bit temporary clipped to 0..255 (libvpx's clip_pixel),
+// rows kT0 - 3 .. h - 1 + kT1 - 3, then the vertical pass over it. Two passes keep each loop's
+// live vectors (taps, window) within 16 registers on SSE and NEON; 16-bit rows spare the
+// vertical pass the widening, and full-vector stores and loads forward well.
 template <int kW, int kFilter, int kAvg>
 HWY_NOINLINE void McHV(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src,
                        ptrdiff_t src_stride, int h, int mx, int my) {
   constexpr int kT0 = TapRange<kFilter>::kT0, kT1 = TapRange<kFilter>::kT1;
-  constexpr int kExtra = kT1 - kT0;  // rows beyond the block's h
-  HWY_ALIGN uint8_t tmp[(64 + 7) * kW];
-  McH<kW, kFilter, 0>(tmp, kW, src + (kT0 - 3) * src_stride, src_stride, h + kExtra, mx);
-  McV<kW, kFilter, kAvg>(dst, dst_stride, tmp + (3 - kT0) * kW, kW, h, my);
+  using D = hn::CappedTag<int16_t, kW>;
+  const D d;
+  constexpr int kL = static_cast<int>(hn::MaxLanes(d));
+  const HFilter<D, kFilter> filter(d, kSubpelFilters[kFilter][mx]);
+  const int rows = h + kT1 - kT0;
+  HWY_ALIGN int16_t tmp[(64 + 7) * kW];
+  const uint8_t *s = src + (kT0 - 3) * src_stride;
+  for (int y = 0; y < rows; y++, s += src_stride) {
+    V3D_MC_UNROLL
+    for (int x = 0; x < kW; x += kL) {
+      const hn::Vec<D> v = Round7(d, filter.Sum(d, s + x));
+      hn::Store(hn::Min(hn::Max(v, hn::Zero(d)), hn::Set(d, 255)), d, tmp + y * kW + x);
+    }
+  }
+  McV<kW, kFilter, kAvg>(dst, dst_stride, tmp + (3 - kT0) * kW, ptrdiff_t{kW}, h, my);
 }
 
 template <int kW, int kFilter, int kAvg>
