@@ -72,16 +72,26 @@ HWY_INLINE hn::Vec<D> Round7(D d, hn::Vec<D> sum) {
   return hn::Sub(hn::BitCast(d, hn::ShiftRight<7>(hn::BitCast(du, biased))), hn::Set(d, 128));
 }
 
+// Sum of x[0 .. kN) as a balanced tree: the wrapping sums may be taken in any order, and a
+// tree shortens the dependency chain of a block's few rows.
+template <int kN, class V>
+HWY_INLINE V TreeSum(const V *x) {
+  if constexpr (kN == 1) {
+    return x[0];
+  } else {
+    return hn::Add(TreeSum<kN / 2>(x), TreeSum<kN - kN / 2>(x + kN / 2));
+  }
+}
+
 // Horizontal filter sum of the lanes' pixels s[0 .. lanes), s pointing at the output's own
 // column (taps read s[t - 3]).
 template <int kT0, int kT1, class D>
 HWY_INLINE hn::Vec<D> SumH(D d, const uint8_t *s, const Taps<D> &k) {
   const hn::Rebind<uint8_t, D> d8;
-  hn::Vec<D> acc = hn::Mul(hn::PromoteTo(d, hn::LoadU(d8, s + kT0 - 3)), k.k[kT0]);
+  hn::Vec<D> m[kT1 - kT0 + 1];
   V3D_MC_UNROLL
-  for (int t = kT0 + 1; t <= kT1; t++)
-    acc = hn::Add(acc, hn::Mul(hn::PromoteTo(d, hn::LoadU(d8, s + t - 3)), k.k[t]));
-  return acc;
+  for (int t = kT0; t <= kT1; t++) m[t - kT0] = hn::Mul(hn::PromoteTo(d, hn::LoadU(d8, s + t - 3)), k.k[t]);
+  return TreeSum<kT1 - kT0 + 1>(m);
 }
 
 // The horizontal filter of one phase, generic form: Sum(d, s) is SumH.
@@ -161,11 +171,10 @@ struct PairFilter {
   HWY_INLINE hn::Vec<D> Sum(D d, const uint8_t *s) const {
     const D8 d8;
     const hn::Vec<D8> px = LoadBlocks(d8, s);
-    hn::Vec<D> acc = MulPairs(d, hn::TableLookupBytes(px, idx[0]), taps[0]);
+    hn::Vec<D> m[kPairs];
     V3D_MC_UNROLL
-    for (int p = 1; p < kPairs; p++)
-      acc = hn::Add(acc, MulPairs(d, hn::TableLookupBytes(px, idx[p]), taps[p]));
-    return acc;
+    for (int p = 0; p < kPairs; p++) m[p] = MulPairs(d, hn::TableLookupBytes(px, idx[p]), taps[p]);
+    return TreeSum<kPairs>(m);
   }
 };
 #else
@@ -182,15 +191,14 @@ using HFilter = std::conditional_t<(hn::MaxLanes(D()) >= 8),
 #else
 using HFilter = LaneFilter<D, TapRange<kFilter>::kT0, TapRange<kFilter>::kT1>;
 #endif
-#undef V3D_MC_PAIRS
 
 // Vertical filter sum over a window of rows win[0 .. kT1 - kT0].
 template <int kT0, int kT1, class D>
 HWY_INLINE hn::Vec<D> SumV(const hn::Vec<D> *win, const Taps<D> &k) {
-  hn::Vec<D> acc = hn::Mul(win[0], k.k[kT0]);
+  hn::Vec<D> m[kT1 - kT0 + 1];
   V3D_MC_UNROLL
-  for (int t = kT0 + 1; t <= kT1; t++) acc = hn::Add(acc, hn::Mul(win[t - kT0], k.k[t]));
-  return acc;
+  for (int t = kT0; t <= kT1; t++) m[t - kT0] = hn::Mul(win[t - kT0], k.k[t]);
+  return TreeSum<kT1 - kT0 + 1>(m);
 }
 
 // Stores Round7 lanes (saturated to 8 bits), averaged with dst when kAvg.
@@ -294,15 +302,185 @@ HWY_NOINLINE void McHV(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src,
   McV<kW, kFilter, kAvg>(dst, dst_stride, tmp + (3 - kT0) * kW, ptrdiff_t{kW}, h, my);
 }
 
+// ---- 4-wide blocks: two rows per 8-lane vector (lanes 0..3 row y, 4..7 row y + 1) ----------
+// Every 4-wide VP9 block has an even height; the 2-D pass's odd count of intermediate rows gets
+// one spare row in its temporary.
+using D2 = hn::CappedTag<int16_t, 8>;
+using D1 = hn::CappedTag<int16_t, 4>;
+
+// Rows p0 and p1 as one vector.
+template <class T>
+HWY_INLINE hn::Vec<D2> LoadRows2(const T *p0, const T *p1) {
+  return hn::Combine(D2(), LoadRow(D1(), p1), LoadRow(D1(), p0));
+}
+
+// Stores Round7 lanes of two rows to o0 and o1, averaged with them when kAvg.
+template <int kAvg>
+HWY_INLINE void StorePred2(hn::Vec<D2> v, uint8_t *o0, uint8_t *o1) {
+  const hn::CappedTag<uint8_t, 8> d8;
+  const hn::CappedTag<uint8_t, 4> d4;
+  hn::Vec<decltype(d8)> px = hn::DemoteTo(d8, v);
+  if constexpr (kAvg) px = hn::AverageRound(px, hn::Combine(d8, hn::LoadU(d4, o1), hn::LoadU(d4, o0)));
+  hn::StoreU(hn::LowerHalf(d4, px), d4, o0);
+  hn::StoreU(hn::UpperHalf(d4, px), d4, o1);
+}
+
+// Horizontal sums of two 4-pixel rows, generic form.
+template <int kT0, int kT1>
+struct LaneFilter2 {
+  Taps<D2> k;
+  explicit LaneFilter2(const int16_t *row) : k(D2(), row) {}
+  HWY_INLINE hn::Vec<D2> Sum(const uint8_t *s0, const uint8_t *s1) const {
+    hn::Vec<D2> m[kT1 - kT0 + 1];
+    V3D_MC_UNROLL
+    for (int t = kT0; t <= kT1; t++) m[t - kT0] = hn::Mul(LoadRows2(s0 + t - 3, s1 + t - 3), k.k[t]);
+    return TreeSum<kT1 - kT0 + 1>(m);
+  }
+};
+
+#if V3D_MC_PAIRS
+// The pmaddubsw form for two 4-pixel rows: each row's 12 source bytes (columns -3..8, 8 + 4
+// byte loads), pairs gathered by pshufb into the vector's lower half from row 0 and upper half
+// from row 1.
+struct PairIndex2 {
+  uint8_t lo[8][16], hi[8][16];
+};
+constexpr PairIndex2 MakePairIndex2() {
+  PairIndex2 p{};
+  for (int t = 0; t < 8; t++)
+    for (int i = 0; i < 16; i++) {
+      const uint8_t pick = static_cast<uint8_t>((i % 8) / 2 + t + (i & 1));
+      p.lo[t][i] = i < 8 ? pick : 0x80;  // 0x80: pshufb writes 0
+      p.hi[t][i] = i < 8 ? 0x80 : pick;
+    }
+  return p;
+}
+alignas(16) constexpr PairIndex2 kPairIndex2 = MakePairIndex2();
+
+template <int kT0, int kT1>
+struct PairFilter2 {
+  static constexpr int kPairs = (kT1 - kT0 + 1) / 2;
+  __m128i taps[kPairs], lo[kPairs], hi[kPairs];
+  explicit PairFilter2(const int16_t *row) {
+    V3D_MC_UNROLL
+    for (int p = 0; p < kPairs; p++) {
+      const int t = kT0 + 2 * p;
+      taps[p] = _mm_set1_epi16(static_cast<int16_t>((row[t] & 0xFF) | (row[t + 1] & 0xFF) << 8));
+      lo[p] = _mm_load_si128(reinterpret_cast<const __m128i *>(kPairIndex2.lo[t]));
+      hi[p] = _mm_load_si128(reinterpret_cast<const __m128i *>(kPairIndex2.hi[t]));
+    }
+  }
+  static HWY_INLINE __m128i Load12(const uint8_t *s) {
+    int32_t tail;
+    memcpy(&tail, s + 5, 4);
+    return _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i *>(s - 3)),
+                              _mm_cvtsi32_si128(tail));
+  }
+  HWY_INLINE hn::Vec<D2> Sum(const uint8_t *s0, const uint8_t *s1) const {
+    const __m128i a = Load12(s0), b = Load12(s1);
+    hn::Vec<D2> m[kPairs];
+    V3D_MC_UNROLL
+    for (int p = 0; p < kPairs; p++) {
+      const __m128i px = _mm_or_si128(_mm_shuffle_epi8(a, lo[p]), _mm_shuffle_epi8(b, hi[p]));
+      m[p] = hn::Vec<D2>{_mm_maddubs_epi16(px, taps[p])};
+    }
+    return TreeSum<kPairs>(m);
+  }
+};
+template <int kFilter>
+using HFilter2 = PairFilter2<TapRange<kFilter>::kT0, TapRange<kFilter>::kT1>;
+#else
+template <int kFilter>
+using HFilter2 = LaneFilter2<TapRange<kFilter>::kT0, TapRange<kFilter>::kT1>;
+#endif
+
+template <int kFilter, int kAvg>
+HWY_NOINLINE void McH4(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src,
+                       ptrdiff_t src_stride, int h, int mx) {
+  const D2 d;
+  const HFilter2<kFilter> filter(kSubpelFilters[kFilter][mx]);
+  for (int y = 0; y < h; y += 2, src += 2 * src_stride, dst += 2 * dst_stride)
+    StorePred2<kAvg>(Round7(d, filter.Sum(src, src + src_stride)), dst, dst + dst_stride);
+}
+
+// Vertical pass, two output rows per step: cw[i] = rows (y + kT0 - 3 + i, y + kT0 - 2 + i).
+template <int kFilter, int kAvg, class T>
+HWY_NOINLINE void McV4(uint8_t *dst, ptrdiff_t dst_stride, const T *src, ptrdiff_t src_stride,
+                       int h, int my) {
+  constexpr int kT0 = TapRange<kFilter>::kT0, kT1 = TapRange<kFilter>::kT1;
+  constexpr int kN = kT1 - kT0 + 1;
+  const D2 d;
+  const D1 d1;
+  const Taps<D2> k(d, kSubpelFilters[kFilter][my]);
+  const T *s = src + (kT0 - 3) * src_stride;
+  hn::Vec<D2> cw[kN];
+  hn::Vec<D1> last = LoadRow(d1, s);
+  V3D_MC_UNROLL
+  for (int i = 0; i < kN; i++) {
+    const hn::Vec<D1> next = LoadRow(d1, s + (i + 1) * src_stride);
+    cw[i] = hn::Combine(d, next, last);
+    last = next;
+  }
+  s += (kN + 1) * src_stride;  // the row after `last`
+  for (int y = 0;; y += 2, dst += 2 * dst_stride) {
+    StorePred2<kAvg>(Round7(d, SumV<kT0, kT1, D2>(cw, k)), dst, dst + dst_stride);
+    if (y + 2 >= h) break;
+    const hn::Vec<D1> n1 = LoadRow(d1, s), n2 = LoadRow(d1, s + src_stride);
+    s += 2 * src_stride;
+    V3D_MC_UNROLL
+    for (int i = 0; i < kN - 2; i++) cw[i] = cw[i + 2];
+    cw[kN - 2] = hn::Combine(d, n1, last);
+    cw[kN - 1] = hn::Combine(d, n2, n1);
+    last = n2;
+  }
+}
+
+// 2-D without a temporary (a 4-wide one, stored as pairs and reloaded as odd pairs, stalls on
+// store forwarding): p[j] holds the horizontal results of intermediate rows (y + 2j, y + 2j + 1),
+// the odd pairs of the vertical window are their byte-shifted combinations.
+template <int kFilter, int kAvg>
+HWY_NOINLINE void McHV4(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src,
+                        ptrdiff_t src_stride, int h, int mx, int my) {
+  constexpr int kT0 = TapRange<kFilter>::kT0, kT1 = TapRange<kFilter>::kT1;
+  constexpr int kN = kT1 - kT0 + 1, kP = kN / 2 + 1;
+  const D2 d;
+  const HFilter2<kFilter> filter(kSubpelFilters[kFilter][mx]);
+  const Taps<D2> k(d, kSubpelFilters[kFilter][my]);
+  const int rows = h + kN - 1;  // odd: the last pair's second row is a spare (row 0 again)
+  const uint8_t *s = src + (kT0 - 3) * src_stride;
+  const auto pair = [&](int r) {
+    const uint8_t *s0 = s + r * src_stride;
+    const hn::Vec<D2> v = Round7(d, filter.Sum(s0, r + 1 < rows ? s0 + src_stride : s0));
+    return hn::Min(hn::Max(v, hn::Zero(d)), hn::Set(d, 255));
+  };
+  hn::Vec<D2> p[kP];
+  V3D_MC_UNROLL
+  for (int j = 0; j < kP - 1; j++) p[j] = pair(2 * j);
+  for (int y = 0; y < h; y += 2, dst += 2 * dst_stride) {
+    p[kP - 1] = pair(y + 2 * (kP - 1));
+    hn::Vec<D2> cw[kN];
+    V3D_MC_UNROLL
+    for (int i = 0; i < kN; i++)
+      cw[i] = i % 2 == 0 ? p[i / 2] : hn::CombineShiftRightBytes<8>(d, p[i / 2 + 1], p[i / 2]);
+    StorePred2<kAvg>(Round7(d, SumV<kT0, kT1, D2>(cw, k)), dst, dst + dst_stride);
+    V3D_MC_UNROLL
+    for (int j = 0; j < kP - 1; j++) p[j] = p[j + 1];
+  }
+}
+
 template <int kW, int kFilter, int kAvg>
 void Mc(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src, ptrdiff_t src_stride, int h,
         int mx, int my) {
-  if (my == 0) {
-    if (mx == 0) return McCopy<kW, kAvg>(dst, dst_stride, src, src_stride, h);
-    return McH<kW, kFilter, kAvg>(dst, dst_stride, src, src_stride, h, mx);
+  if (my == 0 && mx == 0) return McCopy<kW, kAvg>(dst, dst_stride, src, src_stride, h);
+  if constexpr (kW == 4) {
+    if (my == 0) return McH4<kFilter, kAvg>(dst, dst_stride, src, src_stride, h, mx);
+    if (mx == 0) return McV4<kFilter, kAvg>(dst, dst_stride, src, src_stride, h, my);
+    McHV4<kFilter, kAvg>(dst, dst_stride, src, src_stride, h, mx, my);
+  } else {
+    if (my == 0) return McH<kW, kFilter, kAvg>(dst, dst_stride, src, src_stride, h, mx);
+    if (mx == 0) return McV<kW, kFilter, kAvg>(dst, dst_stride, src, src_stride, h, my);
+    McHV<kW, kFilter, kAvg>(dst, dst_stride, src, src_stride, h, mx, my);
   }
-  if (mx == 0) return McV<kW, kFilter, kAvg>(dst, dst_stride, src, src_stride, h, my);
-  McHV<kW, kFilter, kAvg>(dst, dst_stride, src, src_stride, h, mx, my);
 }
 
 template <int kFilter>
@@ -325,6 +503,7 @@ void InitMcSimd(McDsp *dsp) {
   FillFilter<kFilterSharp>(dsp);
   FillFilter<kFilterBilinear>(dsp);
 }
+#undef V3D_MC_PAIRS
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE
 
 }  // namespace HWY_NAMESPACE
