@@ -9,8 +9,13 @@
 // for every VP9 kernel P <= 182 and N <= 54 (the test checks P <= 192 and N <= 64), so
 // sum + 64 + 16384 lies in [0, 65535] and is exact modulo 2^16 as an unsigned value. Then
 // Round2(sum, 7) = ((sum + 16448) >> 7, unsigned) - 128, exactly, and the order of the wrapping
-// multiply-adds does not matter. The vertical passes keep a sliding window of rows in
-// registers, so each source row is loaded and widened once.
+// multiply-adds does not matter (they are summed as trees, for latency).
+// Layout: rows of up to a vector of 16-bit lanes, strips of vector width across wider blocks;
+// 4-wide blocks two rows per 8-lane vector. The vertical passes keep a sliding window of rows in
+// registers, so each source row is loaded and widened once; the 2-D case filters rows into a
+// 16-bit temporary clipped to 0..255 (libvpx's 8-bit intermediate), then filters columns (the
+// 4-wide case keeps those rows in registers). On x86 the horizontal sums use pmaddubsw on
+// pixel and tap pairs (see PairFilter).
 // Reads exactly what mc.h promises: the bilinear slots read only taps 3 and 4 (the others are 0).
 
 #include "vp9/mc/mc.h"
