@@ -11,10 +11,10 @@
 // Round2(sum, 7) = ((sum + 16448) >> 7, unsigned) - 128, exactly, and the order of the wrapping
 // multiply-adds does not matter (they are summed as trees, for latency).
 // Layout: rows of up to a vector of 16-bit lanes, strips of vector width across wider blocks;
-// 4-wide blocks two rows per 8-lane vector. The vertical passes keep a sliding window of rows in
+// narrow blocks two rows per vector. The vertical passes keep a sliding window of rows in
 // registers, so each source row is loaded and widened once; the 2-D case filters rows into a
 // 16-bit temporary clipped to 0..255 (libvpx's 8-bit intermediate), then filters columns (the
-// 4-wide case keeps those rows in registers). On x86 the horizontal sums use pmaddubsw on
+// two-row case keeps those rows in registers). On x86 the horizontal sums use pmaddubsw on
 // pixel and tap pairs (see PairFilter).
 // Reads exactly what mc.h promises: the bilinear slots read only taps 3 and 4 (the others are 0).
 
@@ -173,9 +173,13 @@ struct PairFilter {
       idx[p] = hn::Load(d8, kPairIndex.b[t]);
     }
   }
-  HWY_INLINE hn::Vec<D> Sum(D d, const uint8_t *s) const {
-    const D8 d8;
-    const hn::Vec<D8> px = LoadBlocks(d8, s);
+  HWY_INLINE hn::Vec<D> Sum(D d, const uint8_t *s) const { return SumBytes(d, LoadBlocks(D8(), s)); }
+  // Two rows of half a vector each (rows 8 or 16 pixels wide).
+  HWY_INLINE hn::Vec<D> SumRows(D d, const uint8_t *s0, const uint8_t *s1) const {
+    const hn::Half<D8> dh;
+    return SumBytes(d, hn::Combine(D8(), LoadBlocks(dh, s1), LoadBlocks(dh, s0)));
+  }
+  HWY_INLINE hn::Vec<D> SumBytes(D d, hn::Vec<D8> px) const {
     hn::Vec<D> m[kPairs];
     V3D_MC_UNROLL
     for (int p = 0; p < kPairs; p++) m[p] = MulPairs(d, hn::TableLookupBytes(px, idx[p]), taps[p]);
@@ -307,38 +311,44 @@ HWY_NOINLINE void McHV(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src,
   McV<kW, kFilter, kAvg>(dst, dst_stride, tmp + (3 - kT0) * kW, ptrdiff_t{kW}, h, my);
 }
 
-// ---- 4-wide blocks: two rows per 8-lane vector (lanes 0..3 row y, 4..7 row y + 1) ----------
-// Every 4-wide VP9 block has an even height; the 2-D pass's odd count of intermediate rows gets
-// one spare row in its temporary.
-using D2 = hn::CappedTag<int16_t, 8>;
-using D1 = hn::CappedTag<int16_t, 4>;
+// ---- Narrow blocks, two rows per vector: lanes [0, kW) row y, [kW, 2 kW) row y + 1 ----------
+// 4-wide blocks on every target, 8-wide ones where a vector holds 16 lanes (AVX2, AVX3), 16-wide
+// ones where it holds 32 (AVX3). Every VP9 block height is even; the 2-D pass's odd count of
+// intermediate rows gets a spare row.
+template <int kW>
+using DRow = hn::CappedTag<int16_t, kW>;
+template <int kW>
+using DPair = hn::CappedTag<int16_t, 2 * kW>;
+template <int kW>
+constexpr bool kTwoRows = kW <= 16 && hn::MaxLanes(DPair<kW>()) == 2 * kW;
 
 // Rows p0 and p1 as one vector.
-template <class T>
-HWY_INLINE hn::Vec<D2> LoadRows2(const T *p0, const T *p1) {
-  return hn::Combine(D2(), LoadRow(D1(), p1), LoadRow(D1(), p0));
+template <int kW, class T>
+HWY_INLINE hn::Vec<DPair<kW>> LoadRows2(const T *p0, const T *p1) {
+  return hn::Combine(DPair<kW>(), LoadRow(DRow<kW>(), p1), LoadRow(DRow<kW>(), p0));
 }
 
 // Stores Round7 lanes of two rows to o0 and o1, averaged with them when kAvg.
-template <int kAvg>
-HWY_INLINE void StorePred2(hn::Vec<D2> v, uint8_t *o0, uint8_t *o1) {
-  const hn::CappedTag<uint8_t, 8> d8;
-  const hn::CappedTag<uint8_t, 4> d4;
+template <int kW, int kAvg>
+HWY_INLINE void StorePred2(hn::Vec<DPair<kW>> v, uint8_t *o0, uint8_t *o1) {
+  const hn::CappedTag<uint8_t, 2 * kW> d8;
+  const hn::CappedTag<uint8_t, kW> dh;
   hn::Vec<decltype(d8)> px = hn::DemoteTo(d8, v);
-  if constexpr (kAvg) px = hn::AverageRound(px, hn::Combine(d8, hn::LoadU(d4, o1), hn::LoadU(d4, o0)));
-  hn::StoreU(hn::LowerHalf(d4, px), d4, o0);
-  hn::StoreU(hn::UpperHalf(d4, px), d4, o1);
+  if constexpr (kAvg) px = hn::AverageRound(px, hn::Combine(d8, hn::LoadU(dh, o1), hn::LoadU(dh, o0)));
+  hn::StoreU(hn::LowerHalf(dh, px), dh, o0);
+  hn::StoreU(hn::UpperHalf(dh, px), dh, o1);
 }
 
-// Horizontal sums of two 4-pixel rows, generic form.
-template <int kT0, int kT1>
+// Horizontal sums of two rows, generic form.
+template <int kW, int kT0, int kT1>
 struct LaneFilter2 {
-  Taps<D2> k;
-  explicit LaneFilter2(const int16_t *row) : k(D2(), row) {}
-  HWY_INLINE hn::Vec<D2> Sum(const uint8_t *s0, const uint8_t *s1) const {
-    hn::Vec<D2> m[kT1 - kT0 + 1];
+  Taps<DPair<kW>> k;
+  explicit LaneFilter2(const int16_t *row) : k(DPair<kW>(), row) {}
+  HWY_INLINE hn::Vec<DPair<kW>> Sum(const uint8_t *s0, const uint8_t *s1) const {
+    hn::Vec<DPair<kW>> m[kT1 - kT0 + 1];
     V3D_MC_UNROLL
-    for (int t = kT0; t <= kT1; t++) m[t - kT0] = hn::Mul(LoadRows2(s0 + t - 3, s1 + t - 3), k.k[t]);
+    for (int t = kT0; t <= kT1; t++)
+      m[t - kT0] = hn::Mul(LoadRows2<kW>(s0 + t - 3, s1 + t - 3), k.k[t]);
     return TreeSum<kT1 - kT0 + 1>(m);
   }
 };
@@ -363,10 +373,10 @@ constexpr PairIndex2 MakePairIndex2() {
 alignas(16) constexpr PairIndex2 kPairIndex2 = MakePairIndex2();
 
 template <int kT0, int kT1>
-struct PairFilter2 {
+struct PairFilter4x2 {
   static constexpr int kPairs = (kT1 - kT0 + 1) / 2;
   __m128i taps[kPairs], lo[kPairs], hi[kPairs];
-  explicit PairFilter2(const int16_t *row) {
+  explicit PairFilter4x2(const int16_t *row) {
     V3D_MC_UNROLL
     for (int p = 0; p < kPairs; p++) {
       const int t = kT0 + 2 * p;
@@ -381,56 +391,69 @@ struct PairFilter2 {
     return _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i *>(s - 3)),
                               _mm_cvtsi32_si128(tail));
   }
-  HWY_INLINE hn::Vec<D2> Sum(const uint8_t *s0, const uint8_t *s1) const {
+  HWY_INLINE hn::Vec<DPair<4>> Sum(const uint8_t *s0, const uint8_t *s1) const {
     const __m128i a = Load12(s0), b = Load12(s1);
-    hn::Vec<D2> m[kPairs];
+    hn::Vec<DPair<4>> m[kPairs];
     V3D_MC_UNROLL
     for (int p = 0; p < kPairs; p++) {
       const __m128i px = _mm_or_si128(_mm_shuffle_epi8(a, lo[p]), _mm_shuffle_epi8(b, hi[p]));
-      m[p] = hn::Vec<D2>{_mm_maddubs_epi16(px, taps[p])};
+      m[p] = hn::Vec<DPair<4>>{_mm_maddubs_epi16(px, taps[p])};
     }
     return TreeSum<kPairs>(m);
   }
 };
-template <int kFilter>
-using HFilter2 = PairFilter2<TapRange<kFilter>::kT0, TapRange<kFilter>::kT1>;
+
+// 8- and 16-pixel rows: PairFilter over a vector of two rows' blocks.
+template <int kW, int kT0, int kT1>
+struct PairFilterRows {
+  PairFilter<DPair<kW>, kT0, kT1> f;
+  explicit PairFilterRows(const int16_t *row) : f(DPair<kW>(), row) {}
+  HWY_INLINE hn::Vec<DPair<kW>> Sum(const uint8_t *s0, const uint8_t *s1) const {
+    return f.SumRows(DPair<kW>(), s0, s1);
+  }
+};
+
+template <int kW, int kFilter>
+using HFilter2 = std::conditional_t<
+    kW == 4, PairFilter4x2<TapRange<kFilter>::kT0, TapRange<kFilter>::kT1>,
+    PairFilterRows<kW, TapRange<kFilter>::kT0, TapRange<kFilter>::kT1>>;
 #else
-template <int kFilter>
-using HFilter2 = LaneFilter2<TapRange<kFilter>::kT0, TapRange<kFilter>::kT1>;
+template <int kW, int kFilter>
+using HFilter2 = LaneFilter2<kW, TapRange<kFilter>::kT0, TapRange<kFilter>::kT1>;
 #endif
 
-template <int kFilter, int kAvg>
-HWY_NOINLINE void McH4(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src,
+template <int kW, int kFilter, int kAvg>
+HWY_NOINLINE void McH2(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src,
                        ptrdiff_t src_stride, int h, int mx) {
-  const D2 d;
-  const HFilter2<kFilter> filter(kSubpelFilters[kFilter][mx]);
+  const DPair<kW> d;
+  const HFilter2<kW, kFilter> filter(kSubpelFilters[kFilter][mx]);
   for (int y = 0; y < h; y += 2, src += 2 * src_stride, dst += 2 * dst_stride)
-    StorePred2<kAvg>(Round7(d, filter.Sum(src, src + src_stride)), dst, dst + dst_stride);
+    StorePred2<kW, kAvg>(Round7(d, filter.Sum(src, src + src_stride)), dst, dst + dst_stride);
 }
 
 // Vertical pass, two output rows per step: cw[i] = rows (y + kT0 - 3 + i, y + kT0 - 2 + i).
-template <int kFilter, int kAvg, class T>
-HWY_NOINLINE void McV4(uint8_t *dst, ptrdiff_t dst_stride, const T *src, ptrdiff_t src_stride,
+template <int kW, int kFilter, int kAvg, class T>
+HWY_NOINLINE void McV2(uint8_t *dst, ptrdiff_t dst_stride, const T *src, ptrdiff_t src_stride,
                        int h, int my) {
   constexpr int kT0 = TapRange<kFilter>::kT0, kT1 = TapRange<kFilter>::kT1;
   constexpr int kN = kT1 - kT0 + 1;
-  const D2 d;
-  const D1 d1;
-  const Taps<D2> k(d, kSubpelFilters[kFilter][my]);
+  const DPair<kW> d;
+  const DRow<kW> d1;
+  const Taps<DPair<kW>> k(d, kSubpelFilters[kFilter][my]);
   const T *s = src + (kT0 - 3) * src_stride;
-  hn::Vec<D2> cw[kN];
-  hn::Vec<D1> last = LoadRow(d1, s);
+  hn::Vec<DPair<kW>> cw[kN];
+  hn::Vec<DRow<kW>> last = LoadRow(d1, s);
   V3D_MC_UNROLL
   for (int i = 0; i < kN; i++) {
-    const hn::Vec<D1> next = LoadRow(d1, s + (i + 1) * src_stride);
+    const hn::Vec<DRow<kW>> next = LoadRow(d1, s + (i + 1) * src_stride);
     cw[i] = hn::Combine(d, next, last);
     last = next;
   }
   s += (kN + 1) * src_stride;  // the row after `last`
   for (int y = 0;; y += 2, dst += 2 * dst_stride) {
-    StorePred2<kAvg>(Round7(d, SumV<kT0, kT1, D2>(cw, k)), dst, dst + dst_stride);
+    StorePred2<kW, kAvg>(Round7(d, SumV<kT0, kT1, DPair<kW>>(cw, k)), dst, dst + dst_stride);
     if (y + 2 >= h) break;
-    const hn::Vec<D1> n1 = LoadRow(d1, s), n2 = LoadRow(d1, s + src_stride);
+    const hn::Vec<DRow<kW>> n1 = LoadRow(d1, s), n2 = LoadRow(d1, s + src_stride);
     s += 2 * src_stride;
     V3D_MC_UNROLL
     for (int i = 0; i < kN - 2; i++) cw[i] = cw[i + 2];
@@ -440,34 +463,35 @@ HWY_NOINLINE void McV4(uint8_t *dst, ptrdiff_t dst_stride, const T *src, ptrdiff
   }
 }
 
-// 2-D without a temporary (a 4-wide one, stored as pairs and reloaded as odd pairs, stalls on
+// 2-D without a temporary (stored as row pairs and reloaded as odd pairs, one would stall on
 // store forwarding): p[j] holds the horizontal results of intermediate rows (y + 2j, y + 2j + 1),
-// the odd pairs of the vertical window are their byte-shifted combinations.
-template <int kFilter, int kAvg>
-HWY_NOINLINE void McHV4(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src,
+// the odd pairs of the vertical window are the halves of neighbours joined.
+template <int kW, int kFilter, int kAvg>
+HWY_NOINLINE void McHV2(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src,
                         ptrdiff_t src_stride, int h, int mx, int my) {
   constexpr int kT0 = TapRange<kFilter>::kT0, kT1 = TapRange<kFilter>::kT1;
   constexpr int kN = kT1 - kT0 + 1, kP = kN / 2 + 1;
-  const D2 d;
-  const HFilter2<kFilter> filter(kSubpelFilters[kFilter][mx]);
-  const Taps<D2> k(d, kSubpelFilters[kFilter][my]);
+  using D = DPair<kW>;
+  const D d;
+  const HFilter2<kW, kFilter> filter(kSubpelFilters[kFilter][mx]);
+  const Taps<D> k(d, kSubpelFilters[kFilter][my]);
   const int rows = h + kN - 1;  // odd: the last pair's second row is a spare (row 0 again)
   const uint8_t *s = src + (kT0 - 3) * src_stride;
   const auto pair = [&](int r) {
     const uint8_t *s0 = s + r * src_stride;
-    const hn::Vec<D2> v = Round7(d, filter.Sum(s0, r + 1 < rows ? s0 + src_stride : s0));
+    const hn::Vec<D> v = Round7(d, filter.Sum(s0, r + 1 < rows ? s0 + src_stride : s0));
     return hn::Min(hn::Max(v, hn::Zero(d)), hn::Set(d, 255));
   };
-  hn::Vec<D2> p[kP];
+  hn::Vec<D> p[kP];
   V3D_MC_UNROLL
   for (int j = 0; j < kP - 1; j++) p[j] = pair(2 * j);
   for (int y = 0; y < h; y += 2, dst += 2 * dst_stride) {
     p[kP - 1] = pair(y + 2 * (kP - 1));
-    hn::Vec<D2> cw[kN];
+    hn::Vec<D> cw[kN];
     V3D_MC_UNROLL
     for (int i = 0; i < kN; i++)
-      cw[i] = i % 2 == 0 ? p[i / 2] : hn::CombineShiftRightBytes<8>(d, p[i / 2 + 1], p[i / 2]);
-    StorePred2<kAvg>(Round7(d, SumV<kT0, kT1, D2>(cw, k)), dst, dst + dst_stride);
+      cw[i] = i % 2 == 0 ? p[i / 2] : hn::ConcatLowerUpper(d, p[i / 2 + 1], p[i / 2]);
+    StorePred2<kW, kAvg>(Round7(d, SumV<kT0, kT1, D>(cw, k)), dst, dst + dst_stride);
     V3D_MC_UNROLL
     for (int j = 0; j < kP - 1; j++) p[j] = p[j + 1];
   }
@@ -477,10 +501,10 @@ template <int kW, int kFilter, int kAvg>
 void Mc(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src, ptrdiff_t src_stride, int h,
         int mx, int my) {
   if (my == 0 && mx == 0) return McCopy<kW, kAvg>(dst, dst_stride, src, src_stride, h);
-  if constexpr (kW == 4) {
-    if (my == 0) return McH4<kFilter, kAvg>(dst, dst_stride, src, src_stride, h, mx);
-    if (mx == 0) return McV4<kFilter, kAvg>(dst, dst_stride, src, src_stride, h, my);
-    McHV4<kFilter, kAvg>(dst, dst_stride, src, src_stride, h, mx, my);
+  if constexpr (kTwoRows<kW>) {
+    if (my == 0) return McH2<kW, kFilter, kAvg>(dst, dst_stride, src, src_stride, h, mx);
+    if (mx == 0) return McV2<kW, kFilter, kAvg>(dst, dst_stride, src, src_stride, h, my);
+    McHV2<kW, kFilter, kAvg>(dst, dst_stride, src, src_stride, h, mx, my);
   } else {
     if (my == 0) return McH<kW, kFilter, kAvg>(dst, dst_stride, src, src_stride, h, mx);
     if (mx == 0) return McV<kW, kFilter, kAvg>(dst, dst_stride, src, src_stride, h, my);
