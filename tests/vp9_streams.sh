@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Whole-stream conformance of v3d-vp9dec against libvpx: encodes small VP9 streams with vpxenc
 # (each made to reach named decoder features), decodes them with `vpxdec --i420 --md5` (one MD5
-# per frame) and with `v3d-vp9dec --framemd5`, and compares frame by frame, printing the first
-# differing frame of each failing stream. Sources come from ffmpeg's testsrc2 (moving pattern),
+# per frame) and with `v3d-vp9dec --framemd5`, and compares frame by frame; for a failing
+# stream it prints the first differing frame and, from both decoders' I420 output, that frame's
+# first differing sample with its 8x8 block. Sources come from ffmpeg's testsrc2 (moving pattern),
 # scaled to the stream's size.
 #
 # Usage: vp9_streams.sh V3D_VP9DEC [NAME_FILTER]   (NAME_FILTER: a grep -E pattern on names)
@@ -33,6 +34,37 @@ passed=0
 failed=0
 failed_names=""
 
+# locate NAME IVF FRAME: the first differing sample of shown frame FRAME (0-based) between
+# vpxdec's output and the decoder's: plane, position and 8x8 luma block.
+locate() {
+  name=$1 ivf=$2 frame=$3
+  vpxdec --i420 -o "$tmp/$name-ref-%4-%wx%h.i420" "$ivf" 2>/dev/null
+  ${V3D_EXE_WRAPPER:-} "$dec" -o "$tmp/$name-got.yuv" "$ivf" 2>/dev/null
+  offset=0 k=0
+  for f in "$tmp/$name-ref-"*.i420; do  # the glob sorts by the zero-padded frame number
+    size=$(wc -c <"$f")
+    if [ "$k" -eq "$frame" ]; then
+      dims=$(echo "$f" | sed 's/.*-\([0-9]*x[0-9]*\)\.i420$/\1/')
+      w=${dims%x*} h=${dims#*x}
+      dd if="$tmp/$name-got.yuv" of="$tmp/$name-got-frame.i420" bs=1 skip="$offset" count="$size" 2>/dev/null
+      byte=$(cmp "$f" "$tmp/$name-got-frame.i420" 2>/dev/null | sed -n 's/.*byte \([0-9]*\).*/\1/p')
+      [ -n "$byte" ] || { echo "  frame $frame: sizes differ (decoder wrote $(wc -c <"$tmp/$name-got-frame.i420") of $size bytes)"; return; }
+      i=$((byte - 1)) cw=$(((w + 1) / 2)) ch=$(((h + 1) / 2))
+      if [ "$i" -lt $((w * h)) ]; then
+        plane=Y x=$((i % w)) y=$((i / w)) lx=$((i % w)) ly=$((i / w))
+      else
+        i=$((i - w * h)) plane=U
+        [ "$i" -ge $((cw * ch)) ] && { i=$((i - cw * ch)); plane=V; }
+        x=$((i % cw)) y=$((i / cw)) lx=$((2 * (i % cw))) ly=$((2 * (i / cw)))
+      fi
+      echo "  frame $frame (${w}x${h}): first differing sample $plane ($x, $y), 8x8 block" \
+        "(row $((ly / 8)), col $((lx / 8))), superblock (row $((ly / 64)), col $((lx / 64)))"
+      return
+    fi
+    offset=$((offset + size)) k=$((k + 1))
+  done
+}
+
 # check NAME IVF: compares every frame's MD5 with vpxdec's.
 check() {
   name=$1 ivf=$2
@@ -47,8 +79,9 @@ check() {
   else
     first=$(paste "$tmp/$name.ref" "$tmp/$name.got" | awk '$1 != $2 {print NR - 1; exit}')
     echo "FAIL $name: rc $rc, $nref reference frames, $(wc -l <"$tmp/$name.got") decoded," \
-      "first differing frame ${first:-none} $(head -c 300 "$tmp/$name.err")"
+      "first differing frame ${first:-none} $(grep -v WARNING "$tmp/$name.err" | head -c 300)"
     failed=$((failed + 1)); failed_names="$failed_names $name"
+    [ -n "$first" ] && locate "$name" "$ivf" "$first"
   fi
   grep '^#' "$tmp/$name.out" | sed "s/^/  $name /" | head -40
 }
