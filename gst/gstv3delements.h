@@ -25,6 +25,7 @@ GST_ELEMENT_REGISTER_DECLARE (v3dvp9idct);
 GST_ELEMENT_REGISTER_DECLARE (v3dvp9residualsrc);
 GST_ELEMENT_REGISTER_DECLARE (v3dvp9lpf);
 GST_ELEMENT_REGISTER_DECLARE (v3dh264deblock);
+GST_ELEMENT_REGISTER_DECLARE (v3dvp9dec);
 
 /* Routes the kernel library's log (v3d_set_log_func) into the "v3d" debug category. */
 void gst_v3d_install_log_handler (void);

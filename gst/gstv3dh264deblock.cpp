@@ -7,11 +7,12 @@
  * bit-exact with the standard's sequential process) to 8-bit 4:2:0 frames in place, I420 or
  * NV12, of any size, in one of two modes:
  *
- * - With a #GstV3dH264DeblockMeta (v3dh264meta.h, attached by a decoder or an application): the
- *   meta's coded size, macroblock grid (QP, bS of every edge segment, transform_8x8, slice) and
- *   slices (disable_deblocking_filter_idc, FilterOffsetA/B, chroma QP offsets) describe the
- *   picture; the meta is removed after filtering. An invalid meta is a stream error whose
- *   message names the problem (v3d_last_error()); the frame is not modified.
+ * - With a #GstV3dH264DeblockMeta (<gst/v3d/v3dh264meta.h> of libgstv3d-1.0, attached by a
+ *   decoder or an application): the meta's coded size, macroblock grid (QP, bS of every edge
+ *   segment, transform_8x8, slice) and slices (disable_deblocking_filter_idc, FilterOffsetA/B,
+ *   chroma QP offsets) describe the picture; the meta is removed after filtering. An invalid meta
+ *   is a stream error whose message names the problem (v3d_last_error()); the frame is not
+ *   modified.
  * - Without a meta: a deblocking post-filter for any decoded video (low-bitrate MPEG-2, MJPEG,
  *   H.264 decoded with its loop filter skipped, ...). Every macroblock gets
  *   #GstV3dH264Deblock:qp and #GstV3dH264Deblock:transform-8x8, one slice gets the offsets, and
@@ -35,8 +36,15 @@
  * GPU; "hybrid" and "auto" let the scheduler's split controller choose, from times measured per
  * frame size, between the CPU wavefront alone, the GPU alone and a split by planes (the GPU
  * deblocks chroma or luma while the CPU workers do the rest); "cpu" runs the SIMD wavefront and
- * "scalar" the scalar reference. At EOS the element
- * posts a "v3d-stats" element message with #GstV3dH264Deblock:stats.
+ * "scalar" the scalar reference. At EOS the element posts a "v3d-stats" element message with
+ * #GstV3dH264Deblock:stats.
+ *
+ * A read-only input frame (a decoder's reference picture) is copied into the element's pool:
+ * an I420 picture of the caps size macroblock row by row inside the deblocking
+ * (v3d_h264_deblock_frame_from, while in cache), others at once (stats "input-copies"). With
+ * #GstV3dFilter:max-frames-in-flight and several CPU threads or a GPU, pictures are held and
+ * deblocked together (v3d_h264_deblock_frames: their wavefronts in one loop of the workers), in
+ * order.
  *
  * ## Example launch line
  * |[
@@ -44,20 +52,15 @@
  *     v3dh264deblock mode=intra qp=36 transform-8x8=true ! autovideosink
  * ]|
  */
-#include <algorithm>
 #include <gst/video/video.h>
+#include <gst/v3d/v3dh264meta.h>
 #include <v3d/v3d.h>
 
-#include <memory>
-#include <mutex>
-#include <string>
 #include <vector>
 
 #include "gstv3delements.h"
 #include "v3dfilter.h"
 #include "v3dframe.h"
-#include "v3dh264meta.h"
-#include "v3dnv12.h"
 
 GST_DEBUG_CATEGORY_STATIC(gst_v3d_h264_deblock_debug);
 #define GST_CAT_DEFAULT gst_v3d_h264_deblock_debug
@@ -122,7 +125,7 @@ static GType gst_v3d_h264_deblock_mode_get_type(void) {
 
 namespace {
 
-// This element's properties; guarded by GstV3dH264DeblockPrivate::settings_lock.
+// This element's properties; read and written under GST_OBJECT_LOCK.
 struct Settings {
   GstV3dH264DeblockMode mode = DEFAULT_PROP_MODE;
   gint qp = DEFAULT_PROP_QP;
@@ -151,14 +154,8 @@ struct UniformGrid {
 }  // namespace
 
 struct GstV3dH264DeblockPrivate {
-  std::mutex settings_lock;
-  Settings settings;
-  // Streaming thread only (and stop/finalize).
-  UniformGrid uniform;
-  v3d::ChromaScratch chroma;
-  // NV12 frames in flight: a pair of chroma scratch planes per frame of a batch (grown to the
-  // largest batch, freed at stop and at new caps).
-  std::vector<std::unique_ptr<v3d::ChromaScratch>> batch_chroma;
+  Settings settings;    // GST_OBJECT_LOCK
+  UniformGrid uniform;  // streaming thread only (and set_info/stop)
 };
 
 #define GST_TYPE_V3D_H264_DEBLOCK (gst_v3d_h264_deblock_get_type())
@@ -183,9 +180,84 @@ static gboolean gst_v3d_h264_deblock_set_info(GstVideoFilter *filter, GstCaps *i
                                               GstVideoInfo *in_info, GstCaps *outcaps,
                                               GstVideoInfo *out_info);
 static gboolean gst_v3d_h264_deblock_stop(GstBaseTransform *trans);
-static GstFlowReturn gst_v3d_h264_deblock_transform_ip(GstBaseTransform *trans, GstBuffer *buf);
-static GstFlowReturn gst_v3d_h264_deblock_process_batch(GstV3dFilter *filter, GstBuffer **buffers,
-                                                        guint n);
+static GstFlowReturn gst_v3d_h264_deblock_describe(GstV3dFilter *filter, GstBuffer *buf,
+                                                   GstV3dFrameDesc *desc);
+
+static void install_properties(GObjectClass *gobject_class) {
+  const auto rw_playing = static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+                                                   GST_PARAM_MUTABLE_PLAYING);
+  /**
+   * GstV3dH264Deblock:mode:
+   *
+   * Post-filter mode (frames without a #GstV3dH264DeblockMeta): where the bS of each edge comes
+   * from. "intra": bS 4 on macroblock edges and 3 on internal edges, what an all-intra picture
+   * gets (#GstV3dH264Deblock:bs is not used); "inter": #GstV3dH264Deblock:bs on every edge.
+   */
+  g_object_class_install_property(gobject_class, PROP_MODE,
+      g_param_spec_enum("mode", "Mode", "Post-filter: where each edge's bS comes from",
+          gst_v3d_h264_deblock_mode_get_type(), DEFAULT_PROP_MODE, rw_playing));
+  /**
+   * GstV3dH264Deblock:qp:
+   *
+   * Post-filter mode: QP_Y of every macroblock, 0..51. Higher values filter more (indexA and
+   * indexB of Tables 8-16/8-17 of the standard grow with it); below 16 (with zero offsets)
+   * nothing is filtered.
+   */
+  g_object_class_install_property(gobject_class, PROP_QP,
+      g_param_spec_int("qp", "QP", "Post-filter: QP_Y of every macroblock (0 = no filtering)",
+          0, 51, DEFAULT_PROP_QP, rw_playing));
+  /**
+   * GstV3dH264Deblock:chroma-qp-offset:
+   *
+   * Post-filter mode: chroma_qp_index_offset, for both chroma planes (the standard's
+   * second_chroma_qp_index_offset takes the same value).
+   */
+  g_object_class_install_property(gobject_class, PROP_CHROMA_QP_OFFSET,
+      g_param_spec_int("chroma-qp-offset", "Chroma QP offset",
+          "Post-filter: chroma_qp_index_offset of both chroma planes (0 = none)", -12, 12,
+          DEFAULT_PROP_CHROMA_QP_OFFSET, rw_playing));
+  /**
+   * GstV3dH264Deblock:alpha-offset:
+   *
+   * Post-filter mode: FilterOffsetA, which is slice_alpha_c0_offset_div2 * 2 and so always
+   * even. An odd value is refused with a warning and the property keeps its previous value.
+   */
+  g_object_class_install_property(gobject_class, PROP_ALPHA_OFFSET,
+      g_param_spec_int("alpha-offset", "Alpha offset",
+          "Post-filter: FilterOffsetA, even (0 = none)", -12, 12, DEFAULT_PROP_ALPHA_OFFSET,
+          rw_playing));
+  /**
+   * GstV3dH264Deblock:beta-offset:
+   *
+   * Post-filter mode: FilterOffsetB, which is slice_beta_offset_div2 * 2 and so always even.
+   * An odd value is refused with a warning and the property keeps its previous value.
+   */
+  g_object_class_install_property(gobject_class, PROP_BETA_OFFSET,
+      g_param_spec_int("beta-offset", "Beta offset",
+          "Post-filter: FilterOffsetB, even (0 = none)", -12, 12, DEFAULT_PROP_BETA_OFFSET,
+          rw_playing));
+  /**
+   * GstV3dH264Deblock:bs:
+   *
+   * Post-filter mode "inter": the boundary strength of every edge (clause 8.7.2.1): 0 filters
+   * nothing, 1..3 the normal filter, 4 the strong filter on every edge. Not used by mode
+   * "intra".
+   */
+  g_object_class_install_property(gobject_class, PROP_BS,
+      g_param_spec_int("bs", "Boundary strength",
+          "Post-filter, mode inter: bS of every edge (0 = no filtering, 4 = strong)", 0, 4,
+          DEFAULT_PROP_BS, rw_playing));
+  /**
+   * GstV3dH264Deblock:transform-8x8:
+   *
+   * Post-filter mode: transform_size_8x8_flag of every macroblock: luma internal edges only
+   * every 8 samples (e.g. for MPEG-2 and JPEG, whose transforms are 8x8).
+   */
+  g_object_class_install_property(gobject_class, PROP_TRANSFORM_8X8,
+      g_param_spec_boolean("transform-8x8", "8x8 transform",
+          "Post-filter: transform_size_8x8_flag of every macroblock", DEFAULT_PROP_TRANSFORM_8X8,
+          rw_playing));
+}
 
 static void gst_v3d_h264_deblock_class_init(GstV3dH264DeblockClass *klass) {
   GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
@@ -193,64 +265,38 @@ static void gst_v3d_h264_deblock_class_init(GstV3dH264DeblockClass *klass) {
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS(klass);
   GstVideoFilterClass *filter_class = GST_VIDEO_FILTER_CLASS(klass);
   GstV3dFilterClass *v3d_class = GST_V3D_FILTER_CLASS(klass);
-  const auto rw_playing = static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-                                                   GST_PARAM_MUTABLE_PLAYING);
 
   gobject_class->finalize = gst_v3d_h264_deblock_finalize;
   gobject_class->set_property = gst_v3d_h264_deblock_set_property;
   gobject_class->get_property = gst_v3d_h264_deblock_get_property;
 
+  /**
+   * GstV3dH264Deblock:backend:
+   *
+   * "gpu" deblocks every plane on the GPU; "hybrid" and "auto" let the scheduler's split
+   * controller choose, from times measured per frame size, between the CPU wavefront alone, the
+   * GPU alone and a split by planes (the GPU deblocks chroma or luma while the CPU workers do
+   * the rest); "cpu" runs the SIMD wavefront, "scalar" the scalar reference. Same result.
+   *
+   * GstV3dH264Deblock:stats:
+   *
+   * Besides the common fields (#GstV3dFilter:stats): frames (filtered, with a meta or as a
+   * post-filter), frames-with-meta, frames-post-filter, macroblocks (of the filtered pictures,
+   * partial ones included), chroma-copies (NV12 frames whose chroma went through the scratch
+   * planes). The context's blocks-cpu and blocks-gpu count macroblocks.
+   */
   gst_v3d_filter_class_install_properties(v3d_class, GST_V3D_FILTER_WITH_CHECKSUM,
-      "Where the deblocking runs (read when going to READY): gpu deblocks every plane on the GPU; "
-      "hybrid and auto pick the CPU wavefront, the GPU or a split by planes from measured times",
-      "Statistics (read-only): this element's frames (filtered), frames-with-meta, "
-      "frames-post-filter, macroblocks, chroma-copies (NV12 frames whose chroma went through "
-      "scratch planes), process-time (seconds inside the element for filtered frames), "
-      "stream-time (first filtered frame's arrival to the last one's end); and its context's "
-      "backend, gpu-device, cpu-threads, context-frames, blocks-cpu, blocks-gpu (macroblocks), "
-      "cpu-time, gpu-time, gpu-share, copies, gpu-submissions, shared-memory (gpu: the pool hands out the GPU's memory; plain: ordinary memory, see V3D_SHARED_MEMORY); input-copies and input-copy-time "
-      "(read-only input frames copied into the element's pool, seconds), "
-      "frames-in-flight-batches; the scheduler's figures for this kernel family: kernel-frames, "
-      "split-gpu-share, cpu-throughput and gpu-throughput (macroblocks per busy second), "
-      "cpu-idle-time, gpu-idle-time, gpu-queue-depth, gpu-queue-depth-max, frame-time-median and "
-      "frame-time-p99 (ms)");
-  g_object_class_install_property(gobject_class, PROP_MODE,
-      g_param_spec_enum("mode", "Mode",
-          "Post-filter mode (frames without a GstV3dH264DeblockMeta): where the bS of each edge "
-          "comes from", gst_v3d_h264_deblock_mode_get_type(), DEFAULT_PROP_MODE, rw_playing));
-  g_object_class_install_property(gobject_class, PROP_QP,
-      g_param_spec_int("qp", "QP",
-          "Post-filter mode: QP_Y of every macroblock (higher filters more; below 16 nothing "
-          "is filtered)", 0, 51, DEFAULT_PROP_QP, rw_playing));
-  g_object_class_install_property(gobject_class, PROP_CHROMA_QP_OFFSET,
-      g_param_spec_int("chroma-qp-offset", "Chroma QP offset",
-          "Post-filter mode: chroma_qp_index_offset (both chroma planes)", -12, 12,
-          DEFAULT_PROP_CHROMA_QP_OFFSET, rw_playing));
-  g_object_class_install_property(gobject_class, PROP_ALPHA_OFFSET,
-      g_param_spec_int("alpha-offset", "Alpha offset",
-          "Post-filter mode: FilterOffsetA (slice_alpha_c0_offset_div2 * 2), even; odd values "
-          "are refused with a warning (the previous value stays)", -12, 12,
-          DEFAULT_PROP_ALPHA_OFFSET, rw_playing));
-  g_object_class_install_property(gobject_class, PROP_BETA_OFFSET,
-      g_param_spec_int("beta-offset", "Beta offset",
-          "Post-filter mode: FilterOffsetB (slice_beta_offset_div2 * 2), even; odd values are "
-          "refused with a warning (the previous value stays)", -12, 12,
-          DEFAULT_PROP_BETA_OFFSET, rw_playing));
-  g_object_class_install_property(gobject_class, PROP_BS,
-      g_param_spec_int("bs", "Boundary strength",
-          "Post-filter mode inter: bS of every edge (0 = no filtering, 4 = strong filter on "
-          "every edge); not used by mode intra", 0, 4, DEFAULT_PROP_BS, rw_playing));
-  g_object_class_install_property(gobject_class, PROP_TRANSFORM_8X8,
-      g_param_spec_boolean("transform-8x8", "8x8 transform",
-          "Post-filter mode: transform_size_8x8_flag of every macroblock (luma internal edges "
-          "only every 8 samples; e.g. for MPEG-2 and JPEG)", DEFAULT_PROP_TRANSFORM_8X8,
-          rw_playing));
+      "Where the deblocking runs (read when going to READY)");
+  install_properties(gobject_class);
+  v3d_class->describe = gst_v3d_h264_deblock_describe;
+  v3d_class->kernel = V3D_KERNEL_H264_DEBLOCK;
+  v3d_class->what = "H.264 deblocking";
+  v3d_class->meta_name = "H.264 deblocking meta";
   v3d_class->meta_api = GST_V3D_H264_DEBLOCK_META_API_TYPE;
   v3d_class->counter_names = counter_names;
+  v3d_class->chroma_counter = COUNT_CHROMA;
   v3d_class->copies_source = TRUE;
-  v3d_class->process_batch = gst_v3d_h264_deblock_process_batch;
   v3d_class->batches_help_cpu = TRUE;  // the batch's wavefronts run in one loop of the workers
-  v3d_class->kernel = V3D_KERNEL_H264_DEBLOCK;
 
   gst_element_class_set_static_metadata(element_class, "H.264 deblocking filter",
       "Filter/Effect/Video", "Applies the H.264 deblocking filter in place: per a "
@@ -261,7 +307,6 @@ static void gst_v3d_h264_deblock_class_init(GstV3dH264DeblockClass *klass) {
 
   filter_class->set_info = GST_DEBUG_FUNCPTR(gst_v3d_h264_deblock_set_info);
   trans_class->stop = GST_DEBUG_FUNCPTR(gst_v3d_h264_deblock_stop);
-  trans_class->transform_ip = GST_DEBUG_FUNCPTR(gst_v3d_h264_deblock_transform_ip);
 
   gst_type_mark_as_plugin_api(gst_v3d_h264_deblock_mode_get_type(),
                               static_cast<GstPluginAPIFlags>(0));
@@ -278,18 +323,24 @@ static void gst_v3d_h264_deblock_init(GstV3dH264Deblock *self) {
 
 static void gst_v3d_h264_deblock_finalize(GObject *object) {
   auto *self = GST_V3D_H264_DEBLOCK(object);
-  delete self->priv;  // frees the chroma scratch (the base class then releases the context)
+  delete self->priv;
   self->priv = nullptr;
   G_OBJECT_CLASS(gst_v3d_h264_deblock_parent_class)->finalize(object);
 }
 
-// FilterOffsetA/B are twice a slice header's *_div2 value: an odd value is refused (warning),
-// the property keeps `current`.
-static gint even_offset(GstV3dH264Deblock *self, const gchar *name, gint value, gint current) {
-  if (value % 2 == 0) return value;
+// FilterOffsetA/B are twice a slice header's *_div2 value: an odd value is refused with a
+// warning (outside the lock) and the property keeps its value. TRUE if refused.
+static gboolean refuse_odd_offset(GstV3dH264Deblock *self, guint prop_id, const GValue *value) {
+  const gint v = g_value_get_int(value);
+  if (v % 2 == 0) return FALSE;
+  GST_OBJECT_LOCK(self);
+  const Settings &s = self->priv->settings;
+  const gint current = prop_id == PROP_ALPHA_OFFSET ? s.alpha_offset : s.beta_offset;
+  GST_OBJECT_UNLOCK(self);
   g_warning("%s: %s %d refused: FilterOffsetA/B are even (slice header value * 2); it stays %d",
-            GST_OBJECT_NAME(self), name, value, current);
-  return current;
+            GST_OBJECT_NAME(self), prop_id == PROP_ALPHA_OFFSET ? "alpha-offset" : "beta-offset",
+            v, current);
+  return TRUE;
 }
 
 static void gst_v3d_h264_deblock_set_property(GObject *object, guint prop_id,
@@ -299,22 +350,22 @@ static void gst_v3d_h264_deblock_set_property(GObject *object, guint prop_id,
     return;
   }
   auto *self = GST_V3D_H264_DEBLOCK(object);
+  if ((prop_id == PROP_ALPHA_OFFSET || prop_id == PROP_BETA_OFFSET) &&
+      refuse_odd_offset(self, prop_id, value))
+    return;
   Settings &s = self->priv->settings;
-  std::lock_guard<std::mutex> lock(self->priv->settings_lock);
+  GST_OBJECT_LOCK(self);
   switch (prop_id) {
     case PROP_MODE: s.mode = static_cast<GstV3dH264DeblockMode>(g_value_get_enum(value)); break;
     case PROP_QP: s.qp = g_value_get_int(value); break;
     case PROP_CHROMA_QP_OFFSET: s.chroma_qp_offset = g_value_get_int(value); break;
-    case PROP_ALPHA_OFFSET:
-      s.alpha_offset = even_offset(self, "alpha-offset", g_value_get_int(value), s.alpha_offset);
-      break;
-    case PROP_BETA_OFFSET:
-      s.beta_offset = even_offset(self, "beta-offset", g_value_get_int(value), s.beta_offset);
-      break;
+    case PROP_ALPHA_OFFSET: s.alpha_offset = g_value_get_int(value); break;
+    case PROP_BETA_OFFSET: s.beta_offset = g_value_get_int(value); break;
     case PROP_BS: s.bs = g_value_get_int(value); break;
     case PROP_TRANSFORM_8X8: s.transform_8x8 = g_value_get_boolean(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
+  GST_OBJECT_UNLOCK(self);
 }
 
 static void gst_v3d_h264_deblock_get_property(GObject *object, guint prop_id, GValue *value,
@@ -325,7 +376,7 @@ static void gst_v3d_h264_deblock_get_property(GObject *object, guint prop_id, GV
   }
   auto *self = GST_V3D_H264_DEBLOCK(object);
   const Settings &s = self->priv->settings;
-  std::lock_guard<std::mutex> lock(self->priv->settings_lock);
+  GST_OBJECT_LOCK(self);
   switch (prop_id) {
     case PROP_MODE: g_value_set_enum(value, s.mode); break;
     case PROP_QP: g_value_set_int(value, s.qp); break;
@@ -336,36 +387,20 @@ static void gst_v3d_h264_deblock_get_property(GObject *object, guint prop_id, GV
     case PROP_TRANSFORM_8X8: g_value_set_boolean(value, s.transform_8x8); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
+  GST_OBJECT_UNLOCK(self);
 }
 
-// Caps time: NV12's chroma scratch planes for the caps size (a meta with a larger coded size
-// grows them when it comes).
-static gboolean gst_v3d_h264_deblock_set_info(GstVideoFilter *filter, GstCaps *,
-                                              GstVideoInfo *info, GstCaps *, GstVideoInfo *) {
-  auto *self = GST_V3D_H264_DEBLOCK(filter);
-  GstV3dH264DeblockPrivate *priv = self->priv;
-  priv->uniform = UniformGrid();
-  priv->chroma.reset();
-  priv->batch_chroma.clear();
-  if (GST_VIDEO_INFO_FORMAT(info) != GST_VIDEO_FORMAT_NV12) return TRUE;
-  V3dContext *ctx = gst_v3d_filter_ref_context(GST_V3D_FILTER(self));
-  if (!ctx) {
-    GST_ERROR_OBJECT(self, "no v3d context");
-    return FALSE;
-  }
-  const bool ok =
-      priv->chroma.ensure(ctx, GST_VIDEO_INFO_WIDTH(info), GST_VIDEO_INFO_HEIGHT(info));
-  v3d_context_free(ctx);
-  if (!ok) GST_ERROR_OBJECT(self, "could not allocate the NV12 chroma scratch planes");
-  return ok;
+static gboolean gst_v3d_h264_deblock_set_info(GstVideoFilter *filter, GstCaps *incaps,
+                                              GstVideoInfo *in_info, GstCaps *outcaps,
+                                              GstVideoInfo *out_info) {
+  GST_V3D_H264_DEBLOCK(filter)->priv->uniform = UniformGrid();
+  return GST_VIDEO_FILTER_CLASS(gst_v3d_h264_deblock_parent_class)
+      ->set_info(filter, incaps, in_info, outcaps, out_info);
 }
 
 static gboolean gst_v3d_h264_deblock_stop(GstBaseTransform *trans) {
-  auto *self = GST_V3D_H264_DEBLOCK(trans);
-  self->priv->uniform = UniformGrid();
-  self->priv->chroma.reset();
-  self->priv->batch_chroma.clear();
-  return TRUE;
+  GST_V3D_H264_DEBLOCK(trans)->priv->uniform = UniformGrid();
+  return GST_BASE_TRANSFORM_CLASS(gst_v3d_h264_deblock_parent_class)->stop(trans);
 }
 
 // The post-filter's input for the current caps and settings; rebuilt when they changed.
@@ -440,249 +475,39 @@ static bool meta_fits(GstV3dH264Deblock *self, const GstV3dH264DeblockMeta *m, G
   return true;
 }
 
-static GstFlowReturn gst_v3d_h264_deblock_transform_ip(GstBaseTransform *trans,
-                                                       GstBuffer *buf) {
-  auto *self = GST_V3D_H264_DEBLOCK(trans);
-  GstV3dFilter *filter = GST_V3D_FILTER(self);
-  if (!gst_v3d_filter_check_negotiated(filter)) return GST_FLOW_NOT_NEGOTIATED;
-  const gint64 t_start = g_get_monotonic_time();
-  const GstVideoInfo *info = &GST_VIDEO_FILTER(self)->in_info;
-  const bool nv12 = GST_VIDEO_INFO_FORMAT(info) == GST_VIDEO_FORMAT_NV12;
-  Settings s;
-  {
-    std::lock_guard<std::mutex> lock(self->priv->settings_lock);
-    s = self->priv->settings;
-  }
-  auto *meta = gst_buffer_get_v3d_h264_deblock_meta(buf);
-  // A read-only input frame: I420 pictures of the caps size are copied macroblock row by row
-  // inside the deblocking (v3d_h264_deblock_frame_from, while in cache); others here, at once.
-  GstVideoFrame src_frame;
-  bool fused = false;
-  if (GstBuffer *src = gst_v3d_filter_take_source(filter, buf)) {
-    const bool same_size = !meta || (meta->coded_width == GST_VIDEO_INFO_WIDTH(info) &&
-                                     meta->coded_height == GST_VIDEO_INFO_HEIGHT(info));
-    if (!nv12 && same_size && gst_video_frame_map(&src_frame, info, src, GST_MAP_READ)) {
-      fused = true;
-    } else if (!gst_v3d_filter_copy_source(filter, src, buf)) {
-      gst_buffer_unref(src);
-      return GST_FLOW_ERROR;
-    }
-    gst_buffer_unref(src);  // a mapped frame keeps its own reference
-  }
-  auto unmap_src = [&]() {
-    if (fused) gst_video_frame_unmap(&src_frame);
-    fused = false;
-  };
-  int w, h, mb_stride, n_slices;
-  const V3dH264MbInfo *mbs;
-  const V3dH264SliceInfo *slices;
-  if (meta) {
-    if (!meta_fits(self, meta, buf, info)) {
-      unmap_src();
-      return GST_FLOW_ERROR;
-    }
-    w = meta->coded_width;
-    h = meta->coded_height;
-    mbs = meta->mbs;
-    mb_stride = meta->mb_stride;
-    slices = meta->slices;
-    n_slices = static_cast<int>(meta->n_slices);
-  } else {
-    w = GST_VIDEO_INFO_WIDTH(info);
-    h = GST_VIDEO_INFO_HEIGHT(info);
-    const UniformGrid &g = uniform_grid(self, s, w, h);
-    mbs = g.mbs.data();
-    mb_stride = g.stride;
-    slices = &g.slice;
-    n_slices = 1;
-  }
-
-  V3dContext *ctx = gst_v3d_filter_frame_context(filter);
-  if (!ctx) {
-    unmap_src();
-    return GST_FLOW_ERROR;
-  }
-  GstVideoFrame frame;
-  if (!gst_v3d_filter_map_frame(filter, &frame, buf)) {
-    v3d_context_free(ctx);
-    unmap_src();
-    return GST_FLOW_ERROR;
-  }
-  uint8_t *planes[3];
-  ptrdiff_t strides[3];
-  for (int p = 0; p < (nv12 ? 1 : 3); p++) {
-    planes[p] = static_cast<uint8_t *>(GST_VIDEO_FRAME_PLANE_DATA(&frame, p));
-    strides[p] = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p);
-  }
-  int rc = V3D_OK;
-  std::string why;
-  v3d::ChromaScratch &chroma = self->priv->chroma;
-  if (nv12 && !chroma.ensure(ctx, w, h)) {
-    rc = V3D_ERROR_NO_MEMORY;
-    why = "could not allocate the NV12 chroma scratch planes";
-  } else if (nv12) {
-    chroma.split(frame, w, h, planes, strides);
-  }
-  if (rc == V3D_OK && fused) {
-    const uint8_t *src[3];
-    ptrdiff_t src_strides[3];
-    for (int p = 0; p < 3; p++) {
-      src[p] = static_cast<const uint8_t *>(GST_VIDEO_FRAME_PLANE_DATA(&src_frame, p));
-      src_strides[p] = GST_VIDEO_FRAME_PLANE_STRIDE(&src_frame, p);
-    }
-    rc = v3d_h264_deblock_frame_from(ctx, src, src_strides, planes, strides, w, h, mbs,
-                                     mb_stride, slices, n_slices);
-    if (rc) why = v3d_last_error();
-    gst_v3d_filter_count_source_copy(filter, 0);  // the copy's time is the kernel's
-  } else if (rc == V3D_OK) {
-    rc = v3d_h264_deblock_frame(ctx, planes, strides, w, h, mbs, mb_stride, slices, n_slices);
-    if (rc) why = v3d_last_error();
-  }
-  unmap_src();
-  if (rc == V3D_OK && nv12) chroma.merge(frame, w, h);
-  gst_video_frame_unmap(&frame);
-  v3d_context_free(ctx);
-
-  if (rc != V3D_OK) {
-    if (gst_v3d_filter_resource_error(filter, rc, "H.264 deblocking", why)) {
-    } else if (meta) {
-      GST_ELEMENT_ERROR(self, STREAM, DECODE,
-          ("Invalid H.264 deblocking meta (%s): %s", v3d_error_name(rc), why.c_str()),
-          ("coded size %dx%d, mb_stride %d, %" G_GSIZE_FORMAT " macroblocks, %d slices", w, h,
-           mb_stride, meta->n_mbs, n_slices));
-    } else {
-      GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS,
-          ("H.264 deblocking refused the settings (%s): %s", v3d_error_name(rc), why.c_str()),
-          (nullptr));
-    }
-    return GST_FLOW_ERROR;
-  }
-  const bool had_meta = meta != nullptr;
-  if (meta) gst_buffer_remove_meta(buf, &meta->meta);
-  const guint64 n_mbs = static_cast<guint64>((w + 15) / 16) * ((h + 15) / 16);
-  gst_v3d_filter_count(filter,
-                       {{COUNT_FRAMES, 1}, {had_meta ? COUNT_FRAMES_META : COUNT_FRAMES_POST, 1},
-                        {COUNT_MACROBLOCKS, n_mbs}, {COUNT_CHROMA, nv12 ? 1u : 0u}},
-                       t_start);
-  gst_v3d_filter_update_checksum(filter, buf);
-  return GST_FLOW_OK;
-}
-
-// Frames in flight: the pictures go to the library in one v3d_h264_deblock_frames call (their
-// wavefronts in one loop of the workers; hybrid: whole pictures on the GPU meanwhile); NV12
-// frames each through a pair of chroma scratch planes of their own, merged back after the call.
-static GstFlowReturn gst_v3d_h264_deblock_process_batch(GstV3dFilter *filter, GstBuffer **buffers,
-                                                        guint n) {
+// With a meta: its coded size, grid and slices (sizes checked against the frame and buffer here,
+// values by the library). Without one: the uniform grid of the properties over the caps size.
+static GstFlowReturn gst_v3d_h264_deblock_describe(GstV3dFilter *filter, GstBuffer *buf,
+                                                   GstV3dFrameDesc *desc) {
   auto *self = GST_V3D_H264_DEBLOCK(filter);
-  if (!gst_v3d_filter_check_negotiated(filter)) return GST_FLOW_NOT_NEGOTIATED;
   const GstVideoInfo *info = &GST_VIDEO_FILTER(self)->in_info;
-  const bool nv12 = GST_VIDEO_INFO_FORMAT(info) == GST_VIDEO_FORMAT_NV12;
-  if (n <= 1) {
-    for (guint i = 0; i < n; i++) {
-      const GstFlowReturn r = gst_v3d_h264_deblock_transform_ip(GST_BASE_TRANSFORM(self), buffers[i]);
-      if (r != GST_FLOW_OK) return r;
-    }
-    return GST_FLOW_OK;
+  V3dH264Frame &f = desc->args.h264;
+  auto *meta = gst_buffer_get_v3d_h264_deblock_meta(buf);
+  if (meta) {
+    if (!meta_fits(self, meta, buf, info)) return GST_FLOW_ERROR;
+    desc->meta = &meta->meta;
+    desc->width = meta->coded_width;
+    desc->height = meta->coded_height;
+    f.mbs = meta->mbs;
+    f.mb_stride = meta->mb_stride;
+    f.slices = meta->slices;
+    f.n_slices = static_cast<int>(meta->n_slices);
+  } else {
+    GST_OBJECT_LOCK(self);
+    const Settings s = self->priv->settings;
+    GST_OBJECT_UNLOCK(self);
+    desc->width = GST_VIDEO_INFO_WIDTH(info);
+    desc->height = GST_VIDEO_INFO_HEIGHT(info);
+    const UniformGrid &g = uniform_grid(self, s, desc->width, desc->height);
+    f.mbs = g.mbs.data();
+    f.mb_stride = g.stride;
+    f.slices = &g.slice;
+    f.n_slices = 1;
   }
-  Settings s;
-  {
-    std::lock_guard<std::mutex> lock(self->priv->settings_lock);
-    s = self->priv->settings;
-  }
-  const gint64 t_start = g_get_monotonic_time();
-  V3dContext *ctx = gst_v3d_filter_frame_context(filter);  // posts its own error
-  if (!ctx) return GST_FLOW_ERROR;
-  auto &scratch = self->priv->batch_chroma;
-  if (nv12)
-    while (scratch.size() < n) scratch.push_back(std::make_unique<v3d::ChromaScratch>());
-  int rc = V3D_OK;
-  std::string why;
-  std::vector<GstVideoFrame> mapped;
-  mapped.reserve(n);
-  std::vector<V3dH264Frame> frames;
-  std::vector<GstV3dH264DeblockMeta *> metas;
-  GstFlowReturn ret = GST_FLOW_OK;
-  for (guint i = 0; i < n && ret == GST_FLOW_OK; i++) {
-    auto *meta = gst_buffer_get_v3d_h264_deblock_meta(buffers[i]);
-    V3dH264Frame f{};
-    if (meta) {
-      if (!meta_fits(self, meta, buffers[i], info)) {
-        ret = GST_FLOW_ERROR;
-        break;
-      }
-      f.width = meta->coded_width;
-      f.height = meta->coded_height;
-      f.mbs = meta->mbs;
-      f.mb_stride = meta->mb_stride;
-      f.slices = meta->slices;
-      f.n_slices = static_cast<int>(meta->n_slices);
-    } else {
-      f.width = GST_VIDEO_INFO_WIDTH(info);
-      f.height = GST_VIDEO_INFO_HEIGHT(info);
-      const UniformGrid &g = uniform_grid(self, s, f.width, f.height);
-      f.mbs = g.mbs.data();
-      f.mb_stride = g.stride;
-      f.slices = &g.slice;
-      f.n_slices = 1;
-    }
-    mapped.emplace_back();
-    if (!gst_v3d_filter_map_frame(filter, &mapped.back(), buffers[i])) {
-      mapped.pop_back();
-      ret = GST_FLOW_ERROR;
-      break;
-    }
-    for (int p = 0; p < (nv12 ? 1 : 3); p++) {
-      f.planes[p] = static_cast<uint8_t *>(GST_VIDEO_FRAME_PLANE_DATA(&mapped.back(), p));
-      f.strides[p] = GST_VIDEO_FRAME_PLANE_STRIDE(&mapped.back(), p);
-    }
-    if (nv12) {
-      v3d::ChromaScratch &c = *scratch[i];
-      if (!c.ensure(ctx, f.width, f.height)) {
-        rc = V3D_ERROR_NO_MEMORY;
-        why = "could not allocate the NV12 chroma scratch planes";
-        break;
-      }
-      c.split(mapped.back(), f.width, f.height, f.planes, f.strides);
-    }
-    frames.push_back(f);
-    metas.push_back(meta);
-  }
-  if (ret == GST_FLOW_OK && rc == V3D_OK) {
-    rc = v3d_h264_deblock_frames(ctx, frames.data(), frames.size());
-    if (rc) why = v3d_last_error();
-    if (rc == V3D_OK && nv12)
-      for (size_t i = 0; i < frames.size(); i++)
-        scratch[i]->merge(mapped[i], frames[i].width, frames[i].height);
-  }
-  v3d_context_free(ctx);
-  if (ret == GST_FLOW_OK) {
-    if (rc != V3D_OK) {
-      const bool any_meta = std::any_of(metas.begin(), metas.end(), [](auto *m) { return m; });
-      if (gst_v3d_filter_resource_error(filter, rc, "H.264 deblocking", why)) {
-      } else if (any_meta) {
-        GST_ELEMENT_ERROR(self, STREAM, DECODE,
-            ("Invalid H.264 deblocking meta (%s): %s", v3d_error_name(rc), why.c_str()),
-            ("a batch of %zu frames in flight", frames.size()));
-      } else {
-        GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS,
-            ("H.264 deblocking refused the settings (%s): %s", v3d_error_name(rc), why.c_str()),
-            ("a batch of %zu frames in flight", frames.size()));
-      }
-      ret = GST_FLOW_ERROR;
-    }
-  }
-  for (GstVideoFrame &f : mapped) gst_video_frame_unmap(&f);
-  if (ret != GST_FLOW_OK) return ret;
-  for (size_t i = 0; i < frames.size(); i++) {
-    if (metas[i]) gst_buffer_remove_meta(buffers[i], &metas[i]->meta);
-    const guint64 n_mbs =
-        static_cast<guint64>((frames[i].width + 15) / 16) * ((frames[i].height + 15) / 16);
-    // The batch's time counts once, with its last frame.
-    gst_v3d_filter_count(filter,
-                         {{COUNT_FRAMES, 1}, {metas[i] ? COUNT_FRAMES_META : COUNT_FRAMES_POST, 1},
-                          {COUNT_MACROBLOCKS, n_mbs}, {COUNT_CHROMA, nv12 ? 1u : 0u}},
-                         i + 1 == frames.size() ? t_start : -1);
-    gst_v3d_filter_update_checksum(filter, buffers[i]);
-  }
+  const guint64 n_mbs =
+      static_cast<guint64>((desc->width + 15) / 16) * ((desc->height + 15) / 16);
+  desc->count(COUNT_FRAMES);
+  desc->count(meta ? COUNT_FRAMES_META : COUNT_FRAMES_POST);
+  desc->count(COUNT_MACROBLOCKS, n_mbs);
   return GST_FLOW_OK;
 }

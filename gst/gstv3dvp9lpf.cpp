@@ -6,10 +6,10 @@
  * Applies the VP9 loop filter (v3d_vp9_loop_filter_frame, bit-exact with libvpx's decoder) to
  * I420 frames in place, in one of two modes:
  *
- * - With a #GstV3dVp9LfMeta (v3dvp9lfmeta.h, attached by a decoder or an application): the
- *   meta's mode-info grid and sharpness describe the frame; the meta is removed after filtering.
- *   An invalid meta is a stream error whose message names the problem (v3d_last_error()); the
- *   frame is not modified.
+ * - With a #GstV3dVp9LfMeta (<gst/v3d/v3dvp9lfmeta.h> of libgstv3d-1.0, attached by a decoder
+ *   or an application): the meta's mode-info grid and sharpness describe the frame; the meta
+ *   is removed after filtering. An invalid meta is a stream error whose message names the
+ *   problem (v3d_last_error()); the frame is not modified.
  * - Without a meta: a deblocking post-filter for any decoded video (low-bitrate MPEG-2, MJPEG,
  *   ...). The element builds, once per caps, a uniform grid: blocks of #GstV3dVp9Lpf:block-size
  *   with transforms of #GstV3dVp9Lpf:tx-size, all at #GstV3dVp9Lpf:level, none skipped, filtered
@@ -29,6 +29,12 @@
  * scalar reference. All give the same frame. At EOS the element posts a "v3d-stats" element
  * message with #GstV3dVp9Lpf:stats.
  *
+ * A read-only input frame (a decoder's reference frame) is copied into the element's pool: a
+ * frame whose size is a multiple of 8 and whose pool buffer has the room, superblock row by row
+ * inside the filter (v3d_vp9_loop_filter_frame_from, while in cache), others at once (stats
+ * "input-copies"). With #GstV3dFilter:max-frames-in-flight and several CPU threads or a GPU,
+ * frames are held and filtered together (v3d_vp9_loop_filter_frames), in order.
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 -m filesrc location=low.mpg ! decodebin ! videoconvert ! \
@@ -36,17 +42,13 @@
  * ]|
  */
 #include <gst/video/video.h>
+#include <gst/v3d/v3dvp9lfmeta.h>
 #include <v3d/v3d.h>
 
-#include <mutex>
-#include <string>
 #include <vector>
 
 #include "gstv3delements.h"
 #include "v3dfilter.h"
-#include "v3dfilter_common.h"
-#include "v3dframe.h"
-#include "v3dvp9lfmeta.h"
 
 GST_DEBUG_CATEGORY_STATIC(gst_v3d_vp9_lpf_debug);
 #define GST_CAT_DEFAULT gst_v3d_vp9_lpf_debug
@@ -127,7 +129,7 @@ static GType gst_v3d_lpf_tx_size_get_type(void) {
 
 namespace {
 
-// This element's properties; guarded by GstV3dVp9LpfPrivate::settings_lock.
+// This element's properties; read and written under GST_OBJECT_LOCK.
 struct Settings {
   guint level = DEFAULT_PROP_LEVEL;
   guint sharpness = DEFAULT_PROP_SHARPNESS;
@@ -148,11 +150,8 @@ struct UniformGrid {
 }  // namespace
 
 struct GstV3dVp9LpfPrivate {
-  std::mutex settings_lock;
-  Settings settings;
-  // Streaming thread only (and stop/finalize).
-  v3d::ItxFrameLayout layout;
-  UniformGrid uniform;
+  Settings settings;   // GST_OBJECT_LOCK
+  UniformGrid uniform; // streaming thread only (and set_info/stop)
 };
 
 #define GST_TYPE_V3D_VP9_LPF (gst_v3d_vp9_lpf_get_type())
@@ -175,9 +174,8 @@ static gboolean gst_v3d_vp9_lpf_set_info(GstVideoFilter *filter, GstCaps *incaps
                                          GstVideoInfo *in_info, GstCaps *outcaps,
                                          GstVideoInfo *out_info);
 static gboolean gst_v3d_vp9_lpf_stop(GstBaseTransform *trans);
-static GstFlowReturn gst_v3d_vp9_lpf_transform_ip(GstBaseTransform *trans, GstBuffer *buf);
-static GstFlowReturn gst_v3d_vp9_lpf_process_batch(GstV3dFilter *filter, GstBuffer **buffers,
-                                                   guint n);
+static GstFlowReturn gst_v3d_vp9_lpf_describe(GstV3dFilter *filter, GstBuffer *buf,
+                                              GstV3dFrameDesc *desc);
 
 static void gst_v3d_vp9_lpf_class_init(GstV3dVp9LpfClass *klass) {
   GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
@@ -192,41 +190,70 @@ static void gst_v3d_vp9_lpf_class_init(GstV3dVp9LpfClass *klass) {
   gobject_class->set_property = gst_v3d_vp9_lpf_set_property;
   gobject_class->get_property = gst_v3d_vp9_lpf_get_property;
 
+  /**
+   * GstV3dVp9Lpf:backend:
+   *
+   * "cpu" runs the SIMD wavefront over superblock rows on the CPU workers; "gpu" a Vulkan
+   * compute job per frame (frames in the element's shared-memory pool go without copies);
+   * "hybrid" splits each frame's planes between the GPU and the CPU from measured throughput,
+   * or with #GstV3dFilter:max-frames-in-flight gives each side whole frames; "auto" the CPU
+   * wavefront; "scalar" the scalar reference. All give the same frame.
+   *
+   * GstV3dVp9Lpf:stats:
+   *
+   * Besides the common fields (#GstV3dFilter:stats): frames (filtered, with a meta or as a
+   * post-filter), frames-with-meta, frames-post-filter, frames-passthrough (level 0 and no
+   * meta), padded-copies (frames filtered through the padded copy).
+   */
   gst_v3d_filter_class_install_properties(v3d_class, 0,
-      "Where the loop filter runs (read when going to READY): cpu (SIMD wavefront), gpu "
-      "(Vulkan compute), hybrid (planes split between GPU and CPU, or frames on each side with "
-      "max-frames-in-flight), auto (cpu); same result",
-      "Statistics (read-only): this element's frames (filtered), frames-with-meta, "
-      "frames-post-filter, frames-passthrough, padded-copies, input-copies and input-copy-time "
-      "(read-only input frames copied into the element's pool, seconds), process-time (seconds inside "
-      "the element for filtered frames), stream-time (first filtered frame's arrival to the "
-      "last one's end); and its context's backend, gpu-device, cpu-threads, "
-      "context-frames, blocks-cpu, blocks-gpu, cpu-time, gpu-time, gpu-share, copies, "
-      "gpu-submissions, shared-memory (gpu: the pool hands out the GPU's memory; plain: ordinary memory, see V3D_SHARED_MEMORY); the scheduler's figures for this kernel family: kernel-frames, split-gpu-share, "
-      "cpu-throughput and gpu-throughput (units per busy second), cpu-idle-time, gpu-idle-time, "
-      "gpu-queue-depth, gpu-queue-depth-max, frame-time-median and frame-time-p99 (ms)");
+      "Where the loop filter runs (read when going to READY; auto = cpu)");
+  /**
+   * GstV3dVp9Lpf:level:
+   *
+   * Post-filter mode (frames without a #GstV3dVp9LfMeta): the VP9 filter level of every block,
+   * 0..63 (libvpx's scale: higher filters more). 0 passes such frames through untouched.
+   */
   g_object_class_install_property(gobject_class, PROP_LEVEL,
       g_param_spec_uint("level", "Level",
-          "Post-filter mode (frames without a GstV3dVp9LfMeta): VP9 filter level of every block "
-          "(0 = pass-through)", 0, 63, DEFAULT_PROP_LEVEL, rw_playing));
+          "Post-filter: VP9 filter level of every block (0 = pass-through)", 0, 63,
+          DEFAULT_PROP_LEVEL, rw_playing));
+  /**
+   * GstV3dVp9Lpf:sharpness:
+   *
+   * Post-filter mode: the VP9 sharpness, 0..7; higher values filter less across strong edges
+   * (a frame with a meta uses the meta's).
+   */
   g_object_class_install_property(gobject_class, PROP_SHARPNESS,
       g_param_spec_uint("sharpness", "Sharpness",
-          "Post-filter mode: VP9 sharpness (higher filters less across strong edges)", 0, 7,
-          DEFAULT_PROP_SHARPNESS, rw_playing));
+          "Post-filter: VP9 sharpness (0 = VP9's default; higher filters strong edges less)", 0,
+          7, DEFAULT_PROP_SHARPNESS, rw_playing));
+  /**
+   * GstV3dVp9Lpf:block-size:
+   *
+   * Post-filter mode: the size of the uniform prediction blocks; the edges of blocks get the
+   * strongest filters.
+   */
   g_object_class_install_property(gobject_class, PROP_BLOCK_SIZE,
       g_param_spec_enum("block-size", "Block size",
-          "Post-filter mode: size of the uniform prediction blocks (edges of blocks get the "
-          "strongest filters)", gst_v3d_lpf_block_size_get_type(), DEFAULT_PROP_BLOCK_SIZE,
-          rw_playing));
+          "Post-filter: size of the uniform prediction blocks, in pixels",
+          gst_v3d_lpf_block_size_get_type(), DEFAULT_PROP_BLOCK_SIZE, rw_playing));
+  /**
+   * GstV3dVp9Lpf:tx-size:
+   *
+   * Post-filter mode: the size of the uniform transforms, at most #GstV3dVp9Lpf:block-size (a
+   * larger one is a LIBRARY/SETTINGS error at the next frame); 8x8 suits MPEG-2 and JPEG.
+   */
   g_object_class_install_property(gobject_class, PROP_TX_SIZE,
       g_param_spec_enum("tx-size", "Transform size",
-          "Post-filter mode: size of the uniform transforms (at most the block size; e.g. 8x8 "
-          "for MPEG-2 and JPEG)", gst_v3d_lpf_tx_size_get_type(), DEFAULT_PROP_TX_SIZE,
-          rw_playing));
+          "Post-filter: size of the uniform transforms, in pixels (at most block-size)",
+          gst_v3d_lpf_tx_size_get_type(), DEFAULT_PROP_TX_SIZE, rw_playing));
+  v3d_class->describe = gst_v3d_vp9_lpf_describe;
+  v3d_class->kernel = V3D_KERNEL_VP9_LPF;
+  v3d_class->what = "VP9 loop filter";
+  v3d_class->meta_name = "VP9 loop filter meta";
   v3d_class->meta_api = GST_V3D_VP9_LF_META_API_TYPE;
   v3d_class->counter_names = counter_names;
-  v3d_class->kernel = V3D_KERNEL_VP9_LPF;
-  v3d_class->process_batch = gst_v3d_vp9_lpf_process_batch;
+  v3d_class->padded_counter = COUNT_PADDED;
   v3d_class->batches_help_cpu = TRUE;  // the batch's wavefronts run in one loop of the workers
   v3d_class->copies_source = TRUE;
 
@@ -238,7 +265,6 @@ static void gst_v3d_vp9_lpf_class_init(GstV3dVp9LpfClass *klass) {
 
   filter_class->set_info = GST_DEBUG_FUNCPTR(gst_v3d_vp9_lpf_set_info);
   trans_class->stop = GST_DEBUG_FUNCPTR(gst_v3d_vp9_lpf_stop);
-  trans_class->transform_ip = GST_DEBUG_FUNCPTR(gst_v3d_vp9_lpf_transform_ip);
 
   gst_type_mark_as_plugin_api(gst_v3d_lpf_block_size_get_type(),
                               static_cast<GstPluginAPIFlags>(0));
@@ -255,7 +281,7 @@ static void gst_v3d_vp9_lpf_init(GstV3dVp9Lpf *self) {
 
 static void gst_v3d_vp9_lpf_finalize(GObject *object) {
   auto *self = GST_V3D_VP9_LPF(object);
-  delete self->priv;  // releases the padded copy (the base class then releases the context)
+  delete self->priv;
   self->priv = nullptr;
   G_OBJECT_CLASS(gst_v3d_vp9_lpf_parent_class)->finalize(object);
 }
@@ -268,7 +294,7 @@ static void gst_v3d_vp9_lpf_set_property(GObject *object, guint prop_id, const G
   }
   auto *self = GST_V3D_VP9_LPF(object);
   Settings &s = self->priv->settings;
-  std::lock_guard<std::mutex> lock(self->priv->settings_lock);
+  GST_OBJECT_LOCK(self);
   switch (prop_id) {
     case PROP_LEVEL: s.level = g_value_get_uint(value); break;
     case PROP_SHARPNESS: s.sharpness = g_value_get_uint(value); break;
@@ -278,6 +304,7 @@ static void gst_v3d_vp9_lpf_set_property(GObject *object, guint prop_id, const G
     case PROP_TX_SIZE: s.tx_size = static_cast<GstV3dLpfTxSize>(g_value_get_enum(value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
+  GST_OBJECT_UNLOCK(self);
 }
 
 static void gst_v3d_vp9_lpf_get_property(GObject *object, guint prop_id, GValue *value,
@@ -287,8 +314,8 @@ static void gst_v3d_vp9_lpf_get_property(GObject *object, guint prop_id, GValue 
     return;
   }
   auto *self = GST_V3D_VP9_LPF(object);
-  Settings &s = self->priv->settings;
-  std::lock_guard<std::mutex> lock(self->priv->settings_lock);
+  const Settings &s = self->priv->settings;
+  GST_OBJECT_LOCK(self);
   switch (prop_id) {
     case PROP_LEVEL: g_value_set_uint(value, s.level); break;
     case PROP_SHARPNESS: g_value_set_uint(value, s.sharpness); break;
@@ -296,20 +323,20 @@ static void gst_v3d_vp9_lpf_get_property(GObject *object, guint prop_id, GValue 
     case PROP_TX_SIZE: g_value_set_enum(value, s.tx_size); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
+  GST_OBJECT_UNLOCK(self);
 }
 
-static gboolean gst_v3d_vp9_lpf_set_info(GstVideoFilter *filter, GstCaps *, GstVideoInfo *info,
-                                         GstCaps *, GstVideoInfo *) {
-  auto *self = GST_V3D_VP9_LPF(filter);
-  self->priv->uniform = UniformGrid();
-  return gst_v3d_filter_configure_layout(GST_V3D_FILTER(self), &self->priv->layout, info);
+static gboolean gst_v3d_vp9_lpf_set_info(GstVideoFilter *filter, GstCaps *incaps,
+                                         GstVideoInfo *in_info, GstCaps *outcaps,
+                                         GstVideoInfo *out_info) {
+  GST_V3D_VP9_LPF(filter)->priv->uniform = UniformGrid();
+  return GST_VIDEO_FILTER_CLASS(gst_v3d_vp9_lpf_parent_class)
+      ->set_info(filter, incaps, in_info, outcaps, out_info);
 }
 
 static gboolean gst_v3d_vp9_lpf_stop(GstBaseTransform *trans) {
-  auto *self = GST_V3D_VP9_LPF(trans);
-  self->priv->layout.reset();
-  self->priv->uniform = UniformGrid();
-  return TRUE;
+  GST_V3D_VP9_LPF(trans)->priv->uniform = UniformGrid();
+  return GST_BASE_TRANSFORM_CLASS(gst_v3d_vp9_lpf_parent_class)->stop(trans);
 }
 
 // The post-filter's grid for the current caps and settings; rebuilt when they changed.
@@ -336,28 +363,42 @@ static const UniformGrid &uniform_grid(GstV3dVp9Lpf *self, const Settings &s, in
   return g;
 }
 
-// The grid, its stride and the sharpness for buf: from its meta (checked to cover the frame), or
-// the uniform post-filter grid of the settings s. Posts the element error it names on failure.
-static GstFlowReturn frame_grid(GstV3dVp9Lpf *self, const Settings &s, GstV3dVp9LfMeta *meta,
-                                const V3dVp9LfInfo **grid_out, int *stride_out,
-                                int *sharpness_out) {
-  v3d::ItxFrameLayout &layout = self->priv->layout;
-  const int w = layout.width(), h = layout.height();
-  const V3dVp9LfInfo *grid;
-  int grid_stride, sharpness;
+// With a meta: its grid (checked to cover the frame: the library cannot see the array's size)
+// and sharpness; edges repeated only on the padded copy (a decoder's frame with room keeps the
+// samples the decoder left past the visible edge, as libvpx does). Without one: the uniform grid
+// of the properties, edges repeated; level 0 leaves the frame as it is.
+static GstFlowReturn gst_v3d_vp9_lpf_describe(GstV3dFilter *filter, GstBuffer *buf,
+                                              GstV3dFrameDesc *desc) {
+  auto *self = GST_V3D_VP9_LPF(filter);
+  GST_OBJECT_LOCK(self);
+  const Settings s = self->priv->settings;
+  GST_OBJECT_UNLOCK(self);
+  const GstVideoInfo *info = &GST_VIDEO_FILTER(self)->in_info;
+  const int w = GST_VIDEO_INFO_WIDTH(info), h = GST_VIDEO_INFO_HEIGHT(info);
+  auto *meta = gst_buffer_get_v3d_vp9_lf_meta(buf);
+  if (!meta && s.level == 0) {
+    desc->action = GstV3dFrameDesc::PASS;
+    desc->count(COUNT_PASSTHROUGH);
+    return GST_FLOW_OK;
+  }
+  desc->width = w;
+  desc->height = h;
+  V3dVp9LfFrame &f = desc->args.lf;
   if (meta) {
-    grid = meta->grid;
-    grid_stride = meta->grid_stride;
-    sharpness = meta->sharpness;
-    // The library cannot see the array's size: check it covers the grid rows here.
-    const gsize need = grid_stride > 0 ? static_cast<gsize>(grid_stride) * ((h + 7) / 8) : 0;
-    if (grid_stride < (w + 7) / 8 || meta->n_entries < need) {
+    const gsize need =
+        meta->grid_stride > 0 ? static_cast<gsize>(meta->grid_stride) * ((h + 7) / 8) : 0;
+    if (meta->grid_stride < (w + 7) / 8 || meta->n_entries < need) {
       GST_ELEMENT_ERROR(self, STREAM, DECODE,
           ("Invalid VP9 loop filter meta: grid of %" G_GSIZE_FORMAT " entries with stride %d "
            "does not cover a %dx%d frame (%d x %d entries needed)", meta->n_entries,
-           grid_stride, w, h, (w + 7) / 8, (h + 7) / 8), (nullptr));
+           meta->grid_stride, w, h, (w + 7) / 8, (h + 7) / 8), (nullptr));
       return GST_FLOW_ERROR;
     }
+    desc->meta = &meta->meta;
+    desc->extend_padded = true;
+    f.grid = meta->grid;
+    f.grid_stride = meta->grid_stride;
+    f.sharpness = meta->sharpness;
   } else {
     if (s.tx_size > (s.block_size / 3)) {  // BLOCK_8X8 (3) holds TX_8X8 (1) at most, ...
       GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS,
@@ -366,204 +407,12 @@ static GstFlowReturn frame_grid(GstV3dVp9Lpf *self, const Settings &s, GstV3dVp9
       return GST_FLOW_ERROR;
     }
     const UniformGrid &g = uniform_grid(self, s, w, h);
-    grid = g.grid.data();
-    grid_stride = g.stride;
-    sharpness = static_cast<int>(s.sharpness);
+    desc->extend_always = true;
+    f.grid = g.grid.data();
+    f.grid_stride = g.stride;
+    f.sharpness = static_cast<int>(s.sharpness);
   }
-  *grid_out = grid;
-  *stride_out = grid_stride;
-  *sharpness_out = sharpness;
-  return GST_FLOW_OK;
-}
-
-// A read-only input frame's pixels, copied row by row inside the loop filter (source mapped in
-// *src_frame) when buf has room for the processed area and no edge extension is needed; else
-// copied here at once. Returns FALSE after an element error.
-static gboolean take_source(GstV3dVp9Lpf *self, GstBuffer *buf, GstVideoFrame *src_frame,
-                            bool *fused) {
-  GstV3dFilter *filter = GST_V3D_FILTER(self);
-  *fused = false;
-  GstBuffer *src = gst_v3d_filter_take_source(filter, buf);
-  if (!src) return TRUE;
-  v3d::ItxFrameLayout &layout = self->priv->layout;
-  gboolean ok = TRUE;
-  if (layout.width() % 8 == 0 && layout.height() % 8 == 0 && layout.has_room(buf) &&
-      gst_video_frame_map(src_frame, &GST_VIDEO_FILTER(self)->in_info, src, GST_MAP_READ))
-    *fused = true;
-  else
-    ok = gst_v3d_filter_copy_source(filter, src, buf);
-  gst_buffer_unref(src);  // a mapped frame keeps its own reference
-  return ok;
-}
-
-static GstFlowReturn gst_v3d_vp9_lpf_transform_ip(GstBaseTransform *trans, GstBuffer *buf) {
-  auto *self = GST_V3D_VP9_LPF(trans);
-  GstV3dFilter *filter = GST_V3D_FILTER(self);
-  v3d::ItxFrameLayout &layout = self->priv->layout;
-  if (!gst_v3d_filter_check_negotiated(filter)) return GST_FLOW_NOT_NEGOTIATED;
-  const int w = layout.width(), h = layout.height();
-  Settings s;
-  {
-    std::lock_guard<std::mutex> lock(self->priv->settings_lock);
-    s = self->priv->settings;
-  }
-  auto *meta = gst_buffer_get_v3d_vp9_lf_meta(buf);
-  GstVideoFrame src_frame;
-  bool fused = false;
-  if (!take_source(self, buf, &src_frame, &fused)) return GST_FLOW_ERROR;
-  // Whatever returns below must not leave buf without its pixels.
-  auto settle = [&]() -> gboolean {
-    if (!fused) return TRUE;
-    fused = false;
-    GstBuffer *src = src_frame.buffer;
-    gst_buffer_ref(src);
-    gst_video_frame_unmap(&src_frame);
-    gboolean ok = gst_v3d_filter_copy_source(filter, src, buf);
-    gst_buffer_unref(src);
-    return ok;
-  };
-  if (!meta && s.level == 0) {
-    if (!settle()) return GST_FLOW_ERROR;
-    gst_v3d_filter_count(filter, {{COUNT_PASSTHROUGH, 1}});
-    return GST_FLOW_OK;
-  }
-  const gint64 t_start = g_get_monotonic_time();
-  const V3dVp9LfInfo *grid;
-  int grid_stride, sharpness;
-  GstFlowReturn gret = frame_grid(self, s, meta, &grid, &grid_stride, &sharpness);
-  if (gret != GST_FLOW_OK) {
-    settle();
-    return gret;
-  }
-  V3dContext *ctx = gst_v3d_filter_frame_context(filter);
-  if (!ctx) {
-    settle();
-    return GST_FLOW_ERROR;
-  }
-  GstVideoFrame frame;
-  if (!gst_v3d_filter_map_frame(filter, &frame, buf)) {
-    v3d_context_free(ctx);
-    settle();
-    return GST_FLOW_ERROR;
-  }
-  const bool direct = layout.has_room(buf);
-  uint8_t *planes[3];
-  ptrdiff_t strides[3];
-  layout.planes_for(frame, direct, planes, strides);
-  // Post-filter mode, and the padded copy: the area past the visible edge repeats the edge. A
-  // decoder's frame with room keeps what the decoder put there (libvpx's decoded samples). The
-  // extension only writes outside the visible area (invalid grids leave that untouched).
-  if (!meta || !direct) v3d::extend_to_8x8(planes, strides, w, h);  // nothing when fused
-  int rc;
-  if (fused) {
-    // Copy and filter: each superblock row of the read-only source is copied just before it is
-    // filtered (its time is the kernel's).
-    const uint8_t *src[3];
-    ptrdiff_t src_strides[3];
-    for (int p = 0; p < 3; p++) {
-      src[p] = static_cast<const uint8_t *>(GST_VIDEO_FRAME_PLANE_DATA(&src_frame, p));
-      src_strides[p] = GST_VIDEO_FRAME_PLANE_STRIDE(&src_frame, p);
-    }
-    rc = v3d_vp9_loop_filter_frame_from(ctx, src, src_strides, planes, strides, w, h, grid,
-                                        grid_stride, sharpness);
-    gst_video_frame_unmap(&src_frame);
-    fused = false;
-    gst_v3d_filter_count_source_copy(filter, 0);
-  } else {
-    rc = v3d_vp9_loop_filter_frame(ctx, planes, strides, w, h, grid, grid_stride, sharpness);
-  }
-  std::string why = rc ? v3d_last_error() : "";
-  if (rc == V3D_OK && !direct) layout.copy_back(frame);
-  gst_video_frame_unmap(&frame);
-  v3d_context_free(ctx);
-
-  if (rc != V3D_OK) {
-    if (gst_v3d_filter_resource_error(filter, rc, "VP9 loop filter", why)) {
-    } else if (meta) {
-      GST_ELEMENT_ERROR(self, STREAM, DECODE,
-          ("Invalid VP9 loop filter meta (%s): %s", v3d_error_name(rc), why.c_str()),
-          ("frame %dx%d, grid stride %d, sharpness %d", w, h, grid_stride, sharpness));
-    } else {
-      GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS,
-          ("VP9 loop filter refused the settings (%s): %s", v3d_error_name(rc), why.c_str()),
-          (nullptr));
-    }
-    return GST_FLOW_ERROR;
-  }
-  if (meta) gst_buffer_remove_meta(buf, &meta->meta);
-  gst_v3d_filter_count(filter,
-                       {{COUNT_FRAMES, 1}, {meta ? COUNT_FRAMES_META : COUNT_FRAMES_POST, 1},
-                        {COUNT_PADDED, direct ? 0u : 1u}},
-                       t_start);
-  return GST_FLOW_OK;
-}
-
-// Frames in flight: the frames to filter whose planes have room for the 8x8 rounding go to the
-// library in one v3d_vp9_loop_filter_frames call (hybrid: whole frames on the GPU and on the CPU
-// workers at once); the others (pass-through, or a padded copy needed) one by one.
-static GstFlowReturn gst_v3d_vp9_lpf_process_batch(GstV3dFilter *filter, GstBuffer **buffers,
-                                                   guint n) {
-  auto *self = GST_V3D_VP9_LPF(filter);
-  v3d::ItxFrameLayout &layout = self->priv->layout;
-  if (!gst_v3d_filter_check_negotiated(filter)) return GST_FLOW_NOT_NEGOTIATED;
-  const int w = layout.width(), h = layout.height();
-  Settings s;
-  {
-    std::lock_guard<std::mutex> lock(self->priv->settings_lock);
-    s = self->priv->settings;
-  }
-  const gint64 t_start = g_get_monotonic_time();
-  std::vector<GstBuffer *> batched;
-  std::vector<bool> with_meta;
-  std::vector<GstVideoFrame> mapped;
-  std::vector<V3dVp9LfFrame> frames;
-  GstFlowReturn ret = GST_FLOW_OK;
-  for (guint i = 0; i < n && ret == GST_FLOW_OK; i++) {
-    auto *meta = gst_buffer_get_v3d_vp9_lf_meta(buffers[i]);
-    if ((!meta && s.level == 0) || !layout.has_room(buffers[i])) {
-      ret = gst_v3d_vp9_lpf_transform_ip(GST_BASE_TRANSFORM(self), buffers[i]);
-      continue;
-    }
-    V3dVp9LfFrame fr{};
-    ret = frame_grid(self, s, meta, &fr.grid, &fr.grid_stride, &fr.sharpness);
-    if (ret != GST_FLOW_OK) break;
-    mapped.emplace_back();
-    if (!gst_v3d_filter_map_frame(filter, &mapped.back(), buffers[i])) {
-      mapped.pop_back();
-      ret = GST_FLOW_ERROR;
-      break;
-    }
-    layout.planes_for(mapped.back(), true, fr.planes, fr.strides);
-    if (!meta) v3d::extend_to_8x8(fr.planes, fr.strides, w, h);
-    fr.width = w;
-    fr.height = h;
-    frames.push_back(fr);
-    batched.push_back(buffers[i]);
-    with_meta.push_back(meta != nullptr);
-  }
-  if (ret == GST_FLOW_OK && !frames.empty()) {
-    V3dContext *ctx = gst_v3d_filter_frame_context(filter);
-    const int rc =
-        ctx ? v3d_vp9_loop_filter_frames(ctx, frames.data(), frames.size()) : V3D_ERROR_UNAVAILABLE;
-    const std::string why = rc ? v3d_last_error() : "";
-    if (ctx) v3d_context_free(ctx);
-    if (rc != V3D_OK) {
-      if (!gst_v3d_filter_resource_error(filter, rc, "VP9 loop filter", why))
-        GST_ELEMENT_ERROR(self, STREAM, DECODE,
-            ("Invalid VP9 loop filter input (%s): %s", v3d_error_name(rc), why.c_str()),
-            ("a batch of %zu frames in flight", frames.size()));
-      ret = GST_FLOW_ERROR;
-    }
-  }
-  for (GstVideoFrame &f : mapped) gst_video_frame_unmap(&f);
-  if (ret != GST_FLOW_OK) return ret;
-  for (size_t i = 0; i < batched.size(); i++) {
-    if (auto *meta = gst_buffer_get_v3d_vp9_lf_meta(batched[i]))
-      gst_buffer_remove_meta(batched[i], &meta->meta);
-    // The batch's time counts once, with its last frame.
-    gst_v3d_filter_count(filter,
-                         {{COUNT_FRAMES, 1}, {with_meta[i] ? COUNT_FRAMES_META : COUNT_FRAMES_POST, 1}},
-                         i + 1 == batched.size() ? t_start : -1);
-  }
+  desc->count(COUNT_FRAMES);
+  desc->count(meta ? COUNT_FRAMES_META : COUNT_FRAMES_POST);
   return GST_FLOW_OK;
 }

@@ -29,13 +29,12 @@
 #include <v3d/v3d.h>
 
 #include <cstring>
-#include <mutex>
 #include <vector>
 
 #include "common/rng.h"
 #include "common/vp9_itx_blocks.h"
 #include "gstv3delements.h"
-#include "v3dvp9meta.h"
+#include <gst/v3d/v3dvp9meta.h>
 
 GST_DEBUG_CATEGORY_STATIC(gst_v3d_vp9_residual_src_debug);
 #define GST_CAT_DEFAULT gst_v3d_vp9_residual_src_debug
@@ -194,9 +193,8 @@ void fill_prediction(GstVideoFrame *frame, GstV3dPattern pattern, guint64 n, v3d
 }  // namespace
 
 struct GstV3dVp9ResidualSrcPrivate {
-  std::mutex settings_lock;
-  Settings settings;
-  State state;
+  Settings settings;  // GST_OBJECT_LOCK
+  State state;        // streaming thread (and caps, start)
 };
 
 #define GST_TYPE_V3D_VP9_RESIDUAL_SRC (gst_v3d_vp9_residual_src_get_type())
@@ -235,25 +233,58 @@ static void gst_v3d_vp9_residual_src_class_init(GstV3dVp9ResidualSrcClass *klass
   gobject_class->set_property = gst_v3d_vp9_residual_src_set_property;
   gobject_class->get_property = gst_v3d_vp9_residual_src_get_property;
 
+  /**
+   * GstV3dVp9ResidualSrc:seed:
+   *
+   * Seed of the frames and blocks: the same seed gives the same stream (frame n depends only on
+   * the seed, n and the other properties).
+   */
   g_object_class_install_property(gobject_class, PROP_SEED,
-      g_param_spec_uint("seed", "Seed", "Seed of the frames and blocks (same seed, same stream)",
+      g_param_spec_uint("seed", "Seed", "Seed of the frames and blocks (0 is a seed like any)",
                         0, G_MAXUINT, DEFAULT_PROP_SEED, flags));
+  /**
+   * GstV3dVp9ResidualSrc:tx-size:
+   *
+   * Transform block sizes: "mixed" chooses a size per block (a recursive split of each 64x64
+   * luma or 32x32 chroma square), or one size for every block.
+   */
   g_object_class_install_property(gobject_class, PROP_TX_SIZE,
-      g_param_spec_enum("tx-size", "Transform size", "Transform block sizes",
+      g_param_spec_enum("tx-size", "Transform size", "Transform block sizes, in pixels",
                         GST_TYPE_V3D_TX_SIZE_MODE, DEFAULT_PROP_TX_SIZE, flags));
+  /**
+   * GstV3dVp9ResidualSrc:tx-types:
+   *
+   * Transform types: DCT_DCT only; DCT and ADST in each direction (32x32 blocks: DCT only); or
+   * those plus WHT_WHT for 4x4 blocks (lossless VP9).
+   */
   g_object_class_install_property(gobject_class, PROP_TX_TYPES,
       g_param_spec_enum("tx-types", "Transform types", "Transform types used",
                         GST_TYPE_V3D_TX_TYPES, DEFAULT_PROP_TX_TYPES, flags));
+  /**
+   * GstV3dVp9ResidualSrc:density:
+   *
+   * The probability that a transform block is coded, i.e. the expected fraction of the frame
+   * covered by blocks: 0 gives metas without blocks, 1 covers every plane.
+   */
   g_object_class_install_property(gobject_class, PROP_DENSITY,
       g_param_spec_double("density", "Density",
-                          "Probability that a transform block is coded, i.e. the expected "
-                          "fraction of the frame covered by blocks (0 = no blocks, 1 = all)",
-                          0.0, 1.0, DEFAULT_PROP_DENSITY, flags));
+                          "Fraction 0..1 of transform blocks coded (0 = no blocks)", 0.0, 1.0,
+                          DEFAULT_PROP_DENSITY, flags));
+  /**
+   * GstV3dVp9ResidualSrc:max-coefficient:
+   *
+   * The largest DC coefficient magnitude; the other coefficients are smaller with frequency.
+   * 0 makes every coefficient zero (the blocks are still there).
+   */
   g_object_class_install_property(gobject_class, PROP_MAX_COEFFICIENT,
       g_param_spec_uint("max-coefficient", "Maximum coefficient",
-                        "Largest DC coefficient magnitude; other coefficients are smaller with "
-                        "frequency (0 = all coefficients zero)", 0, 32767,
+                        "Largest DC coefficient magnitude (0 = all coefficients zero)", 0, 32767,
                         DEFAULT_PROP_MAX_COEFFICIENT, flags));
+  /**
+   * GstV3dVp9ResidualSrc:pattern:
+   *
+   * The prediction picture the residual is added to: a smooth gradient, noise, or mid grey.
+   */
   g_object_class_install_property(gobject_class, PROP_PATTERN,
       g_param_spec_enum("pattern", "Pattern", "Prediction picture", GST_TYPE_V3D_PATTERN,
                         DEFAULT_PROP_PATTERN, flags));
@@ -291,8 +322,8 @@ static void gst_v3d_vp9_residual_src_finalize(GObject *object) {
 static void gst_v3d_vp9_residual_src_set_property(GObject *object, guint prop_id,
                                                   const GValue *value, GParamSpec *pspec) {
   auto *self = GST_V3D_VP9_RESIDUAL_SRC(object);
-  std::lock_guard<std::mutex> lock(self->priv->settings_lock);
   Settings &s = self->priv->settings;
+  GST_OBJECT_LOCK(self);
   switch (prop_id) {
     case PROP_SEED: s.seed = g_value_get_uint(value); break;
     case PROP_TX_SIZE: s.tx_size = static_cast<GstV3dTxSizeMode>(g_value_get_enum(value)); break;
@@ -302,13 +333,14 @@ static void gst_v3d_vp9_residual_src_set_property(GObject *object, guint prop_id
     case PROP_PATTERN: s.pattern = static_cast<GstV3dPattern>(g_value_get_enum(value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
+  GST_OBJECT_UNLOCK(self);
 }
 
 static void gst_v3d_vp9_residual_src_get_property(GObject *object, guint prop_id, GValue *value,
                                                   GParamSpec *pspec) {
   auto *self = GST_V3D_VP9_RESIDUAL_SRC(object);
-  std::lock_guard<std::mutex> lock(self->priv->settings_lock);
-  Settings &s = self->priv->settings;
+  const Settings &s = self->priv->settings;
+  GST_OBJECT_LOCK(self);
   switch (prop_id) {
     case PROP_SEED: g_value_set_uint(value, s.seed); break;
     case PROP_TX_SIZE: g_value_set_enum(value, s.tx_size); break;
@@ -318,6 +350,7 @@ static void gst_v3d_vp9_residual_src_get_property(GObject *object, guint prop_id
     case PROP_PATTERN: g_value_set_enum(value, s.pattern); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
+  GST_OBJECT_UNLOCK(self);
 }
 
 static GstCaps *gst_v3d_vp9_residual_src_fixate(GstBaseSrc *src, GstCaps *caps) {
@@ -390,11 +423,9 @@ static GstFlowReturn gst_v3d_vp9_residual_src_fill(GstPushSrc *src, GstBuffer *b
   auto *self = GST_V3D_VP9_RESIDUAL_SRC(src);
   State &st = self->priv->state;
   if (!st.configured) return GST_FLOW_NOT_NEGOTIATED;
-  Settings s;
-  {
-    std::lock_guard<std::mutex> lock(self->priv->settings_lock);
-    s = self->priv->settings;
-  }
+  GST_OBJECT_LOCK(self);
+  const Settings s = self->priv->settings;
+  GST_OBJECT_UNLOCK(self);
   const guint64 n = st.frame++;
   const gint w = GST_VIDEO_INFO_WIDTH(&st.info), h = GST_VIDEO_INFO_HEIGHT(&st.info);
   // Two independent streams, so the blocks do not depend on the pattern; no state shared between

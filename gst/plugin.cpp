@@ -61,6 +61,7 @@ static gboolean plugin_init(GstPlugin *plugin) {
   ok |= GST_ELEMENT_REGISTER(v3dvp9residualsrc, plugin);
   ok |= GST_ELEMENT_REGISTER(v3dvp9lpf, plugin);
   ok |= GST_ELEMENT_REGISTER(v3dh264deblock, plugin);
+  ok |= GST_ELEMENT_REGISTER(v3dvp9dec, plugin);
   return ok;
 }
 

@@ -115,4 +115,17 @@ void checksum_visible(GChecksum *sum, const GstVideoFrame &frame) {
   }
 }
 
+void extend_to_8x8(uint8_t *const planes[3], const ptrdiff_t strides[3], int w, int h) {
+  const int rw = (w + 7) / 8 * 8, rh = (h + 7) / 8 * 8;
+  for (int p = 0; p < 3; p++) {
+    const int vw = p ? (w + 1) / 2 : w, vh = p ? (h + 1) / 2 : h;
+    const int pw = p ? rw / 2 : rw, ph = p ? rh / 2 : rh;
+    uint8_t *d = planes[p];
+    const ptrdiff_t s = strides[p];
+    for (int y = 0; y < vh && vw < pw; y++) memset(d + y * s + vw, d[y * s + vw - 1], pw - vw);
+    for (int y = vh; y < ph; y++) memcpy(d + y * s, d + (vh - 1) * s, pw);
+  }
+}
+
+
 }  // namespace v3d

@@ -57,6 +57,10 @@ class ItxFrameLayout {
 bool planes_have_room(GstBuffer *buf, const GstVideoInfo &info, const int row_bytes[],
                       const int rows[]);
 
+// Fills each plane's area between its visible edge (w x h luma, (w+1)/2 x (h+1)/2 chroma) and
+// the 8x8-rounded edge (v3d.h) by repeating the last visible column, then the last visible row.
+void extend_to_8x8(uint8_t *const planes[3], const ptrdiff_t strides[3], int w, int h);
+
 // Adds the visible pixels of a mapped frame (rows left to right, planes in order, no padding) to
 // sum. Planar and semi-planar formats (I420, NV12).
 void checksum_visible(GChecksum *sum, const GstVideoFrame &frame);

@@ -72,5 +72,15 @@ int V3D_TEST_FN(void) {
 #ifdef V3D_V3D_H
   seen |= 64;
 #endif
+#ifdef V3D_VP9_DECODER_H
+  {
+    V3dVp9DecoderSettings s;
+    V3dVp9Picture p;
+    int (*send)(V3dVp9Decoder *, const uint8_t *, size_t, int64_t) = v3d_vp9_decoder_send_data;
+    s.max_queued_pictures = 0;
+    p.width = 0;
+    seen |= send && s.max_queued_pictures + p.width == 0 ? 128 : 0;
+  }
+#endif
   return seen;
 }

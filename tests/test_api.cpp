@@ -12,10 +12,10 @@
 
 #include "common/guarded_planes.h"
 #include "common/test_util.h"
-#include "h264_deblock_picture.h"
+#include "common/h264_deblock_picture.h"
 #include "v3d/v3d.h"
-#include "vp9_itx_blocks.h"
-#include "vp9_lpf_grid.h"
+#include "common/vp9_itx_blocks.h"
+#include "common/vp9_lpf_grid.h"
 
 extern "C" {
 int v3d_test_header_common(void);
@@ -24,6 +24,7 @@ int v3d_test_header_context(void);
 int v3d_test_header_vp9_itx(void);
 int v3d_test_header_vp9_lpf(void);
 int v3d_test_header_h264_deblock(void);
+int v3d_test_header_vp9_decoder(void);
 int v3d_test_header_v3d(void);
 }
 
@@ -33,7 +34,7 @@ using v3dtest::check;
 using v3dtest::Rng;
 
 // Each header's include guards seen by its C translation unit: 1 common, 2 cpu, 4 context,
-// 8 vp9_itx, 16 vp9_lpf, 32 h264_deblock, 64 the umbrella.
+// 8 vp9_itx, 16 vp9_lpf, 32 h264_deblock, 64 the umbrella, 128 vp9_decoder.
 void test_headers() {
   const struct {
     const char *name;
@@ -46,7 +47,8 @@ void test_headers() {
       {"vp9_itx.h", v3d_test_header_vp9_itx, 1 | 4 | 8},
       {"vp9_lpf.h", v3d_test_header_vp9_lpf, 1 | 4 | 16},
       {"h264_deblock.h", v3d_test_header_h264_deblock, 1 | 4 | 32},
-      {"v3d.h", v3d_test_header_v3d, 127},
+      {"vp9_decoder.h", v3d_test_header_vp9_decoder, 1 | 4 | 128},
+      {"v3d.h", v3d_test_header_v3d, 255},
   };
   for (const auto &h : hs) {
     const int got = h.fn();
@@ -234,7 +236,7 @@ void test_itx_aliases(V3dContext *ctx, uint64_t seed) {
 
 // Copies the contents of an LfFrame (its data pointers point into its own buffers).
 void copy_lf(v3dtest::vp9::LfFrame *to, const v3dtest::vp9::LfFrame &from) {
-  for (int p = 0; p < 3; p++) to->buf[p] = from.buf[p];
+  to->copy_from(from);
 }
 
 bool same_lf(const v3dtest::vp9::LfFrame &a, const v3dtest::vp9::LfFrame &b, const char *what,
@@ -427,7 +429,9 @@ void test_error_names() {
                        V3D_ERROR_UNAVAILABLE,
                        V3D_ERROR_INVALID_DATA,
                        V3D_ERROR_BAD_PARTITION,
-                       V3D_ERROR_INVALID_SETTINGS};
+                       V3D_ERROR_INVALID_SETTINGS,
+                       V3D_ERROR_UNSUPPORTED,
+                       V3D_ERROR_AGAIN};
   const int n = static_cast<int>(sizeof codes / sizeof codes[0]);
   // The codes are 0, -1, ..., -(n-1): none skipped, none repeated.
   for (int i = 0; i < n; i++) check(codes[i] == -i, "code %d at position %d", codes[i], i);

@@ -24,7 +24,7 @@
 #include <string.h>
 #include <v3d/v3d.h>
 
-#include "v3dh264meta.h"
+#include <gst/v3d/v3dh264meta.h>
 
 static guint64 g_seed = 0x264DEB10Cu;
 

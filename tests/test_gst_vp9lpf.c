@@ -21,7 +21,7 @@
 #include <string.h>
 #include <v3d/v3d.h>
 
-#include "v3dvp9lfmeta.h"
+#include <gst/v3d/v3dvp9lfmeta.h>
 
 static guint64 g_seed = 0x1F5EED26u;
 

@@ -95,9 +95,11 @@ const char *v3d_error_name(int code) {
     case V3D_ERROR_NO_MEMORY: return "out of memory";
     case V3D_ERROR_GPU: return "GPU failure";
     case V3D_ERROR_UNAVAILABLE: return "unavailable";
-    case V3D_ERROR_INVALID_DATA: return "value outside its valid range";
+    case V3D_ERROR_INVALID_DATA: return "invalid data";
     case V3D_ERROR_BAD_PARTITION: return "units do not tile the frame";
     case V3D_ERROR_INVALID_SETTINGS: return "invalid settings";
+    case V3D_ERROR_UNSUPPORTED: return "unsupported";
+    case V3D_ERROR_AGAIN: return "try again";
     default: return "unknown error";
   }
 }

@@ -66,6 +66,6 @@ if [ "$mode" != bench ]; then
   done
 fi
 if [ "$mode" != tests ]; then
-  "$build/tools/bench/v3d-bench" --json "$out/bench.json" "$@" || status=1
+  "$build/tools/v3d-bench" --json "$out/bench.json" "$@" || status=1
 fi
 exit "$status"

@@ -50,6 +50,11 @@ extern "C" {
  *                                filter level, block size, QP, bS, slice index, slice offset).
  *   V3D_ERROR_BAD_PARTITION      the units do not tile the frame as the codec requires (a loop
  *                                filter grid that is not a VP9 partition).
+ * Compressed data (the VP9 decoder):
+ *   V3D_ERROR_INVALID_DATA       corrupt or truncated data (the message names the frame).
+ *   V3D_ERROR_UNSUPPORTED        valid data using what the decoder does not decode (a profile or
+ *                                bit depth other than 8-bit 4:2:0; the message names it).
+ *   V3D_ERROR_AGAIN              nothing to do now: drain the output first, or no output waits.
  * The machine:
  *   V3D_ERROR_NO_MEMORY          memory, or a thread, could not be allocated.
  *   V3D_ERROR_GPU                the GPU failed while it was writing the caller's memory in
@@ -71,6 +76,8 @@ enum {
   V3D_ERROR_INVALID_DATA = -11,
   V3D_ERROR_BAD_PARTITION = -12,
   V3D_ERROR_INVALID_SETTINGS = -13,
+  V3D_ERROR_UNSUPPORTED = -14,
+  V3D_ERROR_AGAIN = -15,
 };
 
 /* Returns a static English description of code ("overlapping blocks", ...); "unknown error" for

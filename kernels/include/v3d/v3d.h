@@ -9,6 +9,7 @@
  *   v3d/vp9_itx.h       VP9 inverse transforms
  *   v3d/vp9_lpf.h       VP9 loop filter
  *   v3d/h264_deblock.h  H.264 deblocking
+ *   v3d/vp9_decoder.h   the VP9 decoder (data in, pictures out)
  *
  * Each part may also be included on its own. docs/api.md has the error codes per entry point,
  * the environment variables and how the backends divide work.
@@ -40,5 +41,6 @@
 #include "v3d/vp9_itx.h"
 #include "v3d/vp9_lpf.h"
 #include "v3d/h264_deblock.h"
+#include "v3d/vp9_decoder.h"
 
 #endif /* V3D_V3D_H */

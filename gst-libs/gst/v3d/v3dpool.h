@@ -16,18 +16,23 @@
 #define GST_V3D_POOL_H
 
 #include <gst/video/video.h>
+#include <gst/v3d/v3d-prelude.h>
 #include <v3d/v3d.h>
 
 G_BEGIN_DECLS
 
 #define GST_TYPE_V3D_BUFFER_POOL (gst_v3d_buffer_pool_get_type ())
+GST_V3D_API
+GType gst_v3d_buffer_pool_get_type (void);
 G_DECLARE_FINAL_TYPE (GstV3dBufferPool, gst_v3d_buffer_pool, GST, V3D_BUFFER_POOL,
     GstVideoBufferPool)
 
 /* Returns: (transfer full): a new pool allocating from ctx (referenced). */
+GST_V3D_API
 GstBufferPool *gst_v3d_buffer_pool_new (V3dContext *ctx);
 
 /* Returns: (transfer none): the pool's allocator. */
+GST_V3D_API
 GstAllocator *gst_v3d_buffer_pool_get_allocator (GstV3dBufferPool *pool);
 
 G_END_DECLS

@@ -18,19 +18,19 @@
  * by any transform that changes the frame's size or geometry (scaling, cropping, partial
  * copies): its tags are "video", "size" and "orientation".
  *
- * Using the meta without linking to this code: the meta's implementation lives in the plugin
- * libgstv3d.so. Once the plugin is loaded (e.g. after gst_element_factory_make("v3dvp9idct")),
- * an application can attach the meta with
+ * The meta's code is libgstv3d-1.0 (pkg-config gstreamer-v3d-1.0), which the plugin links too.
+ * Without linking it: once the plugin is loaded (e.g. after gst_element_factory_make
+ * ("v3dvp9idct")), an application can attach the meta with
  *   gst_buffer_add_meta (buffer, gst_meta_get_info ("GstV3dVp9ResidualMeta"), &params);
  * where params is a GstV3dVp9ResidualMetaParams (copied, see below), and find it with
  *   gst_buffer_get_meta (buffer, g_type_from_name ("GstV3dVp9ResidualMetaAPI")).
- * The functions below do exactly that, registering the types on first use; they may be compiled
- * into several modules of one process (the registrations are shared by name).
+ * The functions below do exactly that, registering the types on first use (by name).
  */
 #ifndef GST_V3D_VP9_META_H
 #define GST_V3D_VP9_META_H
 
 #include <gst/gst.h>
+#include <gst/v3d/v3d-prelude.h>
 #include <v3d/v3d.h>
 
 G_BEGIN_DECLS
@@ -82,8 +82,10 @@ typedef struct {
 } GstV3dVp9ResidualMetaParams;
 
 /* The meta's API type, registered on first call (thread-safe). */
+GST_V3D_API
 GType gst_v3d_vp9_residual_meta_api_get_type (void);
 /* The meta's implementation, registered on first call (thread-safe). Never NULL. */
+GST_V3D_API
 const GstMetaInfo *gst_v3d_vp9_residual_meta_get_info (void);
 
 /**
@@ -98,6 +100,7 @@ const GstMetaInfo *gst_v3d_vp9_residual_meta_get_info (void);
  * consumer checks it against the frame size it sees). Returns: (transfer none): the meta, owned
  * by @buffer; NULL if @buffer is not writable.
  */
+GST_V3D_API
 GstV3dVp9ResidualMeta *gst_buffer_add_v3d_vp9_residual_meta (GstBuffer *buffer,
     const V3dVp9TxBlock *blocks, gsize n_blocks, const gint16 *coeffs, gsize n_coeffs);
 
@@ -113,6 +116,7 @@ GstV3dVp9ResidualMeta *gst_buffer_add_v3d_vp9_residual_meta (GstBuffer *buffer,
  * Returns: (transfer none): the meta, or NULL if @buffer is not writable (the references are
  * released then).
  */
+GST_V3D_API
 GstV3dVp9ResidualMeta *gst_buffer_add_v3d_vp9_residual_meta_take (GstBuffer *buffer,
     GBytes *blocks, GBytes *coeffs);
 

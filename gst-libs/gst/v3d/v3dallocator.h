@@ -13,6 +13,7 @@
 #define GST_V3D_ALLOCATOR_H
 
 #include <gst/gst.h>
+#include <gst/v3d/v3d-prelude.h>
 #include <v3d/v3d.h>
 
 G_BEGIN_DECLS
@@ -20,12 +21,16 @@ G_BEGIN_DECLS
 #define GST_V3D_SHARED_MEMORY_TYPE "V3dSharedMemory"
 
 #define GST_TYPE_V3D_ALLOCATOR (gst_v3d_allocator_get_type ())
+GST_V3D_API
+GType gst_v3d_allocator_get_type (void);
 G_DECLARE_FINAL_TYPE (GstV3dAllocator, gst_v3d_allocator, GST, V3D_ALLOCATOR, GstAllocator)
 
 /* Returns: (transfer full): a new allocator for ctx (which it references). */
+GST_V3D_API
 GstAllocator *gst_v3d_allocator_new (V3dContext *ctx);
 
 /* TRUE if mem (or its parent) came from a GstV3dAllocator. */
+GST_V3D_API
 gboolean gst_is_v3d_shared_memory (GstMemory *mem);
 
 G_END_DECLS

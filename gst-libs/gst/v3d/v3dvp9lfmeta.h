@@ -16,18 +16,19 @@
  * The meta is kept by copies of the whole buffer and dropped by any other transform (scaling,
  * cropping, ...). Tags: video, size, orientation.
  *
- * Use without linking to this code: once the plugin is loaded (e.g. after
- * gst_element_factory_make ("v3dvp9lpf")), attach it with
+ * The meta's code is libgstv3d-1.0 (pkg-config gstreamer-v3d-1.0), which the plugin links too.
+ * Without linking it: once the plugin is loaded (e.g. after gst_element_factory_make
+ * ("v3dvp9lpf")), attach it with
  *   gst_buffer_add_meta (buffer, gst_meta_get_info ("GstV3dVp9LfMeta"), &params);
  * (params: a GstV3dVp9LfMetaParams, copied) and find it with
  *   gst_buffer_get_meta (buffer, g_type_from_name ("GstV3dVp9LfMetaAPI")).
- * The functions below do exactly that, registering the types on first use (by name, so they
- * may be compiled into several modules of one process).
+ * The functions below do exactly that, registering the types on first use (by name).
  */
 #ifndef GST_V3D_VP9_LF_META_H
 #define GST_V3D_VP9_LF_META_H
 
 #include <gst/gst.h>
+#include <gst/v3d/v3d-prelude.h>
 #include <v3d/v3d.h>
 
 G_BEGIN_DECLS
@@ -75,8 +76,10 @@ typedef struct {
 } GstV3dVp9LfMetaParams;
 
 /* The meta's API type, registered on first call (thread-safe). */
+GST_V3D_API
 GType gst_v3d_vp9_lf_meta_api_get_type (void);
 /* The meta's implementation, registered on first call (thread-safe). Never NULL. */
+GST_V3D_API
 const GstMetaInfo *gst_v3d_vp9_lf_meta_get_info (void);
 
 /**
@@ -90,6 +93,7 @@ const GstMetaInfo *gst_v3d_vp9_lf_meta_get_info (void);
  * Validity is not checked here (the consumer checks it against the frame it sees).
  * Returns: (transfer none): the meta, owned by @buffer; NULL if @buffer is not writable.
  */
+GST_V3D_API
 GstV3dVp9LfMeta *gst_buffer_add_v3d_vp9_lf_meta (GstBuffer *buffer, const V3dVp9LfInfo *grid,
     gsize n_entries, gint grid_stride, gint sharpness);
 

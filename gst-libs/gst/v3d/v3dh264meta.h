@@ -30,18 +30,19 @@
  * The meta is kept by copies of the whole buffer and dropped by any other transform (scaling,
  * cropping, ...). Tags: video, size, orientation.
  *
- * Use without linking to this code: once the plugin is loaded (e.g. after
- * gst_element_factory_make ("v3dh264deblock")), attach it with
+ * The meta's code is libgstv3d-1.0 (pkg-config gstreamer-v3d-1.0), which the plugin links too.
+ * Without linking it: once the plugin is loaded (e.g. after gst_element_factory_make
+ * ("v3dh264deblock")), attach it with
  *   gst_buffer_add_meta (buffer, gst_meta_get_info ("GstV3dH264DeblockMeta"), &params);
  * (params: a GstV3dH264DeblockMetaParams, copied) and find it with
  *   gst_buffer_get_meta (buffer, g_type_from_name ("GstV3dH264DeblockMetaAPI")).
- * The functions below do exactly that, registering the types on first use (by name, so they
- * may be compiled into several modules of one process).
+ * The functions below do exactly that, registering the types on first use (by name).
  */
 #ifndef GST_V3D_H264_META_H
 #define GST_V3D_H264_META_H
 
 #include <gst/gst.h>
+#include <gst/v3d/v3d-prelude.h>
 #include <v3d/v3d.h>
 
 G_BEGIN_DECLS
@@ -101,8 +102,10 @@ typedef struct {
 } GstV3dH264DeblockMetaParams;
 
 /* The meta's API type, registered on first call (thread-safe). */
+GST_V3D_API
 GType gst_v3d_h264_deblock_meta_api_get_type (void);
 /* The meta's implementation, registered on first call (thread-safe). Never NULL. */
+GST_V3D_API
 const GstMetaInfo *gst_v3d_h264_deblock_meta_get_info (void);
 
 /**
@@ -119,6 +122,7 @@ const GstMetaInfo *gst_v3d_h264_deblock_meta_get_info (void);
  * Validity is not checked here (the consumer checks it against the frame it sees).
  * Returns: (transfer none): the meta, owned by @buffer; NULL if @buffer is not writable.
  */
+GST_V3D_API
 GstV3dH264DeblockMeta *gst_buffer_add_v3d_h264_deblock_meta (GstBuffer *buffer,
     gint coded_width, gint coded_height, const V3dH264MbInfo *mbs, gsize n_mbs, gint mb_stride,
     const V3dH264SliceInfo *slices, gsize n_slices);

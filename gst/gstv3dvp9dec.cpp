@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/**
+ * SECTION:element-v3dvp9dec
+ * @title: v3dvp9dec
+ *
+ * Decodes VP9 profile 0 (8-bit 4:2:0) into I420 with the v3d VP9 decoder
+ * (<v3d/vp9_decoder.h>), whose output equals libvpx's (`vpxdec --i420`) frame for frame; its
+ * reconstruction runs on the v3d kernels of the element's #GstV3dVp9Dec:backend.
+ *
+ * Input is `video/x-vp9` as ivfparse, matroskademux and vp9parse give it: one packet per
+ * buffer, a frame or a superframe (alignment super-frame or frame). Other profiles (4:4:4,
+ * 4:2:2, 4:4:0, 10/12-bit) are refused in the caps when upstream names the profile, else at the
+ * first frame with an element error that names profile and bit depth.
+ *
+ * Output: each shown frame, in an I420 buffer of a #GstV3dBufferPool (shared memory of the v3d
+ * context, the pool of <gst/v3d/v3dpool.h>) with a #GstVideoMeta carrying the pool's strides
+ * when downstream supports it: downstream's pool when it offers one (a v3d filter such as
+ * v3dvp9lpf then gets frames padded for its kernels, without copies), else the element's own, in
+ * GStreamer's default I420 layout. The decoded picture's visible planes are copied into it (the
+ * decoder keeps its pictures as references, so they cannot be handed out as writable pool
+ * memory). The caps' width and height are the coded
+ * frame size; a stream whose render size differs from the frame size gets the pixel aspect
+ * ratio that displays the frame at the render size. A change of frame size (a new key frame, or
+ * libvpx's dynamic resizing) renegotiates with the new size.
+ *
+ * Timestamps: a shown frame keeps the timestamps of the packet it came from. A packet that
+ * shows nothing (a hidden alternate reference frame on its own, as vp9parse's alignment=frame
+ * gives it) produces no buffer. show_existing_frame packets produce a buffer.
+ *
+ * Errors: a corrupt packet is a decode error (#GstVideoDecoder:max-errors decides whether it
+ * stops the stream: the default, -1, only warns); the element then drops packets until the next
+ * key frame. After a flushing seek the element resumes at the next key frame as well; packets
+ * before it are dropped (stats field "frames-skipped"). EOS drains the decoder.
+ *
+ * Backends and the context: as the other v3d elements, the element shares one V3dContext per
+ * pipeline through a GstContext of type "v3d.context" (<gst/v3d/v3dcontext.h>); its
+ * #GstV3dVp9Dec:backend and #GstV3dVp9Dec:cpu-threads apply to a context it creates. At EOS it
+ * posts a "v3d-stats" element message with #GstV3dVp9Dec:stats.
+ *
+ * Rank: below avdec_vp9 (marginal - 1), so that playbin and decodebin keep choosing libvpx's
+ * vp9dec or FFmpeg's avdec_vp9 by default; ranks below marginal are not autoplugged. To make
+ * playbin prefer this decoder, raise its rank from the environment:
+ * `GST_PLUGIN_FEATURE_RANK=v3dvp9dec:MAX gst-play-1.0 in.webm`, or in an application call
+ * gst_plugin_feature_set_rank() on the "v3dvp9dec" factory before building the pipeline.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 filesrc location=in.ivf ! ivfparse ! v3dvp9dec ! videoconvert ! autovideosink
+ * ]| Decodes an IVF file (as `vpxenc --ivf` writes) and shows it.
+ * |[
+ * gst-launch-1.0 filesrc location=in.webm ! matroskademux ! v3dvp9dec backend=cpu ! \
+ *     videoconvert ! autovideosink
+ * ]| Decodes the VP9 track of a WebM file on the SIMD CPU workers.
+ * |[
+ * GST_PLUGIN_FEATURE_RANK=v3dvp9dec:MAX gst-play-1.0 in.webm
+ * ]| Plays a WebM file with v3dvp9dec chosen by playbin.
+ */
+#include <gst/video/video.h>
+#include <gst/v3d/v3dcontext.h>
+#include <gst/v3d/v3dpool.h>
+#include <v3d/v3d.h>
+#include <v3d/vp9_decoder.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+#include "gstv3delements.h"
+#include "v3dfilter.h"
+#include "v3dfilter_context.h"
+#include "v3dvp9dec_util.h"
+
+GST_DEBUG_CATEGORY_STATIC(gst_v3d_vp9_dec_debug);
+#define GST_CAT_DEFAULT gst_v3d_vp9_dec_debug
+
+enum {
+  PROP_0,
+  PROP_BACKEND,
+  PROP_CPU_THREADS,
+  PROP_STATS,
+};
+
+#define DEFAULT_PROP_BACKEND GST_V3D_BACKEND_AUTO
+#define DEFAULT_PROP_CPU_THREADS 0
+
+// Ranks below avdec_vp9 (GST_RANK_MARGINAL in gst-libav) by one: never autoplugged unless
+// raised (GST_PLUGIN_FEATURE_RANK), see the documentation block.
+#define V3D_VP9_DEC_RANK (GST_RANK_MARGINAL - 1)
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE("sink", GST_PAD_SINK,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS("video/x-vp9, profile = (string) 0, "
+                    "alignment = (string) { super-frame, frame }"));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC,
+    GST_PAD_ALWAYS, GST_STATIC_CAPS(GST_VIDEO_CAPS_MAKE("I420")));
+
+namespace {
+
+struct Settings {
+  GstV3dBackend backend = DEFAULT_PROP_BACKEND;
+  guint cpu_threads = DEFAULT_PROP_CPU_THREADS;
+};
+
+// What the element counted since it last started (stats fields of the same names).
+struct Counters {
+  guint64 decoded = 0;  // packets decoded without error
+  guint64 shown = 0;    // buffers pushed
+  guint64 hidden = 0;   // packets decoded that showed nothing
+  guint64 skipped = 0;  // packets dropped while waiting for a key frame
+  guint64 errors = 0;   // packets the decoder refused
+};
+
+// The size and colour of the negotiated output (streaming thread).
+struct OutputFormat {
+  int width = 0, height = 0, render_width = 0, render_height = 0;
+  int color_space = -1, color_range = -1;
+  bool operator==(const OutputFormat &o) const {
+    return width == o.width && height == o.height && render_width == o.render_width &&
+           render_height == o.render_height && color_space == o.color_space &&
+           color_range == o.color_range;
+  }
+};
+
+}  // namespace
+
+struct GstV3dVp9DecPrivate {
+  Settings settings;  // GST_OBJECT_LOCK
+  v3d::ElementContext context;
+  // The decoder and the counters: decoder calls and stats snapshots (any thread) take it; never
+  // held while calling into GStreamer.
+  std::mutex lock;
+  V3dVp9Decoder *dec = nullptr;
+  Counters counters;
+  std::string decoder_counters;  // the last decoder's v3d_vp9_decoder_stats() after stop
+  // Streaming thread (GstVideoDecoder's stream lock).
+  GstVideoCodecState *input_state = nullptr;
+  OutputFormat output;
+  bool wait_key = true;  // drop packets until a key frame: at start, after flushes and errors
+  bool add_video_meta = false;  // own pool, downstream supports GstVideoMeta
+};
+
+#define GST_TYPE_V3D_VP9_DEC (gst_v3d_vp9_dec_get_type())
+G_DECLARE_FINAL_TYPE(GstV3dVp9Dec, gst_v3d_vp9_dec, GST, V3D_VP9_DEC, GstVideoDecoder)
+
+struct _GstV3dVp9Dec {
+  GstVideoDecoder parent;
+  GstV3dVp9DecPrivate *priv;
+};
+
+G_DEFINE_TYPE(GstV3dVp9Dec, gst_v3d_vp9_dec, GST_TYPE_VIDEO_DECODER)
+GST_ELEMENT_REGISTER_DEFINE(v3dvp9dec, "v3dvp9dec", V3D_VP9_DEC_RANK, GST_TYPE_V3D_VP9_DEC)
+
+static void gst_v3d_vp9_dec_finalize(GObject *object);
+static void gst_v3d_vp9_dec_set_property(GObject *object, guint prop_id, const GValue *value,
+                                         GParamSpec *pspec);
+static void gst_v3d_vp9_dec_get_property(GObject *object, guint prop_id, GValue *value,
+                                         GParamSpec *pspec);
+static void gst_v3d_vp9_dec_set_context(GstElement *element, GstContext *context);
+static gboolean gst_v3d_vp9_dec_open(GstVideoDecoder *vdec);
+static gboolean gst_v3d_vp9_dec_close(GstVideoDecoder *vdec);
+static gboolean gst_v3d_vp9_dec_start(GstVideoDecoder *vdec);
+static gboolean gst_v3d_vp9_dec_stop(GstVideoDecoder *vdec);
+static gboolean gst_v3d_vp9_dec_set_format(GstVideoDecoder *vdec, GstVideoCodecState *state);
+static gboolean gst_v3d_vp9_dec_flush(GstVideoDecoder *vdec);
+static GstFlowReturn gst_v3d_vp9_dec_drain(GstVideoDecoder *vdec);
+static GstFlowReturn gst_v3d_vp9_dec_finish(GstVideoDecoder *vdec);
+static GstFlowReturn gst_v3d_vp9_dec_handle_frame(GstVideoDecoder *vdec,
+                                                  GstVideoCodecFrame *frame);
+static gboolean gst_v3d_vp9_dec_decide_allocation(GstVideoDecoder *vdec, GstQuery *query);
+static gboolean gst_v3d_vp9_dec_src_query(GstVideoDecoder *vdec, GstQuery *query);
+static gboolean gst_v3d_vp9_dec_sink_query(GstVideoDecoder *vdec, GstQuery *query);
+static GstStructure *gst_v3d_vp9_dec_make_stats(GstV3dVp9Dec *self);
+
+static void gst_v3d_vp9_dec_class_init(GstV3dVp9DecClass *klass) {
+  GObjectClass *gobject_class = G_OBJECT_CLASS(klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS(klass);
+  GstVideoDecoderClass *vdec_class = GST_VIDEO_DECODER_CLASS(klass);
+  const auto rw_ready = static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+                                                 GST_PARAM_MUTABLE_READY);
+
+  gobject_class->finalize = gst_v3d_vp9_dec_finalize;
+  gobject_class->set_property = gst_v3d_vp9_dec_set_property;
+  gobject_class->get_property = gst_v3d_vp9_dec_get_property;
+
+  /**
+   * GstV3dVp9Dec:backend:
+   *
+   * Where the decoder's reconstruction kernels run: "auto", "scalar" (reference code), "cpu"
+   * (SIMD on the CPU workers), "gpu" or "hybrid" (with a Vulkan device); every backend gives the
+   * same pictures. Read when going to READY, for the context the element creates or the shared
+   * context it accepts (an element asking for a backend other than "auto" ignores a shared
+   * context made for another one; <gst/v3d/v3dcontext.h>). Entropy decoding always runs on the
+   * streaming thread.
+   */
+  g_object_class_install_property(gobject_class, PROP_BACKEND,
+      g_param_spec_enum("backend", "Backend",
+          "Where the decoder's kernels run (auto = GPU and CPU workers if a GPU is there)",
+          GST_TYPE_V3D_BACKEND, DEFAULT_PROP_BACKEND, rw_ready));
+  /**
+   * GstV3dVp9Dec:cpu-threads:
+   *
+   * CPU worker threads of a context this element creates (a shared context keeps its
+   * creator's). 0: $V3D_CPU_THREADS if set, else the online cores minus one (the streaming
+   * thread works too), for backend=auto all online cores; at least 1.
+   */
+  g_object_class_install_property(gobject_class, PROP_CPU_THREADS,
+      g_param_spec_uint("cpu-threads", "CPU threads",
+          "CPU worker threads of a context this element creates (0 = automatic)", 0, 1024,
+          DEFAULT_PROP_CPU_THREADS, rw_ready));
+  /**
+   * GstV3dVp9Dec:stats:
+   *
+   * A "v3d-stats" structure, also posted as an element message at EOS. Fields, counted since
+   * the element last started: frames-decoded (packets decoded without error; a superframe
+   * counts once), frames-shown (buffers pushed), frames-hidden (decoded packets that showed
+   * nothing), frames-skipped (packets dropped while waiting for a key frame: at the start, after
+   * a flush or an error), errors (packets the decoder refused); the decoder's feature counters
+   * as "vp9-NAME" (guint64; NAME as v3d_vp9_decoder_stats() prints it, e.g. vp9-frames,
+   * vp9-key, vp9-show-existing, vp9-compound, vp9-scaled-preds, vp9-tx-4x4-dct-dct); and the
+   * context's backend, gpu-device, cpu-threads, context-frames, blocks-cpu, blocks-gpu, cpu-time
+   * and gpu-time (seconds), gpu-share, copies, gpu-submissions and shared-memory, as in the
+   * other v3d elements.
+   */
+  g_object_class_install_property(gobject_class, PROP_STATS,
+      g_param_spec_boxed("stats", "Statistics",
+          "Frame and error counters, decoder and context figures (read-only; fields in the docs)",
+          GST_TYPE_STRUCTURE, static_cast<GParamFlags>(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+
+  gst_element_class_set_static_metadata(element_class, "VP9 decoder on v3d kernels",
+      "Codec/Decoder/Video", "Decodes VP9 profile 0 with reconstruction on SIMD CPU workers "
+      "and Vulkan compute, bit-exact with libvpx", "gst-v3d developers");
+  gst_element_class_add_static_pad_template(element_class, &sink_template);
+  gst_element_class_add_static_pad_template(element_class, &src_template);
+  element_class->set_context = GST_DEBUG_FUNCPTR(gst_v3d_vp9_dec_set_context);
+
+  vdec_class->open = GST_DEBUG_FUNCPTR(gst_v3d_vp9_dec_open);
+  vdec_class->close = GST_DEBUG_FUNCPTR(gst_v3d_vp9_dec_close);
+  vdec_class->start = GST_DEBUG_FUNCPTR(gst_v3d_vp9_dec_start);
+  vdec_class->stop = GST_DEBUG_FUNCPTR(gst_v3d_vp9_dec_stop);
+  vdec_class->set_format = GST_DEBUG_FUNCPTR(gst_v3d_vp9_dec_set_format);
+  vdec_class->flush = GST_DEBUG_FUNCPTR(gst_v3d_vp9_dec_flush);
+  vdec_class->drain = GST_DEBUG_FUNCPTR(gst_v3d_vp9_dec_drain);
+  vdec_class->finish = GST_DEBUG_FUNCPTR(gst_v3d_vp9_dec_finish);
+  vdec_class->handle_frame = GST_DEBUG_FUNCPTR(gst_v3d_vp9_dec_handle_frame);
+  vdec_class->decide_allocation = GST_DEBUG_FUNCPTR(gst_v3d_vp9_dec_decide_allocation);
+  vdec_class->src_query = GST_DEBUG_FUNCPTR(gst_v3d_vp9_dec_src_query);
+  vdec_class->sink_query = GST_DEBUG_FUNCPTR(gst_v3d_vp9_dec_sink_query);
+
+  gst_type_mark_as_plugin_api(GST_TYPE_V3D_BACKEND, static_cast<GstPluginAPIFlags>(0));
+  GST_DEBUG_CATEGORY_INIT(gst_v3d_vp9_dec_debug, "v3dvp9dec", 0, "VP9 decoder on v3d kernels");
+  // v3d::ElementContext logs in the filter base class's category, made in its class_init.
+  g_type_class_unref(g_type_class_ref(GST_TYPE_V3D_FILTER));
+}
+
+static void gst_v3d_vp9_dec_init(GstV3dVp9Dec *self) {
+  self->priv = new GstV3dVp9DecPrivate();
+  GstVideoDecoder *vdec = GST_VIDEO_DECODER(self);
+  gst_video_decoder_set_packetized(vdec, TRUE);
+  gst_video_decoder_set_needs_format(vdec, TRUE);
+  gst_video_decoder_set_use_default_pad_acceptcaps(vdec, TRUE);
+  // Caps without profile or alignment (ivfparse, matroskademux) intersect the template.
+  GST_PAD_SET_ACCEPT_TEMPLATE(GST_VIDEO_DECODER_SINK_PAD(self));
+  GST_PAD_SET_ACCEPT_INTERSECT(GST_VIDEO_DECODER_SINK_PAD(self));
+}
+
+static void gst_v3d_vp9_dec_finalize(GObject *object) {
+  auto *self = GST_V3D_VP9_DEC(object);
+  if (self->priv->dec) v3d_vp9_decoder_free(self->priv->dec);
+  if (self->priv->input_state) gst_video_codec_state_unref(self->priv->input_state);
+  delete self->priv;
+  self->priv = nullptr;
+  G_OBJECT_CLASS(gst_v3d_vp9_dec_parent_class)->finalize(object);
+}
+
+static void gst_v3d_vp9_dec_set_property(GObject *object, guint prop_id, const GValue *value,
+                                         GParamSpec *pspec) {
+  auto *self = GST_V3D_VP9_DEC(object);
+  Settings &s = self->priv->settings;
+  GST_OBJECT_LOCK(self);
+  switch (prop_id) {
+    case PROP_BACKEND: s.backend = static_cast<GstV3dBackend>(g_value_get_enum(value)); break;
+    case PROP_CPU_THREADS: s.cpu_threads = g_value_get_uint(value); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK(self);
+}
+
+static void gst_v3d_vp9_dec_get_property(GObject *object, guint prop_id, GValue *value,
+                                         GParamSpec *pspec) {
+  auto *self = GST_V3D_VP9_DEC(object);
+  if (prop_id == PROP_STATS) {
+    g_value_take_boxed(value, gst_v3d_vp9_dec_make_stats(self));
+    return;
+  }
+  GST_OBJECT_LOCK(self);
+  const Settings s = self->priv->settings;
+  GST_OBJECT_UNLOCK(self);
+  switch (prop_id) {
+    case PROP_BACKEND: g_value_set_enum(value, s.backend); break;
+    case PROP_CPU_THREADS: g_value_set_uint(value, s.cpu_threads); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
+  }
+}
+
+static Settings gst_v3d_vp9_dec_settings(GstV3dVp9Dec *self) {
+  GST_OBJECT_LOCK(self);
+  const Settings s = self->priv->settings;
+  GST_OBJECT_UNLOCK(self);
+  return s;
+}
+
+// Adopts a "v3d.context" made for a compatible backend while the element holds none.
+static void gst_v3d_vp9_dec_set_context(GstElement *element, GstContext *context) {
+  auto *self = GST_V3D_VP9_DEC(element);
+  self->priv->context.offer(element, context, gst_v3d_vp9_dec_settings(self).backend);
+  GST_ELEMENT_CLASS(gst_v3d_vp9_dec_parent_class)->set_context(element, context);
+}
+
+static gboolean gst_v3d_vp9_dec_open(GstVideoDecoder *vdec) {
+  auto *self = GST_V3D_VP9_DEC(vdec);
+  const Settings s = gst_v3d_vp9_dec_settings(self);
+  v3d::ElementContextOptions opts;
+  opts.backend = s.backend;
+  opts.cpu_threads = s.cpu_threads;
+  return self->priv->context.ensure(GST_ELEMENT(self), opts);
+}
+
+static gboolean gst_v3d_vp9_dec_close(GstVideoDecoder *vdec) {
+  GST_V3D_VP9_DEC(vdec)->priv->context.drop();
+  return TRUE;
+}
+
+static gboolean gst_v3d_vp9_dec_start(GstVideoDecoder *vdec) {
+  auto *self = GST_V3D_VP9_DEC(vdec);
+  GstV3dVp9DecPrivate *p = self->priv;
+  V3dContext *ctx = p->context.ref();
+  if (!ctx) {
+    GST_ELEMENT_ERROR(self, CORE, STATE_CHANGE, ("No v3d context"), (nullptr));
+    return FALSE;
+  }
+  V3dVp9Decoder *dec = v3d_vp9_decoder_new(ctx, nullptr);
+  v3d_context_free(ctx);  // the decoder holds its own reference
+  if (!dec) {
+    GST_ELEMENT_ERROR(self, LIBRARY, INIT, ("Could not create the VP9 decoder"),
+                      ("v3d_vp9_decoder_new: %s", v3d_last_error()));
+    return FALSE;
+  }
+  {
+    std::lock_guard<std::mutex> lock(p->lock);
+    if (p->dec) v3d_vp9_decoder_free(p->dec);
+    p->dec = dec;
+    p->counters = Counters();
+    p->decoder_counters.clear();
+  }
+  p->output = OutputFormat();
+  p->wait_key = true;
+  p->add_video_meta = false;
+  return TRUE;
+}
+
+static gboolean gst_v3d_vp9_dec_stop(GstVideoDecoder *vdec) {
+  GstV3dVp9DecPrivate *p = GST_V3D_VP9_DEC(vdec)->priv;
+  V3dVp9Decoder *dec;
+  {
+    std::lock_guard<std::mutex> lock(p->lock);
+    dec = p->dec;
+    p->dec = nullptr;
+    if (dec) p->decoder_counters = v3d_vp9_decoder_stats(dec);
+  }
+  v3d_vp9_decoder_free(dec);  // output buffers hold copies: nothing refers to its pictures
+  if (p->input_state) gst_video_codec_state_unref(p->input_state);
+  p->input_state = nullptr;
+  return TRUE;
+}
+
+static gboolean gst_v3d_vp9_dec_set_format(GstVideoDecoder *vdec, GstVideoCodecState *state) {
+  GstV3dVp9DecPrivate *p = GST_V3D_VP9_DEC(vdec)->priv;
+  GST_DEBUG_OBJECT(vdec, "input caps %" GST_PTR_FORMAT, state->caps);
+  if (p->input_state) gst_video_codec_state_unref(p->input_state);
+  p->input_state = gst_video_codec_state_ref(state);
+  p->output = OutputFormat();  // renegotiate (frame rate, aspect) at the next picture
+  return TRUE;
+}
+
+// Drops queued pictures and decoding state; the next decoded packet must start with a key frame.
+static gboolean gst_v3d_vp9_dec_flush(GstVideoDecoder *vdec) {
+  GstV3dVp9DecPrivate *p = GST_V3D_VP9_DEC(vdec)->priv;
+  GST_DEBUG_OBJECT(vdec, "flush: waiting for a key frame");
+  {
+    std::lock_guard<std::mutex> lock(p->lock);
+    if (p->dec) v3d_vp9_decoder_flush(p->dec);
+  }
+  p->wait_key = true;
+  return TRUE;
+}
+
+// Negotiates the output for pic's size and colour when they differ from the current output.
+static GstFlowReturn gst_v3d_vp9_dec_update_output(GstV3dVp9Dec *self, const V3dVp9Picture &pic) {
+  GstV3dVp9DecPrivate *p = self->priv;
+  OutputFormat f;
+  f.width = pic.width;
+  f.height = pic.height;
+  f.render_width = pic.render_width;
+  f.render_height = pic.render_height;
+  f.color_space = pic.color_space;
+  f.color_range = pic.color_range;
+  GstVideoDecoder *vdec = GST_VIDEO_DECODER(self);
+  if (f == p->output && gst_pad_has_current_caps(GST_VIDEO_DECODER_SRC_PAD(self)))
+    return GST_FLOW_OK;
+  GST_INFO_OBJECT(self, "output %dx%d (render %dx%d), color space %d, range %d", f.width,
+                  f.height, f.render_width, f.render_height, f.color_space, f.color_range);
+  GstVideoCodecState *state = gst_video_decoder_set_output_state(vdec, GST_VIDEO_FORMAT_I420,
+      static_cast<guint>(f.width), static_cast<guint>(f.height), p->input_state);
+  v3d::vp9dec_describe_output(&state->info, f.width, f.height, f.render_width, f.render_height,
+                              f.color_space, f.color_range);
+  gst_video_codec_state_unref(state);
+  if (!gst_video_decoder_negotiate(vdec)) {
+    p->output = OutputFormat();
+    return GST_PAD_IS_FLUSHING(GST_VIDEO_DECODER_SRC_PAD(self)) ? GST_FLOW_FLUSHING
+                                                                : GST_FLOW_NOT_NEGOTIATED;
+  }
+  p->output = f;
+  return GST_FLOW_OK;
+}
+
+// Pushes pic (whose reference it releases) as the output of the frame it came from.
+static GstFlowReturn gst_v3d_vp9_dec_push_picture(GstV3dVp9Dec *self, V3dVp9Picture *pic) {
+  GstVideoDecoder *vdec = GST_VIDEO_DECODER(self);
+  GstVideoCodecFrame *frame = gst_video_decoder_get_frame(vdec, static_cast<int>(pic->pts));
+  if (!frame) {
+    GST_WARNING_OBJECT(self, "no frame %" G_GINT64_FORMAT " for a picture", pic->pts);
+    v3d_vp9_picture_unref(pic);
+    return GST_FLOW_OK;
+  }
+  GstFlowReturn ret = gst_v3d_vp9_dec_update_output(self, *pic);
+  if (ret == GST_FLOW_OK) ret = gst_video_decoder_allocate_output_frame(vdec, frame);
+  if (ret != GST_FLOW_OK) {
+    v3d_vp9_picture_unref(pic);
+    gst_video_decoder_release_frame(vdec, frame);
+    return ret;
+  }
+  GstVideoCodecState *state = gst_video_decoder_get_output_state(vdec);
+  if (self->priv->add_video_meta && !gst_buffer_get_video_meta(frame->output_buffer)) {
+    const GstVideoInfo *vi = &state->info;
+    gst_buffer_add_video_meta_full(frame->output_buffer, GST_VIDEO_FRAME_FLAG_NONE,
+        GST_VIDEO_INFO_FORMAT(vi), GST_VIDEO_INFO_WIDTH(vi), GST_VIDEO_INFO_HEIGHT(vi),
+        GST_VIDEO_INFO_N_PLANES(vi), const_cast<gsize *>(vi->offset),
+        const_cast<gint *>(vi->stride));
+  }
+  GstVideoFrame out;
+  const bool mapped = gst_video_frame_map(&out, &state->info, frame->output_buffer, GST_MAP_WRITE);
+  gst_video_codec_state_unref(state);
+  if (!mapped) {
+    v3d_vp9_picture_unref(pic);
+    gst_video_decoder_release_frame(vdec, frame);
+    GST_ELEMENT_ERROR(self, RESOURCE, WRITE, ("Could not map an output buffer"), (nullptr));
+    return GST_FLOW_ERROR;
+  }
+  v3d::vp9dec_copy_picture(*pic, &out);
+  gst_video_frame_unmap(&out);
+  v3d_vp9_picture_unref(pic);
+  {
+    std::lock_guard<std::mutex> lock(self->priv->lock);
+    self->priv->counters.shown++;
+  }
+  return gst_video_decoder_finish_frame(vdec, frame);
+}
+
+// Pushes every queued picture. *got: whether one came from frame number `frame_number`.
+static GstFlowReturn gst_v3d_vp9_dec_push_pending(GstV3dVp9Dec *self, int frame_number,
+                                                  bool *got) {
+  GstV3dVp9DecPrivate *p = self->priv;
+  GstFlowReturn ret = GST_FLOW_OK;
+  for (;;) {
+    V3dVp9Picture pic = {};
+    int rc;
+    {
+      std::lock_guard<std::mutex> lock(p->lock);
+      rc = p->dec ? v3d_vp9_decoder_get_picture(p->dec, &pic) : V3D_ERROR_AGAIN;
+    }
+    if (rc != V3D_OK) break;
+    if (got && pic.pts == frame_number) *got = true;
+    if (ret == GST_FLOW_OK)
+      ret = gst_v3d_vp9_dec_push_picture(self, &pic);
+    else
+      v3d_vp9_picture_unref(&pic);  // downstream refused one: drop the rest
+  }
+  return ret;
+}
+
+static GstFlowReturn gst_v3d_vp9_dec_drain(GstVideoDecoder *vdec) {
+  return gst_v3d_vp9_dec_push_pending(GST_V3D_VP9_DEC(vdec), -1, nullptr);
+}
+
+// EOS: drains, then posts the stats.
+static GstFlowReturn gst_v3d_vp9_dec_finish(GstVideoDecoder *vdec) {
+  auto *self = GST_V3D_VP9_DEC(vdec);
+  GstFlowReturn ret = gst_v3d_vp9_dec_drain(vdec);
+  GstStructure *s = gst_v3d_vp9_dec_make_stats(self);
+  gchar *str = gst_structure_to_string(s);
+  GST_INFO_OBJECT(self, "%s", str);
+  g_free(str);
+  gst_element_post_message(GST_ELEMENT(self), gst_message_new_element(GST_OBJECT(self), s));
+  return ret;
+}
+
+// Sends one packet; the decoder's output queue is drained first when full. Returns the
+// library's code, *why its message.
+static int gst_v3d_vp9_dec_send(GstV3dVp9Dec *self, const GstMapInfo &map, int frame_number,
+                                std::string *why, GstFlowReturn *ret) {
+  GstV3dVp9DecPrivate *p = self->priv;
+  for (int attempt = 0;; attempt++) {
+    int rc;
+    {
+      std::lock_guard<std::mutex> lock(p->lock);
+      rc = v3d_vp9_decoder_send_data(p->dec, map.data, map.size, frame_number);
+      if (rc < 0) *why = v3d_last_error();
+      if (rc == V3D_OK) p->counters.decoded++;
+      if (rc == V3D_ERROR_INVALID_DATA) p->counters.errors++;
+    }
+    if (rc != V3D_ERROR_AGAIN || attempt > 0) return rc;
+    *ret = gst_v3d_vp9_dec_push_pending(self, -1, nullptr);
+    if (*ret != GST_FLOW_OK) return rc;
+  }
+}
+
+static GstFlowReturn gst_v3d_vp9_dec_handle_frame(GstVideoDecoder *vdec,
+                                                  GstVideoCodecFrame *frame) {
+  auto *self = GST_V3D_VP9_DEC(vdec);
+  GstV3dVp9DecPrivate *p = self->priv;
+  GstMapInfo map;
+  if (!gst_buffer_map(frame->input_buffer, &map, GST_MAP_READ)) {
+    GST_ELEMENT_ERROR(self, RESOURCE, READ, ("Could not map an input buffer"), (nullptr));
+    gst_video_decoder_drop_frame(vdec, frame);
+    return GST_FLOW_ERROR;
+  }
+  if (p->wait_key && !v3d::vp9dec_is_key_frame(map.data, map.size)) {
+    gst_buffer_unmap(frame->input_buffer, &map);
+    GST_DEBUG_OBJECT(self, "frame %u: not a key frame, dropped", frame->system_frame_number);
+    {
+      std::lock_guard<std::mutex> lock(p->lock);
+      p->counters.skipped++;
+    }
+    return gst_video_decoder_drop_frame(vdec, frame);
+  }
+  const int number = static_cast<int>(frame->system_frame_number);
+  std::string why;
+  GstFlowReturn ret = GST_FLOW_OK;
+  const int rc = map.size ? gst_v3d_vp9_dec_send(self, map, number, &why, &ret)
+                          : V3D_ERROR_INVALID_DATA;
+  gst_buffer_unmap(frame->input_buffer, &map);
+  if (ret != GST_FLOW_OK) {
+    gst_video_decoder_release_frame(vdec, frame);
+    return ret;
+  }
+  if (rc == V3D_ERROR_INVALID_DATA || rc == V3D_ERROR_INVALID_ARGUMENT) {
+    if (why.empty()) why = "empty packet";
+    p->wait_key = true;
+    GST_VIDEO_DECODER_ERROR(self, 1, STREAM, DECODE, ("Could not decode a VP9 frame: %s",
+                            why.c_str()), ("packet %d, %" G_GSIZE_FORMAT " bytes, pts %"
+                            GST_TIME_FORMAT, number, gst_buffer_get_size(frame->input_buffer),
+                            GST_TIME_ARGS(frame->pts)), ret);
+    gst_video_decoder_drop_frame(vdec, frame);
+    return ret;
+  }
+  if (rc == V3D_ERROR_UNSUPPORTED) {
+    GST_ELEMENT_ERROR(self, STREAM, CODEC_NOT_FOUND, ("Unsupported VP9 stream: %s", why.c_str()),
+                      ("packet %d", number));
+    gst_video_decoder_drop_frame(vdec, frame);
+    return GST_FLOW_NOT_SUPPORTED;
+  }
+  if (rc != V3D_OK) {
+    GST_ELEMENT_ERROR(self, LIBRARY, FAILED, ("VP9 decoder failure: %s", why.c_str()),
+                      ("v3d_vp9_decoder_send_data returned %d at packet %d", rc, number));
+    gst_video_decoder_drop_frame(vdec, frame);
+    return GST_FLOW_ERROR;
+  }
+  p->wait_key = false;
+  bool shown = false;
+  ret = gst_v3d_vp9_dec_push_pending(self, number, &shown);
+  if (!shown) {
+    // A hidden frame: its picture comes later (show_existing_frame) or only as a reference.
+    GST_LOG_OBJECT(self, "packet %d shows nothing", number);
+    {
+      std::lock_guard<std::mutex> lock(p->lock);
+      p->counters.hidden++;
+    }
+    gst_video_decoder_release_frame(vdec, frame);
+  } else {
+    gst_video_codec_frame_unref(frame);
+  }
+  return ret;
+}
+
+// Output buffers come from a GstV3dBufferPool: downstream's when it offers one (a v3d filter:
+// frames then reach it without copies, padded for its kernels), else the element's own,
+// configured without the pool's video-meta padding (the element copies pictures in, so it needs
+// none, and elements that ignore GstVideoMeta strides, such as y4menc 1.22, then get
+// GStreamer's default layout); a GstVideoMeta with those strides is added when downstream
+// supports it.
+static gboolean gst_v3d_vp9_dec_decide_allocation(GstVideoDecoder *vdec, GstQuery *query) {
+  auto *self = GST_V3D_VP9_DEC(vdec);
+  GstCaps *caps = nullptr;
+  gst_query_parse_allocation(query, &caps, nullptr);
+  GstVideoInfo info;
+  if (!caps || !gst_video_info_from_caps(&info, caps)) return FALSE;
+  const bool video_meta =
+      gst_query_find_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr) != FALSE;
+  guint size = static_cast<guint>(GST_VIDEO_INFO_SIZE(&info)), min = 0, max = 0;
+  const bool update = gst_query_get_n_allocation_pools(query) > 0;
+  GstBufferPool *pool = nullptr;
+  if (update) {
+    gst_query_parse_nth_allocation_pool(query, 0, &pool, nullptr, &min, &max);
+    if (pool && !GST_IS_V3D_BUFFER_POOL(pool)) gst_clear_object(&pool);
+  }
+  const bool own = pool == nullptr;
+  if (own) {
+    V3dContext *ctx = self->priv->context.ref();
+    if (!ctx) return FALSE;
+    pool = gst_v3d_buffer_pool_new(ctx);
+    v3d_context_free(ctx);
+  }
+  GstStructure *config = gst_buffer_pool_get_config(pool);
+  gst_buffer_pool_config_set_params(config, caps, size, min, max);
+  if (video_meta && !own)
+    gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config(pool, config)) {
+    // The pool adjusted the config (padded size): accept it if it still fits.
+    config = gst_buffer_pool_get_config(pool);
+    if (!gst_buffer_pool_config_validate_params(config, caps, size, min, max) ||
+        !gst_buffer_pool_set_config(pool, config)) {
+      GST_ELEMENT_ERROR(self, RESOURCE, SETTINGS, ("Could not configure the v3d buffer pool"),
+                        (nullptr));
+      gst_object_unref(pool);
+      return FALSE;
+    }
+  }
+  config = gst_buffer_pool_get_config(pool);
+  gst_buffer_pool_config_get_params(config, nullptr, &size, nullptr, nullptr);
+  gst_structure_free(config);
+  self->priv->add_video_meta = own && video_meta;
+  GST_DEBUG_OBJECT(self, "%s v3d pool, buffers of %u bytes, video meta %s",
+                   own ? "own" : "downstream's", size, video_meta ? "yes" : "no");
+  if (update)
+    gst_query_set_nth_allocation_pool(query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool(query, pool, size, min, max);
+  gst_object_unref(pool);
+  return TRUE;
+}
+
+static gboolean gst_v3d_vp9_dec_src_query(GstVideoDecoder *vdec, GstQuery *query) {
+  auto *self = GST_V3D_VP9_DEC(vdec);
+  if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT &&
+      self->priv->context.answer_query(GST_ELEMENT(self), query))
+    return TRUE;
+  return GST_VIDEO_DECODER_CLASS(gst_v3d_vp9_dec_parent_class)->src_query(vdec, query);
+}
+
+static gboolean gst_v3d_vp9_dec_sink_query(GstVideoDecoder *vdec, GstQuery *query) {
+  auto *self = GST_V3D_VP9_DEC(vdec);
+  if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT &&
+      self->priv->context.answer_query(GST_ELEMENT(self), query))
+    return TRUE;
+  return GST_VIDEO_DECODER_CLASS(gst_v3d_vp9_dec_parent_class)->sink_query(vdec, query);
+}
+
+static GstStructure *gst_v3d_vp9_dec_make_stats(GstV3dVp9Dec *self) {
+  GstV3dVp9DecPrivate *p = self->priv;
+  Counters c;
+  std::string decoder_text;
+  {
+    std::lock_guard<std::mutex> lock(p->lock);
+    c = p->counters;
+    decoder_text = p->dec ? v3d_vp9_decoder_stats(p->dec) : p->decoder_counters;
+  }
+  GstStructure *s = gst_structure_new("v3d-stats",
+      "frames-decoded", G_TYPE_UINT64, c.decoded,
+      "frames-shown", G_TYPE_UINT64, c.shown,
+      "frames-hidden", G_TYPE_UINT64, c.hidden,
+      "frames-skipped", G_TYPE_UINT64, c.skipped,
+      "errors", G_TYPE_UINT64, c.errors,
+      nullptr);
+  v3d::vp9dec_add_decoder_counters(s, decoder_text.c_str());
+  V3dContext *ctx = p->context.ref();
+  v3d::add_context_stats(s, ctx);
+  if (ctx) v3d_context_free(ctx);
+  return s;
+}

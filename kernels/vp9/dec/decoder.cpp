@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The public VP9 decoder API (v3d/vp9_decoder.h): packets, the output queue, pictures.
+#include <new>
+
+#include "runtime/log.h"
+#include "vp9/dec/decoder_impl.h"
+#include "vp9/dec/superframe.h"
+
+struct V3dVp9Decoder {
+  v3d::vp9::Decoder impl;
+  V3dVp9Decoder(V3dContext *ctx, const V3dVp9DecoderSettings &s) : impl(ctx, s) {}
+};
+
+namespace v3d::vp9 {
+
+Decoder::Decoder(V3dContext *ctx, const V3dVp9DecoderSettings &settings)
+    : ctx_(v3d_context_ref(ctx)), settings_(settings) {}
+
+Decoder::~Decoder() {
+  reset_state();
+  pool_.clear();
+  v3d_context_free(ctx_);
+}
+
+void Decoder::reset_state() {
+  for (FrameBuffer *f : queue_) f->unref();
+  queue_.clear();
+  for (FrameBuffer *&s : slots_) {
+    if (s) s->unref();
+    s = nullptr;
+  }
+  hs_ = HeaderState();
+  for (bool &v : saved_valid_) v = false;
+  have_last_ = false;
+  last_frame_type_ = KEY_FRAME;
+  last_intra_only_ = last_show_frame_ = false;
+  last_width_ = last_height_ = 0;
+  need_resync_ = true;
+}
+
+int Decoder::send_data(const uint8_t *data, size_t size, int64_t pts) {
+  if (!data || size == 0) return set_error(V3D_ERROR_INVALID_ARGUMENT, "VP9: empty packet");
+  if (queue_.size() >= size_t(settings_.max_queued_pictures))
+    return set_error(V3D_ERROR_AGAIN, "VP9: output queue full, get pictures first");
+  SuperframeIndex index;
+  std::string err;
+  if (!parse_superframe_index(data, size, index, err)) return fail(V3D_ERROR_INVALID_DATA, err);
+  if (index.count == 0) {
+    index.count = 1;
+    index.sizes[0] = uint32_t(size);
+  }
+  // libvpx outputs at most one picture per packet: the last frame's, when it is shown.
+  FrameBuffer *shown = nullptr;
+  const uint8_t *p = data;
+  for (int i = 0; i < index.count; ++i) {
+    if (shown) shown->unref();
+    shown = nullptr;
+    if (index.sizes[i] == 0) return fail(V3D_ERROR_INVALID_DATA, "empty frame in superframe");
+    const int rc = decode_frame(p, index.sizes[i], pts, &shown);
+    ++frame_index_;
+    if (rc < 0) return rc;
+    p += index.sizes[i];
+  }
+  if (shown) queue_.push_back(shown);
+  return V3D_OK;
+}
+
+int Decoder::get_picture(V3dVp9Picture *pic) {
+  if (queue_.empty()) return V3D_ERROR_AGAIN;
+  FrameBuffer *f = queue_.front();
+  queue_.pop_front();
+  for (int p = 0; p < 3; ++p) {
+    pic->planes[p] = f->planes[p];
+    pic->strides[p] = f->strides[p];
+  }
+  pic->width = f->width;
+  pic->height = f->height;
+  pic->render_width = f->render_width;
+  pic->render_height = f->render_height;
+  pic->color_space = f->color_space;
+  pic->color_range = f->color_range;
+  pic->pts = f->pts;
+  pic->frame_index = f->frame_index;
+  pic->ref = f;
+  return V3D_OK;
+}
+
+void Decoder::flush() { reset_state(); }
+
+const char *Decoder::stats() {
+  stats_text_ = format_tile_stats(tile_.stats());
+  return stats_text_.c_str();
+}
+
+}  // namespace v3d::vp9
+
+extern "C" {
+
+V3D_API void v3d_vp9_decoder_default_settings(V3dVp9DecoderSettings *s) {
+  if (!s) return;
+  s->frame_size_limit = 0;
+  s->max_queued_pictures = 8;
+}
+
+V3D_API V3dVp9Decoder *v3d_vp9_decoder_new(V3dContext *ctx, const V3dVp9DecoderSettings *settings) {
+  if (!ctx) {
+    v3d::set_error(V3D_ERROR_INVALID_ARGUMENT, "v3d_vp9_decoder_new: no context");
+    return nullptr;
+  }
+  V3dVp9DecoderSettings s;
+  v3d_vp9_decoder_default_settings(&s);
+  if (settings) s = *settings;
+  if (s.max_queued_pictures < 1) {
+    v3d::set_error(V3D_ERROR_INVALID_ARGUMENT, "v3d_vp9_decoder_new: max_queued_pictures %d < 1",
+                   s.max_queued_pictures);
+    return nullptr;
+  }
+  auto *dec = new (std::nothrow) V3dVp9Decoder(ctx, s);
+  if (!dec) v3d::set_error(V3D_ERROR_NO_MEMORY, "v3d_vp9_decoder_new: out of memory");
+  return dec;
+}
+
+V3D_API int v3d_vp9_decoder_send_data(V3dVp9Decoder *dec, const uint8_t *data, size_t size,
+                                      int64_t pts) {
+  if (!dec) return v3d::set_error(V3D_ERROR_INVALID_ARGUMENT, "VP9: no decoder");
+  return dec->impl.send_data(data, size, pts);
+}
+
+V3D_API int v3d_vp9_decoder_get_picture(V3dVp9Decoder *dec, V3dVp9Picture *pic) {
+  if (!dec || !pic) return v3d::set_error(V3D_ERROR_INVALID_ARGUMENT, "VP9: no decoder or picture");
+  return dec->impl.get_picture(pic);
+}
+
+V3D_API void v3d_vp9_picture_unref(V3dVp9Picture *pic) {
+  if (!pic || !pic->ref) return;
+  static_cast<v3d::vp9::FrameBuffer *>(pic->ref)->unref();
+  *pic = V3dVp9Picture();
+}
+
+V3D_API void v3d_vp9_decoder_flush(V3dVp9Decoder *dec) {
+  if (dec) dec->impl.flush();
+}
+
+V3D_API void v3d_vp9_decoder_free(V3dVp9Decoder *dec) { delete dec; }
+
+V3D_API const char *v3d_vp9_decoder_stats(V3dVp9Decoder *dec) {
+  return dec ? dec->impl.stats() : "";
+}
+
+}  // extern "C"

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Coefficient tokens of one transform block (spec 6.4.24 tokens, 9.3 contexts): the token tree
+// with the Pareto-model probabilities below the pivot node, category extra bits, dequantisation
+// (dc factor for position 0, ac after; 32x32 halves the product), the energy-class context of
+// each position from its already decoded neighbours, the above/left non-zero flags, and the
+// counts backward adaptation needs (libvpx's decode_coefs order of counting).
+#include <cstring>
+
+#include "vp9/dec/tile_internal.h"
+
+namespace v3d {
+namespace vp9 {
+namespace {
+
+int read_extra(BoolDecoder &r, const uint8_t *probs, int n) {
+  int v = 0;
+  for (int i = 0; i < n; ++i) v = (v << 1) | r.read_bool(probs[i]);
+  return v;
+}
+
+// Neighbours of raster position pos whose energy classes form the context (spec get_coef_context
+// / libvpx's scan neighbours): above and left, the column scan (tx_type DCT_ADST) using only the
+// above one, the row scan (ADST_DCT) only the left one; on the first row / column the one
+// neighbour that exists.
+inline int coef_ctx(const uint8_t *cache, int pos, int log2n, int tx_type) {
+  const int n = 1 << log2n;
+  const int i = pos >> log2n, j = pos & (n - 1);
+  int a, l;
+  if (i > 0 && j > 0) {
+    if (tx_type == 2) {
+      a = l = pos - n;
+    } else if (tx_type == 1) {
+      a = l = pos - 1;
+    } else {
+      a = pos - n;
+      l = pos - 1;
+    }
+  } else if (i > 0) {
+    a = l = pos - n;
+  } else {
+    a = l = pos - 1;
+  }
+  return (1 + cache[a] + cache[l]) >> 1;
+}
+
+}  // namespace
+
+int read_coefs(Tile &t, const BlockCtx &b, int plane, int x4, int y4, int tx_size, int tx_type,
+               int max_x4, int max_y4) {
+  const int ss = plane > 0;
+  const int n4 = 1 << tx_size;
+  uint8_t *above = &t.above_nz[plane][((b.mi_col * 2) >> ss) + x4];
+  uint8_t *left = &t.left_nz[plane][(((b.mi_row * 2) >> ss) & 15) + y4];
+  int a = 0, l = 0;
+  for (int k = 0; k < n4; ++k) {
+    a |= above[k];
+    l |= left[k];
+  }
+  int ctx = (a != 0) + (l != 0);
+
+  const int ptype = plane > 0;
+  const int ref = b.mi->is_inter();
+  const uint8_t(*probs)[kCoefContexts][kUnconstrainedNodes] = t.fc->coef_probs[tx_size][ptype][ref];
+  uint32_t(*cnt)[kCoefContexts][kUnconstrainedNodes + 1] =
+      t.counts ? t.counts->coef[tx_size][ptype][ref] : nullptr;
+  uint32_t(*eob_cnt)[kCoefContexts] = t.counts ? t.counts->eob_branch[tx_size][ptype][ref] : nullptr;
+  const int16_t *dq = t.dequant[b.mi->segment_id][ptype];
+  const int16_t *scan = scan_for(tx_size, tx_type == 4 ? 0 : tx_type);
+  const int log2n = tx_size + 2;
+  const int max_eob = 16 << (2 * tx_size);
+  const int dq_shift = tx_size == 3;
+  int16_t *coeffs = t.coeffs;
+  uint8_t cache[32 * 32];
+  BoolDecoder &r = t.r;
+
+  int c = 0;
+  int dqv = dq[0];
+  while (c < max_eob) {
+    int band = tx_size == 0 ? kCoefBand4x4[c] : coef_band_8x8plus(c);
+    const uint8_t *p = probs[band][ctx];
+    if (eob_cnt) ++eob_cnt[band][ctx];
+    if (!r.read_bool(p[0])) {
+      if (cnt) ++cnt[band][ctx][COUNT_EOB_MODEL_TOKEN];
+      break;
+    }
+    bool ended = false;
+    while (!r.read_bool(p[1])) {
+      if (cnt) ++cnt[band][ctx][COUNT_ZERO_TOKEN];
+      dqv = dq[1];
+      cache[scan[c]] = 0;
+      ++c;
+      if (c >= max_eob) {
+        ended = true;
+        break;
+      }
+      ctx = coef_ctx(cache, scan[c], log2n, tx_type);
+      band = tx_size == 0 ? kCoefBand4x4[c] : coef_band_8x8plus(c);
+      p = probs[band][ctx];
+    }
+    if (ended) break;
+    int v;
+    const int pos = scan[c];
+    if (!r.read_bool(p[2])) {
+      if (cnt) ++cnt[band][ctx][COUNT_ONE_TOKEN];
+      cache[pos] = 1;
+      v = dqv >> dq_shift;
+    } else {
+      if (cnt) ++cnt[band][ctx][COUNT_TWO_TOKEN];
+      const uint8_t *pp = kPareto8Full[p[2] - 1];
+      int val;
+      if (!r.read_bool(pp[0])) {
+        if (!r.read_bool(pp[1])) {
+          cache[pos] = 2;
+          val = 2;
+        } else {
+          cache[pos] = 3;
+          val = 3 + r.read_bool(pp[2]);
+        }
+      } else if (!r.read_bool(pp[3])) {
+        cache[pos] = 4;
+        val = r.read_bool(pp[4]) ? 7 + read_extra(r, kCat2Prob, 2) : 5 + read_extra(r, kCat1Prob, 1);
+      } else {
+        cache[pos] = 5;
+        if (!r.read_bool(pp[5]))
+          val = r.read_bool(pp[6]) ? 19 + read_extra(r, kCat4Prob, 4) : 11 + read_extra(r, kCat3Prob, 3);
+        else
+          val = r.read_bool(pp[7]) ? 67 + read_extra(r, kCat6Prob, 14) : 35 + read_extra(r, kCat5Prob, 5);
+      }
+      v = (val * dqv) >> dq_shift;
+    }
+    coeffs[pos] = int16_t(r.read_bool(128) ? -v : v);
+    ++c;
+    if (c < max_eob) ctx = coef_ctx(cache, scan[c], log2n, tx_type);
+    dqv = dq[1];
+  }
+
+  // Non-zero flags: the transform's columns / rows inside the frame get eob > 0, those outside 0.
+  const uint8_t nz = c > 0;
+  for (int k = 0; k < n4; ++k) {
+    above[k] = (x4 + k < max_x4) ? nz : 0;
+    left[k] = (y4 + k < max_y4) ? nz : 0;
+  }
+  return c;
+}
+
+}  // namespace vp9
+}  // namespace v3d

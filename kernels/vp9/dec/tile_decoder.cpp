@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The tile decoder's frame loop: tile sizes and boundaries (spec 6.4 decode_tiles), the
+// superblock walk and partition tree (spec 6.4.3 decode_partition with its contexts), each
+// block's decoding and reconstruction, the loop-filter grid, and the loop filter itself.
+#include <algorithm>
+#include <cstring>
+
+#include "vp9/dec/quant.h"
+#include "vp9/dec/tile_internal.h"
+#include "vp9/dec/trees.h"
+
+namespace v3d {
+namespace vp9 {
+namespace {
+
+// Spec get_tile_offset: first 8x8 column (or row) of tile idx of 1 << log2 tiles.
+int tile_offset(int idx, int mis, int log2) {
+  const int sbs = (mis + 7) >> 3;
+  const int off = ((idx * sbs) >> log2) << 3;
+  return std::min(off, mis);
+}
+
+std::string where(int tile_row, int tile_col) {
+  return "tile (" + std::to_string(tile_row) + ", " + std::to_string(tile_col) + ")";
+}
+
+}  // namespace
+
+void Tile::decode_block(int mi_row, int mi_col, BlockSize bsize, int bwl, int bhl) {
+  const int bw8 = 1 << (bwl - 1), bh8 = 1 << (bhl - 1);
+  BlockCtx b;
+  b.mi_row = mi_row;
+  b.mi_col = mi_col;
+  b.bsize = bsize;
+  b.bwl = bwl;
+  b.bhl = bhl;
+  b.x_mis = std::min(bw8, mi_cols - mi_col);
+  b.y_mis = std::min(bh8, mi_rows - mi_row);
+  ModeInfo *mi = &mi_pool[size_t(mi_row) * mi_cols + mi_col];
+  *mi = ModeInfo{};
+  mi->sb_type = bsize;
+  for (int y = 0; y < b.y_mis; ++y)
+    for (int x = 0; x < b.x_mis; ++x) grid[size_t(mi_row + y) * mi_cols + mi_col + x] = mi;
+  b.mi = mi;
+  b.above = mi_row > 0 ? grid[size_t(mi_row - 1) * mi_cols + mi_col] : nullptr;
+  b.left = mi_col > tile_col_start ? grid[size_t(mi_row) * mi_cols + mi_col - 1] : nullptr;
+  b.to_left = -((mi_col * 8) * 8);
+  b.to_right = ((mi_cols - bw8 - mi_col) * 8) * 8;
+  b.to_top = -((mi_row * 8) * 8);
+  b.to_bottom = ((mi_rows - bh8 - mi_row) * 8) * 8;
+
+  read_mode_info(*this, b);
+
+  if (mi->skip) {
+    // Skipped blocks clear the non-zero flags over their whole extent.
+    for (int p = 0; p < 3; ++p) {
+      const int ss = p > 0;
+      const int n4w = (bw8 * 2) >> ss, n4h = (bh8 * 2) >> ss;
+      std::memset(&above_nz[p][(mi_col * 2) >> ss], 0, n4w);
+      std::memset(&left_nz[p][((mi_row * 2) >> ss) & 15], 0, n4h);
+    }
+  }
+  ++stats.blocks;
+  if (bsize < kBlock8x8) ++stats.sub8x8_blocks;
+  if (!mi->is_inter()) {
+    ++stats.intra_blocks;
+    reconstruct_intra(*this, b);
+  } else {
+    ++stats.inter_blocks;
+    if (mi->has_second_ref()) ++stats.compound_blocks;
+    for (int k = 0; k < 1 + mi->has_second_ref(); ++k) {
+      if (!scale[mi->ref_frame[k] - LAST_FRAME].valid && block_error.empty())
+        block_error = "block at 8x8 (" + std::to_string(mi_row) + ", " + std::to_string(mi_col) +
+                      ") predicts from reference " + std::to_string(mi->ref_frame[k]) +
+                      ", whose size is invalid for this frame";
+    }
+    if (!block_error.empty()) return;
+    predict_inter(*this, b);
+    if (!mi->skip) {
+      const int eobs = reconstruct_inter_residual(*this, b);
+      if (bsize >= kBlock8x8 && eobs == 0) mi->skip = 1;
+    }
+  }
+  if (mi->skip) ++stats.skip_blocks;
+
+  // Loop filter grid (libvpx get_filter_level: level by segment, reference and mode class).
+  const int mode_class = mi->is_inter() && mi->mode != ZEROMV;
+  V3dVp9LfInfo info;
+  info.filter_level = lf_level[mi->segment_id][std::max<int>(mi->ref_frame[0], 0)][mode_class];
+  info.block_size = bsize;
+  info.tx_size = mi->tx_size;
+  info.skip_inter = mi->skip && mi->is_inter();
+  for (int y = 0; y < b.y_mis; ++y)
+    for (int x = 0; x < b.x_mis; ++x) lf_grid[size_t(mi_row + y) * mi_cols + mi_col + x] = info;
+}
+
+void Tile::decode_partition(int mi_row, int mi_col, BlockSize bsize) {
+  if (mi_row >= mi_rows || mi_col >= mi_cols) return;
+  const int n8 = kNum8x8W[bsize];
+  const int hbs = n8 >> 1;
+  const int bsl = kBwl[bsize] - 1;  // 0 for 8x8 .. 3 for 64x64
+  const bool has_rows = (mi_row + hbs) < mi_rows;
+  const bool has_cols = (mi_col + hbs) < mi_cols;
+  const int above = (above_part[mi_col] >> bsl) & 1;
+  const int left = (left_part[mi_row & 7] >> bsl) & 1;
+  const int ctx = left * 2 + above + bsl * 4;
+  // Intra frames use the fixed key-frame partition probabilities (libvpx vp9_kf_partition_probs).
+  const uint8_t *p = hdr->frame_is_intra ? kKfPartitionProbs[ctx] : fc->partition_probs[ctx];
+  int part;
+  if (has_rows && has_cols)
+    part = r.read_tree(kPartitionTree, p);
+  else if (!has_rows && has_cols)
+    part = r.read_bool(p[1]) ? PARTITION_SPLIT : PARTITION_HORZ;
+  else if (has_rows && !has_cols)
+    part = r.read_bool(p[2]) ? PARTITION_SPLIT : PARTITION_VERT;
+  else
+    part = PARTITION_SPLIT;
+  if (counts) ++counts->partition[ctx][part];
+
+  const BlockSize sub = subsize_of(bsize, part);
+  const int n4l = kBwl[bsize];  // log2 of the block's size in 4x4 units
+  if (hbs == 0) {
+    decode_block(mi_row, mi_col, sub, 1, 1);
+  } else {
+    switch (part) {
+      case PARTITION_NONE: decode_block(mi_row, mi_col, sub, n4l, n4l); break;
+      case PARTITION_HORZ:
+        decode_block(mi_row, mi_col, sub, n4l, n4l - 1);
+        if (has_rows) decode_block(mi_row + hbs, mi_col, sub, n4l, n4l - 1);
+        break;
+      case PARTITION_VERT:
+        decode_block(mi_row, mi_col, sub, n4l - 1, n4l);
+        if (has_cols) decode_block(mi_row, mi_col + hbs, sub, n4l - 1, n4l);
+        break;
+      default:
+        decode_partition(mi_row, mi_col, sub);
+        decode_partition(mi_row, mi_col + hbs, sub);
+        decode_partition(mi_row + hbs, mi_col, sub);
+        decode_partition(mi_row + hbs, mi_col + hbs, sub);
+    }
+  }
+  if (bsize == kBlock8x8 || part != PARTITION_SPLIT) {
+    // Partition context: bit k set where the block is narrower / shorter than 8 << k pixels.
+    std::memset(&above_part[mi_col], (15 << kBwl[sub]) & 15, n8);
+    std::memset(&left_part[mi_row & 7], (15 << kBhl[sub]) & 15, n8);
+  }
+}
+
+bool Tile::decode_tile(int tile_row, int tile_col, const uint8_t *data, size_t size,
+                       std::string *err) {
+  const FrameHeader &h = *hdr;
+  tile_col_start = tile_offset(tile_col, mi_cols, h.tile_cols_log2);
+  tile_col_end = tile_offset(tile_col + 1, mi_cols, h.tile_cols_log2);
+  const int row_start = tile_offset(tile_row, mi_rows, h.tile_rows_log2);
+  const int row_end = tile_offset(tile_row + 1, mi_rows, h.tile_rows_log2);
+  if (!r.init(data, size)) {
+    if (err) *err = where(tile_row, tile_col) + ": empty tile or invalid marker bit";
+    return false;
+  }
+  ++stats.tiles;
+  for (int mi_row = row_start; mi_row < row_end; mi_row += 8) {
+    std::memset(left_nz, 0, sizeof(left_nz));
+    std::memset(left_part, 0, sizeof(left_part));
+    for (int mi_col = tile_col_start; mi_col < tile_col_end; mi_col += 8)
+      decode_partition(mi_row, mi_col, kBlock64x64);
+    if (!block_error.empty()) {
+      if (err) *err = where(tile_row, tile_col) + ": " + block_error;
+      return false;
+    }
+    if (r.has_error()) {
+      if (err)
+        *err = where(tile_row, tile_col) + ": tile data ends before superblock row " +
+               std::to_string(mi_row / 8);
+      return false;
+    }
+  }
+  return true;
+}
+
+TileDecoder::TileDecoder() : impl_(new Impl) {}
+TileDecoder::~TileDecoder() = default;
+const TileStats &TileDecoder::stats() const { return impl_->stats; }
+TileStats &TileDecoder::stats() { return impl_->stats; }
+
+bool TileDecoder::decode_frame(const TileFrameInput &in, std::string *error) {
+  Impl &t = *impl_;
+  const FrameHeader &h = *in.hdr;
+  t.in = in;
+  t.hdr = in.hdr;
+  t.fc = in.probs;
+  t.counts = in.counts;
+  t.mi_rows = h.mi_rows;
+  t.mi_cols = h.mi_cols;
+  t.aligned_w = h.mi_cols * 8;
+  t.aligned_h = h.mi_rows * 8;
+  t.lossless = h.quant.lossless;
+  t.block_error.clear();
+  const size_t cells = size_t(t.mi_rows) * t.mi_cols;
+  t.mi_pool.assign(cells, ModeInfo{});
+  t.grid.assign(cells, nullptr);
+  t.lf_grid.assign(cells, V3dVp9LfInfo{});
+  const int sb_cols = (t.mi_cols + 7) >> 3;
+  for (int p = 0; p < 3; ++p) t.above_nz[p].assign(size_t(sb_cols) * (p ? 8 : 16), 0);
+  t.above_part.assign(size_t(sb_cols) * 8, 0);
+  for (int seg = 0; seg < kMaxSegments; ++seg) {
+    const SegmentDequant d = segment_dequant(h, seg);
+    t.dequant[seg][0][0] = d.y_dc;
+    t.dequant[seg][0][1] = d.y_ac;
+    t.dequant[seg][1][0] = d.uv_dc;
+    t.dequant[seg][1][1] = d.uv_ac;
+  }
+  LoopFilterLevels levels;
+  loop_filter_levels(h, levels);
+  std::memcpy(t.lf_level, levels.level, sizeof(t.lf_level));
+  ++t.stats.frames;
+  if (h.frame_type == KEY_FRAME) ++t.stats.key_frames;
+  if (h.intra_only) ++t.stats.intra_only_frames;
+
+  if (!h.frame_is_intra) {
+    for (int i = 0; i < 3; ++i) {
+      // A reference of unusable size is an error only when a block predicts from it (libvpx).
+      setup_scale(&t.scale[i], in.refs[i].width, in.refs[i].height, h.frame_width, h.frame_height);
+      if (!in.refs[i].planes[0]) t.scale[i].valid = false;
+    }
+  }
+
+  const int tile_cols = 1 << h.tile_cols_log2, tile_rows = 1 << h.tile_rows_log2;
+  const uint8_t *p = in.data;
+  const uint8_t *end = in.data + in.size;
+  for (int tr = 0; tr < tile_rows; ++tr) {
+    for (int tc = 0; tc < tile_cols; ++tc) {
+      const bool last = tr == tile_rows - 1 && tc == tile_cols - 1;
+      size_t size;
+      if (last) {
+        size = size_t(end - p);
+      } else {
+        if (end - p < 4) {
+          if (error) *error = where(tr, tc) + ": truncated tile size";
+          return false;
+        }
+        size = (size_t(p[0]) << 24) | (size_t(p[1]) << 16) | (size_t(p[2]) << 8) | p[3];
+        p += 4;
+        if (size > size_t(end - p)) {
+          if (error) *error = where(tr, tc) + ": tile size exceeds the frame's data";
+          return false;
+        }
+      }
+      if (!t.decode_tile(tr, tc, p, size, error)) return false;
+      p += size;
+    }
+  }
+
+  if (h.lf.filter_level > 0) {
+    ++t.stats.lf_frames;
+    const int rc = v3d_vp9_loop_filter_frame(in.lf_context, in.cur.planes, in.cur.strides,
+                                             h.frame_width, h.frame_height, t.lf_grid.data(),
+                                             t.mi_cols, h.lf.sharpness_level);
+    if (rc != 0) {
+      if (error) *error = std::string("loop filter failed: ") + v3d_last_error();
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace vp9
+}  // namespace v3d

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// State shared by the tile decoder's files (tile_*.cpp): the per-block mode info, the frame and
+// tile contexts, and the functions each file provides. Internal to kernels/vp9/dec.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "v3d/v3d.h"
+#include "vp9/dec/bool_decoder.h"
+#include "vp9/dec/frame_header.h"
+#include "vp9/dec/probs.h"
+#include "vp9/dec/tile_decoder.h"
+#include "vp9/dec/tile_tables.h"
+
+namespace v3d {
+namespace vp9 {
+
+// A motion vector in 1/8 luma pel.
+struct Mv {
+  int16_t row = 0, col = 0;
+};
+inline bool operator==(Mv a, Mv b) { return a.row == b.row && a.col == b.col; }
+inline bool operator!=(Mv a, Mv b) { return !(a == b); }
+
+// Mode info of one block (libvpx MODE_INFO); every 8x8 cell a block covers points to it.
+struct ModeInfo {
+  BlockSize sb_type = kBlock8x8;
+  uint8_t mode = DC_PRED;     // y mode; for sub-8x8 blocks the last sub-block's mode
+  uint8_t uv_mode = DC_PRED;
+  uint8_t tx_size = 0;
+  uint8_t skip = 0;           // cleared-to-set by reconstruction for >= 8x8 inter blocks w/o coefs
+  uint8_t segment_id = 0;
+  uint8_t seg_id_predicted = 0;
+  uint8_t interp_filter = 3;  // kSwitchableFilters (3) for intra blocks: the filter context's "none"
+  int8_t ref_frame[2] = {INTRA_FRAME, -1};
+  uint8_t bmode[4] = {};      // sub-8x8 intra modes / inter modes, raster order of 4x4 sub-blocks
+  Mv mv[2];                   // the block's vectors (sub-8x8: those of sub-block 3)
+  Mv bmv[4][2];               // sub-8x8 vectors [sub-block][ref]
+
+  bool is_inter() const { return ref_frame[0] > INTRA_FRAME; }
+  bool has_second_ref() const { return ref_frame[1] > INTRA_FRAME; }
+};
+
+// Scale factors of one reference (libvpx struct scale_factors, spec 8.5.2.3).
+struct RefScale {
+  int x_scale_fp = 0, y_scale_fp = 0;  // (ref size << 14) / cur size
+  int x_step_q4 = 16, y_step_q4 = 16;
+  bool scaled = false, valid = false;
+};
+
+// The block being decoded.
+struct BlockCtx {
+  ModeInfo *mi = nullptr;
+  const ModeInfo *above = nullptr;  // nullptr when unavailable (first row)
+  const ModeInfo *left = nullptr;   // nullptr at the tile's left edge
+  int mi_row = 0, mi_col = 0;
+  BlockSize bsize = kBlock8x8;
+  int bwl = 1, bhl = 1;      // luma size in 4x4 units, log2 (sub-8x8 blocks count as 8x8)
+  int x_mis = 1, y_mis = 1;  // 8x8 cells inside the frame
+  // Distances to the frame edges in 1/8 luma pel (libvpx mb_to_*_edge).
+  int to_left = 0, to_right = 0, to_top = 0, to_bottom = 0;
+};
+
+struct TileDecoder::Impl {
+  // Frame
+  const FrameHeader *hdr = nullptr;
+  const FrameContext *fc = nullptr;
+  Counts *counts = nullptr;
+  TileFrameInput in;
+  TileStats stats;
+  int mi_rows = 0, mi_cols = 0;
+  int aligned_w = 0, aligned_h = 0;  // luma decode area (8-aligned)
+  std::vector<ModeInfo> mi_pool;     // one slot per 8x8 cell: a block lives at its top-left cell
+  std::vector<ModeInfo *> grid;      // mi_rows x mi_cols
+  std::vector<uint8_t> above_nz[3];  // non-zero flags per 4x4 column, per plane
+  std::vector<uint8_t> above_part;   // partition context per 8x8 column
+  std::vector<V3dVp9LfInfo> lf_grid;
+  RefScale scale[3];
+  // Dequantisation factors [segment][0 luma, 1 chroma][0 dc, 1 ac] (spec 8.6.1).
+  int16_t dequant[8][2][2] = {};
+  // Loop filter levels [segment][ref frame][0: intra or ZEROMV, 1: other inter modes] (8.8.1).
+  uint8_t lf_level[8][4][2] = {};
+  bool lossless = false;
+  std::string block_error;  // set by a block that cannot be decoded; checked per superblock row
+
+  // Tile
+  BoolDecoder r;
+  int tile_col_start = 0, tile_col_end = 0;  // in 8x8 units
+  uint8_t left_nz[3][16] = {};
+  uint8_t left_part[8] = {};
+
+  // Scratch
+  alignas(32) int16_t coeffs[32 * 32] = {};
+  alignas(32) uint8_t emu_buf[(64 * 2 + 16) * (64 * 2 + 16)];
+  alignas(32) uint8_t pred_tmp[64 * 64];
+
+  bool decode_tile(int tile_row, int tile_col, const uint8_t *data, size_t size, std::string *err);
+  void decode_partition(int mi_row, int mi_col, BlockSize bsize);
+  void decode_block(int mi_row, int mi_col, BlockSize bsize, int bwl, int bhl);
+};
+
+using Tile = TileDecoder::Impl;
+
+// tile_modes.cpp: mode info of one block (spec 6.4.5 intra_frame_mode_info / inter_frame_...).
+void read_mode_info(Tile &t, BlockCtx &b);
+// tile_mvs.cpp: reference frames already read; reads the inter modes and vectors.
+void read_inter_block_mode_info(Tile &t, BlockCtx &b);
+// tile_coefs.cpp: tokens of one transform block at (x4, y4) (4x4 units inside the block's
+// plane); writes the dequantised coefficients into t.coeffs (zeroed again by the caller's
+// transform); returns eob.
+int read_coefs(Tile &t, const BlockCtx &b, int plane, int x4, int y4, int tx_size, int tx_type,
+               int max_x4, int max_y4);
+// tile_recon.cpp
+void reconstruct_intra(Tile &t, const BlockCtx &b);
+int reconstruct_inter_residual(Tile &t, const BlockCtx &b);  // returns the eob total
+// tile_inter.cpp
+void predict_inter(Tile &t, const BlockCtx &b);
+void setup_scale(RefScale *s, int ref_w, int ref_h, int cur_w, int cur_h);
+
+}  // namespace vp9
+}  // namespace v3d

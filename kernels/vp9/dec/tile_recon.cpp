@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Reconstruction of a block's transform blocks: intra prediction with libvpx's edge rules, then
+// the residual (tokens + inverse transform) for intra blocks; the residual alone for inter blocks.
+//
+// Intra edges (libvpx build_intra_predictors, which the bitstream's encoder mirrors): the frame
+// edge is the 8-aligned decoded width / height (pixels between the visible edge and it are real
+// decoded pixels); a missing above row reads 127 (its top-left too), a missing left column 129
+// (and the top-left 129 when only the left is missing); above-right pixels are real only for 4x4
+// transforms that are not in their block's last column, otherwise the last above pixel repeats;
+// rows below the frame edge repeat the last left pixel.
+#include <cstring>
+
+#include "vp9/dec/tile_internal.h"
+#include "vp9/dec/tile_ipred.h"
+#include "vp9/dec/tile_itx.h"
+
+namespace v3d {
+namespace vp9 {
+namespace {
+
+enum { kNeedLeft = 2, kNeedAbove = 4, kNeedAboveRight = 8 };
+// Edges each intra mode reads (libvpx extend_modes).
+constexpr uint8_t kExtendModes[10] = {
+    kNeedAbove | kNeedLeft, kNeedAbove, kNeedLeft, kNeedAboveRight, kNeedLeft | kNeedAbove,
+    kNeedLeft | kNeedAbove, kNeedLeft | kNeedAbove, kNeedLeft, kNeedAboveRight, kNeedLeft | kNeedAbove};
+// Slots of the ipred table beyond the ten modes: DC from one edge or none.
+constexpr int kSlotDcLeft = 10, kSlotDcTop = 11, kSlot128 = 12;
+
+struct PlaneGeom {
+  int ss;              // 0 luma, 1 chroma (4:2:0)
+  int n4w, n4h;        // block size in 4x4 units
+  int max_w, max_h;    // 4x4 columns / rows inside the frame
+  int frame_w, frame_h;  // 8-aligned decoded size of the plane
+  uint8_t *dst;        // block's top-left pixel
+  ptrdiff_t stride;
+};
+
+PlaneGeom plane_geom(const Tile &t, const BlockCtx &b, int plane) {
+  PlaneGeom g;
+  g.ss = plane > 0;
+  const int bw8 = 1 << (b.bwl - 1), bh8 = 1 << (b.bhl - 1);
+  g.n4w = (bw8 * 2) >> g.ss;
+  g.n4h = (bh8 * 2) >> g.ss;
+  g.max_w = g.n4w + (b.to_right >= 0 ? 0 : b.to_right >> (5 + g.ss));
+  g.max_h = g.n4h + (b.to_bottom >= 0 ? 0 : b.to_bottom >> (5 + g.ss));
+  g.frame_w = t.aligned_w >> g.ss;
+  g.frame_h = t.aligned_h >> g.ss;
+  g.stride = t.in.cur.strides[plane];
+  g.dst = t.in.cur.planes[plane] + ((b.mi_row * 8) >> g.ss) * g.stride + ((b.mi_col * 8) >> g.ss);
+  return g;
+}
+
+void predict_intra(const Tile &t, const BlockCtx &b, const PlaneGeom &g, int tx, int mode,
+                   int col, int row, int n4wl) {
+  const int bs = 4 << tx;
+  const bool have_top = row > 0 || b.above != nullptr;
+  const bool have_left = col > 0 || b.left != nullptr;
+  const bool have_right = (col + (1 << tx)) < (1 << n4wl);
+  const int x0 = ((b.mi_col * 8) >> g.ss) + 4 * col;
+  const int y0 = ((b.mi_row * 8) >> g.ss) + 4 * row;
+  uint8_t *dst = g.dst + 4 * row * g.stride + 4 * col;
+  alignas(16) uint8_t left_col[32];
+  alignas(16) uint8_t above_data[64 + 16];
+  uint8_t *above = above_data + 16;
+  const uint8_t need = kExtendModes[mode];
+
+  if (need & kNeedLeft) {
+    if (have_left) {
+      const int rows = (b.to_bottom < 0 && y0 + bs > g.frame_h) ? g.frame_h - y0 : bs;
+      for (int i = 0; i < rows; ++i) left_col[i] = dst[i * g.stride - 1];
+      for (int i = rows; i < bs; ++i) left_col[i] = dst[(rows - 1) * g.stride - 1];
+    } else {
+      std::memset(left_col, 129, bs);
+    }
+  }
+  if (need & (kNeedAbove | kNeedAboveRight)) {
+    const int want = (need & kNeedAboveRight) ? 2 * bs : bs;
+    if (have_top) {
+      const uint8_t *ref = dst - g.stride;
+      // Real pixels available: up to the frame edge, and beyond bs only for 4x4 with a right
+      // neighbour inside the block.
+      int avail = (need & kNeedAboveRight) && bs == 4 && have_right ? 2 * bs : bs;
+      if (b.to_right < 0 && x0 + avail > g.frame_w) avail = g.frame_w - x0;
+      std::memcpy(above, ref, avail);
+      std::memset(above + avail, above[avail - 1], want - avail);
+      above[-1] = have_left ? ref[-1] : 129;
+    } else {
+      std::memset(above - 1, 127, want + 1);
+    }
+  }
+  int slot = mode;
+  if (mode == DC_PRED) slot = have_left ? (have_top ? DC_PRED : kSlotDcLeft) : (have_top ? kSlotDcTop : kSlot128);
+  tile_ipred(tx, slot, dst, g.stride, above, left_col);
+}
+
+void add_residual(Tile &t, uint8_t *dst, ptrdiff_t stride, int tx, int tx_type, int eob) {
+  const int itx_type = t.lossless ? 4 : tx_type;
+  tile_itx_add(dst, stride, t.coeffs, tx, itx_type, eob);
+  ++t.stats.tx[tx][itx_type];
+  const int n = 4 << tx;
+  std::memset(t.coeffs, 0, sizeof(int16_t) * n * n);
+}
+
+}  // namespace
+
+void reconstruct_intra(Tile &t, const BlockCtx &b) {
+  const ModeInfo *mi = b.mi;
+  for (int plane = 0; plane < 3; ++plane) {
+    const PlaneGeom g = plane_geom(t, b, plane);
+    const int tx = plane ? uv_tx_size(b.bsize, mi->tx_size) : mi->tx_size;
+    const int step = 1 << tx;
+    const int n4wl = (b.bwl) - g.ss;
+    for (int row = 0; row < g.max_h; row += step) {
+      for (int col = 0; col < g.max_w; col += step) {
+        int mode = plane ? mi->uv_mode : mi->mode;
+        if (plane == 0 && b.bsize < kBlock8x8) mode = mi->bmode[(row << 1) + col];
+        if (plane == 0) ++t.stats.intra_modes[mode];
+        predict_intra(t, b, g, tx, mode, col, row, n4wl);
+        if (mi->skip) continue;
+        const int tx_type = (plane || t.lossless || tx == 3) ? 0 : kModeToTxType[mode];
+        const int eob = read_coefs(t, b, plane, col, row, tx, tx_type, g.max_w, g.max_h);
+        if (eob > 0) add_residual(t, g.dst + 4 * row * g.stride + 4 * col, g.stride, tx, tx_type, eob);
+      }
+    }
+  }
+}
+
+int reconstruct_inter_residual(Tile &t, const BlockCtx &b) {
+  const ModeInfo *mi = b.mi;
+  int total = 0;
+  for (int plane = 0; plane < 3; ++plane) {
+    const PlaneGeom g = plane_geom(t, b, plane);
+    const int tx = plane ? uv_tx_size(b.bsize, mi->tx_size) : mi->tx_size;
+    const int step = 1 << tx;
+    for (int row = 0; row < g.max_h; row += step) {
+      for (int col = 0; col < g.max_w; col += step) {
+        const int eob = read_coefs(t, b, plane, col, row, tx, 0, g.max_w, g.max_h);
+        if (eob > 0) add_residual(t, g.dst + 4 * row * g.stride + 4 * col, g.stride, tx, 0, eob);
+        total += eob;
+      }
+    }
+  }
+  return total;
+}
+
+}  // namespace vp9
+}  // namespace v3d

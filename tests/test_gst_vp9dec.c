@@ -1,0 +1,516 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Tests of v3dvp9dec against libvpx: streams made at test time with vpxenc (tests/
+ * vp9dec_streams.h), decoded through `filesrc ! ivfparse ! v3dvp9dec ! fakesink` (and
+ * matroskademux from WebM, vp9parse with alignment=frame) on the scalar and cpu backends, every
+ * output frame's MD5 (visible I420 bytes, as `vpxdec --i420 --md5` per frame) equal to vpxdec's
+ * and every timestamp kept; a frame-size change mid-stream (two IVF streams joined) renegotiates;
+ * damaged streams give decode errors under max-errors, never a crash, and resume at the next key
+ * frame; a flush (GstHarness) resumes at the next key frame; hidden frames give no buffer;
+ * profile 1 is refused with an error naming it; output buffers come from the v3d pool with
+ * GstVideoMeta; properties and rank.
+ *
+ * Run from Meson with GST_PLUGIN_PATH = the build's gst/ and GST_REGISTRY = a private file.
+ * Exit 77 (skipped) when vpxenc or vpxdec is missing. V3D_TEST_KEEP=1 keeps the scratch folder.
+ */
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+#include <gst/v3d/v3dallocator.h>
+#include <stdlib.h>
+
+#include "vp9dec_streams.h"
+
+/* 30 frames/s: the time base vpxenc writes for a 30/1 source. */
+#define FRAME_NS(i) gst_util_uint64_scale_int((i), GST_SECOND, 30)
+
+/* What a decoding run gave: per output buffer its MD5, pts and size; the bus's end. */
+typedef struct {
+  GMutex lock;
+  GPtrArray *md5;
+  GArray *pts, *width, *height;
+  gchar *error; /* message and debug of the first ERROR, or NULL */
+  gboolean eos;
+  GstStructure *stats; /* the decoder's "stats" at the end */
+} Run;
+
+static gchar *frame_md5(GstBuffer *buf, GstCaps *caps, int *w, int *h) {
+  GstVideoInfo info;
+  GstVideoFrame f;
+  fail_unless(gst_video_info_from_caps(&info, caps));
+  fail_unless(gst_video_frame_map(&f, &info, buf, GST_MAP_READ));
+  GChecksum *sum = g_checksum_new(G_CHECKSUM_MD5);
+  for (int p = 0; p < 3; p++) {
+    const guint8 *d = GST_VIDEO_FRAME_PLANE_DATA(&f, p);
+    int stride = GST_VIDEO_FRAME_PLANE_STRIDE(&f, p);
+    for (int y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT(&f, p); y++)
+      g_checksum_update(sum, d + (gsize)y * stride, GST_VIDEO_FRAME_COMP_WIDTH(&f, p));
+  }
+  *w = GST_VIDEO_FRAME_WIDTH(&f);
+  *h = GST_VIDEO_FRAME_HEIGHT(&f);
+  gst_video_frame_unmap(&f);
+  gchar *s = g_strdup(g_checksum_get_string(sum));
+  g_checksum_free(sum);
+  return s;
+}
+
+static void run_add(Run *r, GstBuffer *buf, GstCaps *caps) {
+  int w = 0, h = 0;
+  gchar *md5 = frame_md5(buf, caps, &w, &h);
+  GstClockTime pts = GST_BUFFER_PTS(buf);
+  g_mutex_lock(&r->lock);
+  g_ptr_array_add(r->md5, md5);
+  g_array_append_val(r->pts, pts);
+  g_array_append_val(r->width, w);
+  g_array_append_val(r->height, h);
+  g_mutex_unlock(&r->lock);
+}
+
+static void on_handoff(G_GNUC_UNUSED GstElement *sink, GstBuffer *buf, GstPad *pad, gpointer user_data) {
+  GstCaps *caps = gst_pad_get_current_caps(pad);
+  run_add(user_data, buf, caps);
+  gst_caps_unref(caps);
+}
+
+static Run *run_new(void) {
+  Run *r = g_new0(Run, 1);
+  g_mutex_init(&r->lock);
+  r->md5 = g_ptr_array_new_with_free_func(g_free);
+  r->pts = g_array_new(FALSE, FALSE, sizeof(GstClockTime));
+  r->width = g_array_new(FALSE, FALSE, sizeof(int));
+  r->height = g_array_new(FALSE, FALSE, sizeof(int));
+  return r;
+}
+
+static void run_free(Run *r) {
+  g_ptr_array_unref(r->md5);
+  g_array_unref(r->pts);
+  g_array_unref(r->width);
+  g_array_unref(r->height);
+  g_free(r->error);
+  if (r->stats) gst_structure_free(r->stats);
+  g_mutex_clear(&r->lock);
+  g_free(r);
+}
+
+/* Runs a pipeline description whose decoder is named "dec" and sink "sink" (a fakesink) to EOS
+ * or its first error. */
+static Run *run_pipeline(const gchar *desc) {
+  Run *r = run_new();
+  GError *err = NULL;
+  GstElement *pipe = gst_parse_launch(desc, &err);
+  fail_unless(pipe != NULL && err == NULL, "%s: %s", desc, err ? err->message : "");
+  GstElement *sink = gst_bin_get_by_name(GST_BIN(pipe), "sink");
+  GstElement *dec = gst_bin_get_by_name(GST_BIN(pipe), "dec");
+  fail_unless(sink && dec);
+  g_object_set(sink, "signal-handoffs", TRUE, "sync", FALSE, NULL);
+  g_signal_connect(sink, "handoff", G_CALLBACK(on_handoff), r);
+  GstBus *bus = gst_element_get_bus(pipe);
+  fail_unless(gst_element_set_state(pipe, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+  GstMessage *m = gst_bus_timed_pop_filtered(bus, 300 * GST_SECOND,
+                                             GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless(m != NULL, "%s: no EOS or error in 300 s", desc);
+  if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) {
+    GError *e = NULL;
+    gchar *dbg = NULL;
+    gst_message_parse_error(m, &e, &dbg);
+    r->error = g_strdup_printf("%s: %s (%s)", GST_OBJECT_NAME(GST_MESSAGE_SRC(m)), e->message,
+                               dbg ? dbg : "");
+    g_error_free(e);
+    g_free(dbg);
+  } else {
+    r->eos = TRUE;
+  }
+  gst_message_unref(m);
+  g_object_get(dec, "stats", &r->stats, NULL);
+  gst_element_set_state(pipe, GST_STATE_NULL);
+  gst_object_unref(bus);
+  gst_object_unref(sink);
+  gst_object_unref(dec);
+  gst_object_unref(pipe);
+  return r;
+}
+
+static guint64 stat_u64(const Run *r, const gchar *field) {
+  guint64 v = 0;
+  fail_unless(r->stats && gst_structure_get_uint64(r->stats, field, &v), "no stats field %s",
+              field);
+  return v;
+}
+
+/* Every output frame equals vpxdec's, in order, with pts i/30 s (within pts_slack: WebM keeps
+ * milliseconds). */
+static void check_equal_slack(const gchar *what, const Run *r, GPtrArray *ref,
+                              GstClockTime pts_slack) {
+  fail_unless(r->eos, "%s: %s", what, r->error ? r->error : "no EOS");
+  fail_unless(ref->len > 0, "%s: vpxdec gave no frames", what);
+  fail_unless_equals_int(r->md5->len, ref->len);
+  for (guint i = 0; i < ref->len; i++) {
+    fail_unless_equals_string(g_ptr_array_index(r->md5, i), g_ptr_array_index(ref, i));
+    GstClockTime pts = g_array_index(r->pts, GstClockTime, i);
+    fail_unless(pts + pts_slack >= FRAME_NS(i) && pts <= FRAME_NS(i) + pts_slack,
+                "%s: frame %u pts %" GST_TIME_FORMAT, what, i, GST_TIME_ARGS(pts));
+  }
+  fail_unless_equals_uint64(stat_u64(r, "frames-shown"), ref->len);
+  fail_unless_equals_uint64(stat_u64(r, "errors"), 0);
+  printf("%s: %u frames equal to vpxdec's\n", what, ref->len);
+}
+
+static void check_equal(const gchar *what, const Run *r, GPtrArray *ref) {
+  check_equal_slack(what, r, ref, 0);
+}
+
+static void check_ivf(const gchar *stream, const gchar *backend, const gchar *parser) {
+  GPtrArray *ref = vpxdec_md5s(stream);
+  gchar *desc = g_strdup_printf("filesrc location=%s ! %s ! v3dvp9dec name=dec backend=%s ! "
+                                "fakesink name=sink", stream, parser, backend);
+  Run *r = run_pipeline(desc);
+  check_equal(desc, r, ref);
+  run_free(r);
+  g_free(desc);
+  g_ptr_array_unref(ref);
+}
+
+GST_START_TEST(test_ivf_scalar_cpu) {
+  gchar *a = encode("odd.ivf", 99, 61, 12, "--kf-max-dist=6 --end-usage=q --cq-level=30");
+  gchar *b = encode("cif.ivf", 176, 144, 16, "--tile-columns=1");
+  fail_unless(a && b, "vpxenc failed");
+  for (int i = 0; i < 2; i++) {
+    const gchar *backend = i ? "cpu" : "scalar";
+    check_ivf(a, backend, "ivfparse");
+    check_ivf(b, backend, "ivfparse");
+  }
+  g_free(a);
+  g_free(b);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_webm) {
+  gchar *w = encode("clip.webm", 160, 90, 16, "--kf-max-dist=8");
+  fail_unless(w != NULL, "vpxenc --webm failed");
+  GPtrArray *ref = vpxdec_md5s(w);
+  for (int i = 0; i < 2; i++) {
+    gchar *desc = g_strdup_printf("filesrc location=%s ! matroskademux ! v3dvp9dec name=dec "
+                                  "backend=%s ! fakesink name=sink", w, i ? "cpu" : "scalar");
+    Run *r = run_pipeline(desc);
+    check_equal_slack(desc, r, ref, GST_MSECOND);
+    run_free(r);
+    g_free(desc);
+  }
+  g_ptr_array_unref(ref);
+  g_free(w);
+}
+GST_END_TEST;
+
+/* Alternate reference frames: hidden frames inside superframes (ivfparse) and on their own
+ * (vp9parse alignment=frame: a packet that shows nothing, no buffer). */
+GST_START_TEST(test_hidden_frames) {
+  gchar *s = encode("altref.ivf", 128, 96, 24, "--auto-alt-ref=1 --lag-in-frames=16");
+  fail_unless(s != NULL);
+  check_ivf(s, "cpu", "ivfparse");
+  GPtrArray *ref = vpxdec_md5s(s);
+  gchar *desc = g_strdup_printf("filesrc location=%s ! ivfparse ! vp9parse ! "
+                                "video/x-vp9,alignment=frame ! v3dvp9dec name=dec backend=cpu ! "
+                                "fakesink name=sink", s);
+  Run *r = run_pipeline(desc);
+  fail_unless(r->eos, "%s", r->error ? r->error : "");
+  fail_unless_equals_int(r->md5->len, ref->len);
+  for (guint i = 0; i < ref->len; i++)
+    fail_unless_equals_string(g_ptr_array_index(r->md5, i), g_ptr_array_index(ref, i));
+  /* shown frames keep their timestamps: increasing, the first at 0 */
+  fail_unless_equals_uint64(g_array_index(r->pts, GstClockTime, 0), 0);
+  for (guint i = 1; i < r->pts->len; i++)
+    fail_unless(g_array_index(r->pts, GstClockTime, i) > g_array_index(r->pts, GstClockTime, i - 1));
+  fail_unless(stat_u64(r, "frames-hidden") > 0, "no hidden frame reached the decoder alone");
+  fail_unless_equals_uint64(stat_u64(r, "frames-shown"), ref->len);
+  fail_unless(stat_u64(r, "vp9-frames") > ref->len);
+  printf("vp9parse alignment=frame: %u shown, %" G_GUINT64_FORMAT " hidden packets\n", ref->len,
+         stat_u64(r, "frames-hidden"));
+  run_free(r);
+  g_free(desc);
+  g_ptr_array_unref(ref);
+  g_free(s);
+}
+GST_END_TEST;
+
+/* Two streams of different sizes joined into one IVF file (the second starts with a key frame
+ * at its size): the caps change at the join, every frame equal to vpxdec's. */
+GST_START_TEST(test_resolution_change) {
+  gchar *a = encode("big.ivf", 160, 96, 8, "");
+  gchar *b = encode("small.ivf", 98, 54, 8, "");
+  fail_unless(a && b);
+  Ivf ia, ib;
+  fail_unless(ivf_read(a, &ia) && ivf_read(b, &ib));
+  guint na = ia.packets->len;
+  for (guint i = 0; i < ib.packets->len; i++) {
+    guint64 pts = na + i;
+    g_ptr_array_add(ia.packets, g_bytes_ref(g_ptr_array_index(ib.packets, i)));
+    g_array_append_val(ia.pts, pts);
+  }
+  gchar *joined = tmp_path("joined.ivf");
+  ivf_write(joined, &ia);
+  GPtrArray *ref = vpxdec_md5s(joined);
+  gchar *desc = g_strdup_printf("filesrc location=%s ! ivfparse ! v3dvp9dec name=dec "
+                                "backend=cpu ! fakesink name=sink", joined);
+  Run *r = run_pipeline(desc);
+  check_equal("joined 160x96 + 98x54", r, ref);
+  for (guint i = 0; i < r->width->len; i++) {
+    fail_unless_equals_int(g_array_index(r->width, int, i), i < na ? 160 : 98);
+    fail_unless_equals_int(g_array_index(r->height, int, i), i < na ? 96 : 54);
+  }
+  run_free(r);
+  g_free(desc);
+  g_ptr_array_unref(ref);
+  ivf_clear(&ia);
+  ivf_clear(&ib);
+  g_free(joined);
+  g_free(a);
+  g_free(b);
+}
+GST_END_TEST;
+
+/* xorshift64*: the bit flips' positions (seed printed). */
+static guint64 next_random(guint64 *s) {
+  *s ^= *s >> 12;
+  *s ^= *s << 25;
+  *s ^= *s >> 27;
+  return *s * 0x2545F4914F6CDD1Dull;
+}
+
+/* The first key frame at or after packet i (G_MAXUINT if none). */
+static guint next_key(const Ivf *ivf, guint i) {
+  for (; i < ivf->packets->len; i++)
+    if (ivf_is_key(ivf, i)) return i;
+  return G_MAXUINT;
+}
+
+/* A damaged copy: packet `bad` loses its frame marker (first byte 0), packet `cut` keeps one
+ * byte. With max-errors=-1 the stream goes on: decode errors for the two, no output until the
+ * next key frame, then frames equal to vpxdec's on the intact stream; with max-errors=0 the
+ * first damaged packet stops it with an error from the decoder. */
+GST_START_TEST(test_corrupt) {
+  gchar *s = encode("kf5.ivf", 96, 64, 20, "--kf-min-dist=5 --kf-max-dist=5");
+  fail_unless(s != NULL);
+  GPtrArray *ref = vpxdec_md5s(s);
+  Ivf ivf;
+  fail_unless(ivf_read(s, &ivf));
+  fail_unless_equals_int(ref->len, ivf.packets->len);
+  const guint bad = 2, cut = next_key(&ivf, bad) + 2;
+  fail_unless(cut < ivf.packets->len && !ivf_is_key(&ivf, bad) && !ivf_is_key(&ivf, cut));
+  gsize n;
+  const guint8 *orig = g_bytes_get_data(g_ptr_array_index(ivf.packets, bad), &n);
+  guint8 *d = g_memdup2(orig, n);
+  d[0] = 0;
+  g_bytes_unref(g_ptr_array_index(ivf.packets, bad));
+  g_ptr_array_index(ivf.packets, bad) = g_bytes_new_take(d, n);
+  GBytes *whole = g_ptr_array_index(ivf.packets, cut);
+  g_ptr_array_index(ivf.packets, cut) = g_bytes_new_from_bytes(whole, 0, 1);
+  g_bytes_unref(whole);
+  gchar *damaged = tmp_path("damaged.ivf");
+  ivf_write(damaged, &ivf);
+
+  gchar *desc = g_strdup_printf("filesrc location=%s ! ivfparse ! v3dvp9dec name=dec "
+                                "backend=cpu max-errors=-1 ! fakesink name=sink", damaged);
+  Run *r = run_pipeline(desc);
+  fail_unless(r->eos, "max-errors=-1: %s", r->error ? r->error : "");
+  fail_unless_equals_uint64(stat_u64(r, "errors"), 2);
+  guint k = 0;
+  for (guint i = 0; i < ivf.packets->len; i++) {
+    gboolean lost = (i >= bad && i < next_key(&ivf, bad)) || (i >= cut && i < next_key(&ivf, cut));
+    if (lost) continue;
+    fail_unless(k < r->md5->len, "packet %u gave no frame", i);
+    fail_unless_equals_uint64(g_array_index(r->pts, GstClockTime, k), FRAME_NS(i));
+    fail_unless_equals_string(g_ptr_array_index(r->md5, k), g_ptr_array_index(ref, i));
+    k++;
+  }
+  fail_unless_equals_int(k, r->md5->len);
+  printf("damaged stream: %u of %u frames out, 2 errors\n", k, ivf.packets->len);
+  run_free(r);
+  g_free(desc);
+
+  desc = g_strdup_printf("filesrc location=%s ! ivfparse ! v3dvp9dec name=dec backend=cpu "
+                         "max-errors=0 ! "
+                         "fakesink name=sink", damaged);
+  r = run_pipeline(desc);
+  fail_unless(r->error != NULL && strstr(r->error, "dec:") == r->error, "%s",
+              r->error ? r->error : "no error");
+  fail_unless(strstr(r->error, "frame") != NULL, "%s", r->error);
+  fail_unless_equals_int(r->md5->len, bad);
+  printf("max-errors=0: %s\n", r->error);
+  run_free(r);
+  g_free(desc);
+
+  /* Bit flips anywhere past the first 16 bytes of inter frames: no crash, EOS. */
+  guint64 rng = 0x5EED0000u + 23;
+  for (guint i = 0; i < ivf.packets->len; i++) {
+    if (ivf_is_key(&ivf, i)) continue;
+    orig = g_bytes_get_data(g_ptr_array_index(ivf.packets, i), &n);
+    d = g_memdup2(orig, n);
+    for (int f = 0; f < 4 && n > 16; f++) d[16 + next_random(&rng) % (n - 16)] ^= 1u << (next_random(&rng) % 8);
+    g_bytes_unref(g_ptr_array_index(ivf.packets, i));
+    g_ptr_array_index(ivf.packets, i) = g_bytes_new_take(d, n);
+  }
+  ivf_write(damaged, &ivf);
+  desc = g_strdup_printf("filesrc location=%s ! ivfparse ! v3dvp9dec name=dec backend=cpu ! "
+                         "fakesink name=sink", damaged);
+  r = run_pipeline(desc);
+  fail_unless(r->eos, "bit flips: %s", r->error ? r->error : "");
+  printf("bit flips (seed %" G_GUINT64_FORMAT "): %u frames, %" G_GUINT64_FORMAT " errors\n",
+         (guint64)0x5EED0000u + 23, r->md5->len, stat_u64(r, "errors"));
+  run_free(r);
+  g_free(desc);
+  ivf_clear(&ivf);
+  g_free(damaged);
+  g_ptr_array_unref(ref);
+  g_free(s);
+}
+GST_END_TEST;
+
+static GstBuffer *packet_buffer(const Ivf *ivf, guint i) {
+  GstBuffer *buf = gst_buffer_new_wrapped_bytes(g_ptr_array_index(ivf->packets, i));
+  GST_BUFFER_PTS(buf) = FRAME_NS(i);
+  GST_BUFFER_DURATION(buf) = FRAME_NS(1);
+  return buf;
+}
+
+/* Pulls what the harness holds; each buffer's MD5 must be ref[start + k], its pts start + k. */
+static guint pull_check(GstHarness *h, GPtrArray *ref, guint start) {
+  guint k = 0;
+  GstBuffer *buf;
+  while ((buf = gst_harness_try_pull(h))) {
+    GstCaps *caps = gst_pad_get_current_caps(h->sinkpad);
+    int w, hh;
+    gchar *md5 = frame_md5(buf, caps, &w, &hh);
+    fail_unless(start + k < ref->len);
+    fail_unless_equals_string(md5, g_ptr_array_index(ref, start + k));
+    fail_unless_equals_uint64(GST_BUFFER_PTS(buf), FRAME_NS(start + k));
+    /* the v3d pool's shared memory, with the pool's strides in a GstVideoMeta */
+    GstVideoMeta *vm = gst_buffer_get_video_meta(buf);
+    fail_unless(vm != NULL && vm->stride[0] >= w);
+    fail_unless(gst_is_v3d_shared_memory(gst_buffer_peek_memory(buf, 0)));
+    g_free(md5);
+    gst_caps_unref(caps);
+    gst_buffer_unref(buf);
+    k++;
+  }
+  return k;
+}
+
+/* Packets 0..5 decode; a flush; packets from 6 on: those before the next key frame are dropped
+ * without errors, then every frame equals vpxdec's. */
+GST_START_TEST(test_flush) {
+  gchar *s = encode("kf5.ivf", 96, 64, 20, "--kf-min-dist=5 --kf-max-dist=5");
+  fail_unless(s != NULL);
+  GPtrArray *ref = vpxdec_md5s(s);
+  Ivf ivf;
+  fail_unless(ivf_read(s, &ivf));
+  GstHarness *h = gst_harness_new_parse("v3dvp9dec name=d backend=cpu");
+  GstElement *dec = gst_bin_get_by_name(GST_BIN(h->element), "d");
+  gst_harness_add_propose_allocation_meta(h, GST_VIDEO_META_API_TYPE, NULL);
+  gst_harness_set_src_caps_str(h, "video/x-vp9, width=(int)96, height=(int)64, "
+                               "framerate=(fraction)30/1");
+  const guint before = 6, resume = 6, key = next_key(&ivf, resume);
+  fail_unless(key > resume && key < ivf.packets->len, "no key frame after %u", resume);
+  for (guint i = 0; i < before; i++)
+    fail_unless_equals_int(gst_harness_push(h, packet_buffer(&ivf, i)), GST_FLOW_OK);
+  fail_unless_equals_int(pull_check(h, ref, 0), before);
+  fail_unless(gst_harness_push_event(h, gst_event_new_flush_start()));
+  fail_unless(gst_harness_push_event(h, gst_event_new_flush_stop(TRUE)));
+  GstSegment seg;
+  gst_segment_init(&seg, GST_FORMAT_TIME);
+  fail_unless(gst_harness_push_event(h, gst_event_new_segment(&seg)));
+  for (guint i = resume; i < ivf.packets->len; i++)
+    fail_unless_equals_int(gst_harness_push(h, packet_buffer(&ivf, i)), GST_FLOW_OK);
+  fail_unless(gst_harness_push_event(h, gst_event_new_eos()));
+  fail_unless_equals_int(pull_check(h, ref, key), ivf.packets->len - key);
+  GstStructure *st = NULL;
+  g_object_get(dec, "stats", &st, NULL);
+  gst_object_unref(dec);
+  guint64 skipped = 0, errors = 1;
+  fail_unless(gst_structure_get_uint64(st, "frames-skipped", &skipped) &&
+              gst_structure_get_uint64(st, "errors", &errors));
+  fail_unless_equals_uint64(skipped, key - resume);
+  fail_unless_equals_uint64(errors, 0);
+  gst_structure_free(st);
+  gst_harness_teardown(h);
+  ivf_clear(&ivf);
+  g_ptr_array_unref(ref);
+  g_free(s);
+}
+GST_END_TEST;
+
+/* Profile 1 (4:4:4): an element error naming the profile and bit depth, no output. */
+GST_START_TEST(test_profile1_refused) {
+  gchar *s = encode("p1.ivf", 64, 64, 3, "--profile=1");
+  fail_unless(s != NULL, "vpxenc --profile=1 --i444 failed");
+  gchar *desc = g_strdup_printf("filesrc location=%s ! ivfparse ! v3dvp9dec name=dec "
+                                "backend=cpu ! fakesink name=sink", s);
+  Run *r = run_pipeline(desc);
+  fail_unless(r->error != NULL, "profile 1 decoded without an error");
+  fail_unless(strstr(r->error, "profile 1") && strstr(r->error, "8-bit"), "%s", r->error);
+  fail_unless_equals_int(r->md5->len, 0);
+  printf("profile 1: %s\n", r->error);
+  run_free(r);
+  g_free(desc);
+  g_free(s);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_properties_rank) {
+  GstElementFactory *f = gst_element_factory_find("v3dvp9dec");
+  fail_unless(f != NULL);
+  guint rank = gst_plugin_feature_get_rank(GST_PLUGIN_FEATURE(f));
+  fail_unless(rank < GST_RANK_MARGINAL);
+  GstElementFactory *av = gst_element_factory_find("avdec_vp9");
+  if (av) {
+    fail_unless(rank < gst_plugin_feature_get_rank(GST_PLUGIN_FEATURE(av)));
+    gst_object_unref(av);
+  }
+  GstElement *e = gst_element_factory_create(f, NULL);
+  GObjectClass *k = G_OBJECT_GET_CLASS(e);
+  GParamSpec *backend = g_object_class_find_property(k, "backend");
+  fail_unless(backend && G_PARAM_SPEC_VALUE_TYPE(backend) == g_type_from_name("GstV3dBackend"));
+  GParamSpec *threads = g_object_class_find_property(k, "cpu-threads");
+  fail_unless(threads && G_PARAM_SPEC_UINT(threads)->default_value == 0);
+  GParamSpec *stats = g_object_class_find_property(k, "stats");
+  fail_unless(stats && !(stats->flags & G_PARAM_WRITABLE));
+  GstStructure *st = NULL;
+  g_object_get(e, "stats", &st, NULL);
+  fail_unless(st && gst_structure_has_field(st, "frames-decoded") &&
+              gst_structure_has_field(st, "frames-hidden") &&
+              gst_structure_has_field(st, "backend"));
+  gst_structure_free(st);
+  gst_object_unref(e);
+  gst_object_unref(f);
+}
+GST_END_TEST;
+
+static Suite *v3dvp9dec_suite(void) {
+  Suite *s = suite_create("v3dvp9dec");
+  TCase *tc = tcase_create("general");
+  tcase_set_timeout(tc, 600);
+  suite_add_tcase(s, tc);
+  tcase_add_test(tc, test_properties_rank);
+  tcase_add_test(tc, test_ivf_scalar_cpu);
+  tcase_add_test(tc, test_webm);
+  tcase_add_test(tc, test_hidden_frames);
+  tcase_add_test(tc, test_resolution_change);
+  tcase_add_test(tc, test_corrupt);
+  tcase_add_test(tc, test_flush);
+  tcase_add_test(tc, test_profile1_refused);
+  return s;
+}
+
+int main(int argc, char **argv) {
+  gst_check_init(&argc, &argv);
+  tmp_dir(); /* made here, before the tests' forks, and removed when this process exits */
+  for (int i = 0; i < 2; i++) {
+    gchar *p = g_find_program_in_path(i ? "vpxdec" : "vpxenc");
+    if (!p) {
+      printf("SKIP: %s not found\n", i ? "vpxdec" : "vpxenc");
+      return 77;
+    }
+    g_free(p);
+  }
+  return gst_check_run_suite(v3dvp9dec_suite(), "v3dvp9dec", __FILE__);
+}
