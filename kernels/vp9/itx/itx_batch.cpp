@@ -10,8 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <system_error>
-#include <thread>
+#include <functional>
 #include <vector>
 
 #include "runtime/log.h"
@@ -76,7 +75,7 @@ constexpr size_t kGpuPartsPerFrame = 4;
 // frame's, the two parts share no pixels). With whole frames only, the sides finished up to a
 // frame apart (8 frames and a GPU worth 1.5 of them: it took one and the CPU did half a frame
 // more than its share), and the GPU's rate from earlier batches decided how many it queued.
-// The feeder does the GPU's host-side work (bucketing, the in-place blocks' backups, submission,
+// The feeder (on the side thread: GpuBeside) does the GPU's host-side work (bucketing, the in-place blocks' backups, submission,
 // completion) off the workers: done as a task of the workers' loop, that work (milliseconds per
 // frame on the device machine's host) held up every CPU frame it ran beside. The GPU is given a
 // part only when, at the throughputs measured so far (this context's kernel statistics, the
@@ -119,27 +118,25 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
   bool taking = true;  // false once the sides have met (guarded by mutex)
   uint64_t blocks_cpu = 0, blocks_gpu = 0, copies = 0, submissions = 0;
   double cpu_seconds = 0, gpu_seconds = 0;
-  V3dKernelStats rates = book.snapshot();
+  SideRates side_rates = measured_rates(ctx, V3D_KERNEL_VP9_ITX);
   if (test_rates) {
-    rates.cpu_units_per_second = test_rates[0];
-    rates.gpu_units_per_second = test_rates[1];
+    side_rates.cpu = test_rates[0];
+    side_rates.gpu = test_rates[1];
   }
   Clock::time_point gpu_end;  // when the feeder returned
 
   // Whether the GPU, with `queued` blocks waiting, should take `blocks` more while the CPU has
-  // `cpu_left` blocks of the batch left to it.
+  // `cpu_left` blocks of the batch left to it: whether it still finishes no later than the CPU
+  // (the batch divider, gpu_keeps_up). Unmeasured: only when its queue is empty.
   auto gpu_takes = [&](uint64_t queued, uint64_t blocks, uint64_t cpu_left) {
-    if (rates.gpu_units_per_second <= 0 || rates.cpu_units_per_second <= 0) return queued == 0;
-    return (queued + blocks) / rates.gpu_units_per_second <=
-           (cpu_left - std::min(cpu_left, blocks)) / rates.cpu_units_per_second;
+    if (!side_rates.measured()) return queued == 0;
+    return gpu_keeps_up(static_cast<double>(blocks), static_cast<double>(queued),
+                        static_cast<double>(cpu_left - std::min(cpu_left, blocks)), side_rates);
   };
-  // The most blocks m the GPU can take so that it still finishes no later than the CPU:
-  // (queued + m) / gpu <= (cpu_left - m) / cpu.
+  // The most blocks the GPU can take so that it still finishes no later than the CPU.
   auto gpu_part = [&](uint64_t queued, uint64_t cpu_left) -> size_t {
-    const double g = rates.gpu_units_per_second, c = rates.cpu_units_per_second;
-    if (g <= 0 || c <= 0) return 0;
-    const double m = (cpu_left / c - queued / g) / (1 / g + 1 / c);
-    return m > 0 ? static_cast<size_t>(std::min<double>(m, static_cast<double>(cpu_left))) : 0;
+    return static_cast<size_t>(
+        balanced_gpu_units(static_cast<double>(cpu_left), static_cast<double>(queued), side_rates));
   };
   // The GPU's next part, with `queued` blocks in its queue (the caller holds mutex): the last
   // kGpuPartsPerFrame-th of the chunks not yet claimed, of the last frame the CPU has not taken,
@@ -270,13 +267,14 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
   if (ctx->auto_backend && ctx->pool->capacity() > 1)
     limit.emplace(*ctx->pool, ctx->pool->capacity() - 1);
   const auto t_batch = Clock::now();
-  std::thread gpu_thread;
+  const std::function<void()> feeder_fn = feeder;
+  GpuBeside side(ctx);
   if (gpu_usable(ctx)) {
     // The GPU's first part is claimed before the workers start (they could otherwise finish a
     // batch of small frames before the feeder thread has started): an unmeasured GPU, or the
     // first batch split between the sides (so that its measurement is of both), gets the last
     // frame whole; else claim_next's part.
-    if ((rates.gpu_units_per_second <= 0 || probe_gpu) && n_frames > 1) {
+    if ((side_rates.gpu <= 0 || probe_gpu) && n_frames > 1) {
       while (hi > 1 && cuts[hi - 1].active() == 0) hi--;
       if (cuts[hi - 1].active() > 0) {
         reserved.f = --hi;
@@ -286,15 +284,14 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
     } else {
       reserved = claim_next(0);  // no other thread yet
     }
-    try {
-      gpu_thread = std::thread(feeder);
-    } catch (const std::system_error &e) {
-      log(kLogWarning, "could not start the GPU feeder thread (%s): the batch runs on the CPU",
-          e.what());
-      if (reserved.f != SIZE_MAX) {  // the first claim: give it back
-        gpu_from[reserved.f] = reserved.end;
-        hi = std::max(hi, reserved.f + 1);
-      }
+    if (side.beside()) {
+      side.start(&feeder_fn);
+    } else if (reserved.f != SIZE_MAX) {
+      // No side thread (it could not be started: the context warned): the batch runs on the
+      // CPU, which is faster than the feeder's part first and the CPU's after it. The first
+      // claim is given back.
+      gpu_from[reserved.f] = reserved.end;
+      hi = std::max(hi, reserved.f + 1);
     }
   }
   std::vector<size_t> cut;
@@ -328,7 +325,7 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
     blocks_cpu += n;
   }
   const double cpu_done = seconds_since(t_batch);
-  if (gpu_thread.joinable()) gpu_thread.join();
+  side.finish();
   sides->blocks_cpu = blocks_cpu;
   sides->blocks_gpu = blocks_gpu;
   sides->cpu_span = cpu_done;
@@ -345,16 +342,9 @@ int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
       static_cast<unsigned long long>(blocks_cpu), cpu_seconds * 1e3, cpu_done * 1e3,
       static_cast<unsigned long long>(blocks_gpu), static_cast<unsigned long long>(submissions),
       gpu_seconds * 1e3, shared, seconds_since(t_batch) * 1e3);
-  CallStats c;
-  c.frames = n_frames;
-  c.blocks_cpu = blocks_cpu;
-  c.blocks_gpu = blocks_gpu;
-  c.cpu_seconds = cpu_seconds;
-  c.gpu_seconds = gpu_seconds;
-  c.gpu_share = block_share(blocks_cpu, blocks_gpu);
-  c.copies = copies;
-  c.submissions = submissions;
-  add_call_stats(ctx, c);
+  add_call_stats(ctx, call_stats(n_frames, static_cast<double>(blocks_cpu),
+                                 static_cast<double>(blocks_gpu), cpu_seconds, gpu_seconds, copies,
+                                 submissions));
   return V3D_OK;
 }
 
@@ -536,15 +526,9 @@ int itx_frames_gpu(V3dContext *ctx, const V3dVp9ItxFrame *frames,
     }
   }
   while (head < queue.size()) retire_oldest();
-  CallStats c;
-  c.frames = n_frames;
-  c.blocks_cpu = blocks_cpu;
-  c.blocks_gpu = blocks_gpu;
-  c.gpu_seconds = seconds_since(t0);
-  c.gpu_share = block_share(blocks_cpu, blocks_gpu);
-  c.copies = copies;
-  c.submissions = submissions;
-  add_call_stats(ctx, c);
+  add_call_stats(ctx, call_stats(n_frames, static_cast<double>(blocks_cpu),
+                                 static_cast<double>(blocks_gpu), 0, seconds_since(t0), copies,
+                                 submissions));
   return rc_all;
 }
 

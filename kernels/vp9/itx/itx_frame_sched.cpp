@@ -162,7 +162,7 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   if (spec) {
     // Submitted during validation: by the side thread, waited for only now (the CPU's share
     // needed nothing from it), or by this thread beside validation.
-    if (early->side) ctx->gpu_side->wait();
+    if (early->side) early->beside->finish();
     if (early->job) {
       job = std::move(early->job);
       ctx->kernel_stats[V3D_KERNEL_VP9_ITX].gpu_job(+1);
@@ -220,13 +220,10 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
     // is taken from its own clock (the submission's end plus its device time), else the wait's.
     cpu_span = since_call(cpu_done);
     gpu_span = since_call(early->t_submit) + gpu_seconds;
-    if (gpu_early) {
-      gpu_span = since_call(t_wait);
-      if (device > 0) gpu_span = std::min(gpu_span, since_call(early->t_submitted) + device);
-    }
+    if (gpu_early) gpu_span = v3d::gpu_span(since_call(t_wait), since_call(early->t_submitted), *ctx->gpu);
     if (n_gpu && device > 0) gpu_busy = gpu_prep_seconds + device;
   } else if (n_gpu && ctx->gpu) {
-    if (device > 0) gpu_busy = std::min(gpu_seconds, gpu_prep_seconds + device);
+    gpu_busy = v3d::gpu_span(gpu_seconds, gpu_prep_seconds, *ctx->gpu);
     if (gpu_early) gpu_span = gpu_busy;
   }
   ctx->kernel_stats[V3D_KERNEL_VP9_ITX].record(
@@ -259,16 +256,9 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
       lean ? ", lean" : "", submitted_at, since_call(cpu_done) * 1e3,
       spec ? gpu_span * 1e3 : -1.0, since_call(t_wait) * 1e3, since_call(t_waited) * 1e3,
       frame_seconds * 1e3, seconds_since(t_call) * 1e3);
-  CallStats c;
-  c.frames = 1;
-  c.blocks_cpu = n_active - n_gpu;
-  c.blocks_gpu = n_gpu;
-  c.cpu_seconds = cpu_seconds;
-  c.gpu_seconds = gpu_seconds;
-  c.gpu_share = total ? static_cast<double>(gpu_cost) / total : 0;
-  c.copies = static_cast<uint64_t>(copies);
-  c.submissions = n_gpu ? 1 : 0;
-  add_call_stats(ctx, c);
+  add_call_stats(ctx, call_stats(1, static_cast<double>(n_active - n_gpu), static_cast<double>(n_gpu),
+                                 cpu_seconds, gpu_seconds, static_cast<uint64_t>(copies),
+                                 n_gpu ? 1 : 0, total ? static_cast<double>(gpu_cost) / total : 0));
 }
 
 }  // namespace v3d

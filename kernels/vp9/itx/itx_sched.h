@@ -20,6 +20,7 @@
 #include "gpu/gpu.h"
 #include "sched/context.h"
 #include "sched/frame_call.h"
+#include "sched/frame_sched.h"
 #include "vp9/itx/itx_frame.h"
 #include "vp9/itx/itx_gpu.h"
 
@@ -37,11 +38,6 @@ inline constexpr size_t kPrepPartBlocks = 256;
 // at least one, at most one per worker.
 inline int prep_parts(const V3dContext *ctx, size_t n) {
   return static_cast<int>(std::clamp<size_t>(n / kPrepPartBlocks, 1, ctx->pool->size()));
-}
-
-// Fraction of the blocks the GPU did (0 when there were none).
-inline double block_share(uint64_t cpu, uint64_t gpu) {
-  return cpu + gpu ? static_cast<double>(gpu) / static_cast<double>(cpu + gpu) : 0;
 }
 
 // Arrays of v3d_vp9_itxfm_add_frame kept between frames (no allocation in steady state):
@@ -116,7 +112,7 @@ struct PrepParts {
 
 // A frame's GPU work begun before its validation (v3d_vp9_itxfm_add_frame): the share planned
 // by the controller, and the GPU's job for blocks[0, end). Its preparation's parts run as the
-// first tasks of validation's first loop, and the context's side thread (ctx->gpu_side) helps
+// first tasks of validation's first loop, and the context's side thread (GpuBeside) helps
 // with them, waits for the last and submits the job: the GPU starts while the workers validate,
 // and validation's loop does not wait for the submission. (As a task of that loop, the
 // submission made validation end 0.04-0.07 ms later on the device machine, 0.11-0.16 ms into a
@@ -128,7 +124,8 @@ struct ItxEarly {
   size_t end = 0;
   std::unique_ptr<ItxGpuPrep> prep;  // null: none, or submitted (job) or failed
   PrepParts parts;                   // prep's parts (parts.n > 0: prep was made, and is posted)
-  bool side = false;                 // submitted by ctx->gpu_side (else by the calling thread)
+  bool side = false;                 // submitted beside (else by the calling thread)
+  std::unique_ptr<GpuBeside> beside;  // runs submit() beside validation when side
   std::unique_ptr<GpuJob> job;  // submitted during validation (read after the side thread's wait)
   std::string submit_error;     // why, when posted but no job
   Clock::time_point t_prep, t_submit, t_submitted;  // first part, submission's start and end
