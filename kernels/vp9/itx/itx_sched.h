@@ -218,4 +218,52 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
                          ItxScratch &scratch, Clock::time_point t_call, bool cpu_only = false,
                          ItxEarly *early = nullptr);
 
+// What each side of a hybrid batch did (itx_frames_hybrid).
+struct BatchSides {
+  uint64_t blocks_cpu = 0, blocks_gpu = 0;
+  double cpu_span = 0, gpu_span = 0;
+};
+
+// Hybrid batch: frames on each side at once. The CPU workers take whole frames from the front of
+// the batch (the calling thread drives them), and a feeder thread gives the GPU parts of frames
+// (a quarter of a frame's blocks with work) from the back, until they meet; frames
+// are independent (they share no pixels), so the order in which they are done does not matter.
+// Where they meet, a frame is shared: the CPU does what the GPU has not claimed (as a split
+// frame's, the two parts share no pixels). With whole frames only, the sides finished up to a
+// frame apart, and the GPU's rate from earlier batches decided how many it queued.
+// The feeder (on the side thread: GpuBeside) does the GPU's host-side work (bucketing, the
+// in-place blocks' backups, submission, completion) off the workers: done as a task of the
+// workers' loop, that work held up every CPU frame it ran beside. The GPU is given a
+// part only when, at the throughputs measured so far (this context's kernel statistics, the
+// GPU's counting its host-side work), it would finish its queue no later than the CPU finishes
+// the blocks left to it: a slow GPU (lavapipe on the CPU's own cores) then gets nothing and the
+// batch runs as fast as the CPU alone. Before the GPU has been measured, or when probe_gpu (the
+// batch controller's first batch of this kind), it gets the last frame whole first. auto leaves
+// the feeder a core (one worker fewer) while the GPU has frames.
+// The caller holds ctx->frame_mutex; scratch[f].chunks from frame f's validation. Returns each
+// side's blocks and span (seconds from the start to its last frame) in *sides.
+// test_rates: when not null, the CPU's and the GPU's blocks per second to divide the batch by
+// instead of the measured ones (itx_batch_test_rates).
+int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
+                      const std::vector<FramePlanes> &planes, std::vector<ItxScratch> &scratch,
+                      size_t n_frames, bool probe_gpu, BatchSides *sides,
+                      const double *test_rates = nullptr);
+
+// The GPU side's busy time for each job of a queue as it is retired: from the job's preparation
+// (start), or from the previous job's completion when it was queued behind it (a job's whole time
+// in the queue would count the jobs ahead of it again, and make the GPU look several times
+// slower than it is to the hybrid batches dividing work by these rates).
+class GpuBusyClock {
+ public:
+  double retired(Clock::time_point start) {
+    const auto now = Clock::now();
+    const double busy = std::chrono::duration<double>(now - std::max(start, last_done_)).count();
+    last_done_ = now;
+    return busy;
+  }
+
+ private:
+  Clock::time_point last_done_ = Clock::now();
+};
+
 }  // namespace v3d
