@@ -31,6 +31,21 @@ int check_plane_strides(uint8_t *const planes[3], const ptrdiff_t strides[3],
   return V3D_OK;
 }
 
+CallStats call_stats(uint64_t frames, double units_cpu, double units_gpu, double cpu_seconds,
+                     double gpu_seconds, uint64_t copies, uint64_t submissions, double gpu_share) {
+  CallStats c;
+  c.frames = frames;
+  c.blocks_cpu = static_cast<uint64_t>(units_cpu + 0.5);
+  c.blocks_gpu = static_cast<uint64_t>(units_gpu + 0.5);
+  c.cpu_seconds = cpu_seconds;
+  c.gpu_seconds = gpu_seconds;
+  c.gpu_share = gpu_share >= 0 ? gpu_share
+                : units_cpu + units_gpu > 0 ? units_gpu / (units_cpu + units_gpu) : 0;
+  c.copies = copies;
+  c.submissions = submissions;
+  return c;
+}
+
 void add_call_stats(V3dContext *ctx, const CallStats &c) {
   std::lock_guard<std::mutex> lock(ctx->stats_mutex);
   V3dStats &s = ctx->stats;
@@ -47,11 +62,7 @@ void add_call_stats(V3dContext *ctx, const CallStats &c) {
 void record_cpu_frame(V3dContext *ctx, int kernel, uint64_t blocks, double seconds) {
   if (kernel >= 0 && kernel < V3D_KERNEL_COUNT)
     ctx->kernel_stats[kernel].record(kernel_frame(blocks, 0, seconds, seconds, 0));
-  CallStats c;
-  c.frames = 1;
-  c.blocks_cpu = blocks;
-  c.cpu_seconds = seconds;
-  add_call_stats(ctx, c);
+  add_call_stats(ctx, call_stats(1, static_cast<double>(blocks), 0, seconds, 0, 0, 0));
 }
 
 }  // namespace v3d

@@ -44,6 +44,12 @@ struct CallStats {
   double gpu_share = 0;  // of the last frame's work, 0..1
   uint64_t copies = 0, submissions = 0;
 };
+// A call's statistics: `frames` frames, each side's units of work (rounded to whole units) and
+// seconds, plane copies and GPU submissions; gpu_share (of the last frame's work, 0..1): the
+// GPU's units over all when < 0.
+CallStats call_stats(uint64_t frames, double units_cpu, double units_gpu, double cpu_seconds,
+                     double gpu_seconds, uint64_t copies, uint64_t submissions,
+                     double gpu_share = -1);
 // Adds c to ctx's statistics (under the stats lock).
 void add_call_stats(V3dContext *ctx, const CallStats &c);
 

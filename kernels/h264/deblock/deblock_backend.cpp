@@ -13,12 +13,12 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <system_error>
-#include <thread>
+#include <functional>
 #include <vector>
 
 #include "sched/context.h"
 #include "sched/frame_call.h"
+#include "sched/frame_sched.h"
 #include "runtime/log.h"
 #include "threads/thread_pool.h"
 #include "h264/deblock/deblock_backend.h"
@@ -45,16 +45,9 @@ void run_cpu(V3dContext *ctx, const DeblockPicture &pic, unsigned mask) {
 // controller picks CPU, GPU or a plane split from measurements) with a usable GPU that has the
 // pipeline (else the CPU, with one warning per process).
 bool gpu_wanted(V3dContext *ctx) {
-  if ((ctx->backend != Backend::kGpu && ctx->backend != Backend::kHybrid) || !gpu_usable(ctx))
-    return false;
-  if (!gpu_has_h264_deblock(*ctx->gpu)) {
-    static std::atomic<bool> warned{false};
-    if (!warned.exchange(true))
-      log(kLogWarning, "the Vulkan device has no H.264 deblocking pipeline: deblocking runs on "
-                       "the CPU");
-    return false;
-  }
-  return true;
+  return family_gpu_usable(ctx, V3D_KERNEL_H264_DEBLOCK, gpu_has_h264_deblock,
+                           "the Vulkan device has no H.264 deblocking pipeline: deblocking runs "
+                           "on the CPU");
 }
 
 // Builds the GPU's records of pic's planes in mask and submits them (from pic.src when set).
@@ -91,7 +84,7 @@ void deblock_run(V3dContext *ctx, const DeblockPicture &pic) {
   const unsigned cpu_mask = kPlanesAll & ~gpu_mask;
 
   // The GPU's host-side work (the records, the staging copy — from the source planes when
-  // copying and deblocking — and the submission) runs on a thread of its own while the CPU
+  // copying and deblocking — and the submission) runs beside (GpuBeside) while the CPU
   // workers deblock their planes; a lean split (auto, when it measured faster) leaves it a core
   // (one worker fewer), as the other kernels' splits do.
   std::unique_ptr<GpuJob> job;
@@ -103,21 +96,18 @@ void deblock_run(V3dContext *ctx, const DeblockPicture &pic) {
     submit_seconds = seconds_since(t0);
   };
   std::optional<PoolLimit> limit;
-  std::thread feeder;
+  const std::function<void()> submit_fn = submit;
+  GpuBeside side(ctx);
   if (gpu_mask && cpu_mask) {
     if (split && split->lean()) limit.emplace(*ctx->pool, ctx->pool->capacity() - 1);
-    try {
-      feeder = std::thread(submit);
-    } catch (const std::system_error &) {
-      submit();  // no thread to spare: submit first, then the CPU's planes
-    }
+    side.start(&submit_fn);  // without a side thread: submit first, then the CPU's planes
   } else if (gpu_mask) {
     submit();
   }
   const auto t_cpu = Clock::now();
   run_cpu(ctx, pic, cpu_mask);
   double cpu_seconds = cpu_mask ? seconds_since(t_cpu) : 0;
-  if (feeder.joinable()) feeder.join();
+  side.finish();
   limit.reset();
   if (gpu_mask && job) {
     ctx->kernel_stats[V3D_KERNEL_H264_DEBLOCK].gpu_job(+1);
@@ -144,9 +134,7 @@ void deblock_run(V3dContext *ctx, const DeblockPicture &pic) {
     const int rc = job->wait();
     ctx->kernel_stats[V3D_KERNEL_H264_DEBLOCK].gpu_job(-1);
     gpu_seconds = seconds_since(t0);
-    if (was_ready)
-      gpu_seconds = std::min(gpu_seconds, submit_seconds + gpu_last_job_seconds(*ctx->gpu) +
-                                              seconds_since(t_wait));
+    if (was_ready) gpu_seconds = gpu_span(gpu_seconds, submit_seconds, *ctx->gpu, seconds_since(t_wait));
     copies = static_cast<uint64_t>(job->copies());
     if (rc) {
       const std::string why = v3d_last_error();
@@ -167,16 +155,8 @@ void deblock_run(V3dContext *ctx, const DeblockPicture &pic) {
   ctx->kernel_stats[V3D_KERNEL_H264_DEBLOCK].record(kernel_frame(
       static_cast<uint64_t>(units_cpu + 0.5), static_cast<uint64_t>(units_gpu + 0.5),
       frame_seconds, units_cpu > 0 ? cpu_seconds : 0, done_gpu ? gpu_seconds : 0));
-  CallStats c;
-  c.frames = 1;
-  c.blocks_cpu = static_cast<uint64_t>(units_cpu + 0.5);
-  c.blocks_gpu = static_cast<uint64_t>(units_gpu + 0.5);
-  c.cpu_seconds = cpu_seconds;
-  c.gpu_seconds = done_gpu ? gpu_seconds : 0;
-  c.gpu_share = mbs > 0 ? units_gpu / mbs : 0;
-  c.copies = copies;
-  c.submissions = job ? 1 : 0;
-  add_call_stats(ctx, c);
+  add_call_stats(ctx, call_stats(1, units_cpu, units_gpu, cpu_seconds, done_gpu ? gpu_seconds : 0,
+                                 copies, job ? 1 : 0, mbs > 0 ? units_gpu / mbs : 0));
 }
 
 void deblock_run_batch(V3dContext *ctx, const std::vector<DeblockPicture> &pics) {
@@ -192,20 +172,11 @@ void deblock_run_batch(V3dContext *ctx, const std::vector<DeblockPicture> &pics)
   // (macroblocks per busy second of each side): floor(n * gpu / (gpu + cpu)), one while either
   // side is unmeasured; a fixed share s: floor(s * n).
   size_t n_gpu = 0;
-  if (ctx->backend == Backend::kHybrid && gpu_wanted(ctx)) {
-    if (ctx->fixed_share >= 0) {
-      n_gpu = static_cast<size_t>(std::min(1.0, ctx->fixed_share) * n);
-    } else {
-      const V3dKernelStats ks = ctx->kernel_stats[V3D_KERNEL_H264_DEBLOCK].snapshot();
-      if (ks.gpu_units_per_second > 0 && ks.cpu_units_per_second > 0)
-        n_gpu = static_cast<size_t>(n * ks.gpu_units_per_second /
-                                    (ks.gpu_units_per_second + ks.cpu_units_per_second));
-      else
-        n_gpu = 1;
-    }
-  }
-  // The GPU's pictures one after another on a thread of their own (submit, wait), while the
-  // workers run the others. A picture the GPU did not deblock is untouched (staged) and redone
+  if (ctx->backend == Backend::kHybrid && gpu_wanted(ctx))
+    n_gpu = static_cast<size_t>(
+        batch_gpu_frames(n, ctx->fixed_share, measured_rates(ctx, V3D_KERNEL_H264_DEBLOCK)));
+  // The GPU's pictures one after another beside the workers (submit, wait: GpuBeside), while
+  // the workers run the others. A picture the GPU did not deblock is untouched (staged) and redone
   // on the CPU below.
   std::vector<char> gpu_done(n_gpu, 0), gpu_busy(n_gpu, 0);
   std::vector<std::string> gpu_why(n_gpu);
@@ -235,14 +206,9 @@ void deblock_run_batch(V3dContext *ctx, const std::vector<DeblockPicture> &pics)
     }
     gpu_seconds = seconds_since(t0);
   };
-  std::thread feeder;
-  if (n_gpu) {
-    try {
-      feeder = std::thread(feed);
-    } catch (const std::system_error &) {
-      feed();  // no thread to spare: the GPU's pictures first, then the CPU's
-    }
-  }
+  const std::function<void()> feed_fn = feed;
+  GpuBeside side(ctx);
+  if (n_gpu) side.start(&feed_fn);  // without a side thread: the GPU's pictures first
   const auto t_cpu = Clock::now();
   std::vector<const DeblockPicture *> cpu_pics;
   for (size_t i = n_gpu; i < n; i++) cpu_pics.push_back(&pics[i]);
@@ -252,7 +218,7 @@ void deblock_run_batch(V3dContext *ctx, const std::vector<DeblockPicture> &pics)
     deblock_wavefronts(cpu_pics, deblock_dsp(), *ctx->pool);
   }
   double cpu_seconds = cpu_pics.empty() ? 0 : seconds_since(t_cpu);
-  if (feeder.joinable()) feeder.join();
+  side.finish();
   double units_cpu = 0, units_gpu = 0;
   for (size_t i = 0; i < n; i++) {
     const double mbs = static_cast<double>(pics[i].mb_rows) * pics[i].mb_cols;
@@ -279,16 +245,8 @@ void deblock_run_batch(V3dContext *ctx, const std::vector<DeblockPicture> &pics)
       "%.3f ms, batch %.3f ms", static_cast<const void *>(ctx), n, n_gpu,
       static_cast<size_t>(std::count(gpu_done.begin(), gpu_done.end(), 1)), cpu_seconds * 1e3,
       gpu_seconds * 1e3, frame_seconds * 1e3);
-  CallStats c;
-  c.frames = n;
-  c.blocks_cpu = static_cast<uint64_t>(units_cpu + 0.5);
-  c.blocks_gpu = static_cast<uint64_t>(units_gpu + 0.5);
-  c.cpu_seconds = cpu_seconds;
-  c.gpu_seconds = units_gpu > 0 ? gpu_seconds : 0;
-  c.gpu_share = units_cpu + units_gpu > 0 ? units_gpu / (units_cpu + units_gpu) : 0;
-  c.copies = copies;
-  c.submissions = submissions;
-  add_call_stats(ctx, c);
+  add_call_stats(ctx, call_stats(n, units_cpu, units_gpu, cpu_seconds,
+                                 units_gpu > 0 ? gpu_seconds : 0, copies, submissions));
 }
 
 }  // namespace h264

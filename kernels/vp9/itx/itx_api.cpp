@@ -107,12 +107,13 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
         early.parts.n = early.prep->parts();
         run_part = [&early](int) { early.parts.help(); };
         submit_early = [&early]() { early.submit(); };
-        if (ctx->gpu_side && ctx->gpu_side->running()) {
+        early.beside = std::make_unique<GpuBeside>(ctx);
+        if (early.beside->beside()) {
           // The parts are tasks of validation's loop; the side thread waits for them and
           // submits. It is waited for once the CPU's share is done (itx_frame_validated), or
           // at once if validation fails.
           n_parts = early.parts.n;
-          ctx->gpu_side->post(&submit_early);
+          early.beside->start(&submit_early);
           early.side = true;
         } else {
           n_parts = early.parts.n - 1;  // the calling thread takes one at least, then submits
@@ -126,7 +127,7 @@ int v3d_vp9_itxfm_add_frame(V3dContext *ctx, uint8_t *const planes[3], const ptr
                            n_parts > 0 ? &run_part : nullptr,
                            submit_early && !early.side ? &submit_early : nullptr);
   if (rc) {
-    if (early.side) ctx->gpu_side->wait();
+    if (early.side) early.beside->finish();
     // The job submitted during validation: its pixels are taken out of the frame again, which
     // is left as it was; the error stays validation's.
     if (early.job) {

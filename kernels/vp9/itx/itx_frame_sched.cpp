@@ -2,6 +2,7 @@
 // One validated transform frame on the context's backend: the GPU's share (a run of the block
 // list chosen by cost), its host-side preparation and submission beside the CPU's share, the
 // wait, the redo after a GPU failure, and the frame's measurements.
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <functional>
@@ -14,18 +15,67 @@
 #include "vp9/itx/itx_sched.h"
 
 namespace v3d {
+namespace {
 
-void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9TxBlock *blocks,
-                         size_t n_blocks, const int16_t *coeffs, size_t n_coeffs,
-                         ItxScratch &scratch, Clock::time_point t_call, bool cpu_only,
-                         ItxEarly *early) {
-  auto t_frame = Clock::now();
-  const ItxCuts cuts(blocks, n_blocks, scratch);
-  const size_t n_active = cuts.active();
-  const uint64_t total = cuts.total();
+// One frame's way through the scheduler, step by step (itx_frame_validated): plan() the GPU's
+// share, prepare() its job, run_sides() (the CPU's share with the GPU's submission beside it),
+// collect() what was submitted during validation, wait() for the GPU (redoing a failed share on
+// the CPU), measure(). The caller holds ctx->frame_mutex.
+struct ItxFrameRun {
+  ItxFrameRun(V3dContext *c, const FramePlanes &f, const V3dVp9TxBlock *b, size_t nb,
+              const int16_t *co, size_t nc, ItxScratch &sc, Clock::time_point tc, bool cpu,
+              ItxEarly *e)
+      : ctx(c), frame(f), blocks(b), n_blocks(nb), coeffs(co), n_coeffs(nc), scratch(sc),
+        t_call(tc), cpu_only(cpu), early(e), t_frame(Clock::now()), cuts(b, nb, sc),
+        n_active(cuts.active()), total(cuts.total()),
+        split(c->family[V3D_KERNEL_VP9_ITX].split.for_size(f.width[0], f.height[0])),
+        spec(e && e->posted()), use_ref(c->backend == Backend::kScalar) {}
 
+  void plan();
+  void prepare();
+  void submit_gpu();
+  void run_sides();
+  void collect();
+  void wait();
+  void measure();
+  double since_call(Clock::time_point t) const {
+    return std::chrono::duration<double>(t - t_call).count();
+  }
+
+  V3dContext *ctx;
+  const FramePlanes &frame;
+  const V3dVp9TxBlock *blocks;
+  size_t n_blocks;
+  const int16_t *coeffs;
+  size_t n_coeffs;
+  ItxScratch &scratch;
+  Clock::time_point t_call;
+  bool cpu_only;
+  ItxEarly *early;
+  Clock::time_point t_frame;
+  const ItxCuts cuts;
+  const size_t n_active;
+  const uint64_t total;
+  SplitController &split;
+  const bool spec;     // the GPU's share was submitted during validation (early)
+  const bool use_ref;  // the scalar backend
   double share = 0;
-  SplitController &split = ctx->family[V3D_KERNEL_VP9_ITX].split.for_size(frame.width[0], frame.height[0]);
+  // The GPU takes blocks[0, gpu_end): n_gpu blocks with work, of cost gpu_cost.
+  size_t gpu_end = 0, n_gpu = 0;
+  uint64_t gpu_cost = 0, cpu_cost = 0;
+  bool lean = false;
+  std::unique_ptr<ItxGpuPrep> prep;
+  PrepParts parts;
+  std::unique_ptr<GpuJob> job;
+  bool gpu_failed_submit = false;
+  double gpu_prep_seconds = 0;  // host-side preparation of the GPU's share, submission included
+  Clock::time_point t_gpu, cpu_done, t_wait;  // cpu_done: the CPU side's last result
+  double cpu_seconds = 0, gpu_seconds = 0;
+  int copies = 0;
+  bool gpu_early = false;  // the GPU had finished before it was waited for
+};
+
+void ItxFrameRun::plan() {
   if (cpu_only) share = 0;
   else if (early && early->planned) share = early->share;
   else if (ctx->backend == Backend::kGpu) share = 1;
@@ -35,12 +85,6 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   // frame, holding n_gpu blocks with work of cost gpu_cost. Submitted during validation (early):
   // the run chosen then, by count (the last frame's count per cost, updated here from this
   // frame).
-  size_t gpu_end = 0, n_gpu = 0;
-  uint64_t gpu_cost = 0;
-  std::unique_ptr<GpuJob> job;
-  bool gpu_failed_submit = false;
-  double gpu_prep_seconds = 0;  // host-side preparation of the GPU's share, submission included
-  const bool spec = early && early->posted();
   if (spec) {
     gpu_end = early->end;
     gpu_cost = cuts.prefix(gpu_end, &n_gpu);
@@ -57,17 +101,18 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   // A lean split (auto, when it measured faster) runs the CPU's share on the workers less one:
   // that core is left to the GPU's share (V3D_NOTES: N-1 cores + GPU beat N cores + GPU on a
   // Pi 5). A full split gives the GPU's host-side work to one of the workers as a task.
-  const bool lean = split.lean() && n_gpu > 0 && n_gpu < n_active;
+  lean = split.lean() && n_gpu > 0 && n_gpu < n_active;
 
+}
+
+void ItxFrameRun::prepare() {
   // The GPU's submission runs beside the CPU's share (a task of its loop, or the calling thread
   // in a lean split), so the CPU workers never wait for it. Its host-side work per block (copying
   // the block list and each block's pixels: ItxGpuPrep) is cut into parts that the first tasks
   // of the loop share with the submitting thread, so it is spread over whichever threads are
   // awake first instead of delaying the GPU by its whole length; the submission waits for the
   // last part. (The GPU builds the records itself.)
-  auto t_gpu = Clock::now();
-  std::unique_ptr<ItxGpuPrep> prep;
-  PrepParts parts;
+  t_gpu = Clock::now();
   if (n_gpu && !spec) {
     // Not planned before validation (e.g. a frame of a batch's context): a split frame's parts
     // go to the first tasks of its loop; a frame on the GPU alone has its
@@ -85,31 +130,33 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
       gpu_failed_submit = true;
     }
   }
-  auto submit_gpu = [&]() {
-    if (!prep) return;
-    const auto t_prep = Clock::now();
-    parts.help();
-    parts.wait_all();
-    std::string err;
-    job = prep->submit(&err);
-    prep.reset();
-    if (!job) {
-      warn_gpu_failure(ctx, err.c_str(), "its share of this frame runs on the CPU");
-      gpu_failed_submit = true;
-    } else {
-      ctx->kernel_stats[V3D_KERNEL_VP9_ITX].gpu_job(+1);
-    }
-    gpu_prep_seconds = seconds_since(t_prep);
-  };
+}
+
+void ItxFrameRun::submit_gpu() {
+  if (!prep) return;
+  const auto t_prep = Clock::now();
+  parts.help();
+  parts.wait_all();
+  std::string err;
+  job = prep->submit(&err);
+  prep.reset();
+  if (!job) {
+    warn_gpu_failure(ctx, err.c_str(), "its share of this frame runs on the CPU");
+    gpu_failed_submit = true;
+  } else {
+    ctx->kernel_stats[V3D_KERNEL_VP9_ITX].gpu_job(+1);
+  }
+  gpu_prep_seconds = seconds_since(t_prep);
+}
+
+void ItxFrameRun::run_sides() {
   // Pool tasks that help with the parts (the submitting thread may have run them all already).
   const int n_helpers = parts.n > 1 ? parts.n - 1 : 0;
 
   // CPU share: blocks[gpu_end, n_blocks), cut into tasks of about equal cost.
   auto t_cpu = Clock::now();
-  const bool use_ref = ctx->backend == Backend::kScalar;
-  const uint64_t cpu_cost = total - gpu_cost;
-  double cpu_seconds = 0;
-  Clock::time_point cpu_done = t_cpu;  // the CPU side's last result
+  cpu_cost = total - gpu_cost;
+  cpu_done = t_cpu;
   if (n_gpu < n_active) {
     int n_tasks = ctx->pool->size() * kTasksPerThread;
     n_tasks = static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(n_tasks, cpu_cost / kMinTaskCost)));
@@ -138,7 +185,7 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
       // Lean split: the calling thread submits the GPU's share while the other workers run the
       // CPU's (after helping with its parts); it takes no CPU task afterwards (its core stays the
       // GPU's).
-      const std::function<void()> beside = submit_gpu;
+      const std::function<void()> beside = [this] { submit_gpu(); };
       ctx->pool->run(n_helpers + n_tasks, [&](int task, int) {
         if (task < n_helpers) parts.help();
         else cpu_task(task - n_helpers);
@@ -158,11 +205,14 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
     if (parts.n > 1) ctx->pool->run(parts.n, [&](int, int) { parts.help(); });
     submit_gpu();
   }
+}
+
+void ItxFrameRun::collect() {
   prep.reset();  // not submitted (a failure): returns its slot
   if (spec) {
     // Submitted during validation: by the side thread, waited for only now (the CPU's share
     // needed nothing from it), or by this thread beside validation.
-    if (early->side) ctx->gpu_side->wait();
+    if (early->side) early->beside->finish();
     if (early->job) {
       job = std::move(early->job);
       ctx->kernel_stats[V3D_KERNEL_VP9_ITX].gpu_job(+1);
@@ -178,12 +228,13 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
     gpu_cost = 0;
   }
 
-  double gpu_seconds = 0;
-  int copies = 0;
+}
+
+void ItxFrameRun::wait() {
   // Whether the GPU had finished before the CPU did: then the wait below measures the CPU, not
   // the GPU, and the GPU's span is taken from its own clock instead.
-  const bool gpu_early = job && job->ready();
-  const auto t_wait = Clock::now();
+  gpu_early = job && job->ready();
+  t_wait = Clock::now();
   if (job) {
     int rc = job->wait();
     ctx->kernel_stats[V3D_KERNEL_VP9_ITX].gpu_job(-1);
@@ -202,6 +253,9 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
       rc = V3D_OK;
     }
   }
+}
+
+void ItxFrameRun::measure() {
   const auto t_waited = Clock::now();
   double frame_seconds = seconds_since(t_frame);
   // The GPU side's busy time: its preparation plus the device's own time (timestamps), when the
@@ -210,9 +264,6 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
   double gpu_busy = gpu_seconds, gpu_span = gpu_seconds;
   const double device = n_gpu && ctx->gpu ? gpu_last_job_seconds(*ctx->gpu) : -1;  // -1: unknown
   double cpu_span = cpu_seconds;
-  auto since_call = [&](Clock::time_point t) {  // seconds
-    return std::chrono::duration<double>(t - t_call).count();
-  };
   if (spec) {
     // Submitted during validation: both sides' spans run from the call's start (the CPU side's
     // includes validation, the GPU's its preparation and submission), so that the controller
@@ -220,13 +271,10 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
     // is taken from its own clock (the submission's end plus its device time), else the wait's.
     cpu_span = since_call(cpu_done);
     gpu_span = since_call(early->t_submit) + gpu_seconds;
-    if (gpu_early) {
-      gpu_span = since_call(t_wait);
-      if (device > 0) gpu_span = std::min(gpu_span, since_call(early->t_submitted) + device);
-    }
+    if (gpu_early) gpu_span = v3d::gpu_span(since_call(t_wait), since_call(early->t_submitted), *ctx->gpu);
     if (n_gpu && device > 0) gpu_busy = gpu_prep_seconds + device;
   } else if (n_gpu && ctx->gpu) {
-    if (device > 0) gpu_busy = std::min(gpu_seconds, gpu_prep_seconds + device);
+    gpu_busy = v3d::gpu_span(gpu_seconds, gpu_prep_seconds, *ctx->gpu);
     if (gpu_early) gpu_span = gpu_busy;
   }
   ctx->kernel_stats[V3D_KERNEL_VP9_ITX].record(
@@ -259,16 +307,24 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
       lean ? ", lean" : "", submitted_at, since_call(cpu_done) * 1e3,
       spec ? gpu_span * 1e3 : -1.0, since_call(t_wait) * 1e3, since_call(t_waited) * 1e3,
       frame_seconds * 1e3, seconds_since(t_call) * 1e3);
-  CallStats c;
-  c.frames = 1;
-  c.blocks_cpu = n_active - n_gpu;
-  c.blocks_gpu = n_gpu;
-  c.cpu_seconds = cpu_seconds;
-  c.gpu_seconds = gpu_seconds;
-  c.gpu_share = total ? static_cast<double>(gpu_cost) / total : 0;
-  c.copies = static_cast<uint64_t>(copies);
-  c.submissions = n_gpu ? 1 : 0;
-  add_call_stats(ctx, c);
+  add_call_stats(ctx, call_stats(1, static_cast<double>(n_active - n_gpu), static_cast<double>(n_gpu),
+                                 cpu_seconds, gpu_seconds, static_cast<uint64_t>(copies),
+                                 n_gpu ? 1 : 0, total ? static_cast<double>(gpu_cost) / total : 0));
+}
+
+}  // namespace
+
+void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9TxBlock *blocks,
+                         size_t n_blocks, const int16_t *coeffs, size_t n_coeffs,
+                         ItxScratch &scratch, Clock::time_point t_call, bool cpu_only,
+                         ItxEarly *early) {
+  ItxFrameRun run(ctx, frame, blocks, n_blocks, coeffs, n_coeffs, scratch, t_call, cpu_only, early);
+  run.plan();
+  run.prepare();
+  run.run_sides();
+  run.collect();
+  run.wait();
+  run.measure();
 }
 
 }  // namespace v3d

@@ -20,6 +20,7 @@
 #include "gpu/gpu.h"
 #include "sched/context.h"
 #include "sched/frame_call.h"
+#include "sched/frame_sched.h"
 #include "vp9/itx/itx_frame.h"
 #include "vp9/itx/itx_gpu.h"
 
@@ -37,11 +38,6 @@ inline constexpr size_t kPrepPartBlocks = 256;
 // at least one, at most one per worker.
 inline int prep_parts(const V3dContext *ctx, size_t n) {
   return static_cast<int>(std::clamp<size_t>(n / kPrepPartBlocks, 1, ctx->pool->size()));
-}
-
-// Fraction of the blocks the GPU did (0 when there were none).
-inline double block_share(uint64_t cpu, uint64_t gpu) {
-  return cpu + gpu ? static_cast<double>(gpu) / static_cast<double>(cpu + gpu) : 0;
 }
 
 // Arrays of v3d_vp9_itxfm_add_frame kept between frames (no allocation in steady state):
@@ -116,7 +112,7 @@ struct PrepParts {
 
 // A frame's GPU work begun before its validation (v3d_vp9_itxfm_add_frame): the share planned
 // by the controller, and the GPU's job for blocks[0, end). Its preparation's parts run as the
-// first tasks of validation's first loop, and the context's side thread (ctx->gpu_side) helps
+// first tasks of validation's first loop, and the context's side thread (GpuBeside) helps
 // with them, waits for the last and submits the job: the GPU starts while the workers validate,
 // and validation's loop does not wait for the submission. (As a task of that loop, the
 // submission made validation end 0.04-0.07 ms later on the device machine, 0.11-0.16 ms into a
@@ -128,7 +124,8 @@ struct ItxEarly {
   size_t end = 0;
   std::unique_ptr<ItxGpuPrep> prep;  // null: none, or submitted (job) or failed
   PrepParts parts;                   // prep's parts (parts.n > 0: prep was made, and is posted)
-  bool side = false;                 // submitted by ctx->gpu_side (else by the calling thread)
+  bool side = false;                 // submitted beside (else by the calling thread)
+  std::unique_ptr<GpuBeside> beside;  // runs submit() beside validation when side
   std::unique_ptr<GpuJob> job;  // submitted during validation (read after the side thread's wait)
   std::string submit_error;     // why, when posted but no job
   Clock::time_point t_prep, t_submit, t_submitted;  // first part, submission's start and end
@@ -220,5 +217,53 @@ void itx_frame_validated(V3dContext *ctx, const FramePlanes &frame, const V3dVp9
                          size_t n_blocks, const int16_t *coeffs, size_t n_coeffs,
                          ItxScratch &scratch, Clock::time_point t_call, bool cpu_only = false,
                          ItxEarly *early = nullptr);
+
+// What each side of a hybrid batch did (itx_frames_hybrid).
+struct BatchSides {
+  uint64_t blocks_cpu = 0, blocks_gpu = 0;
+  double cpu_span = 0, gpu_span = 0;
+};
+
+// Hybrid batch: frames on each side at once. The CPU workers take whole frames from the front of
+// the batch (the calling thread drives them), and a feeder thread gives the GPU parts of frames
+// (a quarter of a frame's blocks with work) from the back, until they meet; frames
+// are independent (they share no pixels), so the order in which they are done does not matter.
+// Where they meet, a frame is shared: the CPU does what the GPU has not claimed (as a split
+// frame's, the two parts share no pixels). With whole frames only, the sides finished up to a
+// frame apart, and the GPU's rate from earlier batches decided how many it queued.
+// The feeder (on the side thread: GpuBeside) does the GPU's host-side work (bucketing, the
+// in-place blocks' backups, submission, completion) off the workers: done as a task of the
+// workers' loop, that work held up every CPU frame it ran beside. The GPU is given a
+// part only when, at the throughputs measured so far (this context's kernel statistics, the
+// GPU's counting its host-side work), it would finish its queue no later than the CPU finishes
+// the blocks left to it: a slow GPU (lavapipe on the CPU's own cores) then gets nothing and the
+// batch runs as fast as the CPU alone. Before the GPU has been measured, or when probe_gpu (the
+// batch controller's first batch of this kind), it gets the last frame whole first. auto leaves
+// the feeder a core (one worker fewer) while the GPU has frames.
+// The caller holds ctx->frame_mutex; scratch[f].chunks from frame f's validation. Returns each
+// side's blocks and span (seconds from the start to its last frame) in *sides.
+// test_rates: when not null, the CPU's and the GPU's blocks per second to divide the batch by
+// instead of the measured ones (itx_batch_test_rates).
+int itx_frames_hybrid(V3dContext *ctx, const V3dVp9ItxFrame *frames,
+                      const std::vector<FramePlanes> &planes, std::vector<ItxScratch> &scratch,
+                      size_t n_frames, bool probe_gpu, BatchSides *sides,
+                      const double *test_rates = nullptr);
+
+// The GPU side's busy time for each job of a queue as it is retired: from the job's preparation
+// (start), or from the previous job's completion when it was queued behind it (a job's whole time
+// in the queue would count the jobs ahead of it again, and make the GPU look several times
+// slower than it is to the hybrid batches dividing work by these rates).
+class GpuBusyClock {
+ public:
+  double retired(Clock::time_point start) {
+    const auto now = Clock::now();
+    const double busy = std::chrono::duration<double>(now - std::max(start, last_done_)).count();
+    last_done_ = now;
+    return busy;
+  }
+
+ private:
+  Clock::time_point last_done_ = Clock::now();
+};
 
 }  // namespace v3d

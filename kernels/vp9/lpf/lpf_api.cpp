@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "sched/frame_call.h"
+#include "sched/frame_sched.h"
 #include "sched/context.h"
 #include "runtime/log.h"
 #include "vp9/lpf/lpf_frame.h"
@@ -313,15 +315,9 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
   // gpu, hybrid and auto (a hybrid whose controller picks CPU, GPU or split from measurements:
   // V3D_NOTES says the Pi's GPU filters edges at 0.41 of one NEON core) use the GPU when it has
   // the loop-filter pipeline (else the CPU, with one warning per process).
-  bool use_gpu = gpu_usable(ctx) &&
-                 (ctx->backend == Backend::kGpu || ctx->backend == Backend::kHybrid);
-  if (use_gpu && !gpu_has_vp9_lpf(*ctx->gpu)) {
-    static std::atomic<bool> warned{false};
-    if (!warned.exchange(true))
-      log(kLogWarning, "the Vulkan device has no loop-filter pipeline: the loop filter runs on "
-                       "the CPU");
-    use_gpu = false;
-  }
+  const bool use_gpu = family_gpu_usable(ctx, V3D_KERNEL_VP9_LPF, gpu_has_vp9_lpf,
+                                         "the Vulkan device has no loop-filter pipeline: the loop "
+                                         "filter runs on the CPU");
   double share = 0;
   SplitController &split = ctx->family[V3D_KERNEL_VP9_LPF].split.for_size(frames[0].width[0], frames[0].height[0]);
   if (use_gpu)
@@ -346,24 +342,15 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
     // the CPU's own cores) gets none and the batch runs as fast as the CPU alone; one frame while
     // either side is unmeasured. A fixed share s: x = s * n.
     double x = static_cast<double>(frames.size());
-    if (ctx->backend == Backend::kHybrid && ctx->fixed_share < 0) {
-      const V3dKernelStats ks = ctx->kernel_stats[V3D_KERNEL_VP9_LPF].snapshot();
-      if (ks.gpu_units_per_second > 0 && ks.cpu_units_per_second > 0) {
-        x = frames.size() * ks.gpu_units_per_second /
-            (ks.gpu_units_per_second + ks.cpu_units_per_second);
-        // The GPU's frames are prepared before the CPU's start: worth it only when the CPU time
-        // they take off exceeds that delay. (On the device machine a realistic 1080p frame's
-        // cells took ~0.5 ms of 16 threads before the CPU started, while the chroma the GPU was
-        // given took ~0.16 ms off the CPU's 3.8 ms batch.)
-        double mi = 0;
-        for (const LpfFrame &f : frames) mi += mi_of(f);
-        const double cpu_frame_seconds = mi / frames.size() / ks.cpu_units_per_second;
-        if (x * cpu_frame_seconds <= ctx->family[V3D_KERNEL_VP9_LPF].gpu_submit_per_frame * std::ceil(x)) x = 0;
-      } else {
-        x = frames.size() > 1 ? 1 : 0;
-      }
-    } else if (ctx->backend == Backend::kHybrid) {
-      x = std::min(1.0, share) * frames.size();
+    if (ctx->backend == Backend::kHybrid) {
+      // The GPU's frames are prepared before the CPU's start (their cells use the pool): worth
+      // it only when the CPU time they take off exceeds that delay (batch_gpu_frames).
+      const SideRates rates = measured_rates(ctx, V3D_KERNEL_VP9_LPF);
+      double mi = 0;
+      for (const LpfFrame &f : frames) mi += mi_of(f);
+      const double cpu_frame_seconds = rates.cpu > 0 ? mi / frames.size() / rates.cpu : 0;
+      x = batch_gpu_frames(frames.size(), ctx->fixed_share, rates, cpu_frame_seconds,
+                           ctx->family[V3D_KERNEL_VP9_LPF].gpu_submit_per_frame);
     }
     const size_t n_whole = std::min(frames.size(), static_cast<size_t>(x));
     for (size_t i = 0; i < n_whole; i++) {
@@ -396,7 +383,10 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
     limit.emplace(*ctx->pool, ctx->pool->capacity() - 1);
   GpuBatch gpu(ctx, gpu_frames, gpu_masks);
   if (!gpu_frames.empty()) {
-    gpu.submit();
+    // The jobs' cells are built on the pool: this host work runs before the CPU's frames
+    // (GpuBeside::run_first), the jobs themselves beside them.
+    const std::function<void()> submit = [&gpu] { gpu.submit(); };
+    GpuBeside(ctx).run_first(&submit);
     if (frames.size() > 1) {
       double &v = ctx->family[V3D_KERNEL_VP9_LPF].gpu_submit_per_frame;
       const double per_frame = gpu.submit_seconds() / gpu_frames.size();
@@ -422,34 +412,25 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
   const bool gpu_early = !gpu_frames.empty() && cpu_cost > 0 && gpu.ready();
   const double submit_seconds = gpu.submit_seconds();
   if (!gpu_frames.empty()) rc = gpu.finish(&t);
-  double gpu_span = t.gpu_seconds;
-  if (gpu_early && gpu_last_job_seconds(*ctx->gpu) > 0)
-    gpu_span = std::min(gpu_span, submit_seconds + gpu_last_job_seconds(*ctx->gpu));
+  const double gpu_span_s = gpu_early ? gpu_span(t.gpu_seconds, submit_seconds, *ctx->gpu)
+                                      : t.gpu_seconds;
   const double call_seconds = seconds_since(t_frame);
   if (use_gpu && ctx->backend == Backend::kHybrid && rc == V3D_OK)
-    split.record(cpu_cost, t.cpu_seconds, gpu_frames.empty() ? 0 : gpu.cost(), gpu_span,
+    split.record(cpu_cost, t.cpu_seconds, gpu_frames.empty() ? 0 : gpu.cost(), gpu_span_s,
                  call_seconds);
   // The GPU's busy span, not its wait (a GPU done early waited for the CPU): the rates a batch's
   // division works from.
   if (rc == V3D_OK)
     ctx->kernel_stats[V3D_KERNEL_VP9_LPF].record(kernel_frame(
         static_cast<uint64_t>(t.blocks_cpu + 0.5), static_cast<uint64_t>(t.blocks_gpu + 0.5),
-        call_seconds, t.cpu_seconds, gpu_span, frames.size()));
+        call_seconds, t.cpu_seconds, gpu_span_s, frames.size()));
   log(kLogDebug, "lpf call (context %p): %zu frames, GPU %zu (last planes %d)%s, CPU %.3f ms, "
       "GPU %.3f ms (submit %.3f, %s), call %.3f ms", static_cast<const void *>(ctx),
       frames.size(), gpu_frames.size(), gpu_masks.empty() ? 0 : gpu_masks.back(),
-      limit ? ", lean" : "", t.cpu_seconds * 1e3, gpu_span * 1e3, submit_seconds * 1e3,
+      limit ? ", lean" : "", t.cpu_seconds * 1e3, gpu_span_s * 1e3, submit_seconds * 1e3,
       gpu_frames.empty() ? "none" : gpu_early ? "early" : "late", call_seconds * 1e3);
-  CallStats c;
-  c.frames = frames.size();
-  c.blocks_cpu = static_cast<uint64_t>(t.blocks_cpu + 0.5);
-  c.blocks_gpu = static_cast<uint64_t>(t.blocks_gpu + 0.5);
-  c.cpu_seconds = t.cpu_seconds;
-  c.gpu_seconds = t.gpu_seconds;
-  c.gpu_share = t.blocks_cpu + t.blocks_gpu > 0 ? t.blocks_gpu / (t.blocks_cpu + t.blocks_gpu) : 0;
-  c.copies = t.copies;
-  c.submissions = t.submissions;
-  add_call_stats(ctx, c);
+  add_call_stats(ctx, call_stats(frames.size(), t.blocks_cpu, t.blocks_gpu, t.cpu_seconds,
+                                 t.gpu_seconds, t.copies, t.submissions));
   return rc;
 }
 
