@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // libFuzzer target: the VP9 loop filter over one frame (v3d_vp9_loop_filter_frame). The
 // fuzzer's bytes become a frame size, a sharpness (0..7, sometimes out of range), a grid stride,
-// a valid VP9 partition grid (tests/vp9_lpf_grid.cpp, from a seed and partition parameters the
-// bytes choose) and then some grid entries overwritten with raw bytes (mostly invalid grids).
+// a valid VP9 partition grid (tests/common/vp9_lpf_grid.cpp, from a seed and partition
+// parameters the bytes choose) and then some grid entries overwritten with raw bytes (mostly
+// invalid grids).
 // Properties checked on every input:
 //  - scalar, simd on 1 thread and simd on 3 threads (the superblock-row wavefront) return the same
 //    code; on success the same frame, byte for byte; on failure an untouched frame;

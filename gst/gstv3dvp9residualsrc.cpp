@@ -145,10 +145,12 @@ struct State {
 // The block list: the test library's generator (tests/common/vp9_itx_blocks.h), shared with the
 // kernel tests and v3d-bench. Superblocks split recursively, each block coded with probability
 // density, sparse low-frequency coefficients.
-v3dtest::vp9::Blocks make_frame_blocks(const Settings &s, int width, int height, v3dtest::Rng &rng) {
+v3dtest::vp9::Blocks make_frame_blocks(const Settings &s, int width, int height,
+                                       v3dtest::Rng &rng) {
   v3dtest::vp9::BlockSpec spec;
   spec.layout = v3dtest::vp9::Layout::kQuadtree;
-  spec.tx_size = s.tx_size == GST_V3D_TX_SIZE_MODE_MIXED ? -1 : s.tx_size - GST_V3D_TX_SIZE_MODE_4X4;
+  spec.tx_size =
+      s.tx_size == GST_V3D_TX_SIZE_MODE_MIXED ? -1 : s.tx_size - GST_V3D_TX_SIZE_MODE_4X4;
   spec.tx_type = s.tx_types == GST_V3D_TX_TYPES_DCT ? 0 : -1;
   spec.wht_one_in = s.tx_types == GST_V3D_TX_TYPES_ALL ? 5 : 0;
   spec.coded = s.density;

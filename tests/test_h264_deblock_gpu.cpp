@@ -2,7 +2,7 @@
 // Whole-picture H.264 deblocking on the GPU and hybrid backends (v3d_h264_deblock_frame, _from)
 // against the scalar sequential process (scalar backend; test_h264_deblock_frame checks that one
 // against an independent reference of clause 8.7), byte for byte, guard borders included, on
-// random pictures (tests/h264_deblock_picture: QP 0..51, bS 0..4 incl. 4 on macroblock edges,
+// random pictures (tests/common/h264_deblock_picture: QP 0..51, bS 0..4 incl. 4 on macroblock edges,
 // slices with idc 0/1/2, offsets, transform_8x8, sizes 1x1 .. 1920x1088, multiples of 16 or not);
 // hybrid with chroma or luma on the GPU (fixed shares), adaptive hybrid and auto (the split
 // controller tries every way before it settles); the statistics say the GPU ran. The

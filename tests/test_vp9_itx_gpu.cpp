@@ -114,7 +114,8 @@ tv::CoeffFn encoder_coeffs(int raw_one_in) {
   };
 }
 
-Case make_case(Rng &rng, int width, int height, const tv::BlockSpec &spec, const tv::CoeffFn &fill) {
+Case make_case(Rng &rng, int width, int height, const tv::BlockSpec &spec,
+               const tv::CoeffFn &fill) {
   tv::Blocks bl = tv::make_blocks(rng, width, height, spec, fill);
   return Case{width, height, std::move(bl.blocks), std::move(bl.coeffs), {}};
 }

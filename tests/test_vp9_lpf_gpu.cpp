@@ -2,7 +2,7 @@
 // The VP9 frame loop filter on the GPU and hybrid backends (v3d_vp9_loop_filter_frame, _frames)
 // against the scalar sequential process (scalar backend; test_vp9_lpf_frame checks that one
 // against an independent reference), byte for byte, guard borders included, on random VP9
-// partitions (tests/vp9_lpf_grid: every block size, levels 0..63, skip flags, sharpness 0..7,
+// partitions (tests/common/vp9_lpf_grid: every block size, levels 0..63, skip flags, sharpness 0..7,
 // sizes not multiples of 8 or 64), with frames in plain memory (staged copies), in one shared
 // allocation per plane and in one shared allocation for all three planes; hybrid with every
 // plane split and adaptive; batches of frames of different sizes (more than 16 frames, more

@@ -21,7 +21,9 @@ class Rng {
   }
   uint32_t u32() { return static_cast<uint32_t>(next() >> 32); }
   // Uniform in [lo, hi].
-  int range(int lo, int hi) { return lo + static_cast<int>(u32() % static_cast<uint32_t>(hi - lo + 1)); }
+  int range(int lo, int hi) {
+    return lo + static_cast<int>(u32() % static_cast<uint32_t>(hi - lo + 1));
+  }
   // Uniform in [0, n); 0 when n is 0.
   uint32_t below(uint32_t n) { return n ? u32() % n : 0; }
   // Uniform in [0, 1).

@@ -114,7 +114,8 @@ uint32_t small_coeffs(Rng &rng, const V3dVp9TxBlock &b, int16_t *c, bool raw) {
     const int m = rng.range(1, n);
     for (int i = 0; i < m; i++)
       for (int j = 0; j < m; j++)
-        if (rng.range(0, 2) == 0) c[i * n + j] = static_cast<int16_t>(rng.range(-400, 400) / (1 + i + j));
+        if (rng.range(0, 2) == 0)
+          c[i * n + j] = static_cast<int16_t>(rng.range(-400, 400) / (1 + i + j));
   }
   int last = 0;
   for (int k = 0; k < n * n; k++)
