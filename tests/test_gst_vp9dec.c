@@ -2,7 +2,8 @@
 /*
  * Tests of v3dvp9dec against libvpx: streams made at test time with vpxenc (tests/
  * vp9dec_streams.h), decoded through `filesrc ! ivfparse ! v3dvp9dec ! fakesink` (and
- * matroskademux from WebM, vp9parse with alignment=frame) on the scalar and cpu backends, every
+ * matroskademux from WebM, vp9parse with alignment=frame) on the scalar and cpu backends (and
+ * gpu, hybrid, auto where a Vulkan device exists), every
  * output frame's MD5 (visible I420 bytes, as `vpxdec --i420 --md5` per frame) equal to vpxdec's
  * and every timestamp kept; a frame-size change mid-stream (two IVF streams joined) renegotiates;
  * damaged streams give decode errors under max-errors, never a crash, and resume at the next key
@@ -17,6 +18,7 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 #include <gst/v3d/v3dallocator.h>
+#include <v3d/v3d.h>
 #include <stdlib.h>
 
 #include "vp9dec_streams.h"
@@ -179,6 +181,31 @@ GST_START_TEST(test_ivf_scalar_cpu) {
     const gchar *backend = i ? "cpu" : "scalar";
     check_ivf(a, backend, "ivfparse");
     check_ivf(b, backend, "ivfparse");
+  }
+  g_free(a);
+  g_free(b);
+}
+GST_END_TEST;
+
+/* gpu, hybrid and auto where a Vulkan device exists (lavapipe counts); V3D_REQUIRE_GPU=1 makes
+ * its absence a failure. */
+GST_START_TEST(test_ivf_gpu_backends) {
+  V3dContext *ctx = v3d_context_new("gpu", 1);
+  if (!ctx) {
+    const gchar *req = g_getenv("V3D_REQUIRE_GPU");
+    fail_if(req && strcmp(req, "1") == 0, "V3D_REQUIRE_GPU=1 but no Vulkan device");
+    printf("SKIP: gpu, hybrid, auto (no Vulkan device: %s)\n", v3d_last_error());
+    return;
+  }
+  printf("GPU: %s\n", v3d_context_gpu_name(ctx));
+  v3d_context_free(ctx);
+  gchar *a = encode("odd.ivf", 99, 61, 12, "--kf-max-dist=6 --end-usage=q --cq-level=30");
+  gchar *b = encode("cif.ivf", 176, 144, 16, "--tile-columns=1");
+  fail_unless(a && b, "vpxenc failed");
+  static const gchar *const backends[] = {"gpu", "hybrid", "auto"};
+  for (int i = 0; i < 3; i++) {
+    check_ivf(a, backends[i], "ivfparse");
+    check_ivf(b, backends[i], "ivfparse");
   }
   g_free(a);
   g_free(b);
@@ -492,6 +519,7 @@ static Suite *v3dvp9dec_suite(void) {
   suite_add_tcase(s, tc);
   tcase_add_test(tc, test_properties_rank);
   tcase_add_test(tc, test_ivf_scalar_cpu);
+  tcase_add_test(tc, test_ivf_gpu_backends);
   tcase_add_test(tc, test_webm);
   tcase_add_test(tc, test_hidden_frames);
   tcase_add_test(tc, test_resolution_change);
