@@ -5,7 +5,8 @@
  * matroskademux from WebM, vp9parse with alignment=frame) on the scalar and cpu backends (and
  * gpu, hybrid, auto where a Vulkan device exists), every
  * output frame's MD5 (visible I420 bytes, as `vpxdec --i420 --md5` per frame) equal to vpxdec's
- * and every timestamp kept; a frame-size change mid-stream (two IVF streams joined) renegotiates;
+ * and every timestamp kept; frame-size changes mid-stream (two IVF streams joined; inter frames
+ * of another size from tests/vp9_resize_enc.c, when built) renegotiate;
  * damaged streams give decode errors under max-errors, never a crash, and resume at the next key
  * frame; a flush (GstHarness) resumes at the next key frame; hidden frames give no buffer;
  * profile 1 is refused with an error naming it; output buffers come from the v3d pool with
@@ -304,6 +305,41 @@ static guint64 next_random(guint64 *s) {
   return *s * 0x2545F4914F6CDD1Dull;
 }
 
+/* Frame sizes changing without key frames (inter frames predicting from references of another
+ * size), made by tests/vp9_resize_enc.c when built (V3D_VP9_RESIZE_ENC): every size change
+ * renegotiates, every frame equal to vpxdec's, scaled predictions counted. */
+GST_START_TEST(test_scaled_references) {
+  const gchar *enc = g_getenv("V3D_VP9_RESIZE_ENC");
+  if (!enc || !g_file_test(enc, G_FILE_TEST_IS_EXECUTABLE)) {
+    printf("SKIP: scaled references (no vp9-resize-enc: libvpx's headers missing)\n");
+    return;
+  }
+  gchar *s = tmp_path("scaled.ivf");
+  gchar *argv[] = {(gchar *)enc, s, (gchar *)"16", (gchar *)"128x96", (gchar *)"4:96x72",
+                   (gchar *)"8:128x96", (gchar *)"12:65x49", NULL};
+  gchar *out = run_tool(argv);
+  fail_unless(out != NULL, "vp9-resize-enc failed");
+  g_free(out);
+  static const int sizes[4][2] = {{128, 96}, {96, 72}, {128, 96}, {65, 49}};
+  GPtrArray *ref = vpxdec_md5s(s);
+  gchar *desc = g_strdup_printf("filesrc location=%s ! ivfparse ! v3dvp9dec name=dec "
+                                "backend=cpu ! fakesink name=sink", s);
+  Run *r = run_pipeline(desc);
+  check_equal("scaled references 128x96 96x72 128x96 65x49", r, ref);
+  fail_unless_equals_int(r->width->len, 16);
+  for (guint i = 0; i < r->width->len; i++) {
+    fail_unless_equals_int(g_array_index(r->width, int, i), sizes[i / 4][0]);
+    fail_unless_equals_int(g_array_index(r->height, int, i), sizes[i / 4][1]);
+  }
+  fail_unless(stat_u64(r, "vp9-scaled-preds") > 0, "no scaled prediction");
+  fail_unless_equals_uint64(stat_u64(r, "vp9-key"), 1);
+  run_free(r);
+  g_free(desc);
+  g_ptr_array_unref(ref);
+  g_free(s);
+}
+GST_END_TEST;
+
 /* The first key frame at or after packet i (G_MAXUINT if none). */
 static guint next_key(const Ivf *ivf, guint i) {
   for (; i < ivf->packets->len; i++)
@@ -523,6 +559,7 @@ static Suite *v3dvp9dec_suite(void) {
   tcase_add_test(tc, test_webm);
   tcase_add_test(tc, test_hidden_frames);
   tcase_add_test(tc, test_resolution_change);
+  tcase_add_test(tc, test_scaled_references);
   tcase_add_test(tc, test_corrupt);
   tcase_add_test(tc, test_flush);
   tcase_add_test(tc, test_profile1_refused);
