@@ -502,6 +502,62 @@ GST_START_TEST(test_flush) {
 }
 GST_END_TEST;
 
+/* A flushing seek in a playing pipeline: matroskademux restarts at the key frame before the
+ * position, the decoder's output starts at the position, every frame equal to vpxdec's. */
+GST_START_TEST(test_seek) {
+  gchar *w = encode("seek.webm", 96, 64, 30, "--kf-min-dist=10 --kf-max-dist=10");
+  fail_unless(w != NULL);
+  GPtrArray *ref = vpxdec_md5s(w);
+  fail_unless_equals_int(ref->len, 30);
+  gchar *desc = g_strdup_printf("filesrc location=%s ! matroskademux ! v3dvp9dec name=dec "
+                                "backend=cpu ! fakesink name=sink", w);
+  Run *r = run_new();
+  GstElement *pipe = gst_parse_launch(desc, NULL);
+  fail_unless(pipe != NULL);
+  GstElement *sink = gst_bin_get_by_name(GST_BIN(pipe), "sink");
+  g_object_set(sink, "signal-handoffs", TRUE, "sync", FALSE, NULL);
+  g_signal_connect(sink, "handoff", G_CALLBACK(on_handoff), r);
+  gst_element_set_state(pipe, GST_STATE_PAUSED);
+  fail_unless_equals_int(gst_element_get_state(pipe, NULL, NULL, 60 * GST_SECOND),
+                         GST_STATE_CHANGE_SUCCESS);
+  const guint at = 15; /* between the key frames 10 and 20 */
+  fail_unless(gst_element_seek_simple(pipe, GST_FORMAT_TIME,
+                                      GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, FRAME_NS(at)));
+  fail_unless_equals_int(gst_element_get_state(pipe, NULL, NULL, 60 * GST_SECOND),
+                         GST_STATE_CHANGE_SUCCESS);
+  /* fakesink renders (and signals handoff) only in PLAYING: what it holds from the preroll
+   * before the seek was flushed unseen. */
+  gst_element_set_state(pipe, GST_STATE_PLAYING);
+  GstBus *bus = gst_element_get_bus(pipe);
+  GstMessage *m = gst_bus_timed_pop_filtered(bus, 120 * GST_SECOND,
+                                             GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless(m && GST_MESSAGE_TYPE(m) == GST_MESSAGE_EOS, "no EOS after the seek");
+  gst_message_unref(m);
+  gst_element_set_state(pipe, GST_STATE_NULL);
+  /* The first frame is the one at the position, or the one before when its duration (WebM
+   * keeps milliseconds) reaches into the segment: GstVideoDecoder clips by overlap, moving that
+   * frame's pts to the segment's start. */
+  const guint start = 30 - r->md5->len;
+  fail_unless(start == at || start == at - 1, "%u frames after the seek", r->md5->len);
+  for (guint k = 0; k < r->md5->len; k++) {
+    GstClockTime pts = g_array_index(r->pts, GstClockTime, k);
+    const guint i = start + k;
+    const GstClockTime want = MAX(FRAME_NS(i), FRAME_NS(at));
+    fail_unless(pts + GST_MSECOND >= want && pts <= want + GST_MSECOND,
+                "frame %u pts %" GST_TIME_FORMAT, i, GST_TIME_ARGS(pts));
+    fail_unless_equals_string(g_ptr_array_index(r->md5, k), g_ptr_array_index(ref, i));
+  }
+  printf("seek to frame %u: frames %u..29 equal to vpxdec's\n", at, start);
+  gst_object_unref(bus);
+  gst_object_unref(sink);
+  gst_object_unref(pipe);
+  run_free(r);
+  g_free(desc);
+  g_ptr_array_unref(ref);
+  g_free(w);
+}
+GST_END_TEST;
+
 /* Profile 1 (4:4:4): an element error naming the profile and bit depth, no output. */
 GST_START_TEST(test_profile1_refused) {
   gchar *s = encode("p1.ivf", 64, 64, 3, "--profile=1");
@@ -562,6 +618,7 @@ static Suite *v3dvp9dec_suite(void) {
   tcase_add_test(tc, test_scaled_references);
   tcase_add_test(tc, test_corrupt);
   tcase_add_test(tc, test_flush);
+  tcase_add_test(tc, test_seek);
   tcase_add_test(tc, test_profile1_refused);
   return s;
 }
