@@ -61,8 +61,6 @@
 #include <v3d/v3d.h>
 #include <v3d/vp9_decoder.h>
 
-#include <cstdlib>
-#include <cstring>
 #include <mutex>
 #include <string>
 
