@@ -29,8 +29,9 @@
  *
  * Errors: a corrupt packet is a decode error (#GstVideoDecoder:max-errors decides whether it
  * stops the stream: the default, -1, only warns); the element then drops packets until the next
- * key frame. After a flushing seek the element resumes at the next key frame as well; packets
- * before it are dropped (stats field "frames-skipped"). EOS drains the decoder.
+ * key frame or intra-only frame, where libvpx resumes too. Decoding starts there as well at the
+ * start of a stream and after a flushing seek; packets before it are dropped (stats field
+ * "frames-skipped"). EOS drains the decoder.
  *
  * Backends and the context: as the other v3d elements, the element shares one V3dContext per
  * pipeline through a GstContext of type "v3d.context" (<gst/v3d/v3dcontext.h>); its
@@ -61,8 +62,6 @@
 #include <v3d/v3d.h>
 #include <v3d/vp9_decoder.h>
 
-#include <cstdlib>
-#include <cstring>
 #include <mutex>
 #include <string>
 
@@ -108,7 +107,7 @@ struct Counters {
   guint64 decoded = 0;  // packets decoded without error
   guint64 shown = 0;    // buffers pushed
   guint64 hidden = 0;   // packets decoded that showed nothing
-  guint64 skipped = 0;  // packets dropped while waiting for a key frame
+  guint64 skipped = 0;  // packets dropped while waiting for a resync point
   guint64 errors = 0;   // packets the decoder refused
 };
 
@@ -137,7 +136,8 @@ struct GstV3dVp9DecPrivate {
   // Streaming thread (GstVideoDecoder's stream lock).
   GstVideoCodecState *input_state = nullptr;
   OutputFormat output;
-  bool wait_key = true;  // drop packets until a key frame: at start, after flushes and errors
+  // Drop packets until a key frame or intra-only frame: at start, after flushes and errors.
+  bool wait_key = true;
   bool add_video_meta = false;  // own pool, downstream supports GstVideoMeta
 };
 
@@ -215,8 +215,8 @@ static void gst_v3d_vp9_dec_class_init(GstV3dVp9DecClass *klass) {
    * A "v3d-stats" structure, also posted as an element message at EOS. Fields, counted since
    * the element last started: frames-decoded (packets decoded without error; a superframe
    * counts once), frames-shown (buffers pushed), frames-hidden (decoded packets that showed
-   * nothing), frames-skipped (packets dropped while waiting for a key frame: at the start, after
-   * a flush or an error), errors (packets the decoder refused); the decoder's feature counters
+   * nothing), frames-skipped (packets dropped while waiting for a key frame or intra-only frame:
+   * at the start, after a flush or an error), errors (packets the decoder refused); the decoder's feature counters
    * as "vp9-NAME" (guint64; NAME as v3d_vp9_decoder_stats() prints it, e.g. vp9-frames,
    * vp9-key, vp9-show-existing, vp9-compound, vp9-scaled-preds, vp9-tx-4x4-dct-dct); and the
    * context's backend, gpu-device, cpu-threads, context-frames, blocks-cpu, blocks-gpu, cpu-time
@@ -384,10 +384,10 @@ static gboolean gst_v3d_vp9_dec_set_format(GstVideoDecoder *vdec, GstVideoCodecS
   return TRUE;
 }
 
-// Drops queued pictures and decoding state; the next decoded packet must start with a key frame.
+// Drops queued pictures and decoding state; decoding resumes at a key frame or intra-only frame.
 static gboolean gst_v3d_vp9_dec_flush(GstVideoDecoder *vdec) {
   GstV3dVp9DecPrivate *p = GST_V3D_VP9_DEC(vdec)->priv;
-  GST_DEBUG_OBJECT(vdec, "flush: waiting for a key frame");
+  GST_DEBUG_OBJECT(vdec, "flush: waiting for a key frame or intra-only frame");
   {
     std::lock_guard<std::mutex> lock(p->lock);
     if (p->dec) v3d_vp9_decoder_flush(p->dec);
@@ -536,9 +536,10 @@ static GstFlowReturn gst_v3d_vp9_dec_handle_frame(GstVideoDecoder *vdec,
     gst_video_decoder_drop_frame(vdec, frame);
     return GST_FLOW_ERROR;
   }
-  if (p->wait_key && !v3d::vp9dec_is_key_frame(map.data, map.size)) {
+  if (p->wait_key && !v3d::vp9dec_is_resync_point(map.data, map.size)) {
     gst_buffer_unmap(frame->input_buffer, &map);
-    GST_DEBUG_OBJECT(self, "frame %u: not a key frame, dropped", frame->system_frame_number);
+    GST_DEBUG_OBJECT(self, "frame %u: neither a key frame nor intra-only, dropped",
+                     frame->system_frame_number);
     {
       std::lock_guard<std::mutex> lock(p->lock);
       p->counters.skipped++;

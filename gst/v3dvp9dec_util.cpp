@@ -7,17 +7,34 @@
 
 namespace v3d {
 
-bool vp9dec_is_key_frame(const guint8 *data, gsize size) {
+bool vp9dec_is_resync_point(const guint8 *data, gsize size) {
   if (!data || size == 0) return false;
-  // First byte, most significant bit first (section 6.2): frame_marker (2 bits, 0b10),
-  // profile_low_bit, profile_high_bit, reserved_zero (profile 3 only), show_existing_frame,
-  // frame_type (0 = KEY_FRAME).
-  const unsigned b = data[0];
-  if ((b >> 6) != 2) return false;
-  const unsigned profile = ((b >> 5) & 1) | (((b >> 4) & 1) << 1);
-  const int pos = profile == 3 ? 2 : 3;  // bit index of show_existing_frame
-  if ((b >> pos) & 1) return false;
-  return ((b >> (pos - 1)) & 1) == 0;
+  // Uncompressed header (section 6.2), most significant bit first: frame_marker (2 bits,
+  // 0b10), profile_low_bit, profile_high_bit, reserved_zero (profile 3 only),
+  // show_existing_frame, frame_type (0 = KEY_FRAME), show_frame, error_resilient_mode, then
+  // for a non-key frame intra_only when show_frame is 0.
+  gsize bit = 0;
+  auto read = [&](bool *ok) {
+    if (bit >= size * 8) {
+      *ok = false;
+      return 0u;
+    }
+    const unsigned v = (data[bit / 8] >> (7 - bit % 8)) & 1u;
+    bit++;
+    return v;
+  };
+  bool ok = true;
+  const unsigned marker = read(&ok) << 1 | read(&ok);
+  const unsigned profile = read(&ok) | read(&ok) << 1;
+  if (profile == 3) read(&ok);
+  const unsigned show_existing = read(&ok);
+  const unsigned frame_type = read(&ok);
+  if (!ok || marker != 2 || show_existing) return false;
+  if (frame_type == 0) return true;
+  const unsigned show_frame = read(&ok);
+  read(&ok);  // error_resilient_mode
+  const unsigned intra_only = show_frame ? 0u : read(&ok);
+  return ok && intra_only;
 }
 
 void vp9dec_describe_output(GstVideoInfo *info, int width, int height, int render_width,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Helpers of v3dvp9dec (gstv3dvp9dec.cpp) that do not touch the element: the key-frame test of
-// a packet, the output video info of a picture, the plane copy and the decoder's counters as
+// Helpers of v3dvp9dec (gstv3dvp9dec.cpp) that do not touch the element: the resync-point test
+// of a packet, the output video info of a picture, the plane copy and the decoder's counters as
 // stats fields. Pure functions, thread-safe.
 #pragma once
 
@@ -9,10 +9,11 @@
 
 namespace v3d {
 
-// TRUE if the packet (a frame, or a superframe whose first frame is checked) starts with a VP9
-// key frame: frame_marker 2, show_existing_frame 0, frame_type KEY_FRAME (uncompressed header,
-// VP9 specification section 6.2). Reads only the first byte.
-bool vp9dec_is_key_frame(const guint8 *data, gsize size);
+// TRUE if the packet (a frame, or a superframe whose first frame is checked) starts with a frame
+// that decoding may start from, as libvpx's decoder and the library do after an error: a key
+// frame or an intra-only frame (uncompressed header, VP9 specification section 6.2). Reads at
+// most the first two bytes.
+bool vp9dec_is_resync_point(const guint8 *data, gsize size);
 
 // Completes the output info made by gst_video_decoder_set_output_state for a width x height
 // picture: the pixel aspect ratio that shows it at its render size (when that differs), and the

@@ -9,6 +9,8 @@
 #
 # and compares every frame's MD5 with `vpxdec --i420 --md5` (one MD5 per frame), printing the
 # decoder's "v3d-stats" counters and the decoding time beside avdec_vp9's when that is there.
+# Then checks the rank: playbin takes v3dvp9dec with GST_PLUGIN_FEATURE_RANK=v3dvp9dec:MAX, and
+# not without it when libvpx's vp9dec or avdec_vp9 is there.
 #
 # Usage: vp9-decode.sh [NUM_BUFFERS [WIDTH HEIGHT]]
 # Environment (defaults): NUM_BUFFERS (60), WIDTH (640), HEIGHT (360), BACKEND (auto),
@@ -108,6 +110,27 @@ for input in ivf webm; do
     status=1
   fi
 done
+
+# Rank: playbin leaves v3dvp9dec alone by default and takes it once its rank is raised.
+uri="file://$work/clip.webm"
+GST_PLUGIN_FEATURE_RANK=v3dvp9dec:MAX gst-launch-1.0 -v playbin uri="$uri" \
+  video-sink=fakesink audio-sink=fakesink >"$work/playbin-max.log" 2>&1 || true
+if grep -q "GstV3dVp9Dec" "$work/playbin-max.log"; then
+  echo "check: playbin decodes with v3dvp9dec under GST_PLUGIN_FEATURE_RANK=v3dvp9dec:MAX"
+else
+  echo "FAIL: playbin did not use v3dvp9dec with GST_PLUGIN_FEATURE_RANK=v3dvp9dec:MAX" >&2
+  status=1
+fi
+if gst-inspect-1.0 avdec_vp9 >/dev/null 2>&1 || gst-inspect-1.0 vp9dec >/dev/null 2>&1; then
+  gst-launch-1.0 -v playbin uri="$uri" video-sink=fakesink audio-sink=fakesink \
+    >"$work/playbin.log" 2>&1 || true
+  if grep -q "GstV3dVp9Dec" "$work/playbin.log"; then
+    echo "FAIL: playbin chose v3dvp9dec over the other VP9 decoders at its default rank" >&2
+    status=1
+  else
+    echo "check: at its default rank playbin prefers the other VP9 decoders"
+  fi
+fi
 
 if gst-inspect-1.0 avdec_vp9 >/dev/null 2>&1; then
   t0=$(date +%s.%N)

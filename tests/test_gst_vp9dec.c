@@ -2,9 +2,11 @@
 /*
  * Tests of v3dvp9dec against libvpx: streams made at test time with vpxenc (tests/
  * vp9dec_streams.h), decoded through `filesrc ! ivfparse ! v3dvp9dec ! fakesink` (and
- * matroskademux from WebM, vp9parse with alignment=frame) on the scalar and cpu backends, every
+ * matroskademux from WebM, vp9parse with alignment=frame) on the scalar and cpu backends (and
+ * gpu, hybrid, auto where a Vulkan device exists), every
  * output frame's MD5 (visible I420 bytes, as `vpxdec --i420 --md5` per frame) equal to vpxdec's
- * and every timestamp kept; a frame-size change mid-stream (two IVF streams joined) renegotiates;
+ * and every timestamp kept; frame-size changes mid-stream (two IVF streams joined; inter frames
+ * of another size from tests/vp9_resize_enc.c, when built) renegotiate;
  * damaged streams give decode errors under max-errors, never a crash, and resume at the next key
  * frame; a flush (GstHarness) resumes at the next key frame; hidden frames give no buffer;
  * profile 1 is refused with an error naming it; output buffers come from the v3d pool with
@@ -17,6 +19,7 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 #include <gst/v3d/v3dallocator.h>
+#include <v3d/v3d.h>
 #include <stdlib.h>
 
 #include "vp9dec_streams.h"
@@ -185,6 +188,31 @@ GST_START_TEST(test_ivf_scalar_cpu) {
 }
 GST_END_TEST;
 
+/* gpu, hybrid and auto where a Vulkan device exists (lavapipe counts); V3D_REQUIRE_GPU=1 makes
+ * its absence a failure. */
+GST_START_TEST(test_ivf_gpu_backends) {
+  V3dContext *ctx = v3d_context_new("gpu", 1);
+  if (!ctx) {
+    const gchar *req = g_getenv("V3D_REQUIRE_GPU");
+    fail_if(req && strcmp(req, "1") == 0, "V3D_REQUIRE_GPU=1 but no Vulkan device");
+    printf("SKIP: gpu, hybrid, auto (no Vulkan device: %s)\n", v3d_last_error());
+    return;
+  }
+  printf("GPU: %s\n", v3d_context_gpu_name(ctx));
+  v3d_context_free(ctx);
+  gchar *a = encode("odd.ivf", 99, 61, 12, "--kf-max-dist=6 --end-usage=q --cq-level=30");
+  gchar *b = encode("cif.ivf", 176, 144, 16, "--tile-columns=1");
+  fail_unless(a && b, "vpxenc failed");
+  static const gchar *const backends[] = {"gpu", "hybrid", "auto"};
+  for (int i = 0; i < 3; i++) {
+    check_ivf(a, backends[i], "ivfparse");
+    check_ivf(b, backends[i], "ivfparse");
+  }
+  g_free(a);
+  g_free(b);
+}
+GST_END_TEST;
+
 GST_START_TEST(test_webm) {
   gchar *w = encode("clip.webm", 160, 90, 16, "--kf-max-dist=8");
   fail_unless(w != NULL, "vpxenc --webm failed");
@@ -276,6 +304,41 @@ static guint64 next_random(guint64 *s) {
   *s ^= *s >> 27;
   return *s * 0x2545F4914F6CDD1Dull;
 }
+
+/* Frame sizes changing without key frames (inter frames predicting from references of another
+ * size), made by tests/vp9_resize_enc.c when built (V3D_VP9_RESIZE_ENC): every size change
+ * renegotiates, every frame equal to vpxdec's, scaled predictions counted. */
+GST_START_TEST(test_scaled_references) {
+  const gchar *enc = g_getenv("V3D_VP9_RESIZE_ENC");
+  if (!enc || !g_file_test(enc, G_FILE_TEST_IS_EXECUTABLE)) {
+    printf("SKIP: scaled references (no vp9-resize-enc: libvpx's headers missing)\n");
+    return;
+  }
+  gchar *s = tmp_path("scaled.ivf");
+  gchar *argv[] = {(gchar *)enc, s, (gchar *)"16", (gchar *)"128x96", (gchar *)"4:96x72",
+                   (gchar *)"8:128x96", (gchar *)"12:65x49", NULL};
+  gchar *out = run_tool(argv);
+  fail_unless(out != NULL, "vp9-resize-enc failed");
+  g_free(out);
+  static const int sizes[4][2] = {{128, 96}, {96, 72}, {128, 96}, {65, 49}};
+  GPtrArray *ref = vpxdec_md5s(s);
+  gchar *desc = g_strdup_printf("filesrc location=%s ! ivfparse ! v3dvp9dec name=dec "
+                                "backend=cpu ! fakesink name=sink", s);
+  Run *r = run_pipeline(desc);
+  check_equal("scaled references 128x96 96x72 128x96 65x49", r, ref);
+  fail_unless_equals_int(r->width->len, 16);
+  for (guint i = 0; i < r->width->len; i++) {
+    fail_unless_equals_int(g_array_index(r->width, int, i), sizes[i / 4][0]);
+    fail_unless_equals_int(g_array_index(r->height, int, i), sizes[i / 4][1]);
+  }
+  fail_unless(stat_u64(r, "vp9-scaled-preds") > 0, "no scaled prediction");
+  fail_unless_equals_uint64(stat_u64(r, "vp9-key"), 1);
+  run_free(r);
+  g_free(desc);
+  g_ptr_array_unref(ref);
+  g_free(s);
+}
+GST_END_TEST;
 
 /* The first key frame at or after packet i (G_MAXUINT if none). */
 static guint next_key(const Ivf *ivf, guint i) {
@@ -439,6 +502,62 @@ GST_START_TEST(test_flush) {
 }
 GST_END_TEST;
 
+/* A flushing seek in a playing pipeline: matroskademux restarts at the key frame before the
+ * position, the decoder's output starts at the position, every frame equal to vpxdec's. */
+GST_START_TEST(test_seek) {
+  gchar *w = encode("seek.webm", 96, 64, 30, "--kf-min-dist=10 --kf-max-dist=10");
+  fail_unless(w != NULL);
+  GPtrArray *ref = vpxdec_md5s(w);
+  fail_unless_equals_int(ref->len, 30);
+  gchar *desc = g_strdup_printf("filesrc location=%s ! matroskademux ! v3dvp9dec name=dec "
+                                "backend=cpu ! fakesink name=sink", w);
+  Run *r = run_new();
+  GstElement *pipe = gst_parse_launch(desc, NULL);
+  fail_unless(pipe != NULL);
+  GstElement *sink = gst_bin_get_by_name(GST_BIN(pipe), "sink");
+  g_object_set(sink, "signal-handoffs", TRUE, "sync", FALSE, NULL);
+  g_signal_connect(sink, "handoff", G_CALLBACK(on_handoff), r);
+  gst_element_set_state(pipe, GST_STATE_PAUSED);
+  fail_unless_equals_int(gst_element_get_state(pipe, NULL, NULL, 60 * GST_SECOND),
+                         GST_STATE_CHANGE_SUCCESS);
+  const guint at = 15; /* between the key frames 10 and 20 */
+  fail_unless(gst_element_seek_simple(pipe, GST_FORMAT_TIME,
+                                      GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, FRAME_NS(at)));
+  fail_unless_equals_int(gst_element_get_state(pipe, NULL, NULL, 60 * GST_SECOND),
+                         GST_STATE_CHANGE_SUCCESS);
+  /* fakesink renders (and signals handoff) only in PLAYING: what it holds from the preroll
+   * before the seek was flushed unseen. */
+  gst_element_set_state(pipe, GST_STATE_PLAYING);
+  GstBus *bus = gst_element_get_bus(pipe);
+  GstMessage *m = gst_bus_timed_pop_filtered(bus, 120 * GST_SECOND,
+                                             GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless(m && GST_MESSAGE_TYPE(m) == GST_MESSAGE_EOS, "no EOS after the seek");
+  gst_message_unref(m);
+  gst_element_set_state(pipe, GST_STATE_NULL);
+  /* The first frame is the one at the position, or the one before when its duration (WebM
+   * keeps milliseconds) reaches into the segment: GstVideoDecoder clips by overlap, moving that
+   * frame's pts to the segment's start. */
+  const guint start = 30 - r->md5->len;
+  fail_unless(start == at || start == at - 1, "%u frames after the seek", r->md5->len);
+  for (guint k = 0; k < r->md5->len; k++) {
+    GstClockTime pts = g_array_index(r->pts, GstClockTime, k);
+    const guint i = start + k;
+    const GstClockTime want = MAX(FRAME_NS(i), FRAME_NS(at));
+    fail_unless(pts + GST_MSECOND >= want && pts <= want + GST_MSECOND,
+                "frame %u pts %" GST_TIME_FORMAT, i, GST_TIME_ARGS(pts));
+    fail_unless_equals_string(g_ptr_array_index(r->md5, k), g_ptr_array_index(ref, i));
+  }
+  printf("seek to frame %u: frames %u..29 equal to vpxdec's\n", at, start);
+  gst_object_unref(bus);
+  gst_object_unref(sink);
+  gst_object_unref(pipe);
+  run_free(r);
+  g_free(desc);
+  g_ptr_array_unref(ref);
+  g_free(w);
+}
+GST_END_TEST;
+
 /* Profile 1 (4:4:4): an element error naming the profile and bit depth, no output. */
 GST_START_TEST(test_profile1_refused) {
   gchar *s = encode("p1.ivf", 64, 64, 3, "--profile=1");
@@ -492,11 +611,14 @@ static Suite *v3dvp9dec_suite(void) {
   suite_add_tcase(s, tc);
   tcase_add_test(tc, test_properties_rank);
   tcase_add_test(tc, test_ivf_scalar_cpu);
+  tcase_add_test(tc, test_ivf_gpu_backends);
   tcase_add_test(tc, test_webm);
   tcase_add_test(tc, test_hidden_frames);
   tcase_add_test(tc, test_resolution_change);
+  tcase_add_test(tc, test_scaled_references);
   tcase_add_test(tc, test_corrupt);
   tcase_add_test(tc, test_flush);
+  tcase_add_test(tc, test_seek);
   tcase_add_test(tc, test_profile1_refused);
   return s;
 }

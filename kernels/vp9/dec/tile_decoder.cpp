@@ -50,6 +50,7 @@ void Tile::decode_block(int mi_row, int mi_col, BlockSize bsize, int bwl, int bh
   b.to_bottom = ((mi_rows - bh8 - mi_row) * 8) * 8;
 
   read_mode_info(*this, b);
+  if (!block_error.empty()) return;  // reported by decode_tile after the superblock row
 
   if (mi->skip) {
     // Skipped blocks clear the non-zero flags over their whole extent.
@@ -95,7 +96,7 @@ void Tile::decode_block(int mi_row, int mi_col, BlockSize bsize, int bwl, int bh
 }
 
 void Tile::decode_partition(int mi_row, int mi_col, BlockSize bsize) {
-  if (mi_row >= mi_rows || mi_col >= mi_cols) return;
+  if (mi_row >= mi_rows || mi_col >= mi_cols || !block_error.empty()) return;
   const int n8 = kNum8x8W[bsize];
   const int hbs = n8 >> 1;
   const int bsl = kBwl[bsize] - 1;  // 0 for 8x8 .. 3 for 64x64
