@@ -37,11 +37,15 @@ struct Frame : v3dtest::GuardedPlanes {
     for (int p = 0; p < 3; p++)
       for (size_t k = 0; k < size(p); k++) bytes(p)[k] = static_cast<uint8_t>(rng.u32());
   }
-  bool same(const Frame &o, std::string *where) const {
+  bool same(const Frame &o) const {
     int pl, x, y;
-    if (same_as(o, &pl, &x, &y)) return true;
-    *where = "plane " + std::to_string(pl) + " x " + std::to_string(x) + " y " + std::to_string(y);
-    return false;
+    return same_as(o, &pl, &x, &y);
+  }
+  // Where the first difference from o is, for messages ("" when none).
+  std::string where(const Frame &o) const {
+    int pl, x, y;
+    if (same_as(o, &pl, &x, &y)) return "";
+    return "plane " + std::to_string(pl) + " x " + std::to_string(x) + " y " + std::to_string(y);
   }
   void api(uint8_t *const **pl, const ptrdiff_t **st) {
     *pl = data;
@@ -109,12 +113,11 @@ void test_backend(const BackendCase &bc, uint64_t seed) {
               rc, v3d_last_error(), static_cast<unsigned long long>(s));
         apply_reference(want, bl);
         for (const V3dVp9TxBlock &b : bl.blocks) active_blocks += b.eob ? 1 : 0;
-        std::string where;
-        check(got.same(want, &where),
+        check(got.same(want),
               "backend %s %dx%d %s memory, %zu blocks: differs from the reference at %s, seed "
               "0x%llx",
-              bc.name, sz[0], sz[1], shared ? "shared" : "plain", bl.blocks.size(), where.c_str(),
-              static_cast<unsigned long long>(s));
+              bc.name, sz[0], sz[1], shared ? "shared" : "plain", bl.blocks.size(),
+              got.where(want).c_str(), static_cast<unsigned long long>(s));
       }
     }
   }
@@ -214,8 +217,7 @@ void test_invalid(uint64_t seed) {
     check(strlen(v3d_last_error()) > 0, "invalid case '%s': no error message", c.what);
     int rc2 = v3d_vp9_itxfm_validate(W, H, c.blocks.data(), c.blocks.size(), coeffs.size());
     check(rc2 == c.expect, "validate '%s': got %d want %d", c.what, rc2, c.expect);
-    std::string where;
-    check(f.same(orig, &where), "invalid case '%s': frame modified at %s", c.what, where.c_str());
+    check(f.same(orig), "invalid case '%s': frame modified at %s", c.what, f.where(orig).c_str());
   }
   // Overlaps in one of the two 64-bit words of a block that crosses a word in validation's
   // bitmaps (4x4 cells: a 32x32 block at x 240 covers cells 60-67; pixels, when a block is off
@@ -269,9 +271,8 @@ void test_invalid(uint64_t seed) {
                                                c.blocks.size(), coeffs.data(), coeffs.size());
         check(rc == c.expect, "%s: invalid case '%s': got %d (%s), want %d", backend, c.what, rc,
               v3d_last_error(), c.expect);
-        std::string where;
-        check(f.same(orig, &where), "%s: invalid case '%s': frame modified at %s", backend,
-              c.what, where.c_str());
+        check(f.same(orig), "%s: invalid case '%s': frame modified at %s", backend,
+              c.what, f.where(orig).c_str());
       }
     const std::vector<V3dVp9TxBlock> good = {block(0, 0, 0, 1, 0, 20, 0), block(8, 0, 0, 0, 1, 9, 64),
                                             block(0, 0, 1, 0, 0, 3, 80)};
@@ -286,10 +287,9 @@ void test_invalid(uint64_t seed) {
     on_cpu.api(&gp, &gs);
     const int rc_cpu = v3d_vp9_itxfm_add_frame(ctx, gp, gs, W, H, good.data(), good.size(),
                                                coeffs.data(), coeffs.size());
-    std::string where;
-    check(rc == 0 && rc_cpu == 0 && on_gpu.same(on_cpu, &where),
+    check(rc == 0 && rc_cpu == 0 && on_gpu.same(on_cpu),
           "%s: a valid frame after the refused ones: rc %d / %d (%s), differs at %s", backend, rc,
-          rc_cpu, v3d_last_error(), where.c_str());
+          rc_cpu, v3d_last_error(), on_gpu.where(on_cpu).c_str());
     v3d_context_free(g);
   }
   check(v3d_vp9_itxfm_add_frame(nullptr, planes, strides, W, H, &ok, 1, coeffs.data(), 16) ==
@@ -303,8 +303,7 @@ void test_invalid(uint64_t seed) {
   ptrdiff_t small[3] = {strides[0], 10, strides[2]};
   check(v3d_vp9_itxfm_add_frame(ctx, planes, small, W, H, &ok, 1, coeffs.data(), 16) ==
             V3D_ERROR_INVALID_ARGUMENT, "stride below width refused");
-  std::string where;
-  check(f.same(orig, &where), "refused calls left the frame untouched (%s)", where.c_str());
+  check(f.same(orig), "refused calls left the frame untouched (%s)", f.where(orig).c_str());
   check(v3d_vp9_itxfm_add_frame(ctx, planes, strides, W, H, nullptr, 0, nullptr, 0) == 0,
         "empty block list accepted");
   check(v3d_context_new("warp-drive", 0) == nullptr, "unknown backend refused");
@@ -350,7 +349,7 @@ void test_invalid(uint64_t seed) {
                                      bl.coeffs.data(), bl.coeffs.size());
     check(rc == 0, "unaligned touching blocks accepted (%d: %s)", rc, v3d_last_error());
     apply_reference(want, bl);
-    check(f.same(want, &where), "unaligned blocks applied exactly (%s)", where.c_str());
+    check(f.same(want), "unaligned blocks applied exactly (%s)", f.where(want).c_str());
   }
   v3d_context_free(ctx);
 }
@@ -407,10 +406,9 @@ void test_batch(const char *backend, uint64_t seed) {
     int rc = v3d_vp9_itxfm_add_frames(ctx, frames.data(), n);
     check(rc == V3D_ERROR_BLOCK_OVERLAP, "batch %s: invalid frame refused (got %d: %s)", backend,
           rc, v3d_last_error());
-    std::string where;
     for (int f = 0; f < n; f++)
-      check(got[f]->same(*want[f], &where), "batch %s: frame %d touched by a refused batch at %s",
-            backend, f, where.c_str());
+      check(got[f]->same(*want[f]), "batch %s: frame %d touched by a refused batch at %s",
+            backend, f, got[f]->where(*want[f]).c_str());
     frames[n - 1] = save;
   }
   // Adaptive hybrid measures its ways of running a batch first (the workers alone, the GPU
@@ -431,9 +429,8 @@ void test_batch(const char *backend, uint64_t seed) {
   }
   for (int f = 0; f < n; f++) {
     for (int b = 0; b < batches; b++) apply_reference(*want[f], bl[f]);
-    std::string where;
-    check(got[f]->same(*want[f], &where), "batch %s: frame %d (%dx%d) differs at %s, seed 0x%llx",
-          backend, f, got[f]->width, got[f]->height, where.c_str(),
+    check(got[f]->same(*want[f]), "batch %s: frame %d (%dx%d) differs at %s, seed 0x%llx",
+          backend, f, got[f]->width, got[f]->height, got[f]->where(*want[f]).c_str(),
           static_cast<unsigned long long>(seed));
   }
   got.clear();
@@ -513,11 +510,10 @@ void test_batch_meet(uint64_t seed) {
             static_cast<unsigned long long>(case_seed), rc, v3d_last_error());
       for (int f = 0; f < n; f++) {
         apply_reference(*want[f], bl[f]);
-        std::string where;
-        check(got[f]->same(*want[f], &where),
+        check(got[f]->same(*want[f]),
               "batch meet (rates %s, %d frames, seed 0x%llx): frame %d (%dx%d) differs at %s", r,
               n, static_cast<unsigned long long>(case_seed), f, got[f]->width, got[f]->height,
-              where.c_str());
+              got[f]->where(*want[f]).c_str());
       }
       std::string line;
       {
@@ -630,10 +626,9 @@ void test_batch_validation(uint64_t seed) {
           prefix.c_str(), want_msg.c_str());
     if (rc != V3D_OK)
       for (int f = 0; f < n; f++) {
-        std::string where;
-        check(got[f]->same(*orig[f], &where),
+        check(got[f]->same(*orig[f]),
               "batch validation (seed 0x%llx): refused batch touched frame %d at %s",
-              static_cast<unsigned long long>(case_seed), f, where.c_str());
+              static_cast<unsigned long long>(case_seed), f, got[f]->where(*orig[f]).c_str());
       }
   }
   check(failed_batches > 0 && failed_batches < rounds,

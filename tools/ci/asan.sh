@@ -17,7 +17,7 @@
 #  - Lavapipe-heavy tests run fewer iterations (V3D_TEST_ITERS, default 0.25 here) so the run
 #    fits CI's time.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 dir=${1:-build-asan}
 jobs=$(nproc)
 root=$PWD

@@ -13,7 +13,7 @@
 # testlog format) for tools/ci/test-all.sh's count. Exit status non-zero if any target failed
 # (a crash, a sanitizer finding, or a property check: the input is kept as crash-* in FUZZ_WORK).
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 ci=0
 if [ "${1:-}" = "--ci" ]; then
   ci=1

@@ -7,7 +7,7 @@
 # showcase-out/before-after.png and showcase-out/deblocked.mkv), then the GPU inverse-transform
 # pipeline (pipelines/vp9idct-gpu.sh). Mesa's lavapipe stands in where the machine has no GPU.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 bash tools/ci/install-deps.sh
 meson setup build -Dvulkan=enabled -Dgst=enabled >/dev/null 2>&1 || meson setup build --reconfigure -Dvulkan=enabled -Dgst=enabled
 ninja -C build

@@ -8,7 +8,7 @@
 # Prints the wall time of each part ("== time: ..."; CI's budget is 90 min on 2 cores).
 # Ends with one line "N passed, N failed"; exits non-zero on any failure.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 t0=$SECONDS
 lap() {
   echo "== time: $1: $((SECONDS - t0)) s"

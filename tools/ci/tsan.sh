@@ -10,7 +10,7 @@
 # (docs/reliability.md); tests/tsan.supp only hides lavapipe/LLVM.
 #   tools/ci/tsan.sh [--gst] [TEST...]   default: the list below
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 dir=build-tsan
 opts=(-Dvulkan=enabled -Dgst=enabled -Dtests=enabled -Dbench=disabled -Dbuildtype=debug
       -Db_sanitize=thread -Db_lundef=false)
