@@ -2,7 +2,8 @@
 // Backend "auto" and CPU-type Vulkan devices (lavapipe, llvmpipe: threads on the workers' own
 // cores): auto never takes one unless it is named (V3D_VULKAN_DEVICE, V3dContextOptions'
 // gpu_device), while gpu and hybrid still do. On a machine whose only devices are CPU-type, auto
-// must run on the CPU (backend "simd", no GPU name); elsewhere its GPU must not be CPU-type.
+// must run on the CPU (backend "simd", no GPU name, the cpu backend's threads); elsewhere its GPU
+// must not be CPU-type.
 // Linked with the library's objects: it asks the internal GPU layer for the device type.
 #include <cstdlib>
 #include <cstring>
@@ -18,22 +19,32 @@ using v3dtest::check;
 
 namespace {
 
-V3dContext *context(const char *backend, const char *device = nullptr) {
+V3dContext *context(const char *backend, const char *device = nullptr, int threads = 2) {
   V3dContextOptions o{};
   o.backend = backend;
-  o.cpu_threads = 2;
+  o.cpu_threads = threads;
   o.gpu_share = -1;
   o.gpu_device = device;
   return v3d_context_new_with_options(&o);
+}
+
+// The cpu backend's default thread count.
+int cpu_threads() {
+  V3dContext *ctx = v3d_context_new("cpu", 0);
+  const int n = v3d_context_cpu_threads(ctx);
+  v3d_context_free(ctx);
+  return n;
 }
 
 // auto with no device named: the CPU alone when the default choice offers only CPU-type devices,
 // else a device that is not CPU-type. Asked twice (the second answer comes from the cache).
 void check_auto(bool only_cpu) {
   for (int round = 0; round < 2; round++) {
-    V3dContext *ctx = context("auto");
+    V3dContext *ctx = context("auto", nullptr, 0);  // default threads
     if (!check(ctx != nullptr, "auto: no context: %s", v3d_last_error())) return;
     if (only_cpu) {
+      check(v3d_context_cpu_threads(ctx) == cpu_threads(), "auto on the CPU: %d threads, the cpu "
+            "backend's %d", v3d_context_cpu_threads(ctx), cpu_threads());
       check(strcmp(v3d_context_backend(ctx), "simd") == 0, "auto on a CPU-type device only: "
             "backend %s, simd expected", v3d_context_backend(ctx));
       check(v3d_context_gpu_name(ctx) == nullptr, "auto on a CPU-type device only: GPU %s",
@@ -84,13 +95,20 @@ void check_named(const std::string &name) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char **argv) {
   unsetenv("V3D_VULKAN_DEVICE");  // the default choice is under test
   unsetenv("V3D_BACKEND");
-  if (!v3dtest::gpu_or_skip()) return v3dtest::finish();
+  // "probe": Vulkan is asked even without a GPU driver's device node (V3D_AUTO_PROBE), so that
+  // the enumeration's own refusal of CPU-type devices is what is tested.
+  if (argc > 1 && strcmp(argv[1], "probe") == 0) setenv("V3D_AUTO_PROBE", "1", 1);
+  else unsetenv("V3D_AUTO_PROBE");
+  // Asked first, with no Gpu cached yet: the answer comes from the device nodes or from Vulkan's
+  // enumeration, not from the cache (check_auto asks the cache later).
   std::string err;
   bool only_cpu = false;
   auto gpu = v3d::open_shared_gpu(nullptr, &err, true, &only_cpu);
+  printf("default choice for auto: %s\n", gpu ? v3d::gpu_name(*gpu) : err.c_str());
+  if (!v3dtest::gpu_or_skip()) return v3dtest::finish();
   check((gpu != nullptr) != only_cpu, "the default choice: a GPU or only CPU-type devices (%s)",
         err.c_str());
   gpu.reset();

@@ -2,7 +2,11 @@
 // The process-wide Gpu cache and its release at exit (gpu_cache.h).
 #include "gpu/gpu_cache.h"
 
+#include <dirent.h>
+#include <unistd.h>
+
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <unordered_map>
 
@@ -35,6 +39,24 @@ void release_at_exit() {
   gpus.clear();  // destroys the Gpus nobody else holds, outside the lock
 }
 
+// Whether the machine has a device node of a GPU driver: a DRM render node (Mesa's drivers, the
+// Raspberry Pi's v3d), NVIDIA's, or WSL's. Without one, the only Vulkan devices there can be are
+// CPU-type (lavapipe, llvmpipe), and auto can skip creating a Vulkan instance to find that out
+// (tens of milliseconds: the loader opens every installed driver). V3D_AUTO_PROBE=1 asks Vulkan
+// all the same (tests of the enumeration's own refusal).
+bool gpu_device_nodes() {
+  const char *probe = getenv("V3D_AUTO_PROBE");
+  if (probe && atoi(probe)) return true;
+  if (access("/dev/nvidia0", F_OK) == 0 || access("/dev/dxg", F_OK) == 0) return true;
+  DIR *d = opendir("/dev/dri");
+  if (!d) return false;
+  bool found = false;
+  while (const dirent *e = readdir(d))
+    if (strncmp(e->d_name, "renderD", 7) == 0) found = true;
+  closedir(d);
+  return found;
+}
+
 }  // namespace
 
 std::shared_ptr<Gpu> open_shared_gpu(const char *device, std::string *error, bool gpus_only,
@@ -64,6 +86,8 @@ std::shared_ptr<Gpu> open_shared_gpu(const char *device, std::string *error, boo
   if (gpus_only) {
     auto no = c.cpu_only.find(key);
     if (no != c.cpu_only.end()) return refuse_cpu(no->second);
+    if (!gpu_device_nodes())
+      return refuse_cpu("no GPU device node (/dev/dri/renderD*, /dev/nvidia0, /dev/dxg)");
   }
   if (it != c.gpus.end()) {
     lost = std::move(it->second);

@@ -25,7 +25,8 @@ namespace v3d {
 // The shared Gpu for `device` (gpu_open's argument; nullptr/"" = default choice, which reads
 // V3D_VULKAN_DEVICE), opening it on first use or when the cached one was lost. gpus_only: a
 // default choice (no device named, here or in V3D_VULKAN_DEVICE) that would be a CPU-type device
-// is refused (nullptr, *cpu_only set when not null): the choice of backend "auto". Returns
+// is refused (nullptr, *cpu_only set when not null): the choice of backend "auto"; on a machine
+// without a GPU driver's device node it is refused without asking Vulkan. Returns
 // nullptr with *error set when none can be opened. Blocks while a device is opened.
 std::shared_ptr<Gpu> open_shared_gpu(const char *device, std::string *error,
                                      bool gpus_only = false, bool *cpu_only = nullptr);

@@ -425,7 +425,9 @@ std::shared_ptr<Gpu> gpu_open(const char *device, std::string *error, bool gpus_
     // A V3D device first, then a device that is not the CPU's own, then (unless gpus_only) a
     // CPU-type one (lavapipe, llvmpipe: CPU threads competing with the workers).
     auto usable = [&](size_t i) { return cands[i].problem.empty(); };
-    auto cpu_type = [&](size_t i) { return cands[i].props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU; };
+    auto cpu_type = [&](size_t i) {
+      return cands[i].props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    };
     for (size_t i = 0; i < cands.size() && pick < 0; i++)
       if (usable(i) && is_v3d(cands[i].props)) pick = static_cast<int>(i);
     for (size_t i = 0; i < cands.size() && pick < 0; i++)

@@ -123,8 +123,10 @@ V3dContext *v3d_context_new_with_options(const V3dContextOptions *options) {
   ctx->fixed_share = o.gpu_share >= 0 ? std::min(1.0, o.gpu_share) : -1;
   // Default: V3D_CPU_THREADS when set to 1..1024, else online cores - 1 (the GPU gets a core's
   // worth of memory bandwidth and the submitting thread: measured better on a Pi 5 than N).
-  // auto: a thread per core; a lean split leaves one to the GPU (SplitController).
-  int default_threads = is_auto ? v3d::online_cores() : std::max(1, v3d::online_cores() - 1);
+  // auto with a GPU: a thread per core; a lean split leaves one to the GPU (SplitController).
+  // auto without one is the cpu backend, threads included (so that it never runs slower).
+  int default_threads = is_auto && ctx->gpu ? v3d::online_cores()
+                                            : std::max(1, v3d::online_cores() - 1);
   long env_threads = 0;
   if (v3d::env_int("V3D_CPU_THREADS", 1, 1024, &env_threads, "ignored"))
     default_threads = static_cast<int>(env_threads);

@@ -17,9 +17,9 @@ namespace v3d {
 // controller measures each way's frame time per unit of cost (EMA), runs the fastest, and now
 // and then tries the others again (less often the slower they were) so that a change of content
 // or load is noticed, within a bounded share of the stream's time (retries of a way that keeps
-// losing back off exponentially). Each split's share is balanced from the two sides' own spans inside its
-// frames, so that both finish together. Tunables are named constants in split_controller.cpp with
-// their reasons.
+// losing back off exponentially). Each split's share is balanced from the two sides' own spans
+// inside its frames, so that both finish together. Tunables are named constants in
+// split_controller.cpp with their reasons.
 class SplitController {
  public:
   // Fraction of the next frame's cost to give to the GPU (0..1). fixed >= 0 overrides (and

@@ -134,7 +134,8 @@ void deblock_run(V3dContext *ctx, const DeblockPicture &pic) {
     const int rc = job->wait();
     ctx->kernel_stats[V3D_KERNEL_H264_DEBLOCK].gpu_job(-1);
     gpu_seconds = seconds_since(t0);
-    if (was_ready) gpu_seconds = gpu_span(gpu_seconds, submit_seconds, *ctx->gpu, seconds_since(t_wait));
+    if (was_ready)
+      gpu_seconds = gpu_span(gpu_seconds, submit_seconds, *ctx->gpu, seconds_since(t_wait));
     copies = static_cast<uint64_t>(job->copies());
     if (rc) {
       const std::string why = v3d_last_error();

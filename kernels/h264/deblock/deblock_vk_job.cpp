@@ -282,13 +282,17 @@ std::unique_ptr<GpuJob> gpu_h264_deblock_submit(Gpu &gpu, const FramePlanes &pla
 // This family's place in every Gpu (gpu_register_family).
 namespace {
 void *family_create(Gpu &gpu, std::string *error) { return h264_deblock_state_create(gpu, error); }
-void family_destroy(Gpu &gpu, void *st) { h264_deblock_state_destroy(gpu, static_cast<H264DeblockState *>(st)); }
+void family_destroy(Gpu &gpu, void *st) {
+  h264_deblock_state_destroy(gpu, static_cast<H264DeblockState *>(st));
+}
 
 const GpuFamily kFamily = {"H.264 deblocking", false, family_create, family_destroy,
                              nullptr, nullptr};
 const int kSlot = gpu_register_family(&kFamily);
 }  // namespace
 
-H264DeblockState *deblock_state(const Gpu &gpu) { return static_cast<H264DeblockState *>(gpu_family_state(gpu, kSlot)); }
+H264DeblockState *deblock_state(const Gpu &gpu) {
+  return static_cast<H264DeblockState *>(gpu_family_state(gpu, kSlot));
+}
 
 }  // namespace v3d

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // VP9 inverse transforms over one frame: validation of a block list, and the CPU application of
-// a range of blocks (with clipping at the plane edges). The scheduler (vp9/itx/itx_frame_sched.cpp) divides
+// a range of blocks (with clipping at the plane edges). The scheduler (itx_frame_sched.cpp) divides
 // a frame's blocks between CPU workers and the GPU with these.
 #pragma once
 

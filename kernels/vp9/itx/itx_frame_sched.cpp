@@ -271,7 +271,8 @@ void ItxFrameRun::measure() {
     // is taken from its own clock (the submission's end plus its device time), else the wait's.
     cpu_span = since_call(cpu_done);
     gpu_span = since_call(early->t_submit) + gpu_seconds;
-    if (gpu_early) gpu_span = v3d::gpu_span(since_call(t_wait), since_call(early->t_submitted), *ctx->gpu);
+    if (gpu_early)
+      gpu_span = v3d::gpu_span(since_call(t_wait), since_call(early->t_submitted), *ctx->gpu);
     if (n_gpu && device > 0) gpu_busy = gpu_prep_seconds + device;
   } else if (n_gpu && ctx->gpu) {
     gpu_busy = v3d::gpu_span(gpu_seconds, gpu_prep_seconds, *ctx->gpu);
@@ -307,7 +308,8 @@ void ItxFrameRun::measure() {
       lean ? ", lean" : "", submitted_at, since_call(cpu_done) * 1e3,
       spec ? gpu_span * 1e3 : -1.0, since_call(t_wait) * 1e3, since_call(t_waited) * 1e3,
       frame_seconds * 1e3, seconds_since(t_call) * 1e3);
-  add_call_stats(ctx, call_stats(1, static_cast<double>(n_active - n_gpu), static_cast<double>(n_gpu),
+  add_call_stats(ctx, call_stats(1, static_cast<double>(n_active - n_gpu),
+                                 static_cast<double>(n_gpu),
                                  cpu_seconds, gpu_seconds, static_cast<uint64_t>(copies),
                                  n_gpu ? 1 : 0, total ? static_cast<double>(gpu_cost) / total : 0));
 }

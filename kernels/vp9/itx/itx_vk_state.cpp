@@ -120,7 +120,9 @@ void vp9_itx_state_destroy(Gpu &gpu, Vp9ItxState *st) {
 // This family's place in every Gpu (gpu_register_family).
 namespace {
 void *family_create(Gpu &gpu, std::string *error) { return vp9_itx_state_create(gpu, error); }
-void family_destroy(Gpu &gpu, void *st) { vp9_itx_state_destroy(gpu, static_cast<Vp9ItxState *>(st)); }
+void family_destroy(Gpu &gpu, void *st) {
+  vp9_itx_state_destroy(gpu, static_cast<Vp9ItxState *>(st));
+}
 void family_free_host(void *st) { delete static_cast<Vp9ItxState *>(st); }
 void lost_fences(void *st, std::vector<VkFence> *out) {
   for (const auto &s : static_cast<Vp9ItxState *>(st)->slots)
@@ -131,6 +133,8 @@ const GpuFamily kFamily = {"VP9 transform pipelines", true, family_create, famil
 const int kSlot = gpu_register_family(&kFamily);
 }  // namespace
 
-Vp9ItxState *itx_state(const Gpu &gpu) { return static_cast<Vp9ItxState *>(gpu_family_state(gpu, kSlot)); }
+Vp9ItxState *itx_state(const Gpu &gpu) {
+  return static_cast<Vp9ItxState *>(gpu_family_state(gpu, kSlot));
+}
 
 }  // namespace v3d

@@ -152,10 +152,12 @@ bool add_to_group(Group &g, const std::array<PlaneBind, 3> &planes, size_t f) {
   return true;
 }
 
+// Per wavefront step and frame group: the first superblock record and the record count.
+using Dispatch = std::vector<std::vector<std::pair<uint32_t, uint32_t>>>;
+
 // Records the dispatches of every step and submits them with the slot's fence. dispatches[t][g]:
 // (first record word, superblock count). Returns "" or the failure.
-std::string record_and_submit(Gpu &gpu, Vp9LpfState &st, LpfSlot *slot,
-                              const std::vector<std::vector<std::pair<uint32_t, uint32_t>>> &steps,
+std::string record_and_submit(Gpu &gpu, Vp9LpfState &st, LpfSlot *slot, const Dispatch &steps,
                               const std::vector<Group> &groups) {
   const VkApi &vk = gpu.vk;
   const uint32_t max_groups = gpu.props.limits.maxComputeWorkGroupCount[0];
@@ -196,6 +198,97 @@ std::string record_and_submit(Gpu &gpu, Vp9LpfState &st, LpfSlot *slot,
     }
   }
   return job_end_and_submit(gpu, cmd, slot->fence, slot->query);
+}
+
+// Writes the job's record buffer: the frame table, then the superblock records ordered by (step,
+// group), and each (step, group)'s first record and count in dispatch. False with *err set when
+// it does not fit.
+bool write_records(Gpu &gpu, LpfSlot *slot, const LpfGpuFrame *frames, size_t n, LpfJob &job,
+                   const std::vector<Group> &groups, Dispatch &dispatch, std::string *err) {
+  size_t total_sbs = 0, steps = 0;
+  for (size_t f = 0; f < n; f++) {
+    total_sbs += static_cast<size_t>(frames[f].sb_rows) * frames[f].sb_cols;
+    steps = std::max<size_t>(steps, frames[f].sb_cols + 2 * (frames[f].sb_rows - 1));
+  }
+  const size_t words = n * V3D_LPF_FRAME_WORDS + total_sbs * V3D_LPF_SB_WORDS;
+  if (words * 4 > gpu.props.limits.maxStorageBufferRange) {
+    *err = "too many superblocks for one GPU job";
+    return false;
+  }
+  if (!host_buffer_reserve(gpu, &slot->records, words * 4, err)) return false;
+  uint32_t *rec = reinterpret_cast<uint32_t *>(slot->records.map);
+  for (size_t gi = 0; gi < groups.size(); gi++) {
+    const Group &g = groups[gi];
+    for (size_t f : g.frames) {
+      uint32_t *ft = rec + f * V3D_LPF_FRAME_WORDS;
+      memset(ft, 0, V3D_LPF_FRAME_WORDS * 4);
+      const FramePlanes &fp = frames[f].planes;
+      for (int p = 0; p < 3; p++) {
+        const PlaneBind &b = job.bind()[f][p];
+        if (!b.used) continue;
+        size_t w = 0;
+        while (g.windows[w].buffer != b.buffer) w++;
+        ft[4 * p + 0] = static_cast<uint32_t>(w);
+        ft[4 * p + 1] = static_cast<uint32_t>(b.offset - g.windows[w].lo);
+        ft[4 * p + 2] = static_cast<uint32_t>(b.staged ? fp.width[p] : fp.stride[p]);
+        ft[4 * p + 3] = static_cast<uint32_t>(fp.width[p]) | static_cast<uint32_t>(fp.height[p]) << 16;
+      }
+      ft[V3D_LPF_FT_PLANE_MASK] = static_cast<uint32_t>(frames[f].plane_mask & 7);
+      ft[V3D_LPF_FT_SHARPNESS] = static_cast<uint32_t>(frames[f].sharpness);
+    }
+  }
+  dispatch.assign(steps, std::vector<std::pair<uint32_t, uint32_t>>(groups.size(), {0, 0}));
+  size_t pos = n * V3D_LPF_FRAME_WORDS;
+  for (size_t t = 0; t < steps; t++)
+    for (size_t gi = 0; gi < groups.size(); gi++) {
+      dispatch[t][gi].first = static_cast<uint32_t>(pos);
+      for (size_t f : groups[gi].frames) {
+        const LpfGpuFrame &fr = frames[f];
+        for (int r = 0; r < fr.sb_rows; r++) {
+          const long c = static_cast<long>(t) - 2 * r;
+          if (c < 0) break;
+          if (c >= fr.sb_cols) continue;
+          uint32_t *sb = rec + pos;
+          sb[0] = static_cast<uint32_t>(f);
+          sb[1] = static_cast<uint32_t>(c) | static_cast<uint32_t>(r) << 16;
+          sb[2] = sb[3] = 0;
+          memcpy(sb + V3D_LPF_SB_HEADER,
+                 fr.cells + (static_cast<size_t>(r) * fr.sb_cols + c) * V3D_LPF_CELLS,
+                 V3D_LPF_CELLS * 4);
+          pos += V3D_LPF_SB_WORDS;
+          dispatch[t][gi].second++;
+        }
+      }
+    }
+  return true;
+}
+
+// Points each group's descriptor set at its memory windows (unused windows at the record buffer).
+void write_sets(Gpu &gpu, const Vp9LpfState &st, LpfSlot *slot, const std::vector<Group> &groups) {
+  for (size_t gi = 0; gi < groups.size(); gi++) {
+    VkDescriptorBufferInfo info[V3D_LPF_NUM_BINDINGS];
+    VkWriteDescriptorSet wr[V3D_LPF_NUM_BINDINGS];
+    for (uint32_t i = 0; i < V3D_LPF_NUM_BINDINGS; i++) {
+      info[i] = VkDescriptorBufferInfo{slot->records.buffer, 0, VK_WHOLE_SIZE};
+      if (i < groups[gi].windows.size()) {
+        const Window &w = groups[gi].windows[i];
+        info[i] = VkDescriptorBufferInfo{w.buffer ? w.buffer : slot->staging.buffer, w.lo, w.hi - w.lo};
+      }
+    }
+    // Windows: bindings 0..5, or elements 0..5 of binding 0 (st.array); records: binding 6.
+    uint32_t n_wr = 0;
+    for (uint32_t i = 0; i < V3D_LPF_NUM_BINDINGS; i++) {
+      if (st.array && i > 0 && i < V3D_LPF_NUM_WINDOWS) continue;
+      VkWriteDescriptorSet &x = wr[n_wr++];
+      x = vk_struct<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+      x.dstSet = slot->sets[gi];
+      x.dstBinding = i;
+      x.descriptorCount = st.array && i == 0 ? V3D_LPF_NUM_WINDOWS : 1;
+      x.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      x.pBufferInfo = &info[i];
+    }
+    gpu.vk.vkUpdateDescriptorSets(gpu.device, n_wr, wr, 0, nullptr);
+  }
 }
 
 }  // namespace
@@ -274,59 +367,8 @@ std::unique_ptr<LpfGpuJob> gpu_vp9_lpf_submit(Gpu &gpu, const LpfGpuFrame *frame
     }
 
   // 3. Record buffer: frame table, then superblock records ordered by (step, group).
-  size_t total_sbs = 0, steps = 0;
-  for (size_t f = 0; f < n; f++) {
-    total_sbs += static_cast<size_t>(frames[f].sb_rows) * frames[f].sb_cols;
-    steps = std::max<size_t>(steps, frames[f].sb_cols + 2 * (frames[f].sb_rows - 1));
-  }
-  const size_t words = n * V3D_LPF_FRAME_WORDS + total_sbs * V3D_LPF_SB_WORDS;
-  if (words * 4 > lim.maxStorageBufferRange) return fail("too many superblocks for one GPU job");
-  if (!host_buffer_reserve(gpu, &slot->records, words * 4, &err)) return fail(err);
-  uint32_t *rec = reinterpret_cast<uint32_t *>(slot->records.map);
-  for (size_t gi = 0; gi < groups.size(); gi++) {
-    const Group &g = groups[gi];
-    for (size_t f : g.frames) {
-      uint32_t *ft = rec + f * V3D_LPF_FRAME_WORDS;
-      memset(ft, 0, V3D_LPF_FRAME_WORDS * 4);
-      const FramePlanes &fp = frames[f].planes;
-      for (int p = 0; p < 3; p++) {
-        const PlaneBind &b = job->bind()[f][p];
-        if (!b.used) continue;
-        size_t w = 0;
-        while (g.windows[w].buffer != b.buffer) w++;
-        ft[4 * p + 0] = static_cast<uint32_t>(w);
-        ft[4 * p + 1] = static_cast<uint32_t>(b.offset - g.windows[w].lo);
-        ft[4 * p + 2] = static_cast<uint32_t>(b.staged ? fp.width[p] : fp.stride[p]);
-        ft[4 * p + 3] = static_cast<uint32_t>(fp.width[p]) | static_cast<uint32_t>(fp.height[p]) << 16;
-      }
-      ft[V3D_LPF_FT_PLANE_MASK] = static_cast<uint32_t>(frames[f].plane_mask & 7);
-      ft[V3D_LPF_FT_SHARPNESS] = static_cast<uint32_t>(frames[f].sharpness);
-    }
-  }
-  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> dispatch(
-      steps, std::vector<std::pair<uint32_t, uint32_t>>(groups.size(), {0, 0}));
-  size_t pos = n * V3D_LPF_FRAME_WORDS;
-  for (size_t t = 0; t < steps; t++)
-    for (size_t gi = 0; gi < groups.size(); gi++) {
-      dispatch[t][gi].first = static_cast<uint32_t>(pos);
-      for (size_t f : groups[gi].frames) {
-        const LpfGpuFrame &fr = frames[f];
-        for (int r = 0; r < fr.sb_rows; r++) {
-          const long c = static_cast<long>(t) - 2 * r;
-          if (c < 0) break;
-          if (c >= fr.sb_cols) continue;
-          uint32_t *sb = rec + pos;
-          sb[0] = static_cast<uint32_t>(f);
-          sb[1] = static_cast<uint32_t>(c) | static_cast<uint32_t>(r) << 16;
-          sb[2] = sb[3] = 0;
-          memcpy(sb + V3D_LPF_SB_HEADER,
-                 fr.cells + (static_cast<size_t>(r) * fr.sb_cols + c) * V3D_LPF_CELLS,
-                 V3D_LPF_CELLS * 4);
-          pos += V3D_LPF_SB_WORDS;
-          dispatch[t][gi].second++;
-        }
-      }
-    }
+  Dispatch dispatch;
+  if (!write_records(gpu, slot, frames, n, *job, groups, dispatch, &err)) return fail(err);
 
   // 4. Staged planes in.
   for (size_t f = 0; f < n; f++) {
@@ -342,32 +384,9 @@ std::unique_ptr<LpfGpuJob> gpu_vp9_lpf_submit(Gpu &gpu, const LpfGpuFrame *frame
     }
   }
 
-  // 5. Descriptor sets (unused windows point at the record buffer), commands, submission.
+  // 5. Descriptor sets, commands, submission.
   if (!lpf_slot_sets(gpu, st, slot, groups.size(), &err)) return fail(err);
-  for (size_t gi = 0; gi < groups.size(); gi++) {
-    VkDescriptorBufferInfo info[V3D_LPF_NUM_BINDINGS];
-    VkWriteDescriptorSet wr[V3D_LPF_NUM_BINDINGS];
-    for (uint32_t i = 0; i < V3D_LPF_NUM_BINDINGS; i++) {
-      info[i] = VkDescriptorBufferInfo{slot->records.buffer, 0, VK_WHOLE_SIZE};
-      if (i < groups[gi].windows.size()) {
-        const Window &w = groups[gi].windows[i];
-        info[i] = VkDescriptorBufferInfo{w.buffer ? w.buffer : slot->staging.buffer, w.lo, w.hi - w.lo};
-      }
-    }
-    // Windows: bindings 0..5, or elements 0..5 of binding 0 (st.array); records: binding 6.
-    uint32_t n_wr = 0;
-    for (uint32_t i = 0; i < V3D_LPF_NUM_BINDINGS; i++) {
-      if (st.array && i > 0 && i < V3D_LPF_NUM_WINDOWS) continue;
-      VkWriteDescriptorSet &x = wr[n_wr++];
-      x = vk_struct<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
-      x.dstSet = slot->sets[gi];
-      x.dstBinding = i;
-      x.descriptorCount = st.array && i == 0 ? V3D_LPF_NUM_WINDOWS : 1;
-      x.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      x.pBufferInfo = &info[i];
-    }
-    gpu.vk.vkUpdateDescriptorSets(gpu.device, n_wr, wr, 0, nullptr);
-  }
+  write_sets(gpu, st, slot, groups);
   err = record_and_submit(gpu, st, slot, dispatch, groups);
   if (!err.empty()) return fail(err);
   job->submitted = true;

@@ -113,7 +113,9 @@ void vp9_lpf_state_destroy(Gpu &gpu, Vp9LpfState *st) {
 // This family's place in every Gpu (gpu_register_family).
 namespace {
 void *family_create(Gpu &gpu, std::string *error) { return vp9_lpf_state_create(gpu, error); }
-void family_destroy(Gpu &gpu, void *st) { vp9_lpf_state_destroy(gpu, static_cast<Vp9LpfState *>(st)); }
+void family_destroy(Gpu &gpu, void *st) {
+  vp9_lpf_state_destroy(gpu, static_cast<Vp9LpfState *>(st));
+}
 void family_free_host(void *st) { delete static_cast<Vp9LpfState *>(st); }
 void lost_fences(void *st, std::vector<VkFence> *out) {
   for (const auto &s : static_cast<Vp9LpfState *>(st)->slots)
@@ -124,6 +126,8 @@ const GpuFamily kFamily = {"VP9 loop filter", false, family_create, family_destr
 const int kSlot = gpu_register_family(&kFamily);
 }  // namespace
 
-Vp9LpfState *lpf_state(const Gpu &gpu) { return static_cast<Vp9LpfState *>(gpu_family_state(gpu, kSlot)); }
+Vp9LpfState *lpf_state(const Gpu &gpu) {
+  return static_cast<Vp9LpfState *>(gpu_family_state(gpu, kSlot));
+}
 
 }  // namespace v3d
