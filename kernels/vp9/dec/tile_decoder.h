@@ -3,7 +3,8 @@
 // calls once per frame after parsing the uncompressed and compressed headers. It decodes every
 // tile of the frame (partitions, mode info, motion vectors, coefficient tokens), reconstructs
 // the frame (intra prediction, inter prediction, inverse transforms) and applies the loop
-// filter. Not thread-safe per TileDecoder; separate TileDecoders are independent.
+// filter. The tile columns of a tile row run on lf_context's CPU threads (tiles are independent
+// until the loop filter). Not thread-safe per TileDecoder; separate TileDecoders are independent.
 #pragma once
 
 #include <cstddef>
@@ -73,7 +74,8 @@ struct TileFrameInput {
   // frame writes (when segmentation is enabled).
   const uint8_t *prev_seg_map = nullptr;
   uint8_t *cur_seg_map = nullptr;
-  V3dContext *lf_context = nullptr;   // context for v3d_vp9_loop_filter_frame
+  // Context for v3d_vp9_loop_filter_frame, whose thread pool also runs the tile columns.
+  V3dContext *lf_context = nullptr;
 };
 
 // The counters as '#' comment lines (one topic per line, "name=count" pairs).
