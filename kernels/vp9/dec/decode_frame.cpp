@@ -67,8 +67,10 @@ void Decoder::finish_frame(const FrameHeader &fh, const FrameContext &pre, Frame
   if (fh.seg.enabled) cur_seg_ ^= 1;
 }
 
-int Decoder::decode_frame(const uint8_t *data, size_t size, int64_t pts, FrameBuffer **shown) {
+int Decoder::decode_frame(const uint8_t *data, size_t size, int64_t pts, FrameBuffer **shown,
+                          const uint8_t **end) {
   *shown = nullptr;
+  *end = data + size;
   std::string err;
   FrameHeader fh;
   const HeaderState saved_hs = hs_;
@@ -83,6 +85,7 @@ int Decoder::decode_frame(const uint8_t *data, size_t size, int64_t pts, FrameBu
     f->ref();
     *shown = f;
     ++tile_.stats().show_existing;
+    *end = data + fh.uncompressed_header_size;
     return V3D_OK;
   }
   if (fh.profile != 0 || fh.bit_depth != 8) {
@@ -181,6 +184,7 @@ int Decoder::decode_frame(const uint8_t *data, size_t size, int64_t pts, FrameBu
     return fail(V3D_ERROR_INVALID_DATA, err);
   }
   finish_frame(fh, pre, fc, cur);
+  *end = tile_.data_end();
   if (fh.show_frame)
     *shown = cur;
   else

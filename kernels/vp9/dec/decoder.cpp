@@ -45,21 +45,31 @@ int Decoder::send_data(const uint8_t *data, size_t size, int64_t pts) {
   SuperframeIndex index;
   std::string err;
   if (!parse_superframe_index(data, size, index, err)) return fail(V3D_ERROR_INVALID_DATA, err);
-  if (index.count == 0) {
-    index.count = 1;
-    index.sizes[0] = uint32_t(size);
-  }
   // libvpx outputs at most one picture per packet: the last frame's, when it is shown.
   FrameBuffer *shown = nullptr;
-  const uint8_t *p = data;
-  for (int i = 0; i < index.count; ++i) {
-    if (shown) shown->unref();
-    shown = nullptr;
-    if (index.sizes[i] == 0) return fail(V3D_ERROR_INVALID_DATA, "empty frame in superframe");
-    const int rc = decode_frame(p, index.sizes[i], pts, &shown);
-    ++frame_index_;
-    if (rc < 0) return rc;
-    p += index.sizes[i];
+  const uint8_t *end;
+  if (index.count > 0) {
+    const uint8_t *p = data;
+    for (int i = 0; i < index.count; ++i) {
+      if (shown) shown->unref();
+      if (index.sizes[i] == 0) return fail(V3D_ERROR_INVALID_DATA, "empty frame in superframe");
+      const int rc = decode_frame(p, index.sizes[i], pts, &shown, &end);
+      ++frame_index_;
+      if (rc < 0) return rc;
+      p += index.sizes[i];
+    }
+  } else {
+    // Without an index, libvpx decodes another frame from where the previous one's data ended
+    // (after any zero bytes), as long as bytes remain.
+    const uint8_t *p = data, *data_end = data + size;
+    while (p < data_end) {
+      if (shown) shown->unref();
+      const int rc = decode_frame(p, size_t(data_end - p), pts, &shown, &end);
+      ++frame_index_;
+      if (rc < 0) return rc;
+      p = end;
+      while (p < data_end && *p == 0) ++p;
+    }
   }
   if (shown) queue_.push_back(shown);
   return V3D_OK;

@@ -32,8 +32,10 @@ class Decoder {
   const char *stats();
 
  private:
-  // Decodes one frame; *shown receives a reference to the frame when it is to be shown.
-  int decode_frame(const uint8_t *data, size_t size, int64_t pts, FrameBuffer **shown);
+  // Decodes one frame of data[0, size); *shown receives a reference to the frame when it is to
+  // be shown, *end where its data ended (libvpx: after the last tile's bool decoder).
+  int decode_frame(const uint8_t *data, size_t size, int64_t pts, FrameBuffer **shown,
+                   const uint8_t **end);
   // The frame's dependent state, after its header: segmentation maps, mv buffers.
   void prepare_frame_state(const FrameHeader &fh);
   // Adaptation, context saving, reference slots and the previous-frame state after a frame.
