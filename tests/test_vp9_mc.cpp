@@ -2,7 +2,7 @@
 // VP9 inter prediction (kernels/vp9/mc), checkasm-style:
 //  1. the filter table against independent facts: every row sums to 128, phase 0 is the
 //     identity, phases p and 16 - p mirror each other, the bilinear rows' closed form, and the
-//     sum bounds the 16-bit SIMD arithmetic relies on (mc_hwy.cpp);
+//     bounds the 16-bit SIMD arithmetic relies on (mc_hwy.cpp: sums, int8 taps, pair sums);
 //  2. the scalar reference against a direct per-pixel formulation of the spec's block inter
 //     prediction (each output pixel from its 8 x 8 source neighbourhood at position
 //     (x0 + c * xStep, y0 + r * yStep) in 1/16 pel, Round2(., 7) per pass with libvpx's 8-bit
@@ -78,6 +78,17 @@ void test_filter_table() {
       }
       bad_sum += sum != 128;
       bad_bound += pos > 192 || neg > 64;
+      // x86's pmaddubsw form (mc_hwy.cpp): phases 1..15 as int8 taps, the pairs it uses
+      // ((t, t + 1) for even t; (3, 4) for bilinear) never beyond int16 over 8-bit pixels.
+      for (int t = 0; p > 0 && t < 8; t++) {
+        bad_bound += k[t] < -128 || k[t] > 127;
+        if (f == kFilterBilinear ? t == 3 : t % 2 == 0) {
+          const int a = k[t], b = k[t + 1];
+          const int hi = 255 * (std::max(a, 0) + std::max(b, 0));
+          const int lo = 255 * (std::min(a, 0) + std::min(b, 0));
+          bad_bound += hi > 32767 || lo < -32768;
+        }
+      }
     }
     check(bad_sum == 0, "%s: %d rows do not sum to 128", kFilterNames[f], bad_sum);
     check(bad_mirror == 0, "%s: %d taps break the mirror symmetry", kFilterNames[f], bad_mirror);
@@ -306,7 +317,7 @@ void test_target(const char *target, GuardedSource &src_mem) {
             for (int my = 0; my < 16; my++) {
               const int h = (mx + my) % 5 == 0 ? (rng.u32() & 1 ? 4 : 64) : 4 * rng.range(1, 16);
               const int r0 = my ? -3 : 0, rows = my ? h + 7 : h;
-              const int c0 = mx ? -3 : 0, cols = mx ? w + 7 : w;
+              const int c0 = mx ? -3 : 0, cols = mx ? w + 8 : w;
               const ptrdiff_t ss = (cols + rng.range(0, 40)) * (rng.range(0, 7) == 0 ? -1 : 1);
               const uint8_t *src = src_mem.place(rng, rng.range(0, kNumPatterns - 1), r0, rows, c0,
                                                  cols, ss, (cases & 1) != 0);

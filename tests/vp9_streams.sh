@@ -2,12 +2,16 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Whole-stream conformance of v3d-vp9dec against libvpx: encodes small VP9 streams with vpxenc
 # (each made to reach named decoder features), decodes them with `vpxdec --i420 --md5` (one MD5
-# per frame) and with `v3d-vp9dec --framemd5`, and compares frame by frame, printing the first
-# differing frame of each failing stream. Sources come from ffmpeg's testsrc2 (moving pattern),
+# per frame) and with `v3d-vp9dec --framemd5`, and compares frame by frame; for a failing
+# stream it prints the first differing frame and, from both decoders' I420 output, that frame's
+# first differing sample with its 8x8 block. Sources come from ffmpeg's testsrc2 (moving pattern),
 # scaled to the stream's size.
 #
 # Usage: vp9_streams.sh V3D_VP9DEC [NAME_FILTER]   (NAME_FILTER: a grep -E pattern on names)
-# Environment: V3D_STREAMS_KEEP=DIR keeps the streams and outputs in DIR.
+# Environment: V3D_STREAMS_KEEP=DIR keeps the streams and outputs in DIR; V3D_EXE_WRAPPER runs
+# the decoder under a wrapper (qemu-aarch64 for cross builds); V3D_VP9_RESIZE_ENC names
+# vp9-resize-enc (tests/vp9_resize_enc.c, built when libvpx's headers are there), which makes
+# the streams with scaled references (skipped without it).
 # Exit: 0 all passed, 1 some failed, 77 (skip) when vpxenc, vpxdec or ffmpeg is missing.
 set -u
 
@@ -30,6 +34,58 @@ passed=0
 failed=0
 failed_names=""
 
+# locate NAME IVF FRAME: the first differing sample of shown frame FRAME (0-based) between
+# vpxdec's output and the decoder's: plane, position and 8x8 luma block.
+locate() {
+  name=$1 ivf=$2 frame=$3
+  vpxdec --i420 -o "$tmp/$name-ref-%4-%wx%h.i420" "$ivf" 2>/dev/null
+  ${V3D_EXE_WRAPPER:-} "$dec" -o "$tmp/$name-got.yuv" "$ivf" 2>/dev/null
+  offset=0 k=0
+  for f in "$tmp/$name-ref-"*.i420; do  # the glob sorts by the zero-padded frame number
+    size=$(wc -c <"$f")
+    if [ "$k" -eq "$frame" ]; then
+      dims=$(echo "$f" | sed 's/.*-\([0-9]*x[0-9]*\)\.i420$/\1/')
+      w=${dims%x*} h=${dims#*x}
+      dd if="$tmp/$name-got.yuv" of="$tmp/$name-got-frame.i420" bs=1 skip="$offset" count="$size" 2>/dev/null
+      byte=$(cmp "$f" "$tmp/$name-got-frame.i420" 2>/dev/null | sed -n 's/.*byte \([0-9]*\).*/\1/p')
+      [ -n "$byte" ] || { echo "  frame $frame: sizes differ (decoder wrote $(wc -c <"$tmp/$name-got-frame.i420") of $size bytes)"; return; }
+      i=$((byte - 1)) cw=$(((w + 1) / 2)) ch=$(((h + 1) / 2))
+      if [ "$i" -lt $((w * h)) ]; then
+        plane=Y x=$((i % w)) y=$((i / w)) lx=$((i % w)) ly=$((i / w))
+      else
+        i=$((i - w * h)) plane=U
+        [ "$i" -ge $((cw * ch)) ] && { i=$((i - cw * ch)); plane=V; }
+        x=$((i % cw)) y=$((i / cw)) lx=$((2 * (i % cw))) ly=$((2 * (i / cw)))
+      fi
+      echo "  frame $frame (${w}x${h}): first differing sample $plane ($x, $y), 8x8 block" \
+        "(row $((ly / 8)), col $((lx / 8))), superblock (row $((ly / 64)), col $((lx / 64)))"
+      return
+    fi
+    offset=$((offset + size)) k=$((k + 1))
+  done
+}
+
+# check NAME IVF: compares every frame's MD5 with vpxdec's.
+check() {
+  name=$1 ivf=$2
+  vpxdec --i420 --md5 -o "$tmp/$name-%4.i420" "$ivf" 2>/dev/null | awk '{print $1}' >"$tmp/$name.ref"
+  ${V3D_EXE_WRAPPER:-} "$dec" --framemd5 "$ivf" >"$tmp/$name.out" 2>"$tmp/$name.err"
+  rc=$?
+  grep -v '^#' "$tmp/$name.out" | cut -f2 >"$tmp/$name.got"
+  nref=$(wc -l <"$tmp/$name.ref")
+  if [ "$rc" -eq 0 ] && cmp -s "$tmp/$name.ref" "$tmp/$name.got" && [ "$nref" -gt 0 ]; then
+    echo "PASS $name ($nref frames)"
+    passed=$((passed + 1))
+  else
+    first=$(paste "$tmp/$name.ref" "$tmp/$name.got" | awk '$1 != $2 {print NR - 1; exit}')
+    echo "FAIL $name: rc $rc, $nref reference frames, $(wc -l <"$tmp/$name.got") decoded," \
+      "first differing frame ${first:-none} $(grep -v WARNING "$tmp/$name.err" | head -c 300)"
+    failed=$((failed + 1)); failed_names="$failed_names $name"
+    [ -n "$first" ] && locate "$name" "$ivf" "$first"
+  fi
+  grep '^#' "$tmp/$name.out" | sed "s/^/  $name /" | head -40
+}
+
 # stream NAME WIDTH HEIGHT FRAMES [vpxenc options...]
 stream() {
   name=$1 w=$2 h=$3 n=$4
@@ -43,25 +99,11 @@ stream() {
       -vf "scale=$w:$h" -frames:v "$n" -pix_fmt yuv420p "$src" || { echo "FAIL $name: ffmpeg"; failed=$((failed + 1)); return; }
   fi
   ivf="$tmp/$name.ivf"
-  if ! vpxenc --codec=vp9 --quiet --limit="$n" "$@" -o "$ivf" "$src" >"$tmp/$name.enc.log" 2>&1; then
+  if ! vpxenc --codec=vp9 --ivf --quiet --limit="$n" "$@" -o "$ivf" "$src" >"$tmp/$name.enc.log" 2>&1; then
     echo "FAIL $name: vpxenc refused: $(tail -c 200 "$tmp/$name.enc.log")"
     failed=$((failed + 1)); failed_names="$failed_names $name"; return
   fi
-  vpxdec --i420 --md5 -o "$tmp/$name-%4.i420" "$ivf" 2>/dev/null | awk '{print $1}' >"$tmp/$name.ref"
-  "$dec" --framemd5 "$ivf" >"$tmp/$name.out" 2>"$tmp/$name.err"
-  rc=$?
-  grep -v '^#' "$tmp/$name.out" | cut -f2 >"$tmp/$name.got"
-  nref=$(wc -l <"$tmp/$name.ref")
-  if [ "$rc" -eq 0 ] && cmp -s "$tmp/$name.ref" "$tmp/$name.got" && [ "$nref" -gt 0 ]; then
-    echo "PASS $name ($nref frames)"
-    passed=$((passed + 1))
-  else
-    first=$(paste "$tmp/$name.ref" "$tmp/$name.got" | awk '$1 != $2 {print NR - 1; exit}')
-    echo "FAIL $name: rc $rc, $nref reference frames, $(wc -l <"$tmp/$name.got") decoded," \
-      "first differing frame ${first:-none} $(head -c 300 "$tmp/$name.err")"
-    failed=$((failed + 1)); failed_names="$failed_names $name"
-  fi
-  grep '^#' "$tmp/$name.out" | sed "s/^/  $name /" | head -40
+  check "$name" "$ivf"
 }
 
 kf="--kf-max-dist=0 --end-usage=q"
@@ -93,7 +135,43 @@ stream aq1 352 288 10 --aq-mode=1
 stream aq2 352 288 10 --aq-mode=2
 stream aq3 352 288 10 --aq-mode=3 --end-usage=cbr --target-bitrate=200
 stream sharp5 352 288 8 --sharpness=5
-stream resize352 352 288 30 --resize-mode=3 --end-usage=cbr --target-bitrate=30 --lag-in-frames=0
+# Dynamic resizing (scaled references) where this vpxenc does it: low-rate one-pass CBR.
+stream resize352 352 288 30 --resize-allowed=1 --end-usage=cbr --target-bitrate=30 --lag-in-frames=0
+
+# Multi-layer alt-refs: hidden frames shown later through show_existing_frame.
+stream marf352 352 288 40 --auto-alt-ref=6 --lag-in-frames=25
+# Real-time speed 9 picks the bilinear filter; --best tries every filter.
+stream rt9 352 288 20 --rt --cpu-used=9
+stream best176 176 144 10 --best
+# Four tile columns.
+stream tiles1280 1280 720 4 --tile-columns=2 --cpu-used=8
+
+# resized NAME FRAMES W0xH0 [FRAME:WxH ...]: frame size changes without key frames (scaled
+# references), made by vp9-resize-enc.
+resized() {
+  name=$1
+  shift
+  echo "$name" | grep -Eq -- "$filter" || return 0
+  enc=${V3D_VP9_RESIZE_ENC:-}
+  if [ -z "$enc" ] || [ ! -x "$enc" ]; then
+    echo "SKIP $name: no vp9-resize-enc"
+    return 0
+  fi
+  ivf="$tmp/$name.ivf"
+  if ! "$enc" "$ivf" "$@" >"$tmp/$name.enc.log" 2>&1; then
+    echo "FAIL $name: vp9-resize-enc: $(tail -c 200 "$tmp/$name.enc.log")"
+    failed=$((failed + 1)); failed_names="$failed_names $name"; return
+  fi
+  check "$name" "$ivf"
+}
+
+resized scaled352 24 352x288 4:176x144 8:352x288 12:200x150 16:351x287 20:177x145
+resized scaled128 16 128x96 3:65x49 6:127x95 9:64x48 12:100x75
+resized scaled64 12 64x64 2:33x33 4:63x63 6:32x32 8:40x24
+# Two spatial layers (inter-layer scaled prediction, superframes) with an intra-only frame.
+resized svc-intra-only 20 svc 8
+# Every segmentation feature (quantiser, loop filter, skip, fixed reference) in a moving map.
+resized roi-segments 20 roi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] || { echo "failed:$failed_names"; exit 1; }

@@ -50,6 +50,7 @@ void Tile::decode_block(int mi_row, int mi_col, BlockSize bsize, int bwl, int bh
   b.to_bottom = ((mi_rows - bh8 - mi_row) * 8) * 8;
 
   read_mode_info(*this, b);
+  if (!block_error.empty()) return;  // reported by decode_tile after the superblock row
 
   if (mi->skip) {
     // Skipped blocks clear the non-zero flags over their whole extent.
@@ -68,6 +69,13 @@ void Tile::decode_block(int mi_row, int mi_col, BlockSize bsize, int bwl, int bh
   } else {
     ++stats.inter_blocks;
     if (mi->has_second_ref()) ++stats.compound_blocks;
+    for (int k = 0; k < 1 + mi->has_second_ref(); ++k) {
+      if (!scale[mi->ref_frame[k] - LAST_FRAME].valid && block_error.empty())
+        block_error = "block at 8x8 (" + std::to_string(mi_row) + ", " + std::to_string(mi_col) +
+                      ") predicts from reference " + std::to_string(mi->ref_frame[k]) +
+                      ", whose size is invalid for this frame";
+    }
+    if (!block_error.empty()) return;
     predict_inter(*this, b);
     if (!mi->skip) {
       const int eobs = reconstruct_inter_residual(*this, b);
@@ -88,7 +96,7 @@ void Tile::decode_block(int mi_row, int mi_col, BlockSize bsize, int bwl, int bh
 }
 
 void Tile::decode_partition(int mi_row, int mi_col, BlockSize bsize) {
-  if (mi_row >= mi_rows || mi_col >= mi_cols) return;
+  if (mi_row >= mi_rows || mi_col >= mi_cols || !block_error.empty()) return;
   const int n8 = kNum8x8W[bsize];
   const int hbs = n8 >> 1;
   const int bsl = kBwl[bsize] - 1;  // 0 for 8x8 .. 3 for 64x64
@@ -156,6 +164,10 @@ bool Tile::decode_tile(int tile_row, int tile_col, const uint8_t *data, size_t s
     std::memset(left_part, 0, sizeof(left_part));
     for (int mi_col = tile_col_start; mi_col < tile_col_end; mi_col += 8)
       decode_partition(mi_row, mi_col, kBlock64x64);
+    if (!block_error.empty()) {
+      if (err) *err = where(tile_row, tile_col) + ": " + block_error;
+      return false;
+    }
     if (r.has_error()) {
       if (err)
         *err = where(tile_row, tile_col) + ": tile data ends before superblock row " +
@@ -184,6 +196,7 @@ bool TileDecoder::decode_frame(const TileFrameInput &in, std::string *error) {
   t.aligned_w = h.mi_cols * 8;
   t.aligned_h = h.mi_rows * 8;
   t.lossless = h.quant.lossless;
+  t.block_error.clear();
   const size_t cells = size_t(t.mi_rows) * t.mi_cols;
   t.mi_pool.assign(cells, ModeInfo{});
   t.grid.assign(cells, nullptr);
@@ -207,11 +220,9 @@ bool TileDecoder::decode_frame(const TileFrameInput &in, std::string *error) {
 
   if (!h.frame_is_intra) {
     for (int i = 0; i < 3; ++i) {
+      // A reference of unusable size is an error only when a block predicts from it (libvpx).
       setup_scale(&t.scale[i], in.refs[i].width, in.refs[i].height, h.frame_width, h.frame_height);
-      if (!t.scale[i].valid || !in.refs[i].planes[0]) {
-        if (error) *error = "reference " + std::to_string(i + 1) + " has invalid dimensions";
-        return false;
-      }
+      if (!in.refs[i].planes[0]) t.scale[i].valid = false;
     }
   }
 

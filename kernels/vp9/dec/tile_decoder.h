@@ -48,6 +48,8 @@ struct TileStats {
   uint64_t inter_modes[4] = {};    // NEARESTMV, NEARMV, ZEROMV, NEWMV (per block or sub-block)
   uint64_t filters[4] = {};        // inter blocks per interpolation filter
   uint64_t seg_pred_blocks = 0;    // segment ids taken from the temporal prediction
+  uint64_t seg_skip_blocks = 0;    // skip implied by the segment's skip feature
+  uint64_t seg_ref_blocks = 0;     // reference (or intra) fixed by the segment's feature
   uint64_t lf_frames = 0, tiles = 0;
 };
 

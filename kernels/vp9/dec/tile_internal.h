@@ -83,6 +83,7 @@ struct TileDecoder::Impl {
   // Loop filter levels [segment][ref frame][0: intra or ZEROMV, 1: other inter modes] (8.8.1).
   uint8_t lf_level[8][4][2] = {};
   bool lossless = false;
+  std::string block_error;  // set by a block that cannot be decoded; checked per superblock row
 
   // Tile
   BoolDecoder r;

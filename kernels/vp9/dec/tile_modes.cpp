@@ -66,7 +66,10 @@ int read_inter_segment_id(Tile &t, BlockCtx &b) {
 }
 
 int read_skip(Tile &t, const BlockCtx &b) {
-  if (t.hdr->seg.feature_active(b.mi->segment_id, SEG_LVL_SKIP)) return 1;
+  if (t.hdr->seg.feature_active(b.mi->segment_id, SEG_LVL_SKIP)) {
+    ++t.stats.seg_skip_blocks;
+    return 1;
+  }
   const int ctx = (b.above ? b.above->skip : 0) + (b.left ? b.left->skip : 0);
   const int skip = t.r.read_bool(t.fc->skip_prob[ctx]);
   if (t.counts) ++t.counts->skip[ctx][skip];
@@ -186,8 +189,10 @@ int intra_inter_ctx(const BlockCtx &b) {
 
 bool read_is_inter(Tile &t, const BlockCtx &b) {
   const SegmentationParams &seg = t.hdr->seg;
-  if (seg.feature_active(b.mi->segment_id, SEG_LVL_REF_FRAME))
+  if (seg.feature_active(b.mi->segment_id, SEG_LVL_REF_FRAME)) {
+    ++t.stats.seg_ref_blocks;
     return seg.feature_data[b.mi->segment_id][SEG_LVL_REF_FRAME] != INTRA_FRAME;
+  }
   const int ctx = intra_inter_ctx(b);
   const int v = t.r.read_bool(t.fc->is_inter_prob[ctx]);
   if (t.counts) ++t.counts->is_inter[ctx][v];

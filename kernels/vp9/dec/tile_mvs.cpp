@@ -202,6 +202,15 @@ int read_mv_component(Tile &t, int comp, bool usehp) {
   return sign ? -mag : mag;
 }
 
+// libvpx's is_mv_valid: a read vector must stay inside +-(1 << 14) 1/8 pel, else the tile is
+// corrupt.
+void check_mv(Tile &t, Mv m) {
+  constexpr int kLimit = 1 << 14;
+  if (m.row <= -kLimit || m.row >= kLimit || m.col <= -kLimit || m.col >= kLimit) {
+    if (t.block_error.empty()) t.block_error = "motion vector out of range";
+  }
+}
+
 Mv read_mv(Tile &t, Mv ref) {
   const int joint = t.r.read_tree(kMvJointTree, t.fc->mv.joints);
   if (t.counts) ++t.counts->mv_joints[joint];
@@ -209,7 +218,9 @@ Mv read_mv(Tile &t, Mv ref) {
   Mv diff;
   if (joint == MV_JOINT_HZVNZ || joint == MV_JOINT_HNZVNZ) diff.row = int16_t(read_mv_component(t, 0, usehp));
   if (joint == MV_JOINT_HNZVZ || joint == MV_JOINT_HNZVNZ) diff.col = int16_t(read_mv_component(t, 1, usehp));
-  return Mv{int16_t(ref.row + diff.row), int16_t(ref.col + diff.col)};
+  const Mv m{int16_t(ref.row + diff.row), int16_t(ref.col + diff.col)};
+  check_mv(t, m);  // on the 16-bit sum, as libvpx stores it
+  return m;
 }
 
 int read_inter_mode(Tile &t, int ctx) {
@@ -246,7 +257,11 @@ void read_inter_block_mode_info(Tile &t, BlockCtx &b) {
   const bool compound = mi->has_second_ref();
   const int ctx = mode_context(t, b);
   if (h.seg.feature_active(mi->segment_id, SEG_LVL_SKIP)) {
-    mi->mode = ZEROMV;  // sub-8x8 blocks cannot use the skip feature (libvpx refuses them)
+    mi->mode = ZEROMV;
+    if (b.bsize < kBlock8x8) {  // libvpx refuses the skip feature on sub-8x8 blocks
+      if (t.block_error.empty()) t.block_error = "segment skip feature on a sub-8x8 block";
+      return;
+    }
   } else if (b.bsize >= kBlock8x8) {
     mi->mode = uint8_t(read_inter_mode(t, ctx));
   }

@@ -10,9 +10,9 @@
 // rows below the frame edge repeat the last left pixel.
 #include <cstring>
 
-#include "v3d/v3d.h"
 #include "vp9/dec/tile_internal.h"
 #include "vp9/dec/tile_ipred.h"
+#include "vp9/dec/tile_itx.h"
 
 namespace v3d {
 namespace vp9 {
@@ -95,7 +95,7 @@ void predict_intra(const Tile &t, const BlockCtx &b, const PlaneGeom &g, int tx,
 
 void add_residual(Tile &t, uint8_t *dst, ptrdiff_t stride, int tx, int tx_type, int eob) {
   const int itx_type = t.lossless ? 4 : tx_type;
-  v3d_vp9_itxfm_add(dst, stride, t.coeffs, tx, itx_type, eob);
+  tile_itx_add(dst, stride, t.coeffs, tx, itx_type, eob);
   ++t.stats.tx[tx][itx_type];
   const int n = 4 << tx;
   std::memset(t.coeffs, 0, sizeof(int16_t) * n * n);

@@ -19,12 +19,14 @@ std::string format_tile_stats(const TileStats &s) {
   out += line;
   std::snprintf(line, sizeof line,
                 "# blocks %llu intra %llu inter %llu compound %llu sub8x8 %llu skip %llu "
-                "scaled-preds %llu edge-emulated-preds %llu seg-predicted %llu\n",
+                "scaled-preds %llu edge-emulated-preds %llu seg-predicted %llu seg-skip %llu "
+                "seg-ref %llu\n",
                 (unsigned long long)s.blocks, (unsigned long long)s.intra_blocks,
                 (unsigned long long)s.inter_blocks, (unsigned long long)s.compound_blocks,
                 (unsigned long long)s.sub8x8_blocks, (unsigned long long)s.skip_blocks,
                 (unsigned long long)s.scaled_blocks, (unsigned long long)s.emu_edge_blocks,
-                (unsigned long long)s.seg_pred_blocks);
+                (unsigned long long)s.seg_pred_blocks, (unsigned long long)s.seg_skip_blocks,
+                (unsigned long long)s.seg_ref_blocks);
   out += line;
   static const char *const kTx[4] = {"4x4", "8x8", "16x16", "32x32"};
   static const char *const kType[5] = {"dct_dct", "adst_dct", "dct_adst", "adst_adst", "wht"};

@@ -8,16 +8,17 @@
 //  - TM: clip(left + above - topleft) as SaturatedSub(SaturatedAdd(above, max(d, 0)), max(-d, 0))
 //    with d = left - topleft per row: one of the two steps adds zero, the other saturates exactly
 //    where the clip would.
-//  - The diagonal modes (n >= 8; 4x4 keeps the references): every row of D45, D63, D135, D153 and
-//    D207 is a window of one or two sequences of edge averages, D117's rows windows of two
-//    sequences made by de-interleaving; the sequences are computed once into a stack buffer (16
-//    lanes at a time), and each row is one unaligned load from it. Round2(a + 2b + c, 2) is
-//    AverageRound(b, floor((a + c) / 2)), exact in 8 bits.
+//  - The diagonal modes: every row of D45, D63, D135, D153 and D207 is a window of one or two
+//    sequences of edge averages, D117's rows windows of two sequences made by de-interleaving.
+//    At n = 4, 8, 16 the sequences stay in registers (ipred_hwy_regs.h); at n = 32 they are
+//    computed once into a stack buffer (16 lanes at a time) and each row is an unaligned load
+//    from it, the one store-to-load stall shared by 32 rows.
 #include "vp9/ipred/ipred.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #ifndef HWY_DISABLED_TARGETS
 #define HWY_DISABLED_TARGETS (HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128)
@@ -27,6 +28,8 @@
 #define HWY_TARGET_INCLUDE "vp9/ipred/ipred_hwy.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
+
+#include "vp9/ipred/ipred_hwy_regs.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace v3d {
@@ -46,7 +49,7 @@ struct Row {
   static constexpr size_t kChunks = N / L;
 };
 
-// Edge sequences are computed 16 lanes at a time (8 for n = 8).
+// Edge sequences are computed 16 lanes at a time.
 template <size_t N>
 using EdgeTag = hn::CappedTag<uint8_t, (N < 16 ? N : 16)>;
 
@@ -55,12 +58,6 @@ HWY_INLINE void StoreRows(uint8_t *dst, ptrdiff_t stride, V v) {
   const typename Row<N>::D d;
   for (size_t i = 0; i < N; i++, dst += stride)
     for (size_t c = 0; c < Row<N>::kChunks; c++) hn::StoreU(v, d, dst + c * Row<N>::L);
-}
-
-template <class D, class V = hn::Vec<D>>
-HWY_INLINE V Avg3(D d, V a, V b, V c) {
-  const V floor_ac = hn::Sub(hn::AverageRound(a, c), hn::And(hn::Xor(a, c), hn::Set(d, 1)));
-  return hn::AverageRound(b, floor_ac);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -143,7 +140,7 @@ void TmPred(uint8_t *dst, ptrdiff_t stride, const uint8_t *above, const uint8_t 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Diagonal modes, n >= 8. Buffers hold up to 3n + 32 bytes of edge sequences.
+// Diagonal modes at n = 32, through stack buffers of up to 3n + 32 bytes of edge sequences.
 
 constexpr size_t kBuf = 3 * 32 + 32;
 
@@ -307,9 +304,25 @@ void FillSize(IpredDsp *dsp, int tx_size) {
   p[kIpredV] = VPred<N>;
   p[kIpredH] = HPred<N>;
   p[kIpredTm] = TmPred<N>;
-  if constexpr (N >= 8) {
+  if constexpr (N == 4) {
+    p[kIpredD117] = D117Small4;
+    p[kIpredD135] = D135Small4;
+    p[kIpredD153] = D153Small4;
+    p[kIpredD207] = D207Small4;
+  }
+  if constexpr (N <= 16) {
+    p[kIpredD45] = D45Small<N>;
+    p[kIpredD63] = D63Small<N>;
+  } else {
     p[kIpredD45] = D45Pred<N>;
     p[kIpredD63] = D63Pred<N>;
+  }
+  if constexpr (N == 8 || N == 16) {
+    p[kIpredD117] = D117Small<N>;
+    p[kIpredD135] = D135Small<N>;
+    p[kIpredD153] = D153Small<N>;
+    p[kIpredD207] = D207Small<N>;
+  } else if constexpr (N == 32) {
     p[kIpredD117] = D117Pred<N>;
     p[kIpredD135] = D135Pred<N>;
     p[kIpredD153] = D153Pred<N>;

@@ -34,8 +34,9 @@ enum InterpFilter {
 // sub-pixel phase in 1/16 pel, 0..15 (luma: (mv * 2) & 15; 4:2:0 chroma: mv & 15).
 // avg 0: dst = prediction. avg 1: dst = (dst + prediction + 1) >> 1 (compound prediction's
 // second reference).
-// Reads: rows 0..h-1, or -3..h+3 when my != 0; columns 0..w-1, or -3..w+3 when mx != 0 (nothing
-// else). Writes exactly the w x h pixels of dst. No alignment promise on any pointer or stride;
+// Reads: rows 0..h-1, or -3..h+3 when my != 0; columns 0..w-1, or -3..w+4 when mx != 0 (nothing
+// else; column w+4 lies inside the block libvpx's decoder emulates at the borders, and lets SIMD
+// loads cover 8 outputs with 16 bytes). Writes exactly the w x h pixels of dst. No alignment promise on any pointer or stride;
 // strides may be negative.
 using McFn = void (*)(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src, ptrdiff_t src_stride,
                       int h, int mx, int my);

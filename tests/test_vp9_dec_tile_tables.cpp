@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The tile decoder's constant tables (kernels/vp9/dec/tile_tables.h) against independent facts:
+// the 4x4 scans and the first entries of the larger ones as the VP9 specification lists them,
+// every scan a permutation whose context neighbours are decoded before each position (the token
+// contexts read them), the partition subsizes and chroma transform sizes worked out by hand, and
+// the inter mode context table derived again from its definition. No randomness.
+#include <cstring>
+#include <vector>
+
+#include "common/test_util.h"
+#include "vp9/dec/tile_tables.h"
+
+using v3dtest::check;
+using namespace v3d::vp9;
+
+namespace {
+
+void test_scans() {
+  // Spec section 10.5 (default_scan_4x4, col_scan_4x4, row_scan_4x4).
+  static const int16_t def4[16] = {0, 4, 1, 5, 8, 2, 12, 9, 3, 6, 13, 10, 7, 14, 11, 15};
+  static const int16_t col4[16] = {0, 4, 8, 1, 12, 5, 9, 2, 13, 6, 10, 3, 7, 14, 11, 15};
+  static const int16_t row4[16] = {0, 1, 4, 2, 5, 3, 6, 8, 9, 7, 12, 10, 13, 11, 14, 15};
+  check(std::memcmp(kDefaultScan4x4, def4, sizeof def4) == 0, "default_scan_4x4 differs");
+  check(std::memcmp(kColScan4x4, col4, sizeof col4) == 0, "col_scan_4x4 differs");
+  check(std::memcmp(kRowScan4x4, row4, sizeof row4) == 0, "row_scan_4x4 differs");
+  static const int16_t def8[8] = {0, 8, 1, 16, 9, 2, 17, 24};
+  static const int16_t def32[8] = {0, 32, 1, 64, 33, 2, 96, 65};
+  check(std::memcmp(kDefaultScan8x8, def8, sizeof def8) == 0, "default_scan_8x8 starts wrong");
+  check(std::memcmp(kDefaultScan32x32, def32, sizeof def32) == 0, "default_scan_32x32 starts wrong");
+
+  for (int tx = 0; tx < 4; ++tx) {
+    const int n = 4 << tx;
+    for (int type = 0; type < 4; ++type) {
+      const int16_t *scan = scan_for(tx, type);
+      std::vector<int> order(n * n, -1);
+      bool perm = true;
+      for (int c = 0; c < n * n; ++c) {
+        if (scan[c] < 0 || scan[c] >= n * n || order[scan[c]] >= 0) perm = false;
+        else order[scan[c]] = c;
+      }
+      check(perm, "scan tx %d type %d is not a permutation", tx, type);
+      if (!perm) continue;
+      // The neighbours the contexts use (above and left; the column scan, tx_type 2, only above;
+      // the row scan, tx_type 1, only left) come earlier in the scan.
+      int late = 0;
+      const int eff = tx == 3 ? 0 : type;
+      for (int pos = 1; pos < n * n; ++pos) {
+        const int i = pos / n, j = pos % n;
+        const bool use_above = i > 0 && (eff != 1 || j == 0);
+        const bool use_left = j > 0 && (eff != 2 || i == 0);
+        if (use_above && order[pos - n] > order[pos]) ++late;
+        if (use_left && order[pos - 1] > order[pos]) ++late;
+      }
+      check(late == 0, "scan tx %d type %d: %d context neighbours come after their position", tx,
+            type, late);
+    }
+  }
+}
+
+void test_block_tables() {
+  check(subsize_of(kBlock64x64, PARTITION_HORZ) == kBlock64x32, "64x64 horz");
+  check(subsize_of(kBlock32x32, PARTITION_VERT) == kBlock16x32, "32x32 vert");
+  check(subsize_of(kBlock16x16, PARTITION_SPLIT) == kBlock8x8, "16x16 split");
+  check(subsize_of(kBlock8x8, PARTITION_SPLIT) == kBlock4x4, "8x8 split");
+  check(subsize_of(kBlock8x8, PARTITION_HORZ) == kBlock8x4, "8x8 horz");
+  check(subsize_of(kBlock8x8, PARTITION_NONE) == kBlock8x8, "8x8 none");
+  // 4:2:0 chroma transform: the luma size, capped by the chroma block's smaller side.
+  struct { BlockSize b; int tx, want; } uv[] = {
+      {kBlock64x64, 3, 3}, {kBlock64x32, 3, 2}, {kBlock32x32, 3, 2}, {kBlock32x32, 1, 1},
+      {kBlock16x16, 2, 1}, {kBlock16x8, 1, 0},  {kBlock8x8, 1, 0},   {kBlock4x8, 0, 0}};
+  for (const auto &u : uv)
+    check(uv_tx_size(u.b, u.tx) == u.want, "uv tx of block %d tx %d: %d, want %d", u.b, u.tx,
+          uv_tx_size(u.b, u.tx), u.want);
+  for (int b = 0; b < kNumBlockSizes; ++b) {
+    if (b >= kBlock8x8)
+      check((1 << (kBwl[b] - 1)) == kNum8x8W[b] && (1 << (kBhl[b] - 1)) == kNum8x8H[b],
+            "size tables of block %d disagree", b);
+  }
+}
+
+// counter_to_context from its definition: the two nearest neighbours each add 9 if intra, 3 if
+// ZEROMV, 1 if NEWMV, 0 otherwise; the context names the pair.
+void test_mode_context() {
+  // Contexts: 0 both zero, 1 zero + predicted, 2 both predicted, 3 new + non-intra, 4 both new,
+  // 5 intra + non-intra, 6 both intra.
+  const int kinds[4] = {0, 3, 1, 9};  // predicted, zero, new, intra
+  for (int a = 0; a < 4; ++a)
+    for (int b = a; b < 4; ++b) {
+      const int ka = kinds[a], kb = kinds[b];
+      int want;
+      if (ka == 9 && kb == 9) want = 6;
+      else if (ka == 9 || kb == 9) want = 5;
+      else if (ka == 1 && kb == 1) want = 4;
+      else if (ka == 1 || kb == 1) want = 3;
+      else if (ka == 3 && kb == 3) want = 0;
+      else if (ka == 3 || kb == 3) want = 1;
+      else want = 2;
+      check(kCounterToContext[ka + kb] == want, "mode context of counter %d: %d, want %d",
+            ka + kb, kCounterToContext[ka + kb], want);
+    }
+  // One neighbour only (the other outside the tile) counts alone.
+  check(kCounterToContext[9] == 5 && kCounterToContext[0] == 2, "single-neighbour contexts");
+  check(kMode2Counter[NEARESTMV] == 0 && kMode2Counter[NEARMV] == 0 &&
+            kMode2Counter[ZEROMV] == 3 && kMode2Counter[NEWMV] == 1 && kMode2Counter[TM_PRED] == 9,
+        "mode_2_counter");
+}
+
+}  // namespace
+
+int main() {
+  test_scans();
+  test_block_tables();
+  test_mode_context();
+  return v3dtest::finish();
+}
