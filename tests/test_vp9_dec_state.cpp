@@ -133,13 +133,16 @@ std::vector<std::string> ours(V3dContext *ctx, const std::vector<Bytes> &pkts, b
   std::vector<std::string> md5s;
   V3dVp9Decoder *dec = v3d_vp9_decoder_new(ctx, nullptr);
   failed = false;
-  for (const Bytes &p : pkts) {
-    if (v3d_vp9_decoder_send_data(dec, p.data(), p.size(), 0) < 0) {
+  for (size_t i = 0; i < pkts.size(); ++i) {
+    const Bytes &p = pkts[i];
+    if (v3d_vp9_decoder_send_data(dec, p.data(), p.size(), int64_t(i)) < 0) {
       failed = true;
       break;
     }
     V3dVp9Picture pic;
     while (v3d_vp9_decoder_get_picture(dec, &pic) == 0) {
+      // A picture carries the pts of the packet that showed it (show_existing_frame included).
+      check(pic.pts == int64_t(i), "packet %zu: picture pts %lld", i, (long long)pic.pts);
       v3dtool::Md5 m;
       for (int pl = 0; pl < 3; ++pl) {
         const int w = pl ? (pic.width + 1) / 2 : pic.width,

@@ -67,7 +67,7 @@ void Decoder::finish_frame(const FrameHeader &fh, const FrameContext &pre, Frame
   if (fh.seg.enabled) cur_seg_ ^= 1;
 }
 
-int Decoder::decode_frame(const uint8_t *data, size_t size, int64_t pts, FrameBuffer **shown,
+int Decoder::decode_frame(const uint8_t *data, size_t size, FrameBuffer **shown,
                           const uint8_t **end) {
   *shown = nullptr;
   *end = data + size;
@@ -137,8 +137,6 @@ int Decoder::decode_frame(const uint8_t *data, size_t size, int64_t pts, FrameBu
   cur->render_height = int(fh.render_height);
   cur->color_space = fh.color_space;
   cur->color_range = fh.color_range;
-  cur->pts = pts;
-  cur->frame_index = frame_index_;
 
   const bool adapt = !fh.error_resilient_mode && !fh.frame_parallel_decoding_mode;
   if (adapt) std::memset(&counts_, 0, sizeof(counts_));

@@ -23,7 +23,7 @@ Decoder::~Decoder() {
 }
 
 void Decoder::reset_state() {
-  for (FrameBuffer *f : queue_) f->unref();
+  for (const Output &o : queue_) o.frame->unref();
   queue_.clear();
   for (FrameBuffer *&s : slots_) {
     if (s) s->unref();
@@ -53,7 +53,7 @@ int Decoder::send_data(const uint8_t *data, size_t size, int64_t pts) {
     for (int i = 0; i < index.count; ++i) {
       if (shown) shown->unref();
       if (index.sizes[i] == 0) return fail(V3D_ERROR_INVALID_DATA, "empty frame in superframe");
-      const int rc = decode_frame(p, index.sizes[i], pts, &shown, &end);
+      const int rc = decode_frame(p, index.sizes[i], &shown, &end);
       ++frame_index_;
       if (rc < 0) return rc;
       p += index.sizes[i];
@@ -64,21 +64,22 @@ int Decoder::send_data(const uint8_t *data, size_t size, int64_t pts) {
     const uint8_t *p = data, *data_end = data + size;
     while (p < data_end) {
       if (shown) shown->unref();
-      const int rc = decode_frame(p, size_t(data_end - p), pts, &shown, &end);
+      const int rc = decode_frame(p, size_t(data_end - p), &shown, &end);
       ++frame_index_;
       if (rc < 0) return rc;
       p = end;
       while (p < data_end && *p == 0) ++p;
     }
   }
-  if (shown) queue_.push_back(shown);
+  if (shown) queue_.push_back(Output{shown, pts, frame_index_ - 1});
   return V3D_OK;
 }
 
 int Decoder::get_picture(V3dVp9Picture *pic) {
   if (queue_.empty()) return V3D_ERROR_AGAIN;
-  FrameBuffer *f = queue_.front();
+  const Output out = queue_.front();
   queue_.pop_front();
+  FrameBuffer *f = out.frame;
   for (int p = 0; p < 3; ++p) {
     pic->planes[p] = f->planes[p];
     pic->strides[p] = f->strides[p];
@@ -89,8 +90,8 @@ int Decoder::get_picture(V3dVp9Picture *pic) {
   pic->render_height = f->render_height;
   pic->color_space = f->color_space;
   pic->color_range = f->color_range;
-  pic->pts = f->pts;
-  pic->frame_index = f->frame_index;
+  pic->pts = out.pts;
+  pic->frame_index = out.frame_index;
   pic->ref = f;
   return V3D_OK;
 }

@@ -34,8 +34,7 @@ class Decoder {
  private:
   // Decodes one frame of data[0, size); *shown receives a reference to the frame when it is to
   // be shown, *end where its data ended (libvpx: after the last tile's bool decoder).
-  int decode_frame(const uint8_t *data, size_t size, int64_t pts, FrameBuffer **shown,
-                   const uint8_t **end);
+  int decode_frame(const uint8_t *data, size_t size, FrameBuffer **shown, const uint8_t **end);
   // The frame's dependent state, after its header: segmentation maps, mv buffers.
   void prepare_frame_state(const FrameHeader &fh);
   // Adaptation, context saving, reference slots and the previous-frame state after a frame.
@@ -65,7 +64,14 @@ class Decoder {
   int cur_seg_ = 0;
   bool need_resync_ = true;   // a key frame (or intra-only frame) must come first
   uint32_t frame_index_ = 0;  // decode order, hidden frames included
-  std::deque<FrameBuffer *> queue_;
+  // Pictures to output: a frame shown by several packets (show_existing_frame) is queued with
+  // each packet's pts and frame index.
+  struct Output {
+    FrameBuffer *frame;
+    int64_t pts;
+    uint32_t frame_index;
+  };
+  std::deque<Output> queue_;
   std::string stats_text_;
 };
 
