@@ -134,7 +134,12 @@ V3D_API V3dVp9Decoder *v3d_vp9_decoder_new(V3dContext *ctx, const V3dVp9DecoderS
 V3D_API int v3d_vp9_decoder_send_data(V3dVp9Decoder *dec, const uint8_t *data, size_t size,
                                       int64_t pts) {
   if (!dec) return v3d::set_error(V3D_ERROR_INVALID_ARGUMENT, "VP9: no decoder");
-  return dec->impl.send_data(data, size, pts);
+  // Frame-sized vectors (mode info, motion vectors, maps) of a huge frame may not fit.
+  try {
+    return dec->impl.send_data(data, size, pts);
+  } catch (const std::bad_alloc &) {
+    return v3d::set_error(V3D_ERROR_NO_MEMORY, "VP9: out of memory decoding a frame");
+  }
 }
 
 V3D_API int v3d_vp9_decoder_get_picture(V3dVp9Decoder *dec, V3dVp9Picture *pic) {
