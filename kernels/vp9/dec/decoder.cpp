@@ -98,6 +98,12 @@ int Decoder::get_picture(V3dVp9Picture *pic) {
 
 void Decoder::flush() { reset_state(); }
 
+int Decoder::out_of_memory() {
+  // The frame stopped half-way: like any failed frame, the next must be a key or intra-only one.
+  need_resync_ = true;
+  return set_error(V3D_ERROR_NO_MEMORY, "VP9 frame %u: out of memory", frame_index_);
+}
+
 const char *Decoder::stats() {
   stats_text_ = format_tile_stats(tile_.stats());
   return stats_text_.c_str();
@@ -138,7 +144,7 @@ V3D_API int v3d_vp9_decoder_send_data(V3dVp9Decoder *dec, const uint8_t *data, s
   try {
     return dec->impl.send_data(data, size, pts);
   } catch (const std::bad_alloc &) {
-    return v3d::set_error(V3D_ERROR_NO_MEMORY, "VP9: out of memory decoding a frame");
+    return dec->impl.out_of_memory();
   }
 }
 

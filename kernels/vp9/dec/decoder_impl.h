@@ -30,6 +30,8 @@ class Decoder {
   int get_picture(V3dVp9Picture *pic);
   void flush();
   const char *stats();
+  // After a std::bad_alloc escaped send_data: sets the error and waits for a key frame.
+  int out_of_memory();
 
  private:
   // Decodes one frame of data[0, size); *shown receives a reference to the frame when it is to
