@@ -131,7 +131,14 @@ int Decoder::decode_frame(const uint8_t *data, size_t size, FrameBuffer **shown,
     return fail(V3D_ERROR_INVALID_DATA, err);
 
   prepare_frame_state(fh);
-  FrameBuffer *cur = pool_.get(ctx_, int(fh.frame_width), int(fh.frame_height));
+  // The frame's reference for this function, dropped on every way out (an exception too).
+  struct Ref {
+    FrameBuffer *f;
+    ~Ref() {
+      if (f) f->unref();
+    }
+  } ref{pool_.get(ctx_, int(fh.frame_width), int(fh.frame_height))};
+  FrameBuffer *cur = ref.f;
   if (!cur) return fail(V3D_ERROR_NO_MEMORY, "no memory for a frame");
   cur->render_width = int(fh.render_width);
   cur->render_height = int(fh.render_height);
@@ -173,20 +180,14 @@ int Decoder::decode_frame(const uint8_t *data, size_t size, FrameBuffer **shown,
   in.prev_seg_map = seg_maps_[cur_seg_ ^ 1].data();
   in.cur_seg_map = seg_maps_[cur_seg_].data();
   in.lf_context = ctx_;
-  if (in.size == 0) {
-    cur->unref();
-    return fail(V3D_ERROR_INVALID_DATA, "no tile data after the headers");
-  }
-  if (!tile_.decode_frame(in, &err)) {
-    cur->unref();
-    return fail(V3D_ERROR_INVALID_DATA, err);
-  }
+  if (in.size == 0) return fail(V3D_ERROR_INVALID_DATA, "no tile data after the headers");
+  if (!tile_.decode_frame(in, &err)) return fail(V3D_ERROR_INVALID_DATA, err);
   finish_frame(fh, pre, fc, cur);
   *end = tile_.data_end();
-  if (fh.show_frame)
+  if (fh.show_frame) {
     *shown = cur;
-  else
-    cur->unref();
+    ref.f = nullptr;  // the caller's now
+  }
   return V3D_OK;
 }
 
