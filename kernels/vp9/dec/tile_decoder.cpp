@@ -182,6 +182,7 @@ bool Tile::decode_tile(int tile_row, int tile_col, const uint8_t *data, size_t s
 
 TileDecoder::TileDecoder() : impl_(new Impl) {}
 TileDecoder::~TileDecoder() = default;
+const uint8_t *TileDecoder::data_end() const { return impl_->r.find_end(); }
 const TileStats &TileDecoder::stats() const { return impl_->stats; }
 TileStats &TileDecoder::stats() { return impl_->stats; }
 

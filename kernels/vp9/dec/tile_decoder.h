@@ -93,6 +93,11 @@ class TileDecoder {
   // (truncated tile data, invalid tile sizes, invalid reference scaling). Blocks until done.
   bool decode_frame(const TileFrameInput &in, std::string *error);
 
+  // Where the last tile's data ends as far as its bool decoder read it (libvpx's
+  // vpx_reader_find_end), after decode_frame() succeeded: libvpx looks for another frame from
+  // there in packets without a superframe index.
+  const uint8_t *data_end() const;
+
   const TileStats &stats() const;
   TileStats &stats();
 
