@@ -69,6 +69,8 @@ void mc_dsp_init_ref(McDsp *dsp);
 // Overrides slots with the SIMD implementation of the Highway target currently chosen by
 // hwy::GetChosenTarget() (mc_hwy.cpp). Called through the DspTable, never per call.
 void mc_dsp_init_simd(McDsp *dsp);
+// The scaled slots' part of mc_dsp_init_simd (mc_scaled_hwy.cpp), which calls it.
+void mc_dsp_init_scaled_simd(McDsp *dsp);
 
 // The table in use now (set up once, or again by v3d_cpu_force_target()). Thread-safe.
 const McDsp &mc_dsp();

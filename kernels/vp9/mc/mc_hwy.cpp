@@ -2,7 +2,7 @@
 // VP9 inter prediction on SIMD (Google Highway, dynamic dispatch): the unscaled slots (every
 // width and filter; copy, average, horizontal, vertical and 2-D 8-tap), compiled for every
 // Highway target (SSSE3, SSE4, AVX2, AVX3 on x86-64; NEON on aarch64), chosen once by
-// mc_dsp_init_simd() through HWY_DYNAMIC_DISPATCH. The scaled slots keep the references.
+// mc_dsp_init_simd() through HWY_DYNAMIC_DISPATCH. The scaled slots: mc_scaled_hwy.cpp.
 //
 // Arithmetic: 16-bit lanes, wrapping. A filter sum over 8-bit pixels lies in
 // [-255 * N, 255 * P] with P and N the sums of the positive and of the negated negative taps;
@@ -546,7 +546,10 @@ namespace vp9 {
 
 HWY_EXPORT(InitMcSimd);
 
-void mc_dsp_init_simd(McDsp *dsp) { HWY_DYNAMIC_DISPATCH(InitMcSimd)(dsp); }
+void mc_dsp_init_simd(McDsp *dsp) {
+  HWY_DYNAMIC_DISPATCH(InitMcSimd)(dsp);
+  mc_dsp_init_scaled_simd(dsp);
+}
 
 }  // namespace vp9
 }  // namespace v3d
