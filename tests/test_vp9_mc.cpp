@@ -176,7 +176,8 @@ void test_ref_vs_spec() {
             cases++;
           }
       }
-      check(bad == 0, "reference %s w%d unscaled: %d of %d cases differ from the spec (seed 0x%" PRIx64 ")",
+      check(bad == 0,
+            "reference %s w%d unscaled: %d of %d cases differ from the spec (seed 0x%" PRIx64 ")",
             kFilterNames[f], w, bad, cases, seed);
     }
     // Scaled: random sizes, phases and steps (1..32 as streams give, up to 64 as mc.h allows).
@@ -348,7 +349,8 @@ void test_target(const char *target, GuardedSource &src_mem) {
         const int x0 = rng.range(0, 15), y0 = rng.range(0, 15);
         // Steps 1..32 as streams give; now and then up to 64 (mc.h allows them).
         const int lim = i % 10 == 9 ? 64 : 32;
-        const int xs = i % 5 == 0 ? 16 : rng.range(1, lim), ys = i % 3 == 0 ? 16 : rng.range(1, lim);
+        const int xs = i % 5 == 0 ? 16 : rng.range(1, lim);
+        const int ys = i % 3 == 0 ? 16 : rng.range(1, lim);
         const bool fx = x0 || xs != 16, fy = y0 || ys != 16;
         const int xl = (x0 + (w - 1) * xs) >> 4, yl = (y0 + (h - 1) * ys) >> 4;
         const int c0 = fx ? -3 : 0, cols = fx ? xl + 8 : xl + 1;

@@ -36,8 +36,8 @@ enum InterpFilter {
 // second reference).
 // Reads: rows 0..h-1, or -3..h+3 when my != 0; columns 0..w-1, or -3..w+4 when mx != 0 (nothing
 // else; column w+4 lies inside the block libvpx's decoder emulates at the borders, and lets SIMD
-// loads cover 8 outputs with 16 bytes). Writes exactly the w x h pixels of dst. No alignment promise on any pointer or stride;
-// strides may be negative.
+// loads cover 8 outputs with 16 bytes). Writes exactly the w x h pixels of dst. No alignment
+// promise on any pointer or stride; strides may be negative.
 using McFn = void (*)(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src, ptrdiff_t src_stride,
                       int h, int mx, int my);
 
