@@ -147,8 +147,10 @@ void McScaled(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src, ptrdiff_t 
     const int cols = ((x0_q4 + (w - 1) * x_step_q4) >> 4) + 8;  // columns -3 .. xl + 4
     FilterRows(tmp, s, src_stride, rows, w, cols, groups);
   } else {
+    // Lanes past w (up to the vector's end) are stored nowhere; zeros keep them defined.
     for (int r = 0; r < rows; r++)
-      for (int c = 0; c < w; c++) tmp[r * kTmpStride + c] = s[r * src_stride + c];
+      for (int c = 0; c < (w + 7) / 8 * 8; c++)
+        tmp[r * kTmpStride + c] = c < w ? s[r * src_stride + c] : 0;
   }
   for (int r = 0; r < h; r++, dst += dst_stride) {
     const int pos = y0_q4 + r * y_step_q4;
