@@ -182,7 +182,11 @@ bool Tile::decode_tile(int tile_row, int tile_col, const uint8_t *data, size_t s
 
 TileDecoder::TileDecoder() : impl_(new Impl) {}
 TileDecoder::~TileDecoder() = default;
-const uint8_t *TileDecoder::data_end() const { return impl_->r.find_end(); }
+const uint8_t *TileDecoder::data_end() const {
+  // The last tile (last row, last column) was decoded by the last column's worker.
+  const Impl &d = *impl_;
+  return d.last_worker < d.workers.size() ? d.workers[d.last_worker]->r.find_end() : nullptr;
+}
 const TileStats &TileDecoder::stats() const { return impl_->stats; }
 TileStats &TileDecoder::stats() { return impl_->stats; }
 
@@ -286,6 +290,7 @@ bool TileDecoder::decode_frame(const TileFrameInput &in, std::string *error) {
   }
 
   while (d.workers.size() < size_t(tile_cols)) d.workers.emplace_back(new TileWorker);
+  d.last_worker = size_t(tile_cols - 1);
   for (int tc = 0; tc < tile_cols; ++tc) setup_worker(*d.workers[tc], d, in);
 
   // Tile rows in order (a row continues the above contexts of the one before); the tile columns

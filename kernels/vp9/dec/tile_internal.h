@@ -115,6 +115,7 @@ struct TileDecoder::Impl {
   std::vector<uint8_t> above_part;
   std::vector<V3dVp9LfInfo> lf_grid;
   std::vector<std::unique_ptr<TileWorker>> workers;  // one per tile column
+  size_t last_worker = ~size_t{0};  // the worker that decoded the frame's last tile
 };
 
 using Tile = TileWorker;
