@@ -145,6 +145,8 @@ stream rt9 352 288 20 --rt --cpu-used=9
 stream best176 176 144 10 --best
 # Four tile columns.
 stream tiles1280 1280 720 4 --tile-columns=2 --cpu-used=8
+# Four tile columns of unequal widths at an odd size, with compound prediction.
+stream tiles1001 1001 99 8 --tile-columns=2 --auto-alt-ref=1
 
 # resized NAME FRAMES W0xH0 [FRAME:WxH ...]: frame size changes without key frames (scaled
 # references), made by vp9-resize-enc.
