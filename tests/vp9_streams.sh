@@ -130,7 +130,9 @@ stream altref352 352 288 24 --auto-alt-ref=1 --lag-in-frames=16
 stream errres352 352 288 12 --error-resilient=1
 stream fpar352 352 288 12 --frame-parallel=1
 stream tiles704 704 96 8 --tile-columns=2
-stream tilerows352 352 288 6 --tile-rows=2
+# Tile rows (vpxenc applies --tile-rows only with one thread): 4 rows, then 2 columns x 4 rows.
+stream tilerows352 352 288 6 --tile-rows=2 --threads=1
+stream tilegrid704 704 288 6 --tile-columns=1 --tile-rows=2 --threads=1 --auto-alt-ref=1
 stream aq1 352 288 10 --aq-mode=1
 stream aq2 352 288 10 --aq-mode=2
 stream aq3 352 288 10 --aq-mode=3 --end-usage=cbr --target-bitrate=200
