@@ -107,14 +107,15 @@ stream() {
 }
 
 kf="--kf-max-dist=0 --end-usage=q"
-# (1) key frames only
+# (1) key frames only (lossless without --end-usage=q, which would override it)
 stream kf64-q10 64 64 3 $kf --cq-level=10
 stream kf64-q30 64 64 3 $kf --cq-level=30
 stream kf64-q60 64 64 3 $kf --cq-level=60
 stream kf352-q20 352 288 3 $kf --cq-level=20
 stream kf352-q45 352 288 3 $kf --cq-level=45
-stream kf352-lossless 352 288 2 $kf --lossless=1
+stream kf352-lossless 352 288 2 --kf-max-dist=0 --lossless=1
 stream kf33x17 33 17 3 $kf --cq-level=30
+stream kf33x17-lossless 33 17 2 --kf-max-dist=0 --lossless=1
 stream kf8x8 8 8 3 $kf --cq-level=30
 stream kf2x2 2 2 3 $kf --cq-level=30
 stream kf1x1 1 1 3 $kf --cq-level=30
