@@ -120,6 +120,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (roi && vpx_codec_control(&codec, VP8E_SET_CPUUSED, 7)) return 1;
+  // libvpx's default is frame-parallel mode, without backward adaptation: adapt.
+  if (vpx_codec_control(&codec, VP9E_SET_FRAME_PARALLEL_DECODING, 0)) return 1;
   uint8_t hdr[32] = {'D', 'K', 'I', 'F'};
   put16(hdr + 6, 32);
   memcpy(hdr + 8, "VP90", 4);

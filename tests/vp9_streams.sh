@@ -99,7 +99,10 @@ stream() {
       -vf "scale=$w:$h" -frames:v "$n" -pix_fmt yuv420p "$src" || { echo "FAIL $name: ffmpeg"; failed=$((failed + 1)); return; }
   fi
   ivf="$tmp/$name.ivf"
-  if ! vpxenc --codec=vp9 --ivf --quiet --limit="$n" "$@" -o "$ivf" "$src" >"$tmp/$name.enc.log" 2>&1; then
+  # vpxenc's default is frame-parallel mode, which turns backward adaptation off: streams
+  # adapt unless they ask otherwise (a later option wins).
+  if ! vpxenc --codec=vp9 --ivf --quiet --limit="$n" --frame-parallel=0 "$@" -o "$ivf" "$src" \
+      >"$tmp/$name.enc.log" 2>&1; then
     echo "FAIL $name: vpxenc refused: $(tail -c 200 "$tmp/$name.enc.log")"
     failed=$((failed + 1)); failed_names="$failed_names $name"; return
   fi

@@ -261,6 +261,18 @@ bool TileDecoder::decode_frame(const TileFrameInput &in, std::string *error) {
   ++d.stats.frames;
   if (h.frame_type == KEY_FRAME) ++d.stats.key_frames;
   if (h.intra_only) ++d.stats.intra_only_frames;
+  TileStats &st = d.stats;
+  st.error_res_frames += h.error_resilient_mode;
+  st.frame_parallel_frames += h.frame_parallel_decoding_mode;
+  st.lossless_frames += h.quant.lossless;
+  st.seg_frames += h.seg.enabled;
+  st.compound_frames += !h.frame_is_intra && h.reference_mode != SINGLE_REFERENCE;
+  st.switchable_frames += !h.frame_is_intra && h.interp_filter == SWITCHABLE;
+  st.tx_select_frames += h.tx_mode == TX_MODE_SELECT;
+  st.hp_mv_frames += !h.frame_is_intra && h.allow_high_precision_mv;
+  st.sharpness_frames += h.lf.sharpness_level > 0;
+  st.lf_delta_frames += h.lf.delta_enabled;
+  st.tile_row_frames += h.tile_rows_log2 > 0;
 
   // Tile sizes (spec 6.4: every tile but the last starts with its size, 4 bytes big-endian).
   const int tile_cols = 1 << h.tile_cols_log2, tile_rows = 1 << h.tile_rows_log2;

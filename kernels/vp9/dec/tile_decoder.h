@@ -52,6 +52,10 @@ struct TileStats {
   uint64_t seg_skip_blocks = 0;    // skip implied by the segment's skip feature
   uint64_t seg_ref_blocks = 0;     // reference (or intra) fixed by the segment's feature
   uint64_t lf_frames = 0, tiles = 0;
+  // Frames by header feature.
+  uint64_t error_res_frames = 0, frame_parallel_frames = 0, lossless_frames = 0, seg_frames = 0,
+           compound_frames = 0, switchable_frames = 0, tx_select_frames = 0, hp_mv_frames = 0,
+           sharpness_frames = 0, lf_delta_frames = 0, tile_row_frames = 0;
 };
 
 // Everything one frame's tile decoding needs. The frame driver owns all buffers.
