@@ -139,7 +139,8 @@ stream tilerows352 352 288 6 --tile-rows=2 --threads=1
 stream tilegrid704 704 288 6 --tile-columns=1 --tile-rows=2 --threads=1 --auto-alt-ref=1
 stream aq1 352 288 10 --aq-mode=1
 stream aq2 352 288 10 --aq-mode=2
-stream aq3 352 288 10 --aq-mode=3 --end-usage=cbr --target-bitrate=200
+# Cyclic refresh (aq-mode 3) only runs in one-pass CBR.
+stream aq3 352 288 12 --aq-mode=3 --passes=1 --end-usage=cbr --target-bitrate=300 --lag-in-frames=0
 stream sharp5 352 288 8 --sharpness=5
 # Dynamic resizing (scaled references) where this vpxenc does it: low-rate one-pass CBR.
 stream resize352 352 288 30 --resize-allowed=1 --end-usage=cbr --target-bitrate=30 --lag-in-frames=0
