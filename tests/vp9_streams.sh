@@ -155,9 +155,10 @@ stream tiles1280 1280 720 4 --tile-columns=2 --cpu-used=8
 # Four tile columns of unequal widths at an odd size, with compound prediction.
 stream tiles1001 1001 99 8 --tile-columns=2 --auto-alt-ref=1
 
-# resized NAME FRAMES W0xH0 [FRAME:WxH ...]: frame size changes without key frames (scaled
-# references), made by vp9-resize-enc.
-resized() {
+# special NAME FRAMES MODE...: a stream made by vp9-resize-enc (see its usage): frame size
+# changes without key frames (scaled references), spatial layers with an intra-only frame, a
+# region-of-interest map, key frames with a loop-filter sharpness.
+special() {
   name=$1
   shift
   echo "$name" | grep -Eq -- "$filter" || return 0
@@ -174,13 +175,16 @@ resized() {
   check "$name" "$ivf"
 }
 
-resized scaled352 24 352x288 4:176x144 8:352x288 12:200x150 16:351x287 20:177x145
-resized scaled128 16 128x96 3:65x49 6:127x95 9:64x48 12:100x75
-resized scaled64 12 64x64 2:33x33 4:63x63 6:32x32 8:40x24
+special scaled352 24 352x288 4:176x144 8:352x288 12:200x150 16:351x287 20:177x145
+special scaled128 16 128x96 3:65x49 6:127x95 9:64x48 12:100x75
+special scaled64 12 64x64 2:33x33 4:63x63 6:32x32 8:40x24
 # Two spatial layers (inter-layer scaled prediction, superframes) with an intra-only frame.
-resized svc-intra-only 20 svc 8
+special svc-intra-only 20 svc 8
 # Every segmentation feature (quantiser, loop filter, skip, fixed reference) in a moving map.
-resized roi-segments 20 roi
+special roi-segments 20 roi
+# Loop-filter sharpness, which libvpx's encoder never sets.
+special sharpness3 8 sharp 3
+special sharpness7 8 sharp 7
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] || { echo "failed:$failed_names"; exit 1; }
