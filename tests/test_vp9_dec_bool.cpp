@@ -135,6 +135,13 @@ void test_round_trip(uint64_t seed) {
     }
     check(bad < 0, "round trip seed %llu size %zu: symbol %d of %d differs",
           (unsigned long long)seed, size, bad, n);
+    // libvpx's vpx_reader_find_end: inside the data, past the symbols (only the encoder's
+    // padding, 32 decisions and the flushed low bits, lies beyond).
+    if (size == data.size()) {
+      const size_t end = size_t(bd.find_end() - buf.data());
+      check(end <= size && end + 10 >= size, "round trip seed %llu: find_end %zu of %zu",
+            (unsigned long long)seed, end, size);
+    }
     // The trimmed stream lacks the zero bytes the decoder shifted in, which libvpx calls an error.
     if (size == data.size()) {
       check(!bd.has_error(), "round trip seed %llu: has_error on a complete stream",

@@ -171,8 +171,10 @@ void compare(const std::string &name, const TraceFrame &t, const FrameHeader &fh
   eq("tile_rows_log2", fh.tile_rows_log2, t.get("tile_rows_log2"));
   eq("header_size_in_bytes", fh.header_size_in_bytes, t.get("header_size_in_bytes"));
   const auto it = t.pos.find("header_size_in_bytes");
-  if (it != t.pos.end())
+  if (it != t.pos.end()) {
     eq("uncompressed header bytes", fh.uncompressed_header_size, (it->second + 16 + 7) / 8);
+    eq("uncompressed header bits", fh.uncompressed_header_bits, it->second + 16);
+  }
 }
 
 // Encodes a stream, parses it both ways, compares, and returns our parse for the caller's

@@ -14,6 +14,13 @@
 // Usage: vp9-resize-enc OUT.ivf FRAMES W0xH0 [FRAME:WxH ...]   (sizes applied from FRAME on)
 //        vp9-resize-enc OUT.ivf FRAMES svc K
 //        vp9-resize-enc OUT.ivf FRAMES roi
+//        vp9-resize-enc OUT.ivf FRAMES sharp S
+// Fourth mode, "sharp": key frames only, each rewritten to loop-filter sharpness S (libvpx's
+// encoder always writes 0). The sharpness field of a profile-0 key frame's uncompressed header
+// without error resilience or a render size sits at bits 79..81 (spec 6.2: marker, profile,
+// show_existing_frame, frame_type, show_frame, error_resilient_mode, sync code, color_space,
+// color_range, frame size, render_and_frame_size_different, refresh_frame_context,
+// frame_parallel_decoding_mode, frame_context_idx, filter_level).
 // Built only when libvpx's development files are present (tests/meson.build).
 #include <stdint.h>
 #include <stdio.h>
@@ -98,9 +105,11 @@ int main(int argc, char **argv) {
   const int frames = atoi(argv[2]);
   const int svc = strcmp(argv[3], "svc") == 0;
   const int roi = strcmp(argv[3], "roi") == 0;
+  const int sharp = strcmp(argv[3], "sharp") == 0;
+  const int sharpness = sharp && argc > 4 ? atoi(argv[4]) & 7 : 0;
   const int intra_only_at = svc && argc > 4 ? atoi(argv[4]) : -1;
   int w = 352, h = 288;
-  if (!svc && !roi && !parse_size(argv[3], &w, &h)) return 2;
+  if (!svc && !roi && !sharp && !parse_size(argv[3], &w, &h)) return 2;
   FILE *out = fopen(argv[1], "wb");
   if (!out) return 1;
   vpx_codec_enc_cfg_t cfg;
@@ -115,11 +124,14 @@ int main(int argc, char **argv) {
   cfg.rc_end_usage = VPX_VBR;
   cfg.rc_target_bitrate = 400;
   cfg.kf_mode = VPX_KF_DISABLED;
+  if (sharp) cfg.rc_min_quantizer = 40;  // coarse enough that every frame is loop-filtered
   if (svc ? !setup_svc(&codec, &cfg) : vpx_codec_enc_init(&codec, vpx_codec_vp9_cx(), &cfg, 0) != 0) {
     fprintf(stderr, "encoder init failed\n");
     return 1;
   }
   if (roi && vpx_codec_control(&codec, VP8E_SET_CPUUSED, 7)) return 1;
+  // libvpx's default is frame-parallel mode, without backward adaptation: adapt.
+  if (vpx_codec_control(&codec, VP9E_SET_FRAME_PARALLEL_DECODING, 0)) return 1;
   uint8_t hdr[32] = {'D', 'K', 'I', 'F'};
   put16(hdr + 6, 32);
   memcpy(hdr + 8, "VP90", 4);
@@ -139,7 +151,7 @@ int main(int argc, char **argv) {
       sync.spatial_layer_sync[0] = sync.spatial_layer_sync[1] = 1;
       if (vpx_codec_control(&codec, VP9E_SET_SVC_SPATIAL_LAYER_SYNC, &sync)) return 1;
     }
-    for (int a = 4; a < argc && t < frames && !svc && !roi; ++a) {
+    for (int a = 4; a < argc && t < frames && !svc && !roi && !sharp; ++a) {
       int f, nw, nh;
       if (sscanf(argv[a], "%d:%dx%d", &f, &nw, &nh) == 3 && f == t) {
         cfg.g_w = (unsigned)nw;
@@ -159,7 +171,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "ROI map refused: %s\n", vpx_codec_error_detail(&codec));
       return 1;
     }
-    if (vpx_codec_encode(&codec, t < frames ? &img : NULL, t, 1, 0,
+    if (vpx_codec_encode(&codec, t < frames ? &img : NULL, t, 1, sharp ? VPX_EFLAG_FORCE_KF : 0,
                          svc || roi ? VPX_DL_REALTIME : VPX_DL_GOOD_QUALITY)) {
       fprintf(stderr, "encode failed: %s\n", vpx_codec_error_detail(&codec));
       return 1;
@@ -173,7 +185,14 @@ int main(int argc, char **argv) {
       put32(fh + 4, (unsigned)pkt->data.frame.pts);
       put32(fh + 8, 0);
       fwrite(fh, 1, 12, out);
-      fwrite(pkt->data.frame.buf, 1, pkt->data.frame.sz, out);
+      uint8_t *buf = (uint8_t *)pkt->data.frame.buf;
+      if (sharp && pkt->data.frame.sz > 11) {
+        for (int b = 0; b < 3; ++b) {
+          const int bit = 79 + b, v = (sharpness >> (2 - b)) & 1;
+          buf[bit >> 3] = (uint8_t)((buf[bit >> 3] & ~(0x80 >> (bit & 7))) | (v << (7 - (bit & 7))));
+        }
+      }
+      fwrite(buf, 1, pkt->data.frame.sz, out);
     }
   }
   vpx_img_free(&img);

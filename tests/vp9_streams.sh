@@ -99,7 +99,10 @@ stream() {
       -vf "scale=$w:$h" -frames:v "$n" -pix_fmt yuv420p "$src" || { echo "FAIL $name: ffmpeg"; failed=$((failed + 1)); return; }
   fi
   ivf="$tmp/$name.ivf"
-  if ! vpxenc --codec=vp9 --ivf --quiet --limit="$n" "$@" -o "$ivf" "$src" >"$tmp/$name.enc.log" 2>&1; then
+  # vpxenc's default is frame-parallel mode, which turns backward adaptation off: streams
+  # adapt unless they ask otherwise (a later option wins).
+  if ! vpxenc --codec=vp9 --ivf --quiet --limit="$n" --frame-parallel=0 "$@" -o "$ivf" "$src" \
+      >"$tmp/$name.enc.log" 2>&1; then
     echo "FAIL $name: vpxenc refused: $(tail -c 200 "$tmp/$name.enc.log")"
     failed=$((failed + 1)); failed_names="$failed_names $name"; return
   fi
@@ -107,14 +110,15 @@ stream() {
 }
 
 kf="--kf-max-dist=0 --end-usage=q"
-# (1) key frames only
+# (1) key frames only (lossless without --end-usage=q, which would override it)
 stream kf64-q10 64 64 3 $kf --cq-level=10
 stream kf64-q30 64 64 3 $kf --cq-level=30
 stream kf64-q60 64 64 3 $kf --cq-level=60
 stream kf352-q20 352 288 3 $kf --cq-level=20
 stream kf352-q45 352 288 3 $kf --cq-level=45
-stream kf352-lossless 352 288 2 $kf --lossless=1
+stream kf352-lossless 352 288 2 --kf-max-dist=0 --lossless=1
 stream kf33x17 33 17 3 $kf --cq-level=30
+stream kf33x17-lossless 33 17 2 --kf-max-dist=0 --lossless=1
 stream kf8x8 8 8 3 $kf --cq-level=30
 stream kf2x2 2 2 3 $kf --cq-level=30
 stream kf1x1 1 1 3 $kf --cq-level=30
@@ -130,10 +134,13 @@ stream altref352 352 288 24 --auto-alt-ref=1 --lag-in-frames=16
 stream errres352 352 288 12 --error-resilient=1
 stream fpar352 352 288 12 --frame-parallel=1
 stream tiles704 704 96 8 --tile-columns=2
-stream tilerows352 352 288 6 --tile-rows=2
+# Tile rows (vpxenc applies --tile-rows only with one thread): 4 rows, then 2 columns x 4 rows.
+stream tilerows352 352 288 6 --tile-rows=2 --threads=1
+stream tilegrid704 704 288 6 --tile-columns=1 --tile-rows=2 --threads=1 --auto-alt-ref=1
 stream aq1 352 288 10 --aq-mode=1
 stream aq2 352 288 10 --aq-mode=2
-stream aq3 352 288 10 --aq-mode=3 --end-usage=cbr --target-bitrate=200
+# Cyclic refresh (aq-mode 3) only runs in one-pass CBR.
+stream aq3 352 288 12 --aq-mode=3 --passes=1 --end-usage=cbr --target-bitrate=300 --lag-in-frames=0
 stream sharp5 352 288 8 --sharpness=5
 # Dynamic resizing (scaled references) where this vpxenc does it: low-rate one-pass CBR.
 stream resize352 352 288 30 --resize-allowed=1 --end-usage=cbr --target-bitrate=30 --lag-in-frames=0
@@ -145,10 +152,13 @@ stream rt9 352 288 20 --rt --cpu-used=9
 stream best176 176 144 10 --best
 # Four tile columns.
 stream tiles1280 1280 720 4 --tile-columns=2 --cpu-used=8
+# Four tile columns of unequal widths at an odd size, with compound prediction.
+stream tiles1001 1001 99 8 --tile-columns=2 --auto-alt-ref=1
 
-# resized NAME FRAMES W0xH0 [FRAME:WxH ...]: frame size changes without key frames (scaled
-# references), made by vp9-resize-enc.
-resized() {
+# special NAME FRAMES MODE...: a stream made by vp9-resize-enc (see its usage): frame size
+# changes without key frames (scaled references), spatial layers with an intra-only frame, a
+# region-of-interest map, key frames with a loop-filter sharpness.
+special() {
   name=$1
   shift
   echo "$name" | grep -Eq -- "$filter" || return 0
@@ -165,13 +175,16 @@ resized() {
   check "$name" "$ivf"
 }
 
-resized scaled352 24 352x288 4:176x144 8:352x288 12:200x150 16:351x287 20:177x145
-resized scaled128 16 128x96 3:65x49 6:127x95 9:64x48 12:100x75
-resized scaled64 12 64x64 2:33x33 4:63x63 6:32x32 8:40x24
+special scaled352 24 352x288 4:176x144 8:352x288 12:200x150 16:351x287 20:177x145
+special scaled128 16 128x96 3:65x49 6:127x95 9:64x48 12:100x75
+special scaled64 12 64x64 2:33x33 4:63x63 6:32x32 8:40x24
 # Two spatial layers (inter-layer scaled prediction, superframes) with an intra-only frame.
-resized svc-intra-only 20 svc 8
+special svc-intra-only 20 svc 8
 # Every segmentation feature (quantiser, loop filter, skip, fixed reference) in a moving map.
-resized roi-segments 20 roi
+special roi-segments 20 roi
+# Loop-filter sharpness, which libvpx's encoder never sets.
+special sharpness3 8 sharp 3
+special sharpness7 8 sharp 7
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] || { echo "failed:$failed_names"; exit 1; }

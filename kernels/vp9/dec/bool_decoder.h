@@ -84,6 +84,15 @@ class BoolDecoder {
   // vpx_reader_has_error): the data is truncated or corrupt.
   bool has_error() const { return count_ > kWindow && count_ < kLotsOfBits; }
 
+  // Where the coded data ends as far as this decoder has read it (libvpx's vpx_reader_find_end):
+  // the first byte none of whose bits entered the arithmetic decoder's 8-bit value, the end of
+  // the buffer once the data ran out. libvpx looks for another frame from there in packets
+  // without a superframe index.
+  const uint8_t *find_end() const {
+    if (count_ > 8 && count_ < kWindow) return pos_ - (count_ - 1) / 8;
+    return pos_;
+  }
+
   // Number of padding bits left (spec exit_bool's BoolMaxBits): the bits of the buffer the
   // arithmetic decoder has not shifted in yet. Negative when it has read past the end.
   int64_t bits_left() const {

@@ -67,8 +67,10 @@ void Decoder::finish_frame(const FrameHeader &fh, const FrameContext &pre, Frame
   if (fh.seg.enabled) cur_seg_ ^= 1;
 }
 
-int Decoder::decode_frame(const uint8_t *data, size_t size, int64_t pts, FrameBuffer **shown) {
+int Decoder::decode_frame(const uint8_t *data, size_t size, FrameBuffer **shown,
+                          const uint8_t **end) {
   *shown = nullptr;
+  *end = data + size;
   std::string err;
   FrameHeader fh;
   const HeaderState saved_hs = hs_;
@@ -83,6 +85,7 @@ int Decoder::decode_frame(const uint8_t *data, size_t size, int64_t pts, FrameBu
     f->ref();
     *shown = f;
     ++tile_.stats().show_existing;
+    *end = data + fh.uncompressed_header_size;
     return V3D_OK;
   }
   if (fh.profile != 0 || fh.bit_depth != 8) {
@@ -128,14 +131,19 @@ int Decoder::decode_frame(const uint8_t *data, size_t size, int64_t pts, FrameBu
     return fail(V3D_ERROR_INVALID_DATA, err);
 
   prepare_frame_state(fh);
-  FrameBuffer *cur = pool_.get(ctx_, int(fh.frame_width), int(fh.frame_height));
+  // The frame's reference for this function, dropped on every way out (an exception too).
+  struct Ref {
+    FrameBuffer *f;
+    ~Ref() {
+      if (f) f->unref();
+    }
+  } ref{pool_.get(ctx_, int(fh.frame_width), int(fh.frame_height))};
+  FrameBuffer *cur = ref.f;
   if (!cur) return fail(V3D_ERROR_NO_MEMORY, "no memory for a frame");
   cur->render_width = int(fh.render_width);
   cur->render_height = int(fh.render_height);
   cur->color_space = fh.color_space;
   cur->color_range = fh.color_range;
-  cur->pts = pts;
-  cur->frame_index = frame_index_;
 
   const bool adapt = !fh.error_resilient_mode && !fh.frame_parallel_decoding_mode;
   if (adapt) std::memset(&counts_, 0, sizeof(counts_));
@@ -172,19 +180,14 @@ int Decoder::decode_frame(const uint8_t *data, size_t size, int64_t pts, FrameBu
   in.prev_seg_map = seg_maps_[cur_seg_ ^ 1].data();
   in.cur_seg_map = seg_maps_[cur_seg_].data();
   in.lf_context = ctx_;
-  if (in.size == 0) {
-    cur->unref();
-    return fail(V3D_ERROR_INVALID_DATA, "no tile data after the headers");
-  }
-  if (!tile_.decode_frame(in, &err)) {
-    cur->unref();
-    return fail(V3D_ERROR_INVALID_DATA, err);
-  }
+  if (in.size == 0) return fail(V3D_ERROR_INVALID_DATA, "no tile data after the headers");
+  if (!tile_.decode_frame(in, &err)) return fail(V3D_ERROR_INVALID_DATA, err);
   finish_frame(fh, pre, fc, cur);
-  if (fh.show_frame)
+  *end = tile_.data_end();
+  if (fh.show_frame) {
     *shown = cur;
-  else
-    cur->unref();
+    ref.f = nullptr;  // the caller's now
+  }
   return V3D_OK;
 }
 

@@ -23,7 +23,7 @@ Decoder::~Decoder() {
 }
 
 void Decoder::reset_state() {
-  for (FrameBuffer *f : queue_) f->unref();
+  for (const Output &o : queue_) o.frame->unref();
   queue_.clear();
   for (FrameBuffer *&s : slots_) {
     if (s) s->unref();
@@ -45,30 +45,41 @@ int Decoder::send_data(const uint8_t *data, size_t size, int64_t pts) {
   SuperframeIndex index;
   std::string err;
   if (!parse_superframe_index(data, size, index, err)) return fail(V3D_ERROR_INVALID_DATA, err);
-  if (index.count == 0) {
-    index.count = 1;
-    index.sizes[0] = uint32_t(size);
-  }
   // libvpx outputs at most one picture per packet: the last frame's, when it is shown.
   FrameBuffer *shown = nullptr;
-  const uint8_t *p = data;
-  for (int i = 0; i < index.count; ++i) {
-    if (shown) shown->unref();
-    shown = nullptr;
-    if (index.sizes[i] == 0) return fail(V3D_ERROR_INVALID_DATA, "empty frame in superframe");
-    const int rc = decode_frame(p, index.sizes[i], pts, &shown);
-    ++frame_index_;
-    if (rc < 0) return rc;
-    p += index.sizes[i];
+  const uint8_t *end;
+  if (index.count > 0) {
+    const uint8_t *p = data;
+    for (int i = 0; i < index.count; ++i) {
+      if (shown) shown->unref();
+      if (index.sizes[i] == 0) return fail(V3D_ERROR_INVALID_DATA, "empty frame in superframe");
+      const int rc = decode_frame(p, index.sizes[i], &shown, &end);
+      ++frame_index_;
+      if (rc < 0) return rc;
+      p += index.sizes[i];
+    }
+  } else {
+    // Without an index, libvpx decodes another frame from where the previous one's data ended
+    // (after any zero bytes), as long as bytes remain.
+    const uint8_t *p = data, *data_end = data + size;
+    while (p < data_end) {
+      if (shown) shown->unref();
+      const int rc = decode_frame(p, size_t(data_end - p), &shown, &end);
+      ++frame_index_;
+      if (rc < 0) return rc;
+      p = end;
+      while (p < data_end && *p == 0) ++p;
+    }
   }
-  if (shown) queue_.push_back(shown);
+  if (shown) queue_.push_back(Output{shown, pts, frame_index_ - 1});
   return V3D_OK;
 }
 
 int Decoder::get_picture(V3dVp9Picture *pic) {
   if (queue_.empty()) return V3D_ERROR_AGAIN;
-  FrameBuffer *f = queue_.front();
+  const Output out = queue_.front();
   queue_.pop_front();
+  FrameBuffer *f = out.frame;
   for (int p = 0; p < 3; ++p) {
     pic->planes[p] = f->planes[p];
     pic->strides[p] = f->strides[p];
@@ -79,13 +90,19 @@ int Decoder::get_picture(V3dVp9Picture *pic) {
   pic->render_height = f->render_height;
   pic->color_space = f->color_space;
   pic->color_range = f->color_range;
-  pic->pts = f->pts;
-  pic->frame_index = f->frame_index;
+  pic->pts = out.pts;
+  pic->frame_index = out.frame_index;
   pic->ref = f;
   return V3D_OK;
 }
 
 void Decoder::flush() { reset_state(); }
+
+int Decoder::out_of_memory() {
+  // The frame stopped half-way: like any failed frame, the next must be a key or intra-only one.
+  need_resync_ = true;
+  return set_error(V3D_ERROR_NO_MEMORY, "VP9 frame %u: out of memory", frame_index_);
+}
 
 const char *Decoder::stats() {
   stats_text_ = format_tile_stats(tile_.stats());
@@ -123,7 +140,12 @@ V3D_API V3dVp9Decoder *v3d_vp9_decoder_new(V3dContext *ctx, const V3dVp9DecoderS
 V3D_API int v3d_vp9_decoder_send_data(V3dVp9Decoder *dec, const uint8_t *data, size_t size,
                                       int64_t pts) {
   if (!dec) return v3d::set_error(V3D_ERROR_INVALID_ARGUMENT, "VP9: no decoder");
-  return dec->impl.send_data(data, size, pts);
+  // Frame-sized vectors (mode info, motion vectors, maps) of a huge frame may not fit.
+  try {
+    return dec->impl.send_data(data, size, pts);
+  } catch (const std::bad_alloc &) {
+    return dec->impl.out_of_memory();
+  }
 }
 
 V3D_API int v3d_vp9_decoder_get_picture(V3dVp9Decoder *dec, V3dVp9Picture *pic) {

@@ -30,10 +30,13 @@ class Decoder {
   int get_picture(V3dVp9Picture *pic);
   void flush();
   const char *stats();
+  // After a std::bad_alloc escaped send_data: sets the error and waits for a key frame.
+  int out_of_memory();
 
  private:
-  // Decodes one frame; *shown receives a reference to the frame when it is to be shown.
-  int decode_frame(const uint8_t *data, size_t size, int64_t pts, FrameBuffer **shown);
+  // Decodes one frame of data[0, size); *shown receives a reference to the frame when it is to
+  // be shown, *end where its data ended (libvpx: after the last tile's bool decoder).
+  int decode_frame(const uint8_t *data, size_t size, FrameBuffer **shown, const uint8_t **end);
   // The frame's dependent state, after its header: segmentation maps, mv buffers.
   void prepare_frame_state(const FrameHeader &fh);
   // Adaptation, context saving, reference slots and the previous-frame state after a frame.
@@ -63,7 +66,14 @@ class Decoder {
   int cur_seg_ = 0;
   bool need_resync_ = true;   // a key frame (or intra-only frame) must come first
   uint32_t frame_index_ = 0;  // decode order, hidden frames included
-  std::deque<FrameBuffer *> queue_;
+  // Pictures to output: a frame shown by several packets (show_existing_frame) is queued with
+  // each packet's pts and frame index.
+  struct Output {
+    FrameBuffer *frame;
+    int64_t pts;
+    uint32_t frame_index;
+  };
+  std::deque<Output> queue_;
   std::string stats_text_;
 };
 

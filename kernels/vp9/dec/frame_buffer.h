@@ -24,8 +24,6 @@ struct FrameBuffer {
   int alloc_w = 0, alloc_h = 0;  // luma allocation (multiples of 64)
   int render_width = 0, render_height = 0;
   int color_space = 0, color_range = 0;
-  int64_t pts = 0;
-  uint32_t frame_index = 0;
 
   void ref() { refs.fetch_add(1, std::memory_order_relaxed); }
   // Frees the frame when the last reference goes.

@@ -155,6 +155,7 @@ struct FrameHeader {
   uint16_t sb64_rows = 0;
   bool frame_is_intra = false;            // key frame or intra-only
   uint32_t uncompressed_header_size = 0;  // bytes, including trailing bits
+  uint32_t uncompressed_header_bits = 0;  // bits before trailing_bits()
   // setup_past_independence() applies (intra frames and error-resilient frames): segmentation
   // features cleared, loop filter deltas reset (both already done in this header), the previous
   // segmentation map and MVs unusable, probabilities reset to the defaults, ref_frame_sign_bias

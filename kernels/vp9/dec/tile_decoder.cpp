@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sched/context.h"
+#include "threads/thread_pool.h"
 #include "vp9/dec/quant.h"
 #include "vp9/dec/tile_internal.h"
 #include "vp9/dec/trees.h"
@@ -180,59 +182,107 @@ bool Tile::decode_tile(int tile_row, int tile_col, const uint8_t *data, size_t s
 
 TileDecoder::TileDecoder() : impl_(new Impl) {}
 TileDecoder::~TileDecoder() = default;
+const uint8_t *TileDecoder::data_end() const {
+  // The last tile (last row, last column) was decoded by the last column's worker.
+  const Impl &d = *impl_;
+  return d.last_worker < d.workers.size() ? d.workers[d.last_worker]->r.find_end() : nullptr;
+}
 const TileStats &TileDecoder::stats() const { return impl_->stats; }
 TileStats &TileDecoder::stats() { return impl_->stats; }
 
-bool TileDecoder::decode_frame(const TileFrameInput &in, std::string *error) {
-  Impl &t = *impl_;
+namespace {
+
+// Frame-level state every worker reads: the header's derived values and the decoder's arrays.
+void setup_worker(TileWorker &w, TileDecoder::Impl &d, const TileFrameInput &in) {
   const FrameHeader &h = *in.hdr;
-  t.in = in;
-  t.hdr = in.hdr;
-  t.fc = in.probs;
-  t.counts = in.counts;
-  t.mi_rows = h.mi_rows;
-  t.mi_cols = h.mi_cols;
-  t.aligned_w = h.mi_cols * 8;
-  t.aligned_h = h.mi_rows * 8;
-  t.lossless = h.quant.lossless;
-  t.block_error.clear();
-  const size_t cells = size_t(t.mi_rows) * t.mi_cols;
-  t.mi_pool.assign(cells, ModeInfo{});
-  t.grid.assign(cells, nullptr);
-  t.lf_grid.assign(cells, V3dVp9LfInfo{});
-  const int sb_cols = (t.mi_cols + 7) >> 3;
-  for (int p = 0; p < 3; ++p) t.above_nz[p].assign(size_t(sb_cols) * (p ? 8 : 16), 0);
-  t.above_part.assign(size_t(sb_cols) * 8, 0);
+  w.in = in;
+  w.hdr = in.hdr;
+  w.fc = in.probs;
+  w.mi_rows = h.mi_rows;
+  w.mi_cols = h.mi_cols;
+  w.aligned_w = h.mi_cols * 8;
+  w.aligned_h = h.mi_rows * 8;
+  w.lossless = h.quant.lossless;
+  w.block_error.clear();
+  w.mi_pool = d.mi_pool.data();
+  w.grid = d.grid.data();
+  for (int p = 0; p < 3; ++p) w.above_nz[p] = d.above_nz[p].data();
+  w.above_part = d.above_part.data();
+  w.lf_grid = d.lf_grid.data();
+  w.stats = TileStats{};
+  w.counts = nullptr;
+  if (in.counts) {
+    std::memset(&w.own_counts, 0, sizeof(w.own_counts));
+    w.counts = &w.own_counts;
+  }
   for (int seg = 0; seg < kMaxSegments; ++seg) {
-    const SegmentDequant d = segment_dequant(h, seg);
-    t.dequant[seg][0][0] = d.y_dc;
-    t.dequant[seg][0][1] = d.y_ac;
-    t.dequant[seg][1][0] = d.uv_dc;
-    t.dequant[seg][1][1] = d.uv_ac;
+    const SegmentDequant q = segment_dequant(h, seg);
+    w.dequant[seg][0][0] = q.y_dc;
+    w.dequant[seg][0][1] = q.y_ac;
+    w.dequant[seg][1][0] = q.uv_dc;
+    w.dequant[seg][1][1] = q.uv_ac;
   }
   LoopFilterLevels levels;
   loop_filter_levels(h, levels);
-  std::memcpy(t.lf_level, levels.level, sizeof(t.lf_level));
-  ++t.stats.frames;
-  if (h.frame_type == KEY_FRAME) ++t.stats.key_frames;
-  if (h.intra_only) ++t.stats.intra_only_frames;
-
-  if (!h.frame_is_intra) {
-    for (int i = 0; i < 3; ++i) {
-      // A reference of unusable size is an error only when a block predicts from it (libvpx).
-      setup_scale(&t.scale[i], in.refs[i].width, in.refs[i].height, h.frame_width, h.frame_height);
-      if (!in.refs[i].planes[0]) t.scale[i].valid = false;
-    }
+  std::memcpy(w.lf_level, levels.level, sizeof(w.lf_level));
+  for (int i = 0; i < 3; ++i) {
+    w.scale[i] = RefScale{};
+    if (h.frame_is_intra) continue;
+    // A reference of unusable size is an error only when a block predicts from it (libvpx).
+    setup_scale(&w.scale[i], in.refs[i].width, in.refs[i].height, h.frame_width, h.frame_height);
+    if (!in.refs[i].planes[0]) w.scale[i].valid = false;
   }
+}
 
+void add_stats(TileStats &d, const TileStats &s) {
+  static_assert(sizeof(TileStats) % sizeof(uint64_t) == 0, "TileStats is all uint64_t");
+  auto *dp = reinterpret_cast<uint64_t *>(&d);
+  const auto *sp = reinterpret_cast<const uint64_t *>(&s);
+  for (size_t i = 0; i < sizeof(TileStats) / sizeof(uint64_t); ++i) dp[i] += sp[i];
+}
+
+struct TileData {
+  const uint8_t *data;
+  size_t size;
+};
+
+}  // namespace
+
+bool TileDecoder::decode_frame(const TileFrameInput &in, std::string *error) {
+  Impl &d = *impl_;
+  const FrameHeader &h = *in.hdr;
+  const size_t cells = size_t(h.mi_rows) * h.mi_cols;
+  d.mi_pool.assign(cells, ModeInfo{});
+  d.grid.assign(cells, nullptr);
+  d.lf_grid.assign(cells, V3dVp9LfInfo{});
+  const int sb_cols = (h.mi_cols + 7) >> 3;
+  for (int p = 0; p < 3; ++p) d.above_nz[p].assign(size_t(sb_cols) * (p ? 8 : 16), 0);
+  d.above_part.assign(size_t(sb_cols) * 8, 0);
+  ++d.stats.frames;
+  if (h.frame_type == KEY_FRAME) ++d.stats.key_frames;
+  if (h.intra_only) ++d.stats.intra_only_frames;
+  TileStats &st = d.stats;
+  st.error_res_frames += h.error_resilient_mode;
+  st.frame_parallel_frames += h.frame_parallel_decoding_mode;
+  st.lossless_frames += h.quant.lossless;
+  st.seg_frames += h.seg.enabled;
+  st.compound_frames += !h.frame_is_intra && h.reference_mode != SINGLE_REFERENCE;
+  st.switchable_frames += !h.frame_is_intra && h.interp_filter == SWITCHABLE;
+  st.tx_select_frames += h.tx_mode == TX_MODE_SELECT;
+  st.hp_mv_frames += !h.frame_is_intra && h.allow_high_precision_mv;
+  st.sharpness_frames += h.lf.sharpness_level > 0;
+  st.lf_delta_frames += h.lf.delta_enabled;
+  st.tile_row_frames += h.tile_rows_log2 > 0;
+
+  // Tile sizes (spec 6.4: every tile but the last starts with its size, 4 bytes big-endian).
   const int tile_cols = 1 << h.tile_cols_log2, tile_rows = 1 << h.tile_rows_log2;
+  std::vector<TileData> tiles(size_t(tile_cols) * tile_rows);
   const uint8_t *p = in.data;
   const uint8_t *end = in.data + in.size;
   for (int tr = 0; tr < tile_rows; ++tr) {
     for (int tc = 0; tc < tile_cols; ++tc) {
-      const bool last = tr == tile_rows - 1 && tc == tile_cols - 1;
       size_t size;
-      if (last) {
+      if (tr == tile_rows - 1 && tc == tile_cols - 1) {
         size = size_t(end - p);
       } else {
         if (end - p < 4) {
@@ -246,16 +296,46 @@ bool TileDecoder::decode_frame(const TileFrameInput &in, std::string *error) {
           return false;
         }
       }
-      if (!t.decode_tile(tr, tc, p, size, error)) return false;
+      tiles[size_t(tr) * tile_cols + tc] = TileData{p, size};
       p += size;
     }
   }
 
+  while (d.workers.size() < size_t(tile_cols)) d.workers.emplace_back(new TileWorker);
+  d.last_worker = size_t(tile_cols - 1);
+  for (int tc = 0; tc < tile_cols; ++tc) setup_worker(*d.workers[tc], d, in);
+
+  // Tile rows in order (a row continues the above contexts of the one before); the tile columns
+  // of a row on the context's threads when there are several.
+  ThreadPool *pool = in.lf_context ? in.lf_context->pool.get() : nullptr;
+  std::vector<std::string> errors(tile_cols);
+  std::vector<char> ok(tile_cols, 1);
+  for (int tr = 0; tr < tile_rows; ++tr) {
+    auto body = [&](int tc, int) {
+      const TileData &td = tiles[size_t(tr) * tile_cols + tc];
+      ok[tc] = d.workers[tc]->decode_tile(tr, tc, td.data, td.size, &errors[tc]);
+    };
+    if (pool && tile_cols > 1 && pool->size() > 1)
+      pool->run(tile_cols, body);
+    else
+      for (int tc = 0; tc < tile_cols; ++tc) body(tc, 0);
+    for (int tc = 0; tc < tile_cols; ++tc) {
+      if (!ok[tc]) {
+        if (error) *error = errors[tc];
+        return false;
+      }
+    }
+  }
+  for (int tc = 0; tc < tile_cols; ++tc) {
+    add_stats(d.stats, d.workers[tc]->stats);
+    if (in.counts) add_counts(*in.counts, d.workers[tc]->own_counts);
+  }
+
   if (h.lf.filter_level > 0) {
-    ++t.stats.lf_frames;
+    ++d.stats.lf_frames;
     const int rc = v3d_vp9_loop_filter_frame(in.lf_context, in.cur.planes, in.cur.strides,
-                                             h.frame_width, h.frame_height, t.lf_grid.data(),
-                                             t.mi_cols, h.lf.sharpness_level);
+                                             h.frame_width, h.frame_height, d.lf_grid.data(),
+                                             h.mi_cols, h.lf.sharpness_level);
     if (rc != 0) {
       if (error) *error = std::string("loop filter failed: ") + v3d_last_error();
       return false;

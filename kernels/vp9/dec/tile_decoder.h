@@ -3,7 +3,8 @@
 // calls once per frame after parsing the uncompressed and compressed headers. It decodes every
 // tile of the frame (partitions, mode info, motion vectors, coefficient tokens), reconstructs
 // the frame (intra prediction, inter prediction, inverse transforms) and applies the loop
-// filter. Not thread-safe per TileDecoder; separate TileDecoders are independent.
+// filter. The tile columns of a tile row run on lf_context's CPU threads (tiles are independent
+// until the loop filter). Not thread-safe per TileDecoder; separate TileDecoders are independent.
 #pragma once
 
 #include <cstddef>
@@ -51,6 +52,10 @@ struct TileStats {
   uint64_t seg_skip_blocks = 0;    // skip implied by the segment's skip feature
   uint64_t seg_ref_blocks = 0;     // reference (or intra) fixed by the segment's feature
   uint64_t lf_frames = 0, tiles = 0;
+  // Frames by header feature.
+  uint64_t error_res_frames = 0, frame_parallel_frames = 0, lossless_frames = 0, seg_frames = 0,
+           compound_frames = 0, switchable_frames = 0, tx_select_frames = 0, hp_mv_frames = 0,
+           sharpness_frames = 0, lf_delta_frames = 0, tile_row_frames = 0;
 };
 
 // Everything one frame's tile decoding needs. The frame driver owns all buffers.
@@ -73,7 +78,8 @@ struct TileFrameInput {
   // frame writes (when segmentation is enabled).
   const uint8_t *prev_seg_map = nullptr;
   uint8_t *cur_seg_map = nullptr;
-  V3dContext *lf_context = nullptr;   // context for v3d_vp9_loop_filter_frame
+  // Context for v3d_vp9_loop_filter_frame, whose thread pool also runs the tile columns.
+  V3dContext *lf_context = nullptr;
 };
 
 // The counters as '#' comment lines (one topic per line, "name=count" pairs).
@@ -90,6 +96,11 @@ class TileDecoder {
   // filter level is non-zero). Returns true, or false with *error naming the tile and block
   // (truncated tile data, invalid tile sizes, invalid reference scaling). Blocks until done.
   bool decode_frame(const TileFrameInput &in, std::string *error);
+
+  // Where the last tile's data ends as far as its bool decoder read it (libvpx's
+  // vpx_reader_find_end), after decode_frame() succeeded: libvpx looks for another frame from
+  // there in packets without a superframe index.
+  const uint8_t *data_end() const;
 
   const TileStats &stats() const;
   TileStats &stats();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -63,33 +64,38 @@ struct BlockCtx {
   int to_left = 0, to_right = 0, to_top = 0, to_bottom = 0;
 };
 
-struct TileDecoder::Impl {
-  // Frame
+// One tile column's decoder. Tiles of one tile row are independent: each worker has its own
+// bool decoder, left contexts, scratch, counts and counters, and writes only its tile's columns
+// of the shared frame arrays (grid, above contexts, loop-filter grid, motion, segment map,
+// pixels), so the tile columns of a tile row may run on different threads.
+struct TileWorker {
+  // Frame (copied from the decoder before each frame; the pointers are the decoder's arrays)
   const FrameHeader *hdr = nullptr;
   const FrameContext *fc = nullptr;
-  Counts *counts = nullptr;
+  Counts *counts = nullptr;            // own_counts, or nullptr when the frame is not adapted
   TileFrameInput in;
-  TileStats stats;
   int mi_rows = 0, mi_cols = 0;
-  int aligned_w = 0, aligned_h = 0;  // luma decode area (8-aligned)
-  std::vector<ModeInfo> mi_pool;     // one slot per 8x8 cell: a block lives at its top-left cell
-  std::vector<ModeInfo *> grid;      // mi_rows x mi_cols
-  std::vector<uint8_t> above_nz[3];  // non-zero flags per 4x4 column, per plane
-  std::vector<uint8_t> above_part;   // partition context per 8x8 column
-  std::vector<V3dVp9LfInfo> lf_grid;
+  int aligned_w = 0, aligned_h = 0;    // luma decode area (8-aligned)
+  ModeInfo *mi_pool = nullptr;         // one slot per 8x8 cell: a block lives at its top-left cell
+  ModeInfo **grid = nullptr;           // mi_rows x mi_cols
+  uint8_t *above_nz[3] = {};           // non-zero flags per 4x4 column, per plane
+  uint8_t *above_part = nullptr;       // partition context per 8x8 column
+  V3dVp9LfInfo *lf_grid = nullptr;
   RefScale scale[3];
   // Dequantisation factors [segment][0 luma, 1 chroma][0 dc, 1 ac] (spec 8.6.1).
   int16_t dequant[8][2][2] = {};
   // Loop filter levels [segment][ref frame][0: intra or ZEROMV, 1: other inter modes] (8.8.1).
   uint8_t lf_level[8][4][2] = {};
   bool lossless = false;
-  std::string block_error;  // set by a block that cannot be decoded; checked per superblock row
 
   // Tile
   BoolDecoder r;
   int tile_col_start = 0, tile_col_end = 0;  // in 8x8 units
   uint8_t left_nz[3][16] = {};
   uint8_t left_part[8] = {};
+  std::string block_error;  // set by a block that cannot be decoded; checked per superblock row
+  TileStats stats;
+  Counts own_counts;
 
   // Scratch
   alignas(32) int16_t coeffs[32 * 32] = {};
@@ -101,7 +107,18 @@ struct TileDecoder::Impl {
   void decode_block(int mi_row, int mi_col, BlockSize bsize, int bwl, int bhl);
 };
 
-using Tile = TileDecoder::Impl;
+struct TileDecoder::Impl {
+  TileStats stats;
+  std::vector<ModeInfo> mi_pool;
+  std::vector<ModeInfo *> grid;
+  std::vector<uint8_t> above_nz[3];
+  std::vector<uint8_t> above_part;
+  std::vector<V3dVp9LfInfo> lf_grid;
+  std::vector<std::unique_ptr<TileWorker>> workers;  // one per tile column
+  size_t last_worker = ~size_t{0};  // the worker that decoded the frame's last tile
+};
+
+using Tile = TileWorker;
 
 // tile_modes.cpp: mode info of one block (spec 6.4.5 intra_frame_mode_info / inter_frame_...).
 void read_mode_info(Tile &t, BlockCtx &b);

@@ -179,7 +179,7 @@ int read_mv_component(Tile &t, int comp, bool usehp) {
     if (c) {
       ++c->class0[d];
       ++c->class0_fp[d][fr];
-      if (usehp) ++c->class0_hp[hp];
+      ++c->class0_hp[hp];  // counted also when not coded (hp = 1), as libvpx's vp9_inc_mv
     }
   } else {
     const int n = cls;  // integer bits beyond class 0 (CLASS0_BITS - 1 + cls)
@@ -191,7 +191,7 @@ int read_mv_component(Tile &t, int comp, bool usehp) {
     if (c) {
       for (int i = 0; i < n; ++i) ++c->bits[i][(d >> i) & 1];
       ++c->fp[fr];
-      if (usehp) ++c->hp[hp];
+      ++c->hp[hp];
     }
   }
   if (c) {

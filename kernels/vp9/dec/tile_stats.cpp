@@ -18,6 +18,17 @@ std::string format_tile_stats(const TileStats &s) {
                 (unsigned long long)s.lf_frames, (unsigned long long)s.tiles);
   out += line;
   std::snprintf(line, sizeof line,
+                "# frame-features error-resilient %llu frame-parallel %llu lossless %llu "
+                "segmentation %llu compound %llu switchable-filter %llu tx-select %llu "
+                "high-precision-mv %llu sharpness %llu lf-deltas %llu tile-rows %llu\n",
+                (unsigned long long)s.error_res_frames, (unsigned long long)s.frame_parallel_frames,
+                (unsigned long long)s.lossless_frames, (unsigned long long)s.seg_frames,
+                (unsigned long long)s.compound_frames, (unsigned long long)s.switchable_frames,
+                (unsigned long long)s.tx_select_frames, (unsigned long long)s.hp_mv_frames,
+                (unsigned long long)s.sharpness_frames, (unsigned long long)s.lf_delta_frames,
+                (unsigned long long)s.tile_row_frames);
+  out += line;
+  std::snprintf(line, sizeof line,
                 "# blocks %llu intra %llu inter %llu compound %llu sub8x8 %llu skip %llu "
                 "scaled-preds %llu edge-emulated-preds %llu seg-predicted %llu seg-skip %llu "
                 "seg-ref %llu\n",

@@ -286,6 +286,7 @@ bool parse_uncompressed_header(const uint8_t *data, size_t size, HeaderState &st
   fh.tile_rows_log2 = static_cast<uint8_t>(br.f1());
   if (fh.tile_rows_log2) fh.tile_rows_log2 = static_cast<uint8_t>(fh.tile_rows_log2 + br.f1());
   fh.header_size_in_bytes = static_cast<uint16_t>(br.f(16));
+  fh.uncompressed_header_bits = static_cast<uint32_t>(br.bit_pos());
 
   // trailing_bits(): libvpx does not check them; the spec requires zeros.
   const size_t end_bits = br.byte_pos() * 8;

@@ -36,8 +36,8 @@ enum InterpFilter {
 // second reference).
 // Reads: rows 0..h-1, or -3..h+3 when my != 0; columns 0..w-1, or -3..w+4 when mx != 0 (nothing
 // else; column w+4 lies inside the block libvpx's decoder emulates at the borders, and lets SIMD
-// loads cover 8 outputs with 16 bytes). Writes exactly the w x h pixels of dst. No alignment promise on any pointer or stride;
-// strides may be negative.
+// loads cover 8 outputs with 16 bytes). Writes exactly the w x h pixels of dst. No alignment
+// promise on any pointer or stride; strides may be negative.
 using McFn = void (*)(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src, ptrdiff_t src_stride,
                       int h, int mx, int my);
 
@@ -69,6 +69,8 @@ void mc_dsp_init_ref(McDsp *dsp);
 // Overrides slots with the SIMD implementation of the Highway target currently chosen by
 // hwy::GetChosenTarget() (mc_hwy.cpp). Called through the DspTable, never per call.
 void mc_dsp_init_simd(McDsp *dsp);
+// The scaled slots' part of mc_dsp_init_simd (mc_scaled_hwy.cpp), which calls it.
+void mc_dsp_init_scaled_simd(McDsp *dsp);
 
 // The table in use now (set up once, or again by v3d_cpu_force_target()). Thread-safe.
 const McDsp &mc_dsp();

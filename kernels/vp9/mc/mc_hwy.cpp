@@ -2,7 +2,7 @@
 // VP9 inter prediction on SIMD (Google Highway, dynamic dispatch): the unscaled slots (every
 // width and filter; copy, average, horizontal, vertical and 2-D 8-tap), compiled for every
 // Highway target (SSSE3, SSE4, AVX2, AVX3 on x86-64; NEON on aarch64), chosen once by
-// mc_dsp_init_simd() through HWY_DYNAMIC_DISPATCH. The scaled slots keep the references.
+// mc_dsp_init_simd() through HWY_DYNAMIC_DISPATCH. The scaled slots: mc_scaled_hwy.cpp.
 //
 // Arithmetic: 16-bit lanes, wrapping. A filter sum over 8-bit pixels lies in
 // [-255 * N, 255 * P] with P and N the sums of the positive and of the negated negative taps;
@@ -69,7 +69,7 @@ struct Taps {
   }
 };
 
-// Round2(sum, 7) - 128 + 128 before clipping: lanes in [-108, 363] (see the file comment).
+// Round2(sum, 7) before clipping to 8 bits: lanes in [-108, 363] (see the file comment).
 template <class D>
 HWY_INLINE hn::Vec<D> Round7(D d, hn::Vec<D> sum) {
   const hn::RebindToUnsigned<D> du;
@@ -95,7 +95,8 @@ HWY_INLINE hn::Vec<D> SumH(D d, const uint8_t *s, const Taps<D> &k) {
   const hn::Rebind<uint8_t, D> d8;
   hn::Vec<D> m[kT1 - kT0 + 1];
   V3D_MC_UNROLL
-  for (int t = kT0; t <= kT1; t++) m[t - kT0] = hn::Mul(hn::PromoteTo(d, hn::LoadU(d8, s + t - 3)), k.k[t]);
+  for (int t = kT0; t <= kT1; t++)
+    m[t - kT0] = hn::Mul(hn::PromoteTo(d, hn::LoadU(d8, s + t - 3)), k.k[t]);
   return TreeSum<kT1 - kT0 + 1>(m);
 }
 
@@ -173,7 +174,9 @@ struct PairFilter {
       idx[p] = hn::Load(d8, kPairIndex.b[t]);
     }
   }
-  HWY_INLINE hn::Vec<D> Sum(D d, const uint8_t *s) const { return SumBytes(d, LoadBlocks(D8(), s)); }
+  HWY_INLINE hn::Vec<D> Sum(D d, const uint8_t *s) const {
+    return SumBytes(d, LoadBlocks(D8(), s));
+  }
   // Two rows of half a vector each (rows 8 or 16 pixels wide).
   HWY_INLINE hn::Vec<D> SumRows(D d, const uint8_t *s0, const uint8_t *s1) const {
     const hn::Half<D8> dh;
@@ -334,7 +337,8 @@ HWY_INLINE void StorePred2(hn::Vec<DPair<kW>> v, uint8_t *o0, uint8_t *o1) {
   const hn::CappedTag<uint8_t, 2 * kW> d8;
   const hn::CappedTag<uint8_t, kW> dh;
   hn::Vec<decltype(d8)> px = hn::DemoteTo(d8, v);
-  if constexpr (kAvg) px = hn::AverageRound(px, hn::Combine(d8, hn::LoadU(dh, o1), hn::LoadU(dh, o0)));
+  if constexpr (kAvg)
+    px = hn::AverageRound(px, hn::Combine(d8, hn::LoadU(dh, o1), hn::LoadU(dh, o0)));
   hn::StoreU(hn::LowerHalf(dh, px), dh, o0);
   hn::StoreU(hn::UpperHalf(dh, px), dh, o1);
 }
@@ -546,7 +550,10 @@ namespace vp9 {
 
 HWY_EXPORT(InitMcSimd);
 
-void mc_dsp_init_simd(McDsp *dsp) { HWY_DYNAMIC_DISPATCH(InitMcSimd)(dsp); }
+void mc_dsp_init_simd(McDsp *dsp) {
+  HWY_DYNAMIC_DISPATCH(InitMcSimd)(dsp);
+  mc_dsp_init_scaled_simd(dsp);
+}
 
 }  // namespace vp9
 }  // namespace v3d

@@ -120,7 +120,8 @@ void Convolve(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src, ptrdiff_t 
     uint8_t *d = dst + r * dst_stride;
     const int pos = y0_q4 + r * y_step_q4;
     for (int c = 0; c < w; c++) {
-      const uint8_t v = fy ? Filter8(tmp + (pos >> 4) * 64 + c, 64, kernel[pos & 15]) : tmp[r * 64 + c];
+      const uint8_t v =
+          fy ? Filter8(tmp + (pos >> 4) * 64 + c, 64, kernel[pos & 15]) : tmp[r * 64 + c];
       d[c] = avg ? static_cast<uint8_t>((d[c] + v + 1) >> 1) : v;
     }
   }
