@@ -36,7 +36,7 @@ void gst_v3d_filter_class_install_properties(GstV3dFilterClass *klass, guint opt
    *
    * CPU worker threads of a context this element creates (a shared context keeps its creator's).
    * 0: $V3D_CPU_THREADS if set, else the online cores minus one (the streaming thread works
-   * too), for backend=auto all online cores; at least 1.
+   * too), for backend=auto with a GPU all online cores; at least 1.
    */
   g_object_class_install_property(gobject_class, GST_V3D_FILTER_PROP_CPU_THREADS,
       g_param_spec_uint("cpu-threads", "CPU threads",

@@ -31,11 +31,13 @@ typedef struct V3dContext V3dContext;
  *             GPU alone or split between them, chosen per family and frame size from measured
  *             times, or split at a fixed share (gpu_share).
  *   "auto"    the CPU workers alone, the GPU alone, or a split, chosen per family from measured
- *             times; a CPU-type Vulkan device (lavapipe, llvmpipe) is used only when asked for
- *             by name or with gpu/hybrid. A split may leave one worker's core to the GPU's host
- *             work. Without a usable GPU: the CPU workers.
- * "hybrid" (without a named device) and "auto" fall back to the CPU workers alone, with one
- * warning, when no Vulkan device can be had. When the GPU fails during a call, its part of the
+ *             times; the other ways are retried now and then, less often while they keep
+ *             losing, and never for more than a small share of a stream's time. A CPU-type
+ *             Vulkan device (lavapipe, llvmpipe) is used only when named (gpu_device,
+ *             V3D_VULKAN_DEVICE). A split may leave one worker's core to the GPU's host work.
+ *             Without a usable GPU "auto" is "simd" (its threads too), with an info message.
+ * "hybrid" (without a named device) falls back to the CPU workers alone, with one warning, when
+ * no Vulkan device can be had. When the GPU fails during a call, its part of the
  * work is redone on the CPU with the same result and a warning (except where the GPU was
  * writing the caller's memory in place: V3D_ERROR_GPU, v3d/vp9_lpf.h); a lost device leaves
  * every later call on the CPU. The environment variables that change these choices
@@ -47,8 +49,8 @@ typedef struct V3dSettings {
                              (default), in any case; NULL or "" = "auto". Read during v3d_open
                              only. */
   int cpu_threads;        /* CPU worker threads, 1..1024 (the calling thread is one of them);
-                             0 (default) = one per online core for "auto", one fewer (at least
-                             1) for the others. */
+                             0 (default) = one per online core for "auto" with a GPU, one
+                             fewer (at least 1) otherwise. */
   const char *gpu_device; /* Vulkan device: an index ("1") or a substring of its name; NULL or
                              "" (default) = the default choice (docs/api.md). Read during
                              v3d_open only. */
