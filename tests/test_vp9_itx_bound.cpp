@@ -5,7 +5,7 @@
 //  * every value is a linear form sum_i a_i c_i in the n*n coefficients c_i plus an error
 //    interval [lo, hi] (exact bookkeeping of everything except the roundings);
 //  * wadd / wsub / wneg / wmul by a constant act exactly on the form and the interval;
-//  * rnd14(x) = floor((x + 2^13) / 2^14) = x / 2^14 + e with e in [-(2^13 - 1) / 2^14, 2^13 / 2^14].
+//  * rnd14(x) = floor((x + 2^13) / 2^14) = x / 2^14 + e, e in [-(2^13 - 1) / 2^14, 1/2].
 // For |c_i| <= B every value then lies within sum_i |a_i| B + max(|lo|, |hi|): a sound bound
 // for all such inputs at once (no sampling). Values are classed as the reference types them:
 // "narrow" (the inputs, and the results of additions, subtractions, negations of narrow values

@@ -104,7 +104,8 @@ void bench_itx_rows(FILE *out) {
   int seed = 1;
   for (const Row &r : kRows) {
     fprintf(out, "%-26s", r.name);
-    for (int t = 0; t < nt; t++) fprintf(out, " %9.1f", time_row(dsps[t].add[r.size][r.type], r, seed));
+    for (int t = 0; t < nt; t++)
+      fprintf(out, " %9.1f", time_row(dsps[t].add[r.size][r.type], r, seed));
     fprintf(out, "\n");
     seed++;
   }

@@ -46,46 +46,42 @@ struct Wide {
   hn::Vec128<int32_t, 4> lo, hi;
 };
 
+// (Built by aggregate initialisation only: an implicit default constructor would be compiled
+// without the target's attributes, which GCC rejects for NEON vectors.)
 template <size_t N>
 HWY_INLINE Wide<N> Mul2(hn::Vec128<int16_t, N> a, int32_t ka, hn::Vec128<int16_t, N> b,
                         int32_t kb) {
+  using V32 = hn::Vec128<int32_t, 4>;
 #if HWY_ARCH_X86
   // Lanes interleaved as (a, b) pairs; pmaddwd by the pair (ka, kb).
   const __m128i k = _mm_set1_epi32(static_cast<int32_t>((static_cast<uint32_t>(kb) << 16) |
                                                         (static_cast<uint32_t>(ka) & 0xFFFFu)));
-  Wide<N> w;
-  w.lo.raw = _mm_madd_epi16(_mm_unpacklo_epi16(a.raw, b.raw), k);
-  w.hi.raw = N == 8 ? _mm_madd_epi16(_mm_unpackhi_epi16(a.raw, b.raw), k) : w.lo.raw;
-  return w;
-#else
-  Wide<N> w;
+  const V32 lo{_mm_madd_epi16(_mm_unpacklo_epi16(a.raw, b.raw), k)};
   if constexpr (N == 8) {
-    w.lo.raw = vmlal_n_s16(vmull_n_s16(vget_low_s16(a.raw), static_cast<int16_t>(ka)),
-                           vget_low_s16(b.raw), static_cast<int16_t>(kb));
-    w.hi.raw = vmlal_high_n_s16(vmull_high_n_s16(a.raw, static_cast<int16_t>(ka)), b.raw,
-                                static_cast<int16_t>(kb));
+    return Wide<N>{lo, V32{_mm_madd_epi16(_mm_unpackhi_epi16(a.raw, b.raw), k)}};
   } else {
-    w.lo.raw = vmlal_n_s16(vmull_n_s16(a.raw, static_cast<int16_t>(ka)), b.raw,
-                           static_cast<int16_t>(kb));
-    w.hi = w.lo;  // unused
+    return Wide<N>{lo, lo};  // hi unused
   }
-  return w;
+#else
+  const int16_t k16a = static_cast<int16_t>(ka), k16b = static_cast<int16_t>(kb);
+  if constexpr (N == 8) {
+    const V32 lo{vmlal_n_s16(vmull_n_s16(vget_low_s16(a.raw), k16a), vget_low_s16(b.raw), k16b)};
+    const V32 hi{vmlal_high_n_s16(vmull_high_n_s16(a.raw, k16a), b.raw, k16b)};
+    return Wide<N>{lo, hi};
+  } else {
+    const V32 lo{vmlal_n_s16(vmull_n_s16(a.raw, k16a), b.raw, k16b)};
+    return Wide<N>{lo, lo};  // hi unused
+  }
 #endif
 }
 
 template <size_t N>
 HWY_INLINE Wide<N> operator+(Wide<N> x, Wide<N> y) {
-  Wide<N> w;
-  w.lo = hn::Add(x.lo, y.lo);
-  w.hi = N == 8 ? hn::Add(x.hi, y.hi) : w.lo;
-  return w;
+  return Wide<N>{hn::Add(x.lo, y.lo), N == 8 ? hn::Add(x.hi, y.hi) : x.hi};
 }
 template <size_t N>
 HWY_INLINE Wide<N> operator-(Wide<N> x, Wide<N> y) {
-  Wide<N> w;
-  w.lo = hn::Sub(x.lo, y.lo);
-  w.hi = N == 8 ? hn::Sub(x.hi, y.hi) : w.lo;
-  return w;
+  return Wide<N>{hn::Sub(x.lo, y.lo), N == 8 ? hn::Sub(x.hi, y.hi) : x.hi};
 }
 
 // rnd14 of each lane, narrowed to int16 (in range by the bound).
