@@ -5,7 +5,8 @@
 //     produced by libvpx's own C inverse transforms on this file's inputs;
 //  2. every SIMD target this CPU has (and "scalar"), every valid (tx_size, tx_type), against the
 //     reference: valid inputs made as an encoder makes them (every eob cut), the largest valid
-//     magnitudes, and raw int16 coefficients (the wrapping contract), with random prediction
+//     magnitudes, raw int16 coefficients (the wrapping contract), and coefficients just inside
+//     and just outside the 16-bit path's proven bound (both paths), with random prediction
 //     pixels, odd strides and offsets, a guard border, an unaligned coefficient pointer, and eob
 //     given as the true value, n*n and a random hint (the result must not depend on it).
 // V3D_TEST_SEED changes the inputs; V3D_TEST_ITERS scales the iteration counts (default 1).
@@ -19,6 +20,7 @@
 
 #include "common/test_util.h"
 #include "v3d/v3d.h"
+#include "vp9/itx/itx_int16_bound.h"
 #include "vp9/itx/itx_ref_1d.h"
 #include "common/vp9_itx_inputs.h"
 
@@ -208,10 +210,40 @@ void test_golden() {
 // 2. Every target against the reference.
 
 constexpr int kGuard = 16;  // bytes (and rows) of guard around the block
-enum Source { kSrcExtreme = kNumCuts, kSrcRaw, kNumSources };
+enum Source { kSrcExtreme = kNumCuts, kSrcRaw, kSrcBoundIn, kSrcBoundOut, kNumSources };
 
 const char *source_name(int s) {
-  return s < kNumCuts ? cut_name(s) : s == kSrcExtreme ? "extreme" : "raw-int16";
+  return s < kNumCuts         ? cut_name(s)
+         : s == kSrcExtreme   ? "extreme"
+         : s == kSrcRaw       ? "raw-int16"
+         : s == kSrcBoundIn   ? "int16-bound-inside"
+                              : "int16-bound-outside";
+}
+
+// Around the 16-bit path's bound B (vp9/itx/itx_int16_bound.h; 256 for pairs without one):
+// inside, every coefficient in [-B, B] with many at +-B exactly (the 16-bit path); outside, the
+// same plus one coefficient at +-(B + 1) (the 32-bit path). A random corner of the block is
+// non-zero, so the DC-only and corner fast paths see these magnitudes too.
+int make_bound_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs) {
+  const int n = tx_n(p.tx_size);
+  const int b = p.tx_size < 4 && p.tx_type < 4 && v3d::vp9::kInt16Bound[p.tx_size][p.tx_type] > 0
+                    ? v3d::vp9::kInt16Bound[p.tx_size][p.tx_type]
+                    : 256;
+  const int corner = rng.range(1, 4) == 1 ? n : rng.range(1, n);
+  std::fill(coeffs, coeffs + n * n, int16_t{0});
+  for (int i = 0; i < corner; i++)
+    for (int j = 0; j < corner; j++) {
+      const int v = rng.range(0, 3) == 0 ? (rng.range(0, 1) ? b : -b) : rng.range(-b, b);
+      coeffs[i * n + j] = static_cast<int16_t>(v);
+    }
+  if (outside) {
+    const int i = rng.range(0, corner - 1), j = rng.range(0, corner - 1);
+    coeffs[i * n + j] = static_cast<int16_t>(rng.range(0, 1) ? b + 1 : -b - 1);
+  }
+  int eob = 0;
+  for (int k = 0; k < n * n; k++)
+    if (coeffs[k]) eob = k + 1;  // a raster eob: only a hint
+  return eob;
 }
 
 // One case on the current target; returns false (after printing) on a mismatch.
@@ -226,8 +258,10 @@ bool run_case(const char *target, const TxPair &p, int source, int it) {
     eob = make_valid_coeffs(rng, p.tx_size, p.tx_type, source, coeffs);
   else if (source == kSrcExtreme)
     eob = make_extreme_coeffs(rng, p.tx_size, p.tx_type, coeffs);
-  else
+  else if (source == kSrcRaw)
     eob = make_raw_coeffs(rng, p.tx_size, coeffs);
+  else
+    eob = make_bound_coeffs(rng, p, source == kSrcBoundOut, coeffs);
   if (eob == 0) eob = 1;
   const std::vector<int16_t> saved(coeffs, coeffs + n * n);
 
@@ -240,7 +274,9 @@ bool run_case(const char *target, const TxPair &p, int source, int it) {
 
   std::vector<uint8_t> want = init;
   v3d_vp9_itxfm_add_ref(want.data() + off, stride, coeffs, p.tx_size, p.tx_type, n * n);
-  const int eobs[3] = {eob, n * n, rng.range(1, n * n)};
+  // The third hint is often 1 whatever the block holds: fast paths keyed on eob == 1 must
+  // check the coefficients they skip.
+  const int eobs[3] = {eob, n * n, rng.range(0, 2) == 0 ? 1 : rng.range(1, n * n)};
   for (int e = 0; e < 3; e++) {
     std::vector<uint8_t> got = init;
     v3d_vp9_itxfm_add(got.data() + off, stride, coeffs, p.tx_size, p.tx_type, eobs[e]);

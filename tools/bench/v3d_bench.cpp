@@ -16,6 +16,7 @@
 
 void bench_itx_cpu(FILE *json_or_null);           // bench_itx_cpu.cpp
 void bench_h264_deblock_cpu(FILE *out);           // bench_h264_cpu.cpp: text table
+void bench_itx_rows(FILE *out);                   // bench_itx_rows.cpp: text table
 
 int main(int argc, char **argv) {
   v3dbench::Options opt;
@@ -62,6 +63,7 @@ int main(int argc, char **argv) {
              "               h264-fif (H.264 deblocking: the same; --only intra|inter, --configs)\n"
              "               pool (the CPU worker pool's cost per loop, spinning and sleeping, and the\n"
              "               VP9 transforms per frame with each kind of pool; --only, --configs)\n"
+             "               itx-rows (VP9 transforms: checkasm-style ns per call, every CPU target, nothing else)\n"
              "               or memory (one thread reading, writing, copying and transforming in the GPU's\n"
              "               host-visible memory against plain memory)\n"
              "  --configs L  VP9 transforms: only the M4 configurations in the comma-separated list L\n"
@@ -75,6 +77,10 @@ int main(int argc, char **argv) {
     }
   }
   if (opt.frames <= 0) opt.frames = opt.quick ? 3 : 20;
+  if (opt.section == "itx-rows") {  // checkasm-style per-call rows only: no machine probe, no GPU
+    bench_itx_rows(stdout);
+    return 0;
+  }
   v3dbench::Json json;
   v3dbench::print_machine(json, opt);
   if (opt.cpu_targets) {

@@ -3,7 +3,12 @@
 // compiled for every Highway target (SSSE3, SSE4, AVX2, AVX3 on x86-64; NEON on aarch64; the
 // one-lane fallback target keeps the scalar references), chosen once by itx_dsp_init_simd()
 // through HWY_DYNAMIC_DISPATCH.
-// Files: itx_hwy_1d.h (1-D butterflies), itx_hwy_transpose.h (in-register tile transposes).
+// Files: itx_hwy_1d.h (1-D butterflies), simd/transpose_i32.h (in-register tile transposes),
+// itx_hwy_16.h (the 16-bit path).
+//
+// 16-bit path (itx_hwy_16.h): 4x4 and 8x8 blocks whose coefficients are all within the proven
+// bounds of itx_int16_bound.h run in int16 lanes, as FFmpeg's and libvpx's SIMD do; every other
+// block takes the int32 path below, which is exact for any int16 input.
 //
 // Layout: int32 lanes throughout (exact 32-bit wrapping arithmetic, see itx_hwy_1d.h). Lanes
 // L = min(n, vector lanes): 4 on SSE4/NEON, 8 on AVX2, 16 on AVX3. Row pass: L rows at once,
@@ -37,6 +42,7 @@
 
 #include "vp9/itx/itx_hwy_1d.h"
 #include "simd/transpose_i32.h"
+#include "vp9/itx/itx_hwy_16.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace v3d {
@@ -252,13 +258,60 @@ HWY_NOINLINE void AddDc(uint8_t *dst, ptrdiff_t stride, int16_t dc) {
   }
 }
 
-// eob is used only as a hint to skip the classification pass for blocks that are almost
-// certainly dense (eob > n*n/2 for n >= 8): the full path is exact for any block, so the result
-// does not depend on eob.
+// True iff coefficients 1..n*n-1 are all zero: the OR of every coefficient with lane 0 of the
+// first vector cleared, in the widest int16 vectors (no classes, no masks per row), with four
+// independent accumulators so that the loads, not the ORs, set the pace.
+template <size_t kN>
+HWY_INLINE bool OnlyDc(const int16_t *c) {
+  const hn::CappedTag<int16_t, kN * kN> d;
+  using V16 = hn::Vec<decltype(d)>;
+  constexpr size_t W = hn::MaxLanes(d);
+  constexpr size_t kLoads = kN * kN / W;
+  V16 a0 = hn::IfThenZeroElse(hn::FirstN(d, 1), hn::LoadU(d, c));
+  if constexpr (kLoads < 4) {
+    V3D_UNROLL
+    for (size_t i = 1; i < kLoads; i++) a0 = hn::Or(a0, hn::LoadU(d, c + i * W));
+  } else {
+    V16 a1 = hn::LoadU(d, c + W), a2 = hn::LoadU(d, c + 2 * W), a3 = hn::LoadU(d, c + 3 * W);
+    V3D_NO_UNROLL
+    for (size_t i = 4; i < kLoads; i += 4) {
+      a0 = hn::Or(a0, hn::LoadU(d, c + i * W));
+      a1 = hn::Or(a1, hn::LoadU(d, c + (i + 1) * W));
+      a2 = hn::Or(a2, hn::LoadU(d, c + (i + 2) * W));
+      a3 = hn::Or(a3, hn::LoadU(d, c + (i + 3) * W));
+    }
+    a0 = hn::Or(hn::Or(a0, a1), hn::Or(a2, a3));
+  }
+  return hn::AllTrue(d, hn::Eq(a0, hn::Zero(d)));
+}
+
+// eob is only a hint: eob == 1 makes the DC-only check the first (and, when it holds, the only)
+// look at the coefficients; eob > n*n/2 (n >= 8) skips the classification pass for blocks that
+// are almost certainly dense. Every path is chosen from the coefficients themselves or is the
+// full path, which is exact for any block, so the result does not depend on eob.
 template <size_t kN, class Row, class Col>
 void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   constexpr bool kDctDct = std::is_same<Row, TxDct>::value && std::is_same<Col, TxDct>::value;
   constexpr int kN2 = static_cast<int>(kN * kN);
+  if (eob == 1 && OnlyDc<kN>(c)) {
+    if constexpr (kDctDct) return AddDc<kN>(dst, stride, c[0]);
+    else return Add2D<kN, Row, Col, 1, 1>(dst, stride, c);
+  }
+#if V3D_ITX_HAVE_16
+  if constexpr (kN <= 8) {
+    constexpr bool kRowAdst = std::is_same<Row, TxAdst>::value;
+    constexpr bool kColAdst = std::is_same<Col, TxAdst>::value;
+    // ADST_DCT (1) is ADST on columns; DCT_ADST (2) on rows.
+    constexpr int kBound = kInt16Bound[kN == 4 ? 0 : 1][(kColAdst ? 1 : 0) + (kRowAdst ? 2 : 0)];
+    // Where the int32 path already has 8 lanes (AVX2, AVX-512), the 16-bit 8-point ADST in
+    // 128-bit vectors does not pay: only 4x4 and the 8x8 DCT_DCT take it there.
+    constexpr bool kPays = kN == 4 || hn::MaxLanes(hn::ScalableTag<int32_t>()) < 8 ||
+                           (!kRowAdst && !kColAdst);
+    if constexpr (kBound > 0 && kPays) {
+      if (InBound16<kN>(c, kBound)) return Add2D16<kN, kRowAdst, kColAdst>(dst, stride, c);
+    }
+  }
+#endif
   const size_t region = (kN > 4 && eob > kN2 / 2) ? kN : NonZeroRegion<kN>(c);
   switch (region) {
     case 1:

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// VP9 inverse transforms in 16-bit lanes, for blocks whose coefficients are within the proven
+// bounds of itx_int16_bound.h (every other block takes the 32-bit path of itx_hwy.cpp).
+// Per-target header: included by itx_hwy.cpp after itx_hwy_1d.h and simd/transpose_i32.h.
+//
+// Exactness: the 1-D transforms are the 32-bit path's own templates (itx_hwy_1d.h), which
+// follow the reference's structure value for value, run on int16 vectors through a
+// specialisation of their Ops: a rounded sum of two products R(a*ka + b*kb) is formed in int32
+// (x86 pmaddwd; NEON vmull/vmlal) and narrowed after rounding; R(x * cos64(16)) is one
+// rounding multiply (pmulhrsw / vqrdmulh by 2 * cos64(16), exactly (x*c + 2^13) >> 14); the final
+// Round2(x, s) is the same multiply by 2^(15-s). Inside the bound, itx_int16_bound.h's proof
+// shows that no value the reference forms in an addition, subtraction or rounding leaves int16
+// and no product sum leaves int32, so every value here equals the reference's.
+// The ADST is written here separately (its 32-bit code keeps unrounded product sums in the same
+// vectors as rounded values): products go to pairs of int32 vectors (Wide), rounded as above.
+// x86 (SSSE3 and up: pmulhrsw) and aarch64 NEON only; elsewhere V3D_ITX_HAVE_16 stays 0.
+
+#if defined(V3D_VP9_ITX_HWY_16_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef V3D_VP9_ITX_HWY_16_H_
+#undef V3D_VP9_ITX_HWY_16_H_
+#else
+#define V3D_VP9_ITX_HWY_16_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+
+#include <hwy/highway.h>
+
+#include "vp9/itx/itx_int16_bound.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace v3d {
+namespace vp9 {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#undef V3D_ITX_HAVE_16
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE && \
+    (HWY_ARCH_X86 || (HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64))
+#define V3D_ITX_HAVE_16 1
+
+// Unrounded a*ka + b*kb of N (4 or 8) int16 lanes, as int32: lo = lanes 0..3, hi = lanes 4..7.
+template <size_t N>
+struct Wide {
+  hn::Vec128<int32_t, 4> lo, hi;
+};
+
+// (Built by aggregate initialisation only: an implicit default constructor would be compiled
+// without the target's attributes, which GCC rejects for NEON vectors.)
+template <size_t N>
+HWY_INLINE Wide<N> Mul2(hn::Vec128<int16_t, N> a, int32_t ka, hn::Vec128<int16_t, N> b,
+                        int32_t kb) {
+  using V32 = hn::Vec128<int32_t, 4>;
+#if HWY_ARCH_X86
+  // Lanes interleaved as (a, b) pairs; pmaddwd by the pair (ka, kb).
+  const __m128i k = _mm_set1_epi32(static_cast<int32_t>((static_cast<uint32_t>(kb) << 16) |
+                                                        (static_cast<uint32_t>(ka) & 0xFFFFu)));
+  const V32 lo{_mm_madd_epi16(_mm_unpacklo_epi16(a.raw, b.raw), k)};
+  if constexpr (N == 8) {
+    return Wide<N>{lo, V32{_mm_madd_epi16(_mm_unpackhi_epi16(a.raw, b.raw), k)}};
+  } else {
+    return Wide<N>{lo, lo};  // hi unused
+  }
+#else
+  const int16_t k16a = static_cast<int16_t>(ka), k16b = static_cast<int16_t>(kb);
+  if constexpr (N == 8) {
+    const V32 lo{vmlal_n_s16(vmull_n_s16(vget_low_s16(a.raw), k16a), vget_low_s16(b.raw), k16b)};
+    const V32 hi{vmlal_high_n_s16(vmull_high_n_s16(a.raw, k16a), b.raw, k16b)};
+    return Wide<N>{lo, hi};
+  } else {
+    const V32 lo{vmlal_n_s16(vmull_n_s16(a.raw, k16a), b.raw, k16b)};
+    return Wide<N>{lo, lo};  // hi unused
+  }
+#endif
+}
+
+template <size_t N>
+HWY_INLINE Wide<N> operator+(Wide<N> x, Wide<N> y) {
+  return Wide<N>{hn::Add(x.lo, y.lo), N == 8 ? hn::Add(x.hi, y.hi) : x.hi};
+}
+template <size_t N>
+HWY_INLINE Wide<N> operator-(Wide<N> x, Wide<N> y) {
+  return Wide<N>{hn::Sub(x.lo, y.lo), N == 8 ? hn::Sub(x.hi, y.hi) : x.hi};
+}
+
+// rnd14 of each lane, narrowed to int16 (in range by the bound).
+template <size_t N>
+HWY_INLINE hn::Vec128<int16_t, N> Rnd(Wide<N> w) {
+#if HWY_ARCH_X86
+  const __m128i r = _mm_set1_epi32(8192);
+  const __m128i lo = _mm_srai_epi32(_mm_add_epi32(w.lo.raw, r), 14);
+  if constexpr (N == 8) {
+    const __m128i hi = _mm_srai_epi32(_mm_add_epi32(w.hi.raw, r), 14);
+    return hn::Vec128<int16_t, N>{_mm_packs_epi32(lo, hi)};
+  } else {
+    return hn::Vec128<int16_t, N>{_mm_packs_epi32(lo, lo)};
+  }
+#else
+  if constexpr (N == 8) {
+    return hn::Vec128<int16_t, N>{vrshrn_high_n_s32(vrshrn_n_s32(w.lo.raw, 14), w.hi.raw, 14)};
+  } else {
+    return hn::Vec128<int16_t, N>{vrshrn_n_s32(w.lo.raw, 14)};
+  }
+#endif
+}
+
+// The 1-D transforms' operations on int16 lanes (see Ops in itx_hwy_1d.h; the DCT templates
+// use Z, H and B only).
+template <size_t N, int kPow2>
+struct Ops<hn::Simd<int16_t, N, kPow2>> {
+  using D = hn::Simd<int16_t, N, kPow2>;
+  using V = hn::Vec<D>;
+  D d;
+  HWY_INLINE V Z() const { return hn::Zero(d); }
+  // R(x * cos64(16)) = (x * 2c + 2^14) >> 15 with 2c < 2^15.
+  HWY_INLINE V H(V x) const { return hn::MulFixedPoint15(x, hn::Set(d, 2 * kC[16])); }
+  HWY_INLINE V B(V a, int32_t ka, V b, int32_t kb) const { return Rnd(Mul2(a, ka, b, kb)); }
+};
+
+// 4-point ADST on int16 lanes: the reference's iadst4 with its product sums merged per input
+// (exact: inside the bound no sum wraps, and S1 + S2 = S4 keeps every merged constant in int16).
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE void Iadst4x16(D d, const V *in, V *out) {
+  const V x0 = in[0], x1 = in[1], x2 = in[2], x3 = in[3];
+  // out0 = R(x0 S1 + x2 S4 + x3 S2 + x1 S3), out1 = R(x0 S2 - x2 S1 - x3 S4 + x1 S3),
+  // out2 = R((x0 - x2 + x3) S3), out3 = R(x0 (S1 + S2) + x2 (S4 - S1) + x3 (S2 - S4) - x1 S3).
+  out[0] = Rnd(Mul2(x0, kS1, x2, kS4) + Mul2(x3, kS2, x1, kS3));
+  out[1] = Rnd(Mul2(x0, kS2, x2, -kS1) + Mul2(x3, -kS4, x1, kS3));
+  out[2] = hn::MulFixedPoint15(x0 - x2 + x3, hn::Set(d, 2 * kS3));
+  out[3] = Rnd(Mul2(x0, kS1 + kS2, x2, kS4 - kS1) + Mul2(x3, kS2 - kS4, x1, -kS3));
+}
+
+// 8-point ADST on int16 lanes: the stages of Iadst8 (itx_hwy_1d.h), products as Wide.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE void Iadst8x16(D d, const V *in, V *out) {
+  const V x0 = in[7], x1 = in[0], x2 = in[5], x3 = in[2];
+  const V x4 = in[3], x5 = in[4], x6 = in[1], x7 = in[6];
+  const auto s0 = Mul2(x0, kC[2], x1, kC[30]), s1 = Mul2(x0, kC[30], x1, -kC[2]);
+  const auto s2 = Mul2(x2, kC[10], x3, kC[22]), s3 = Mul2(x2, kC[22], x3, -kC[10]);
+  const auto s4 = Mul2(x4, kC[18], x5, kC[14]), s5 = Mul2(x4, kC[14], x5, -kC[18]);
+  const auto s6 = Mul2(x6, kC[26], x7, kC[6]), s7 = Mul2(x6, kC[6], x7, -kC[26]);
+  const V a0 = Rnd(s0 + s4), a1 = Rnd(s1 + s5), a2 = Rnd(s2 + s6), a3 = Rnd(s3 + s7);
+  const V a4 = Rnd(s0 - s4), a5 = Rnd(s1 - s5), a6 = Rnd(s2 - s6), a7 = Rnd(s3 - s7);
+  const auto t4 = Mul2(a4, kC[8], a5, kC[24]), t5 = Mul2(a4, kC[24], a5, -kC[8]);
+  const auto t6 = Mul2(a7, kC[8], a6, -kC[24]), t7 = Mul2(a6, kC[8], a7, kC[24]);
+  const V b0 = a0 + a2, b1 = a1 + a3, b2 = a0 - a2, b3 = a1 - a3;
+  const V b4 = Rnd(t4 + t6), b5 = Rnd(t5 + t7), b6 = Rnd(t4 - t6), b7 = Rnd(t5 - t7);
+  const Ops<D> o{d};
+  const V z = o.Z();
+  out[0] = b0;
+  out[1] = z - b4;
+  out[2] = o.H(b6 + b7);
+  out[3] = z - o.H(b2 + b3);
+  out[4] = o.H(b2 - b3);
+  out[5] = z - o.H(b6 - b7);
+  out[6] = b5;
+  out[7] = z - b1;
+}
+
+// 4x4 / 8x8 transposes of int16 lanes (v[i] lane j -> v[j] lane i).
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE void Transpose16(D d, V *v) {
+  constexpr size_t N = hn::MaxLanes(D());
+  if constexpr (N == 4) {
+    const hn::Twice<D> d8;
+    const auto r01 = hn::Combine(d8, v[1], v[0]), r23 = hn::Combine(d8, v[3], v[2]);
+    const auto t0 = hn::InterleaveLower(d8, r01, r23);  // r0_0 r2_0 r0_1 r2_1 ...
+    const auto t1 = hn::InterleaveUpper(d8, r01, r23);  // r1_0 r3_0 r1_1 r3_1 ...
+    const auto u0 = hn::InterleaveLower(d8, t0, t1);    // column 0 | column 1
+    const auto u1 = hn::InterleaveUpper(d8, t0, t1);    // column 2 | column 3
+    v[0] = hn::LowerHalf(d, u0);
+    v[1] = hn::UpperHalf(d, u0);
+    v[2] = hn::LowerHalf(d, u1);
+    v[3] = hn::UpperHalf(d, u1);
+  } else {
+    static_assert(N == 8, "4 or 8 lanes");
+    const hn::Repartition<int32_t, D> d32;
+    const hn::Repartition<int64_t, D> d64;
+    hn::Vec<decltype(d32)> a[4], b[4];
+    V3D_UNROLL
+    for (size_t j = 0; j < 4; j++) {
+      a[j] = hn::BitCast(d32, hn::InterleaveLower(d, v[2 * j], v[2 * j + 1]));
+      b[j] = hn::BitCast(d32, hn::InterleaveUpper(d, v[2 * j], v[2 * j + 1]));
+    }
+    hn::Vec<decltype(d64)> c[4], e[4];  // c: rows 0..3, e: rows 4..7; column pairs 01 23 45 67
+    c[0] = hn::BitCast(d64, hn::InterleaveLower(d32, a[0], a[1]));
+    c[1] = hn::BitCast(d64, hn::InterleaveUpper(d32, a[0], a[1]));
+    c[2] = hn::BitCast(d64, hn::InterleaveLower(d32, b[0], b[1]));
+    c[3] = hn::BitCast(d64, hn::InterleaveUpper(d32, b[0], b[1]));
+    e[0] = hn::BitCast(d64, hn::InterleaveLower(d32, a[2], a[3]));
+    e[1] = hn::BitCast(d64, hn::InterleaveUpper(d32, a[2], a[3]));
+    e[2] = hn::BitCast(d64, hn::InterleaveLower(d32, b[2], b[3]));
+    e[3] = hn::BitCast(d64, hn::InterleaveUpper(d32, b[2], b[3]));
+    V3D_UNROLL
+    for (size_t j = 0; j < 4; j++) {
+      v[2 * j] = hn::BitCast(d, hn::InterleaveLower(d64, c[j], e[j]));
+      v[2 * j + 1] = hn::BitCast(d, hn::InterleaveUpper(d64, c[j], e[j]));
+    }
+  }
+}
+
+// kAdst: ADST (else DCT) on n = 4 or 8 lanes' worth of int16 values, in place.
+template <bool kAdst, size_t kN, class D, class V = hn::Vec<D>>
+HWY_INLINE void Run16(D d, V *v) {
+  V out[kN];
+  if constexpr (kAdst) {
+    if constexpr (kN == 4) Iadst4x16(d, v, out);
+    else Iadst8x16(d, v, out);
+  } else {
+    if constexpr (kN == 4) Idct4<4>(d, v, out);
+    else Idct8<8>(d, v, out);
+  }
+  V3D_UNROLL
+  for (size_t k = 0; k < kN; k++) v[k] = out[k];
+}
+
+// True iff every coefficient of the kN x kN block lies in [-b, b].
+template <size_t kN>
+HWY_INLINE bool InBound16(const int16_t *c, int b) {
+  const hn::CappedTag<int16_t, kN * kN> d;
+  constexpr size_t W = hn::MaxLanes(d);
+  auto mx = hn::LoadU(d, c), mn = mx;
+  V3D_UNROLL
+  for (size_t i = 1; i < kN * kN / W; i++) {
+    const auto v = hn::LoadU(d, c + i * W);
+    mx = hn::Max(mx, v);
+    mn = hn::Min(mn, v);
+  }
+  const auto big = hn::Or(hn::Gt(mx, hn::Set(d, static_cast<int16_t>(b))),
+                          hn::Lt(mn, hn::Set(d, static_cast<int16_t>(-b))));
+  return hn::AllFalse(d, big);
+}
+
+// The whole kN x kN block (kN = 4 or 8) in 16-bit lanes: rows (kRowAdst), then columns
+// (kColAdst), Round2 by 4 / 5, added to dst with unsigned saturation.
+template <size_t kN, bool kRowAdst, bool kColAdst>
+HWY_NOINLINE void Add2D16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs) {
+  const hn::CappedTag<int16_t, kN> d;
+  using V = hn::Vec<decltype(d)>;
+  const hn::Rebind<uint8_t, decltype(d)> d8;
+  constexpr int kShift = kN == 4 ? 4 : 5;
+  V v[kN];
+  V3D_UNROLL
+  for (size_t i = 0; i < kN; i++) v[i] = hn::LoadU(d, coeffs + i * kN);
+  Transpose16(d, v);  // v[k] lane i = coefficient (i, k)
+  Run16<kRowAdst, kN>(d, v);
+  Transpose16(d, v);  // v[i] lane k = row i of the intermediate
+  Run16<kColAdst, kN>(d, v);
+#if HWY_TARGET == HWY_NEON
+  constexpr bool kPairRows = kN == 4;
+#else
+  constexpr bool kPairRows = false;  // x86: the row-at-a-time form below is as fast
+#endif
+  if constexpr (kPairRows) {
+    // Two rows per 8-lane vector: half the rounding, widening and narrowing steps, and a shorter
+    // dependency chain per call on NEON (see tools/itx_mca.py).
+    const hn::Twice<decltype(d)> d2;
+    const hn::Rebind<uint8_t, decltype(d2)> d82;
+    const auto rnd = hn::Set(d2, static_cast<int16_t>(1 << (15 - kShift)));
+    V3D_UNROLL
+    for (size_t i = 0; i < kN; i += 2) {
+      uint8_t *p0 = dst + static_cast<ptrdiff_t>(i) * stride, *p1 = p0 + stride;
+      const auto pix = hn::Combine(d82, hn::LoadU(d8, p1), hn::LoadU(d8, p0));
+      const auto x = hn::MulFixedPoint15(hn::Combine(d2, v[i + 1], v[i]), rnd);
+      const auto out = hn::DemoteTo(d82, hn::Add(x, hn::PromoteTo(d2, pix)));
+      hn::StoreU(hn::LowerHalf(d8, out), d8, p0);
+      hn::StoreU(hn::UpperHalf(d8, out), d8, p1);
+    }
+  } else {
+    const V rnd = hn::Set(d, static_cast<int16_t>(1 << (15 - kShift)));
+    V3D_UNROLL
+    for (size_t i = 0; i < kN; i++) {
+      uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride;
+      const V sum = hn::Add(hn::MulFixedPoint15(v[i], rnd), hn::PromoteTo(d, hn::LoadU(d8, p)));
+      hn::StoreU(hn::DemoteTo(d8, sum), d8, p);
+    }
+  }
+}
+
+#else
+#define V3D_ITX_HAVE_16 0
+#endif
+
+}  // namespace HWY_NAMESPACE
+}  // namespace vp9
+}  // namespace v3d
+HWY_AFTER_NAMESPACE();
+
+#endif  // V3D_VP9_ITX_HWY_16_H_

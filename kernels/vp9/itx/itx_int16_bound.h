@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Coefficient bounds of the 16-bit arithmetic path of the VP9 inverse transforms.
+//
+// kInt16Bound[tx_size][tx_type] = B: for every block whose coefficients all satisfy |c| <= B,
+// the scalar reference (itx_ref_1d.h, rows then columns) keeps
+//  * every value it produces by an addition, subtraction, negation or rnd14 (and the inputs)
+//    inside int16, and
+//  * every unrounded product sum (the argument of an rnd14) inside int32,
+// so no wrap happens and an implementation holding those values in int16 lanes, forming the
+// product sums in int32 and rounding them back (e.g. x86 pmaddwd + packssdw, NEON vmull/vmlal +
+// vrshrn), and applying the final Round2(x, s) without overflow (pmulhrsw / vqrdmulh by
+// 2^(15-s)), computes the reference's result exactly. Blocks with any |c| > B take the 32-bit
+// path. 0: no 16-bit path for that pair.
+//
+// Proof: tests/test_vp9_itx_bound.cpp runs the reference's own 1-D code on an affine-arithmetic
+// type (each value = a linear form in the n*n coefficients plus an interval for the rounding
+// errors; rnd14(x) = x/2^14 + e with e in [-8191/2^14, 1/2]), which bounds every value above
+// for all inputs with |c| <= B at once, and fails unless each B here is within that bound.
+// docs/itx_int16_bounds.md has the derivation and the computed maxima.
+#pragma once
+
+namespace v3d {
+namespace vp9 {
+
+// [tx_size][tx_type], tx_type in DCT_DCT, ADST_DCT, DCT_ADST, ADST_ADST.
+constexpr int kInt16Bound[4][4] = {
+    {4400, 4000, 4500, 4080},  // 4x4
+    {1170, 850, 1210, 880},    // 8x8
+    {0, 0, 0, 0},              // 16x16: no 16-bit path yet
+    {0, 0, 0, 0},  // 32x32: no 16-bit path
+};
+
+}  // namespace vp9
+}  // namespace v3d

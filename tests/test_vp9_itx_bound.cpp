@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Proof of the 16-bit path's coefficient bounds (vp9/itx/itx_int16_bound.h), by affine
+// arithmetic on the scalar reference's own 1-D code (itx_ref_1d.h is a template on its value
+// type):
+//  * every value is a linear form sum_i a_i c_i in the n*n coefficients c_i plus an error
+//    interval [lo, hi] (exact bookkeeping of everything except the roundings);
+//  * wadd / wsub / wneg / wmul by a constant act exactly on the form and the interval;
+//  * rnd14(x) = floor((x + 2^13) / 2^14) = x / 2^14 + e, e in [-(2^13 - 1) / 2^14, 1/2].
+// For |c_i| <= B every value then lies within sum_i |a_i| B + max(|lo|, |hi|): a sound bound
+// for all such inputs at once (no sampling). Values are classed as the reference types them:
+// "narrow" (the inputs, and the results of additions, subtractions, negations of narrow values
+// and of rnd14), which a 16-bit implementation holds in int16 lanes, and "wide" (products and
+// their sums, the arguments of rnd14), formed in int32. The largest B keeping every narrow value
+// within [-32767, 32767] and every wide value within +-(2^31 - 1 - 2^13) (so no wrap, including
+// rnd14's + 2^13) is computed per (size, type) for the full 2-D transform (rows, then columns of
+// the row results), and each non-zero kInt16Bound must not exceed it. A cross-check guards the
+// bookkeeping itself: the int32 reference's 2-D outputs on random inputs with |c| <= B must lie
+// inside the final affine forms evaluated on those inputs.
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "common/rng.h"
+#include "common/test_util.h"
+#include "vp9/itx/itx_int16_bound.h"
+#include "vp9/itx/itx_ref_1d.h"
+
+using v3dtest::check;
+
+namespace aff {
+
+// The limits a bound must respect, and the tightest B seen so far for them.
+struct Tracker {
+  double max_b = 1e30;
+  void narrow(double slope, double err) { note(slope, err, 32767.0); }
+  void wide(double slope, double err) { note(slope, err, 2147483647.0 - 8192.0); }
+  void note(double slope, double err, double lim) {
+    // Small safety margin for the floating-point bookkeeping of the slopes (exact binary
+    // fractions with up to ~60 significant bits; double keeps 53).
+    if (slope > 0) max_b = std::min(max_b, (lim - err - 1e-6 * lim) / (slope * (1 + 1e-12)));
+  }
+};
+Tracker *g_tracker = nullptr;
+
+struct Val {
+  std::vector<double> a;  // coefficients of the linear form
+  double lo = 0, hi = 0;  // rounding-error interval
+  bool wide = false;
+  double slope() const {
+    double s = 0;
+    for (double x : a) s += std::fabs(x);
+    return s;
+  }
+  double err() const { return std::max(std::fabs(lo), std::fabs(hi)); }
+};
+
+Val record(Val v) {
+  if (v.wide) g_tracker->wide(v.slope(), v.err());
+  else g_tracker->narrow(v.slope(), v.err());
+  return v;
+}
+Val lin(const Val &x, double kx, const Val &y, double ky, bool wide) {
+  Val r;
+  r.a.resize(x.a.size());
+  for (size_t i = 0; i < r.a.size(); i++) r.a[i] = kx * x.a[i] + ky * y.a[i];
+  auto scale = [](double lo, double hi, double k, double &olo, double &ohi) {
+    olo = k >= 0 ? k * lo : k * hi;
+    ohi = k >= 0 ? k * hi : k * lo;
+  };
+  double xl, xh, yl, yh;
+  scale(x.lo, x.hi, kx, xl, xh);
+  scale(y.lo, y.hi, ky, yl, yh);
+  r.lo = xl + yl;
+  r.hi = xh + yh;
+  r.wide = wide;
+  return record(r);
+}
+// Found by argument-dependent lookup from the reference's templates.
+Val wadd(Val x, Val y) { return lin(x, 1, y, 1, x.wide || y.wide); }
+Val wsub(Val x, Val y) { return lin(x, 1, y, -1, x.wide || y.wide); }
+Val wneg(Val x) { return lin(x, -1, x, 0, x.wide); }
+Val wmul(Val x, int32_t k) { return lin(x, k, x, 0, true); }
+Val rnd14(Val x) {
+  Val r = x;
+  for (double &v : r.a) v /= 16384.0;
+  r.lo = x.lo / 16384.0 - 8191.0 / 16384.0;
+  r.hi = x.hi / 16384.0 + 8192.0 / 16384.0;
+  r.wide = false;
+  return record(r);
+}
+
+}  // namespace aff
+
+namespace {
+
+namespace ref = v3d::vp9::ref;
+
+template <typename V>
+void run1d(int n, bool adst, const V *in, V *out) {
+  if (n == 4) adst ? ref::iadst4(in, out) : ref::idct4(in, out);
+  else if (n == 8) adst ? ref::iadst8(in, out) : ref::idct8(in, out);
+  else adst ? ref::iadst16(in, out) : ref::idct16(in, out);
+}
+
+// Largest B for the 2-D transform of size n, row transform row_adst, column col_adst; the final
+// forms (output (i, j) at fin[i*n + j]) go to *fin.
+double analyse(int n, bool row_adst, bool col_adst, std::vector<aff::Val> *fin) {
+  aff::Tracker t;
+  aff::g_tracker = &t;
+  std::vector<aff::Val> tmp(static_cast<size_t>(n) * n);
+  std::vector<aff::Val> in(n), out(n);
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++) {
+      in[j].a.assign(static_cast<size_t>(n) * n, 0.0);
+      in[j].a[static_cast<size_t>(i) * n + j] = 1.0;
+      in[j].lo = in[j].hi = 0;
+      in[j].wide = false;
+      aff::record(in[j]);
+    }
+    run1d(n, row_adst, in.data(), out.data());
+    for (int j = 0; j < n; j++) tmp[static_cast<size_t>(i) * n + j] = out[j];
+  }
+  for (int j = 0; j < n; j++) {
+    for (int i = 0; i < n; i++) in[i] = tmp[static_cast<size_t>(i) * n + j];
+    run1d(n, col_adst, in.data(), out.data());
+    for (int i = 0; i < n; i++) (*fin)[static_cast<size_t>(i) * n + j] = out[i];
+  }
+  aff::g_tracker = nullptr;
+  return std::floor(t.max_b);
+}
+
+// The int32 reference on random coefficients with |c| <= b must land inside the forms.
+void cross_check(int n, bool row_adst, bool col_adst, int b, const std::vector<aff::Val> &fin,
+                 const char *name) {
+  v3dtest::Rng rng(v3dtest::base_seed() ^ static_cast<uint64_t>(n * 16 + row_adst * 2 + col_adst));
+  int bad = 0;
+  for (int it = 0; it < 64; it++) {
+    std::vector<int32_t> c(static_cast<size_t>(n) * n), tmp(c.size());
+    for (auto &v : c) v = it % 2 ? (rng.u32() & 1 ? b : -b) : rng.range(-b, b);
+    std::vector<int32_t> in(n), out(n);
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) in[j] = c[static_cast<size_t>(i) * n + j];
+      run1d(n, row_adst, in.data(), out.data());
+      for (int j = 0; j < n; j++) tmp[static_cast<size_t>(i) * n + j] = out[j];
+    }
+    for (int j = 0; j < n; j++) {
+      for (int i = 0; i < n; i++) in[i] = tmp[static_cast<size_t>(i) * n + j];
+      run1d(n, col_adst, in.data(), out.data());
+      for (int i = 0; i < n; i++) {
+        const aff::Val &f = fin[static_cast<size_t>(i) * n + j];
+        double v = 0;
+        for (size_t k = 0; k < c.size(); k++) v += f.a[k] * c[k];
+        bad += out[i] < v + f.lo - 1e-6 || out[i] > v + f.hi + 1e-6;
+      }
+    }
+  }
+  check(bad == 0, "%s: %d reference outputs outside the affine forms (seed %" PRIu64 ")", name,
+        bad, v3dtest::base_seed());
+}
+
+}  // namespace
+
+int main() {
+  static const char *kTypes[4] = {"DCT_DCT", "ADST_DCT", "DCT_ADST", "ADST_ADST"};
+  for (int sz = 0; sz < 3; sz++) {
+    const int n = 4 << sz;
+    for (int ty = 0; ty < 4; ty++) {
+      // ADST_DCT (1) = ADST on columns, DCT on rows; DCT_ADST (2) = the reverse.
+      const bool col_adst = ty == 1 || ty == 3, row_adst = ty == 2 || ty == 3;
+      std::vector<aff::Val> fin(static_cast<size_t>(n) * n);
+      const double b = analyse(n, row_adst, col_adst, &fin);
+      const int have = v3d::vp9::kInt16Bound[sz][ty];
+      char name[32];
+      snprintf(name, sizeof name, "%dx%d %s", n, n, kTypes[ty]);
+      cross_check(n, row_adst, col_adst, static_cast<int>(b), fin, name);
+      printf("%2dx%-2d %-9s proven bound %6.0f, table %d\n", n, n, kTypes[ty], b, have);
+      check(have >= 0 && have <= b, "%dx%d %s: kInt16Bound %d exceeds the proven bound %.0f", n,
+            n, kTypes[ty], have, b);
+    }
+  }
+  for (int ty = 0; ty < 4; ty++)
+    check(v3d::vp9::kInt16Bound[3][ty] == 0, "32x32 has no 16-bit path (type %d)", ty);
+  return v3dtest::finish();
+}
