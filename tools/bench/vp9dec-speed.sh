@@ -7,20 +7,23 @@
 #   vpxdec --threads=T --noblit IN.ivf
 #   ffmpeg -threads T -c:v vp9 -i IN.ivf -f null -
 #
-# for each T in THREADS. The decoders take turns within each repetition (so that a change in
-# the machine's load falls on all of them); for each decoder the fastest of REPEAT runs gives
-# frames/s, and the smallest CPU time (user + system, all threads, from /usr/bin/time) gives CPU
-# ms per frame. Prints a Markdown table. A benchmark, not a test: it checks nothing.
+# for each T in THREADS. One run decodes the stream LOOPS times in a row (so that it lasts long
+# enough for /usr/bin/time's 10 ms resolution; start-up is included, as a player would pay it).
+# The decoders take turns within each repetition (so that a change in the machine's load falls
+# on all of them); for each decoder the fastest of REPEAT runs gives frames/s, and the smallest
+# CPU time (user + system, all threads) gives CPU ms per frame. Prints a Markdown table. A
+# benchmark, not a test: it checks nothing.
 #
 # Usage: vp9dec-speed.sh [IN.ivf]   (without IN, makes a 1920x1080 stream of FRAMES frames with
 #                                    pipelines/make-vp9-stream.sh)
 # Environment (defaults): V3D_VP9DEC (build/tools/v3d-vp9dec), THREADS ("1 2"), REPEAT (5),
-# FRAMES (60), KEEP (a path to copy the made stream to).
+# LOOPS (5), FRAMES (60), KEEP (a path to copy the made stream to).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dec=${V3D_VP9DEC:-$root/build/tools/v3d-vp9dec}
 THREADS=${THREADS:-1 2}
 REPEAT=${REPEAT:-5}
+LOOPS=${LOOPS:-5}
 FRAMES=${FRAMES:-60}
 for tool in vpxdec ffmpeg /usr/bin/time; do
   command -v "$tool" >/dev/null 2>&1 || { echo "error: $tool not found" >&2; exit 1; }
@@ -57,8 +60,9 @@ names="v3d vpxdec ffmpeg"
 for ((r = 0; r < REPEAT; r++)); do
   for t in $THREADS; do
     for n in $names; do
-      # shellcheck disable=SC2046
-      /usr/bin/time -f "%e %U %S" -o "$work/t" $(cmd "$n" "$t") >/dev/null 2>"$work/err" ||
+      /usr/bin/time -f "%e %U %S" -o "$work/t" bash -c \
+        "for ((i = 0; i < $LOOPS; i++)); do $(cmd "$n" "$t") || exit 1; done" \
+        >/dev/null 2>"$work/err" ||
         { echo "error: $(cmd "$n" "$t") failed:" >&2; cat "$work/err" >&2; exit 1; }
       echo "$n $t $(cat "$work/t")" >>"$work/runs"
     done
@@ -68,13 +72,13 @@ done
 echo "Stream: $(basename "$in"), $size, $frames frames shown," \
      "$(stat -c %s "$in") bytes; $(nproc) cores," \
      "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1), load average" \
-     "$(cut -d' ' -f1-3 /proc/loadavg) at the end; best of $REPEAT."
+     "$(cut -d' ' -f1-3 /proc/loadavg) at the end; best of $REPEAT runs of $LOOPS decodes each."
 echo
 echo "| decoder | threads | frames/s | CPU ms/frame | CPU / wall |"
 echo "|---|---:|---:|---:|---:|"
 for t in $THREADS; do
   for n in $names; do
-    awk -v n="$n" -v t="$t" -v f="$frames" -v c="$(cmd "$n" "$t" | sed "s|$in|IN|; s|$root/||")" '
+    awk -v n="$n" -v t="$t" -v f="$((frames * LOOPS))" -v c="$(cmd "$n" "$t" | sed "s|$in|IN|; s|$root/||")" '
       $1 == n && $2 == t {
         cpu = $4 + $5
         if (!seen || $3 < wall) { wall = $3; busy = cpu / ($3 > 0 ? $3 : 1) }
