@@ -5,18 +5,20 @@
 #
 #   filesrc ! ivfparse ! v3dvp9dec backend=B ! y4menc ! filesink
 #
-# for each backend B, checking every frame's MD5 against `vpxdec --i420 --md5` (libvpx, one MD5
-# per frame); then times the same stream through
+# for each backend B of BACKENDS, checking every frame's MD5 against `vpxdec --i420 --md5`
+# (libvpx, one MD5 per frame); then times the same stream through
 #
 #   filesrc ! ivfparse ! DECODER ! fakesink
 #
-# for v3dvp9dec (each backend), avdec_vp9 (FFmpeg) and vp9dec (libvpx), best of REPEAT runs,
+# for v3dvp9dec (each backend of TIME_BACKENDS), avdec_vp9 (FFmpeg) and vp9dec (libvpx), best of REPEAT runs,
 # printing frames/s and the CPU time (user + system of the whole gst-launch-1.0 process, all
 # threads) per frame; and writes OUT_DIR/stream.ivf and OUT_DIR/frame-N.png (shown frame N as
 # v3dvp9dec decoded it).
 #
 # Usage: vp9-showcase.sh [OUT_DIR]             (default: ./showcase-out)
-# Environment (defaults): NUM_FRAMES (60), WIDTH (1920), HEIGHT (1080), BACKENDS ("cpu auto"),
+# Environment (defaults): NUM_FRAMES (60), WIDTH (1920), HEIGHT (1080), BACKENDS ("cpu gpu
+# hybrid auto"; gpu and hybrid are left out, and said so, where there is no Vulkan device),
+# TIME_BACKENDS ("cpu auto"),
 # THREADS (2: vp9dec threads, avdec_vp9 max-threads; v3dvp9dec keeps its automatic cpu-threads),
 # REPEAT (2), PNG_FRAME (45), STREAM (an existing IVF to use instead of making one),
 # GST_PLUGIN_PATH (the build's gst/ directory).
@@ -31,7 +33,8 @@ OUT_DIR=${1:-${OUT_DIR:-showcase-out}}
 NUM_FRAMES=${NUM_FRAMES:-60}
 WIDTH=${WIDTH:-1920}
 HEIGHT=${HEIGHT:-1080}
-BACKENDS=${BACKENDS:-cpu auto}
+BACKENDS=${BACKENDS:-cpu gpu hybrid auto}
+TIME_BACKENDS=${TIME_BACKENDS:-cpu auto}
 THREADS=${THREADS:-2}
 REPEAT=${REPEAT:-2}
 PNG_FRAME=${PNG_FRAME:-45}
@@ -49,7 +52,7 @@ trap 'rm -rf "$work"' EXIT
 
 stream=$OUT_DIR/stream.ivf
 if [ -n "${STREAM:-}" ]; then
-  cp "$STREAM" "$stream"
+  [ "$STREAM" -ef "$stream" ] || cp "$STREAM" "$stream"
   echo "stream: $STREAM ($(stat -c %s "$stream") bytes)"
 else
   bash "$here/make-vp9-stream.sh" "$stream" "$NUM_FRAMES" "$WIDTH" "$HEIGHT"
@@ -78,12 +81,17 @@ echo
 echo "== exactness: filesrc ! ivfparse ! v3dvp9dec backend=B ! y4menc, every frame against libvpx =="
 status=0
 for b in $BACKENDS; do
+  if { [ "$b" = gpu ] || [ "$b" = hybrid ]; } && ! vulkaninfo --summary >/dev/null 2>&1; then
+    echo "  backend=$b: skipped (no Vulkan device: vulkaninfo --summary fails)"
+    continue
+  fi
   v3d_run "$work/check-$b.log" filesrc location="$stream" ! ivfparse ! \
     v3dvp9dec name=dec backend="$b" ! y4menc ! filesink location="$work/out-$b.y4m"
   y4m_md5s "$work/out-$b.y4m" >"$work/out-$b.md5"
   line=$(v3d_stats_line "$work/check-$b.log" dec)
   used="$(v3d_field "$line" backend), $(v3d_field "$line" cpu-threads) CPU worker threads, GPU:"
-  used="$used $(v3d_field "$line" gpu-device)"
+  gpu=$(v3d_field "$line" gpu-device)
+  used="$used ${gpu:-none}"
   if [ "$nref" -gt 0 ] && cmp -s "$work/ref.md5" "$work/out-$b.md5"; then
     echo "  backend=$b ($used): all $nref frames equal to libvpx's, frame by frame"
   else
@@ -123,7 +131,7 @@ echo "== speed: filesrc ! ivfparse ! DECODER ! fakesink, $nref frames, best of $
      "(whole process, start-up included; $(nproc) cores) =="
 echo "  | decoder                                    | frames/s | CPU s    | CPU ms/f |"
 echo "  |--------------------------------------------|----------|----------|----------|"
-for b in $BACKENDS; do
+for b in $TIME_BACKENDS; do
   timed "v3dvp9dec backend=$b" v3dvp9dec backend="$b" || status=1
 done
 if gst-inspect-1.0 avdec_vp9 >/dev/null 2>&1; then
