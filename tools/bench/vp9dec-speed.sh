@@ -3,7 +3,7 @@
 # VP9 decoding speed of v3d-vp9dec against libvpx (vpxdec) and FFmpeg on one stream, all in the
 # same run so that they see the same machine:
 #
-#   v3d-vp9dec --backend cpu --threads T --null IN.ivf
+#   v3d-vp9dec --backend B --threads T --null IN.ivf     (B: each of BACKENDS)
 #   vpxdec --threads=T --noblit IN.ivf
 #   ffmpeg -threads T -c:v vp9 -i IN.ivf -f null -
 #
@@ -16,12 +16,14 @@
 #
 # Usage: vp9dec-speed.sh [IN.ivf]   (without IN, makes a 1920x1080 stream of FRAMES frames with
 #                                    pipelines/make-vp9-stream.sh)
-# Environment (defaults): V3D_VP9DEC (build/tools/v3d-vp9dec), THREADS ("1 2"), REPEAT (5),
+# Environment (defaults): V3D_VP9DEC (build/tools/v3d-vp9dec), BACKENDS ("cpu"; with a GPU e.g.
+# "cpu hybrid auto"), THREADS ("1 2"), REPEAT (5),
 # LOOPS (5), FRAMES (60), KEEP (a path to copy the made stream to).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dec=${V3D_VP9DEC:-$root/build/tools/v3d-vp9dec}
 THREADS=${THREADS:-1 2}
+BACKENDS=${BACKENDS:-cpu}
 REPEAT=${REPEAT:-5}
 LOOPS=${LOOPS:-5}
 FRAMES=${FRAMES:-60}
@@ -47,16 +49,16 @@ if [ -z "$frames" ] || [ "$frames" -eq 0 ]; then
   exit 1
 fi
 
-# cmd NAME T: the command line of decoder NAME with T threads.
+# cmd NAME T: the command line of decoder NAME (v3d:BACKEND, vpxdec, ffmpeg) with T threads.
 cmd() {
   case $1 in
-    v3d) echo "$dec --backend cpu --threads $2 --null $in" ;;
+    v3d:*) echo "$dec --backend ${1#v3d:} --threads $2 --null $in" ;;
     vpxdec) echo "vpxdec --threads=$2 --noblit $in" ;;
     ffmpeg) echo "ffmpeg -nostdin -hide_banner -loglevel error -threads $2 -c:v vp9 -i $in -f null -" ;;
   esac
 }
 
-names="v3d vpxdec ffmpeg"
+names="$(for b in $BACKENDS; do printf 'v3d:%s ' "$b"; done)vpxdec ffmpeg"
 for ((r = 0; r < REPEAT; r++)); do
   for t in $THREADS; do
     for n in $names; do
