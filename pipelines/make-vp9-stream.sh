@@ -18,7 +18,9 @@ out=$1
 frames=${2:-60}
 width=${3:-1920}
 height=${4:-1080}
-opts=${VPXENC_OPTS:---good --cpu-used=2 --end-usage=vbr --target-bitrate=3000 --auto-alt-ref=1 --lag-in-frames=16 --tile-columns=2}
+default_opts="--good --cpu-used=2 --end-usage=vbr --target-bitrate=3000 --auto-alt-ref=1"
+default_opts="$default_opts --lag-in-frames=16 --tile-columns=2"
+opts=${VPXENC_OPTS:-$default_opts}
 for tool in ffmpeg vpxenc; do
   command -v "$tool" >/dev/null 2>&1 || { echo "SKIP: $tool not found"; exit 77; }
 done

@@ -17,7 +17,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dec=${V3D_VP9DEC:-$root/build/tools/v3d-vp9dec}
 in=$1
-command -v perf >/dev/null 2>&1 || { echo "error: perf not found (apt-get install linux-perf)" >&2; exit 1; }
+if ! command -v perf >/dev/null 2>&1; then
+  echo "error: perf not found (Debian: apt-get install linux-perf)" >&2
+  exit 1
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
