@@ -11,9 +11,9 @@
 #   filesrc ! ivfparse ! DECODER ! fakesink
 #
 # for v3dvp9dec (each backend of TIME_BACKENDS), avdec_vp9 (FFmpeg) and vp9dec (libvpx), best of
-# REPEAT runs, printing frames/s and the CPU time (user + system of the whole gst-launch-1.0 process, all
-# threads) per frame; and writes OUT_DIR/stream.ivf and OUT_DIR/frame-N.png (shown frame N as
-# v3dvp9dec decoded it).
+# REPEAT runs, printing frames/s and the CPU time (user + system of the whole gst-launch-1.0
+# process, all threads) per frame; and writes OUT_DIR/stream.ivf and OUT_DIR/frame-N.png (shown
+# frame N as v3dvp9dec decoded it).
 #
 # Usage: vp9-showcase.sh [OUT_DIR]             (default: ./showcase-out)
 # Environment (defaults): NUM_FRAMES (60), WIDTH (1920), HEIGHT (1080), BACKENDS ("cpu gpu
