@@ -32,7 +32,9 @@ perf report -i "$work/perf.data" --no-children --sort dso,sym --stdio 2>/dev/nul
 # Source file of every function defined in the kernel library: Meson names an object after its
 # source path below kernels/ with '/' turned into '_'. Names are reduced to what perf prints
 # (no return type, arguments or clone suffix).
+# Without the objects (a decoder copied elsewhere) the table names the library instead.
 objdir=$(dirname "$dec")/../kernels/libv3dkernels.so.0.1.0.p
+shopt -s nullglob
 (cd "$root/kernels" && find . -name '*.cpp' | sed 's|^\./||') |
   awk '{ o = $0; gsub("/", "_", o); print o ".o\tkernels/" $0 }' >"$work/sources"
 for o in "$objdir"/*.o; do
@@ -44,7 +46,7 @@ for o in "$objdir"/*.o; do
 done | sort -u -t "$(printf '\t')" -k2,2 >"$work/objects"
 
 awk -F '\t' -v top="${TOP:-25}" '
-  FNR == NR { obj[$2] = $1; next }
+  FILENAME == ARGV[1] { obj[$2] = $1; next }
   {
     pct = $1; dso = $2; sym = $3
     name = sym; gsub(/\(anonymous namespace\)/, "{anon}", name)
