@@ -235,7 +235,7 @@ inline std::vector<FifCfg> fif_configs(int cores) {
           {"gpu", "gpu", 1},
           {"cpu_n1_gpu", "hybrid", std::max(1, cores - 1)},
           {"cpu_n_gpu", "hybrid", cores},
-          {"auto", "auto", 0}};
+          {"auto", "auto", cores}};
 }
 // The context of configuration c, or null when --no-gpu or --configs leaves it out (or it cannot
 // be made).

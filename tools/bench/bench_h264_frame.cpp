@@ -227,7 +227,7 @@ int bench_h264_frame(const Options &opt, Json &json) {
       double share;
     } cfgs[] = {{"scalar", "scalar", 1, -1},      {"simd_1", "simd", 1, -1},
                 {"simd_n", "simd", cores, -1},    {"simd_n1", "simd", n1, -1},
-                {"auto", "auto", 0, -1},          {"gpu", "gpu", cores, -1},
+                {"auto", "auto", cores, -1},        {"gpu", "gpu", cores, -1},
                 {"hybrid_n1", "hybrid", n1, 1.0 / 3}, {"hybrid_n", "hybrid", cores, 1.0 / 3},
                 {"hybrid_adaptive", "hybrid", cores, -1}};
     json.begin_object(g.name + 5);  // "intra" / "inter"

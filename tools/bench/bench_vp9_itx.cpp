@@ -119,7 +119,7 @@ void bench_vp9_itx_pool_ab(const Options &opt, Json &json) {
   const Cfg cfgs[] = {{"cpu_n", "simd", cores},
                       {"gpu", "gpu", 1},
                       {"cpu_n1_gpu", "hybrid", std::max(1, cores - 1)},
-                      {"auto", "auto", 0}};
+                      {"auto", "auto", cores}};
   printf("\nVP9 transforms one frame per call, pools spinning (%d us) against sleeping at once, "
          "ms per frame median (p99); %d frames\n", v3d::ThreadPool::kDefaultSpinUs, opt.frames);
   printf("%-16s", "workload");
@@ -590,7 +590,7 @@ int bench_vp9_itx(const Options &opt, Json &json) {
                         {"gpu", "gpu", 1},
                         {"cpu_n1_gpu", "hybrid", std::max(1, cores - 1)},
                         {"cpu_n_gpu", "hybrid", cores},
-                        {"auto", "auto", 0}};
+                        {"auto", "auto", cores}};
     std::string m4;
     double m2 = -1;
     json.begin_object("m4");

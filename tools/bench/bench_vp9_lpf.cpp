@@ -375,7 +375,7 @@ int bench_vp9_lpf(const Options &opt, Json &json) {
                       {"gpu", "gpu", 1, true, "gpu"},
                       {"hybrid_n1", "hybrid", std::max(1, cores - 1), true, "cpu_n1_gpu"},
                       {"hybrid_n", "hybrid", cores, true, "cpu_n_gpu"},
-                      {"auto", "auto", 0, false, "auto"}};
+                      {"auto", "auto", cores, false, "auto"}};
   for (Grid &g : grids) {
     if (!opt.only.empty() && std::string(g.name).find(opt.only) == std::string::npos) continue;
     double cells_ms = 0;
