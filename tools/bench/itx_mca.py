@@ -4,7 +4,7 @@
 Cortex-A76-class core: the project's kernels from an aarch64 build tree, and optionally a peer's
 hand-written NEON (FFmpeg's libavcodec/aarch64/vp9itxfm_neon.S) from a source folder.
 
-  tools/itx_mca.py --build build-aarch64 [--peer /path/to/ffmpeg-source] [--mcpu cortex-a76]
+  tools/bench/itx_mca.py --build build-aarch64 [--peer /path/to/ffmpeg-source] [--mcpu cortex-a76]
 
 Each row is one straight-line path through one function, from its entry to its return:
 the project's kernel bodies (Add2D16 = the 16-bit path, Add2D = the int32 path, AddDc = DC
