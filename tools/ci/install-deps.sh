@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Installs what gst-v3d needs on Debian 12 (run as root, or with sudo available).
-#   tools/ci/install-deps.sh [--cross]   --cross: also the aarch64 cross toolchain, qemu and arm64 Highway
+#   tools/install-deps.sh [--cross]   --cross: also the aarch64 cross toolchain, qemu and arm64 Highway
 set -euo pipefail
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -10,8 +10,8 @@ pkgs=(meson ninja-build pkg-config g++ glslang-tools libvulkan-dev mesa-vulkan-d
       libhwy-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-base
       gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
       gstreamer1.0-tools ffmpeg x264
-      vpx-tools  # vpxenc/vpxdec: VP9 streams and libvpx's reference output for the decoder's tests
-      clang libclang-rt-14-dev)  # clang: the libFuzzer targets (tools/ci/fuzz.sh)
+      vpx-tools libvpx-dev  # the VP9 decoder's stream test: vpxenc/vpxdec, vp9-resize-enc
+      clang libclang-rt-14-dev)  # clang: the libFuzzer targets (tools/fuzz.sh)
 if [ "${1:-}" = "--cross" ]; then
   $SUDO dpkg --add-architecture arm64
   pkgs+=(g++-aarch64-linux-gnu qemu-user libhwy-dev:arm64)
