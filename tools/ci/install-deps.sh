@@ -11,7 +11,7 @@ pkgs=(meson ninja-build pkg-config g++ glslang-tools libvulkan-dev mesa-vulkan-d
       gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
       gstreamer1.0-tools ffmpeg x264
       vpx-tools libvpx-dev  # the VP9 decoder's stream test: vpxenc/vpxdec, vp9-resize-enc
-      clang libclang-rt-14-dev)  # clang: the libFuzzer targets (tools/fuzz.sh)
+      clang libclang-rt-14-dev)  # clang: the libFuzzer targets (tools/ci/fuzz.sh)
 if [ "${1:-}" = "--cross" ]; then
   $SUDO dpkg --add-architecture arm64
   pkgs+=(g++-aarch64-linux-gnu qemu-user libhwy-dev:arm64)
