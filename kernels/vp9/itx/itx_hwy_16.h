@@ -36,7 +36,9 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 #undef V3D_ITX_HAVE_16
-#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE && \
+// EMU128 (Highway's portable fallback, compiled by clang builds on every architecture) keeps
+// its lanes in arrays, not in the intrinsics' register types.
+#if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128 && !HWY_HAVE_SCALABLE && \
     (HWY_ARCH_X86 || (HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64))
 #define V3D_ITX_HAVE_16 1
 
