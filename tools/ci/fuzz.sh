@@ -38,7 +38,7 @@ ninja -C "$dir" -j"$jobs" || exit 1
 
 targets=("$@")
 if [ ${#targets[@]} = 0 ]; then
-  for t in fuzz_vp9_itx_frame fuzz_vp9_lpf_frame fuzz_edges fuzz_h264_deblock_frame; do
+  for t in fuzz_vp9_itx_frame fuzz_vp9_lpf_frame fuzz_edges fuzz_h264_deblock_frame fuzz_vp9_decoder; do
     [ -x "$dir/fuzz/$t" ] && targets+=("$t")
   done
 fi
