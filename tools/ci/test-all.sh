@@ -55,6 +55,7 @@ fi
 python3 - "${logs[@]}" <<'PY'
 import json, sys
 passed = failed = skipped = 0
+failures = []
 for path in sys.argv[1:]:
     try:
         lines = open(path).readlines()
@@ -67,7 +68,16 @@ for path in sys.argv[1:]:
         res = r.get("result")
         if res == "OK" or res == "EXPECTEDFAIL": passed += 1
         elif res == "SKIP": skipped += 1
-        else: failed += 1
+        else:
+            failed += 1
+            failures.append((path, r))
+# CI shows only the tail of this script's output: repeat each failure's name and last lines here.
+for path, r in failures:
+    print(f"== FAILED ({r.get('result')}, {r.get('duration', 0):.1f} s, rc {r.get('returncode')}):"
+          f" {r.get('name')} in {path}")
+    out = (r.get("stdout") or "") + (r.get("stderr") or "")
+    for line in out.splitlines()[-25:]:
+        print("   | " + line)
 print(f"{passed} passed, {failed} failed, {skipped} skipped")
 PY
 exit $fail
