@@ -7,7 +7,9 @@
 // order is observable (all vertical edges of the frame first gives a different frame); guard
 // borders stay untouched; invalid input is refused with the frame untouched. Batches on the CPU:
 // several frames' wavefronts in one loop (lpf_frames_wavefront, each frame with its own planes)
-// and v3d_vp9_loop_filter_frames on SIMD contexts, each frame against the reference.
+// and v3d_vp9_loop_filter_frames on SIMD contexts, each frame against the reference. The
+// decoder's entry point for grids valid by construction (lpf_filter_frame_trusted) against the
+// same reference on every backend, and its refusal of invalid arguments outside the grid.
 //
 // Linked with the library's objects (not the shared library) for the internal entry points
 // (vp9/lpf_frame.h), whose symbols the library does not export.
@@ -22,6 +24,7 @@
 #include "threads/thread_pool.h"
 #include "v3d/v3d.h"
 #include "vp9/lpf/lpf.h"
+#include "vp9/lpf/lpf_api.h"
 #include "vp9/lpf/lpf_frame.h"
 #include "common/vp9_lpf_grid.h"
 
@@ -242,6 +245,12 @@ void test_frames(uint64_t seed0) {
                    static_cast<unsigned long long>(seed), rc, v3d_last_error()))
           continue;
         check_same(got, want, name, seed, cs);
+        LfFrame trusted = copy_of(cs.frame, W, H);
+        rc = v3d::vp9::lpf_filter_frame_trusted(c, trusted.data, trusted.stride, W, H,
+                                                cs.grid.data(), cs.grid_stride, cs.sharpness);
+        if (check(rc == 0, "%s trusted: %dx%d seed 0x%llx: returned %d (%s)", name, W, H,
+                  static_cast<unsigned long long>(seed), rc, v3d_last_error()))
+          check_same(trusted, want, name, seed, cs);
       }
       v3d::vp9::LpfFrame f;
       // The wavefront on 4 threads with the scalar kernels: same as the sequential order.
@@ -581,6 +590,15 @@ void test_invalid(uint64_t seed) {
   LfFrame f = copy_of(cs.frame, W, H);
   std::vector<V3dVp9LfInfo> g = cs.grid;
   check(run(f, g, W, H, gs, cs.sharpness) == 0, "valid grid refused: %s", v3d_last_error());
+  // The trusted entry skips only the grid entries' checks.
+  uint8_t *const no_plane[3] = {f.data[0], nullptr, f.data[2]};
+  check(v3d::vp9::lpf_filter_frame_trusted(ctx, no_plane, f.stride, W, H, g.data(), gs,
+                                           cs.sharpness) == V3D_ERROR_INVALID_ARGUMENT &&
+            v3d::vp9::lpf_filter_frame_trusted(ctx, f.data, f.stride, W, H, g.data(), gs, 8) ==
+                V3D_ERROR_INVALID_ARGUMENT &&
+            v3d::vp9::lpf_filter_frame_trusted(nullptr, f.data, f.stride, W, H, g.data(), gs,
+                                               cs.sharpness) == V3D_ERROR_INVALID_ARGUMENT,
+        "trusted entry accepted a NULL plane, sharpness 8 or a NULL context");
   v3d_context_free(ctx);
 }
 

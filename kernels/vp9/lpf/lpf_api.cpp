@@ -18,6 +18,7 @@
 #include "sched/frame_sched.h"
 #include "sched/context.h"
 #include "runtime/log.h"
+#include "vp9/lpf/lpf_api.h"
 #include "vp9/lpf/lpf_frame.h"
 #include "vp9/lpf/lpf_gpu.h"
 #include "gpu/gpu.h"
@@ -67,9 +68,10 @@ int check_outside_grid(const LfArgs &a, bool *before) {
 // Checks frames' arguments and describes them in *out; touches nothing. The error reported is the
 // one checking the frames one after another would find first (per frame: the checks before the
 // grid, its entries in raster order, then the planes), named "frame i: " when name_frames; but
-// the grid entries of all the frames are checked in one loop of the pool's threads.
+// the grid entries of all the frames are checked in one loop of the pool's threads. Without
+// check_grid the grid entries are taken as valid (lpf_filter_frame_trusted's callers).
 int check_frames(ThreadPool &pool, const std::vector<LfArgs> &args, bool name_frames,
-                 std::vector<LpfFrame> *out) {
+                 bool check_grid, std::vector<LpfFrame> *out) {
   const size_t n = args.size();
   struct Err {
     int rc = V3D_OK;
@@ -88,7 +90,7 @@ int check_frames(ThreadPool &pool, const std::vector<LfArgs> &args, bool name_fr
   clear_error();
   // The grid entries of the frames up to that one (itself included when its error comes after
   // its entries), in tasks of kValidateRows grid rows, frame after frame.
-  const size_t n_grids = first_bad == n ? n : first_bad + (bad_before ? 0 : 1);
+  const size_t n_grids = !check_grid ? 0 : first_bad == n ? n : first_bad + (bad_before ? 0 : 1);
   struct Task {
     size_t frame;
     int row_begin, row_end;
@@ -435,6 +437,20 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
 }
 
 }  // namespace
+
+int lpf_filter_frame_trusted(V3dContext *ctx, uint8_t *const planes[3], const ptrdiff_t strides[3],
+                             int width, int height, const V3dVp9LfInfo *grid, int grid_stride,
+                             int sharpness) {
+  clear_error();
+  if (!ctx) return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL context");
+  FrameScope scope(ctx);
+  std::vector<LpfFrame> frames;
+  int rc = check_frames(*ctx->pool, {{planes, strides, width, height, grid, grid_stride, sharpness}},
+                        false, false, &frames);
+  if (rc) return rc;
+  return run_frames(ctx, frames);
+}
+
 }  // namespace vp9
 }  // namespace v3d
 
@@ -447,7 +463,7 @@ extern "C" int v3d_vp9_loop_filter_frame(V3dContext *ctx, uint8_t *const planes[
   FrameScope scope(ctx);
   std::vector<vp9::LpfFrame> frames;
   int rc = vp9::check_frames(*ctx->pool, {{planes, strides, width, height, grid, grid_stride, sharpness}},
-                             false, &frames);
+                             false, true, &frames);
   if (rc) return rc;
   return vp9::run_frames(ctx, frames);
 }
@@ -465,7 +481,7 @@ extern "C" int v3d_vp9_loop_filter_frames(V3dContext *ctx, const V3dVp9LfFrame *
   }
   FrameScope scope(ctx);
   std::vector<vp9::LpfFrame> f;
-  int rc = vp9::check_frames(*ctx->pool, args, true, &f);
+  int rc = vp9::check_frames(*ctx->pool, args, true, true, &f);
   if (rc) return rc;
   return vp9::run_frames(ctx, f);
 }
@@ -483,7 +499,7 @@ extern "C" int v3d_vp9_loop_filter_frame_from(V3dContext *ctx, const uint8_t *co
   FrameScope scope(ctx);
   std::vector<vp9::LpfFrame> frames;
   int rc = vp9::check_frames(*ctx->pool, {{planes, strides, width, height, grid, grid_stride, sharpness}},
-                             false, &frames);
+                             false, true, &frames);
   if (rc) return rc;
   for (int p = 0; p < 3; p++) {
     if (!src[p]) return set_error(V3D_ERROR_INVALID_ARGUMENT, "source plane %d is NULL", p);
