@@ -132,7 +132,7 @@ struct GstV3dVp9DecPrivate {
   std::mutex lock;
   V3dVp9Decoder *dec = nullptr;
   Counters counters;
-  std::string decoder_counters;  // the last decoder's v3d_vp9_decoder_stats() after stop
+  V3dVp9DecoderCounters decoder_counters = {};  // the last decoder's counters after stop
   // Streaming thread (GstVideoDecoder's stream lock).
   GstVideoCodecState *input_state = nullptr;
   OutputFormat output;
@@ -217,8 +217,9 @@ static void gst_v3d_vp9_dec_class_init(GstV3dVp9DecClass *klass) {
    * counts once), frames-shown (buffers pushed), frames-hidden (decoded packets that showed
    * nothing), frames-skipped (packets dropped while waiting for a key frame or intra-only frame:
    * at the start, after a flush or an error), errors (packets the decoder refused); the decoder's feature counters
-   * as "vp9-NAME" (guint64; NAME as v3d_vp9_decoder_stats() prints it, e.g. vp9-frames,
-   * vp9-key, vp9-show-existing, vp9-compound, vp9-scaled-preds, vp9-tx-4x4-dct-dct); and the
+   * (v3d_vp9_decoder_get_counters) as "vp9-NAME" (guint64; NAME as v3d_vp9_decoder_stats()
+   * prints it, e.g. vp9-frames, vp9-key, vp9-show-existing, vp9-compound (blocks),
+   * vp9-compound-frames, vp9-scaled-preds, vp9-tx-4x4-dct-dct, vp9-intra-modes-tm); and the
    * context's backend, gpu-device, cpu-threads, context-frames, blocks-cpu, blocks-gpu, cpu-time
    * and gpu-time (seconds), gpu-share, copies, gpu-submissions and shared-memory, as in the
    * other v3d elements.
@@ -352,7 +353,7 @@ static gboolean gst_v3d_vp9_dec_start(GstVideoDecoder *vdec) {
     if (p->dec) v3d_vp9_decoder_free(p->dec);
     p->dec = dec;
     p->counters = Counters();
-    p->decoder_counters.clear();
+    p->decoder_counters = V3dVp9DecoderCounters();
   }
   p->output = OutputFormat();
   p->wait_key = true;
@@ -367,7 +368,10 @@ static gboolean gst_v3d_vp9_dec_stop(GstVideoDecoder *vdec) {
     std::lock_guard<std::mutex> lock(p->lock);
     dec = p->dec;
     p->dec = nullptr;
-    if (dec) p->decoder_counters = v3d_vp9_decoder_stats(dec);
+    if (dec) {
+      p->decoder_counters.size = sizeof(p->decoder_counters);
+      v3d_vp9_decoder_get_counters(dec, &p->decoder_counters);
+    }
   }
   v3d_vp9_decoder_free(dec);  // output buffers hold copies: nothing refers to its pictures
   if (p->input_state) gst_video_codec_state_unref(p->input_state);
@@ -671,11 +675,16 @@ static gboolean gst_v3d_vp9_dec_sink_query(GstVideoDecoder *vdec, GstQuery *quer
 static GstStructure *gst_v3d_vp9_dec_make_stats(GstV3dVp9Dec *self) {
   GstV3dVp9DecPrivate *p = self->priv;
   Counters c;
-  std::string decoder_text;
+  V3dVp9DecoderCounters dc = {};
   {
     std::lock_guard<std::mutex> lock(p->lock);
     c = p->counters;
-    decoder_text = p->dec ? v3d_vp9_decoder_stats(p->dec) : p->decoder_counters;
+    if (p->dec) {
+      dc.size = sizeof(dc);
+      v3d_vp9_decoder_get_counters(p->dec, &dc);
+    } else {
+      dc = p->decoder_counters;
+    }
   }
   GstStructure *s = gst_structure_new("v3d-stats",
       "frames-decoded", G_TYPE_UINT64, c.decoded,
@@ -684,7 +693,7 @@ static GstStructure *gst_v3d_vp9_dec_make_stats(GstV3dVp9Dec *self) {
       "frames-skipped", G_TYPE_UINT64, c.skipped,
       "errors", G_TYPE_UINT64, c.errors,
       nullptr);
-  v3d::vp9dec_add_decoder_counters(s, decoder_text.c_str());
+  v3d::vp9dec_add_decoder_counters(s, dc);
   V3dContext *ctx = p->context.ref();
   v3d::add_context_stats(s, ctx);
   if (ctx) v3d_context_free(ctx);

@@ -90,45 +90,65 @@ void vp9dec_copy_picture(const V3dVp9Picture &pic, GstVideoFrame *out) {
   }
 }
 
-static std::string field_name(const std::string &group, const std::string &name) {
-  std::string f = "vp9-" + (group.empty() ? name : group + "-" + name);
-  for (char &ch : f)
-    if (ch == '_') ch = '-';
-  return f;
-}
-
-static bool parse_count(const char *s, guint64 *v) {
-  if (!*s) return false;
-  char *end = nullptr;
-  *v = g_ascii_strtoull(s, &end, 10);
-  return end && *end == '\0';
-}
-
-void vp9dec_add_decoder_counters(GstStructure *s, const char *text) {
-  if (!text) return;
-  gchar **lines = g_strsplit(text, "\n", -1);
-  for (gchar **line = lines; *line; line++) {
-    if ((*line)[0] != '#') continue;
-    gchar **tok = g_strsplit_set(*line + 1, " \t", -1);
-    std::string group;
-    for (int i = 0; tok[i]; i++) {
-      const char *t = tok[i];
-      if (!*t) continue;
-      guint64 v;
-      if (const char *eq = strchr(t, '=')) {  // group name=value
-        if (parse_count(eq + 1, &v))
-          gst_structure_set(s, field_name(group, std::string(t, eq - t)).c_str(), G_TYPE_UINT64,
-                            v, nullptr);
-      } else if (tok[i + 1] && parse_count(tok[i + 1], &v)) {  // name value
-        gst_structure_set(s, field_name("", t).c_str(), G_TYPE_UINT64, v, nullptr);
-        i++;
-      } else {
-        group = t;  // label of the name=value pairs that follow
-      }
+void vp9dec_add_decoder_counters(GstStructure *s, const V3dVp9DecoderCounters &c) {
+  const struct {
+    const char *name;
+    guint64 value;
+  } scalars[] = {
+      {"vp9-frames", c.frames},
+      {"vp9-key", c.key_frames},
+      {"vp9-intra-only", c.intra_only_frames},
+      {"vp9-show-existing", c.show_existing_frames},
+      {"vp9-loop-filtered", c.loop_filtered_frames},
+      {"vp9-tiles", c.tiles},
+      {"vp9-error-resilient", c.error_resilient_frames},
+      {"vp9-frame-parallel", c.frame_parallel_frames},
+      {"vp9-lossless", c.lossless_frames},
+      {"vp9-segmentation", c.segmentation_frames},
+      {"vp9-compound-frames", c.compound_frames},
+      {"vp9-switchable-filter", c.switchable_filter_frames},
+      {"vp9-tx-select", c.tx_select_frames},
+      {"vp9-high-precision-mv", c.high_precision_mv_frames},
+      {"vp9-sharpness", c.sharpness_frames},
+      {"vp9-lf-deltas", c.lf_delta_frames},
+      {"vp9-tile-rows", c.tile_row_frames},
+      {"vp9-blocks", c.blocks},
+      {"vp9-intra", c.intra_blocks},
+      {"vp9-inter", c.inter_blocks},
+      {"vp9-compound", c.compound_blocks},
+      {"vp9-sub8x8", c.sub8x8_blocks},
+      {"vp9-skip", c.skip_blocks},
+      {"vp9-scaled-preds", c.scaled_predictions},
+      {"vp9-edge-emulated-preds", c.edge_emulated_predictions},
+      {"vp9-seg-predicted", c.seg_predicted_blocks},
+      {"vp9-seg-skip", c.seg_skip_blocks},
+      {"vp9-seg-ref", c.seg_ref_blocks},
+  };
+  for (const auto &f : scalars) gst_structure_set(s, f.name, G_TYPE_UINT64, f.value, nullptr);
+  static const char *const kTxSize[4] = {"4x4", "8x8", "16x16", "32x32"};
+  static const char *const kTxType[5] = {"dct-dct", "adst-dct", "dct-adst", "adst-adst", "wht"};
+  for (int t = 0; t < 4; t++)
+    for (int y = 0; y < 5; y++) {
+      // The WHT is 4x4 only; 32x32 is DCT_DCT only.
+      if ((y == 4 && t != 0) || (t == 3 && y != 0)) continue;
+      const std::string name = std::string("vp9-tx-") + kTxSize[t] + "-" + kTxType[y];
+      gst_structure_set(s, name.c_str(), G_TYPE_UINT64, static_cast<guint64>(c.transforms[t][y]),
+                        nullptr);
     }
-    g_strfreev(tok);
-  }
-  g_strfreev(lines);
+  auto add_group = [s](const char *group, const char *const *names, const uint64_t *values,
+                       int n) {
+    for (int i = 0; i < n; i++) {
+      const std::string name = std::string("vp9-") + group + "-" + names[i];
+      gst_structure_set(s, name.c_str(), G_TYPE_UINT64, static_cast<guint64>(values[i]), nullptr);
+    }
+  };
+  static const char *const kIntra[10] = {"dc",   "v",    "h",    "d45", "d135",
+                                         "d117", "d153", "d207", "d63", "tm"};
+  static const char *const kInter[4] = {"nearest", "near", "zero", "new"};
+  static const char *const kFilter[4] = {"regular", "smooth", "sharp", "bilinear"};
+  add_group("intra-modes", kIntra, c.intra_modes, 10);
+  add_group("inter-modes", kInter, c.inter_modes, 4);
+  add_group("filters", kFilter, c.interp_filters, 4);
 }
 
 }  // namespace v3d

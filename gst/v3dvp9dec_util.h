@@ -24,9 +24,12 @@ void vp9dec_describe_output(GstVideoInfo *info, int width, int height, int rende
 // Copies the picture's visible planes (luma width x height, chroma rounded up) into out.
 void vp9dec_copy_picture(const V3dVp9Picture &pic, GstVideoFrame *out);
 
-// Adds the counters of v3d_vp9_decoder_stats() text ("# name value ..." and
-// "# group name=value ...") to s as guint64 fields "vp9-name" / "vp9-group-name", '_' written
-// '-'. Unknown shapes are skipped.
-void vp9dec_add_decoder_counters(GstStructure *s, const char *text);
+// Adds the decoder's counters (v3d_vp9_decoder_get_counters) to s as guint64 fields named after
+// v3d_vp9_decoder_stats()'s text: "vp9-NAME" for its "NAME count" pairs (vp9-frames, vp9-key,
+// ..., vp9-compound for compound blocks), "vp9-GROUP-NAME" for its "GROUP name=count" lines
+// (vp9-tx-4x4-dct-dct, vp9-intra-modes-dc, vp9-inter-modes-new, vp9-filters-sharp), '_'
+// written '-'; and vp9-compound-frames for the frames with compound prediction allowed. Every
+// valid transform size and type is there, zero or not.
+void vp9dec_add_decoder_counters(GstStructure *s, const V3dVp9DecoderCounters &c);
 
 }  // namespace v3d

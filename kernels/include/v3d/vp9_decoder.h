@@ -79,8 +79,74 @@ V3D_API void v3d_vp9_decoder_flush(V3dVp9Decoder *dec);
 /* Frees the decoder (NULL allowed). Pictures the caller holds stay valid. */
 V3D_API void v3d_vp9_decoder_free(V3dVp9Decoder *dec);
 
-/* Feature counters of the frames decoded so far, as '#' comment lines ("# name=count ...").
- * Valid until the next call on this decoder. */
+/* Feature counters: which parts of the decoder the frames decoded so far reached, accumulated
+ * since v3d_vp9_decoder_new (v3d_vp9_decoder_flush keeps them). A frame that fails to decode may
+ * count in the frame counters, never in the tile and block counters. The names in quotes are
+ * those of v3d_vp9_decoder_stats()'s text.
+ *
+ * Forward compatibility: the caller sets size to sizeof(V3dVp9DecoderCounters) as it was
+ * compiled; fields are only ever appended, so a library and a program of different versions
+ * agree on the fields both know (see v3d_vp9_decoder_get_counters). */
+typedef struct V3dVp9DecoderCounters {
+  uint32_t size;     /* in: the caller's sizeof; out: the bytes the library filled */
+  uint32_t reserved; /* 0 */
+  /* Frames (one per frame of a superframe; hidden frames included, show_existing_frame
+   * excluded): "frames", "key", "intra-only" */
+  uint64_t frames, key_frames, intra_only_frames;
+  /* Frames shown by show_existing_frame (not counted in frames): "show-existing" */
+  uint64_t show_existing_frames;
+  /* Frames with a non-zero loop filter level, tiles decoded: "loop-filtered", "tiles" */
+  uint64_t loop_filtered_frames, tiles;
+  /* Frames by header feature ("# frame-features"): error-resilient, frame-parallel, lossless,
+   * segmentation, compound (inter frames whose reference_mode is not single), switchable-filter
+   * (inter frames), tx-select, high-precision-mv (inter frames), sharpness (> 0), lf-deltas
+   * (delta_enabled), tile-rows (more than one tile row) */
+  uint64_t error_resilient_frames, frame_parallel_frames, lossless_frames, segmentation_frames,
+      compound_frames, switchable_filter_frames, tx_select_frames, high_precision_mv_frames,
+      sharpness_frames, lf_delta_frames, tile_row_frames;
+  /* Blocks ("# blocks"): all, intra, inter, compound, sub8x8 (4x4, 4x8, 8x4), skip (no residual,
+   * as the loop filter sees it) */
+  uint64_t blocks, intra_blocks, inter_blocks, compound_blocks, sub8x8_blocks, skip_blocks;
+  /* Predictions from a reference of another size ("scaled-preds"), predictions reading outside
+   * their reference ("edge-emulated-preds"), one per block, plane, reference and (sub-8x8)
+   * sub-block */
+  uint64_t scaled_predictions, edge_emulated_predictions;
+  /* Blocks whose segment id came from the temporal prediction ("seg-predicted"), whose skip
+   * ("seg-skip") or reference ("seg-ref") the segment's feature fixed */
+  uint64_t seg_predicted_blocks, seg_skip_blocks, seg_ref_blocks;
+  /* Inverse transforms with at least one coefficient ("# tx"), [size: 4x4, 8x8, 16x16,
+   * 32x32][type: dct_dct, adst_dct, dct_adst, adst_adst, wht]; the WHT is 4x4 only and 32x32
+   * DCT_DCT only, the other entries stay 0 */
+  uint64_t transforms[4][5];
+  /* Luma intra predictions per mode ("# intra-modes": dc, v, h, d45, d135, d117, d153, d207,
+   * d63, tm), one per transform block */
+  uint64_t intra_modes[10];
+  /* Inter modes ("# inter-modes": nearest, near, zero, new), one per block or sub-8x8
+   * sub-block */
+  uint64_t inter_modes[4];
+  /* Inter blocks per interpolation filter ("# filters": regular, smooth, sharp, bilinear) */
+  uint64_t interp_filters[4];
+} V3dVp9DecoderCounters;
+
+/* Fills *counters with the decoder's feature counters. counters->size must be set by the caller
+ * (at least 8, the size and reserved fields): the library writes the fields that lie wholly
+ * within min(counters->size, its own sizeof(V3dVp9DecoderCounters)) bytes, leaves anything past
+ * them untouched, and sets counters->size to the bytes it filled, so that a caller compiled
+ * against a newer header can tell which fields an older library filled.
+ * Returns 0, or V3D_ERROR_INVALID_ARGUMENT for NULL dec or counters or a size below 8.
+ * Does not block; one thread at a time with the decoder's other calls. */
+V3D_API int v3d_vp9_decoder_get_counters(V3dVp9Decoder *dec, V3dVp9DecoderCounters *counters);
+
+/* The counters of v3d_vp9_decoder_get_counters as '#' comment lines, one topic per line:
+ *   # frames N key N intra-only N show-existing N loop-filtered N tiles N
+ *   # frame-features error-resilient N frame-parallel N lossless N ... tile-rows N
+ *   # blocks N intra N inter N compound N sub8x8 N skip N scaled-preds N ... seg-ref N
+ *   # tx 4x4_dct_dct=N ...        (only the non-zero entries)
+ *   # intra-modes dc=N ... tm=N
+ *   # inter-modes nearest=N near=N zero=N new=N
+ *   # filters regular=N smooth=N sharp=N bilinear=N
+ * The decoder owns the text; it stays valid until the next call on this decoder. NULL dec gives
+ * "". Does not block; one thread at a time with the decoder's other calls. */
 V3D_API const char *v3d_vp9_decoder_stats(V3dVp9Decoder *dec);
 
 #ifdef __cplusplus

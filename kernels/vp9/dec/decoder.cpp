@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The public VP9 decoder API (v3d/vp9_decoder.h): packets, the output queue, pictures.
+#include <cstddef>
+#include <cstring>
 #include <new>
 
 #include "runtime/log.h"
@@ -105,8 +107,25 @@ int Decoder::out_of_memory() {
 }
 
 const char *Decoder::stats() {
-  stats_text_ = format_tile_stats(tile_.stats());
+  V3dVp9DecoderCounters c;
+  tile_stats_to_counters(tile_.stats(), &c);
+  stats_text_ = format_counters(c);
   return stats_text_.c_str();
+}
+
+int Decoder::get_counters(V3dVp9DecoderCounters *counters) const {
+  constexpr uint32_t kHeader = offsetof(V3dVp9DecoderCounters, frames);
+  if (counters->size < kHeader)
+    return set_error(V3D_ERROR_INVALID_ARGUMENT,
+                     "v3d_vp9_decoder_get_counters: size %u is below %u", counters->size, kHeader);
+  V3dVp9DecoderCounters all;
+  tile_stats_to_counters(tile_.stats(), &all);
+  // Whole uint64_t fields only: a caller's older struct ends at a field boundary.
+  uint32_t filled = counters->size < all.size ? counters->size : all.size;
+  filled = kHeader + (filled - kHeader) / sizeof(uint64_t) * sizeof(uint64_t);
+  all.size = filled;
+  std::memcpy(counters, &all, filled);
+  return V3D_OK;
 }
 
 }  // namespace v3d::vp9
@@ -164,6 +183,13 @@ V3D_API void v3d_vp9_decoder_flush(V3dVp9Decoder *dec) {
 }
 
 V3D_API void v3d_vp9_decoder_free(V3dVp9Decoder *dec) { delete dec; }
+
+V3D_API int v3d_vp9_decoder_get_counters(V3dVp9Decoder *dec, V3dVp9DecoderCounters *counters) {
+  if (!dec || !counters)
+    return v3d::set_error(V3D_ERROR_INVALID_ARGUMENT, "v3d_vp9_decoder_get_counters: NULL %s",
+                          !dec ? "decoder" : "counters");
+  return dec->impl.get_counters(counters);
+}
 
 V3D_API const char *v3d_vp9_decoder_stats(V3dVp9Decoder *dec) {
   return dec ? dec->impl.stats() : "";

@@ -30,6 +30,7 @@ class Decoder {
   int get_picture(V3dVp9Picture *pic);
   void flush();
   const char *stats();
+  int get_counters(V3dVp9DecoderCounters *counters) const;
   // After a std::bad_alloc escaped send_data: sets the error and waits for a key frame.
   int out_of_memory();
 

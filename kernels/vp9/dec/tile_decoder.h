@@ -12,7 +12,7 @@
 #include <memory>
 #include <string>
 
-typedef struct V3dContext V3dContext;
+#include "v3d/vp9_decoder.h"
 
 namespace v3d {
 namespace vp9 {
@@ -82,8 +82,10 @@ struct TileFrameInput {
   V3dContext *lf_context = nullptr;
 };
 
-// The counters as '#' comment lines (one topic per line, "name=count" pairs).
-std::string format_tile_stats(const TileStats &s);
+// The counters as the public struct (all of it: size is sizeof(V3dVp9DecoderCounters)), and
+// that struct as v3d_vp9_decoder_stats()'s '#' comment lines (the text's one source).
+void tile_stats_to_counters(const TileStats &s, V3dVp9DecoderCounters *c);
+std::string format_counters(const V3dVp9DecoderCounters &c);
 
 class TileDecoder {
  public:
