@@ -12,14 +12,17 @@
  * 4:2:2, 4:4:0, 10/12-bit) are refused in the caps when upstream names the profile, else at the
  * first frame with an element error that names profile and bit depth.
  *
- * Output: each shown frame, in an I420 buffer of a #GstV3dBufferPool (shared memory of the v3d
- * context, the pool of <gst/v3d/v3dpool.h>) with a #GstVideoMeta carrying the pool's strides
- * when downstream supports it: downstream's pool when it offers one (a v3d filter such as
- * v3dvp9lpf then gets frames padded for its kernels, without copies), else the element's own, in
- * GStreamer's default I420 layout. The decoded picture's visible planes are copied into it (the
- * decoder keeps its pictures as references, so they cannot be handed out as writable pool
- * memory). The caps' width and height are the coded
- * frame size; a stream whose render size differs from the frame size gets the pixel aspect
+ * Output: each shown frame as I420 in shared memory of the v3d context, without a copy when
+ * downstream takes #GstVideoMeta: the decoder's picture itself, read-only (the decoder may still
+ * predict from it), with a #GstVideoMeta giving its strides (rows padded to 64 bytes) and plane
+ * offsets; its memory holds the picture until downstream frees the buffer, also after the
+ * decoder is gone. Otherwise the visible planes are copied into a buffer of a #GstV3dBufferPool
+ * (<gst/v3d/v3dpool.h>): downstream's when it offers one (a v3d filter such as v3dvp9lpf then
+ * gets writable frames padded for its kernels), else the element's own, in GStreamer's default
+ * I420 layout. Copies are also made for elements that claim #GstVideoMeta support but write
+ * buffers out as they are (y4menc), and with #GstV3dVp9Dec:zero-copy off. The debug log
+ * (v3dvp9dec:4) names the path taken and why; the stats count copied frames. The caps' width
+ * and height are the coded frame size; a stream whose render size differs from the frame size gets the pixel aspect
  * ratio that displays the frame at the render size. A change of frame size (a new key frame, or
  * libvpx's dynamic resizing) renegotiates with the new size.
  *
@@ -58,7 +61,7 @@
  */
 #include <gst/video/video.h>
 #include <gst/v3d/v3dcontext.h>
-#include <gst/v3d/v3dpool.h>
+#include <gst/v3d/v3dallocator.h>
 #include <v3d/v3d.h>
 #include <v3d/vp9_decoder.h>
 
@@ -68,9 +71,10 @@
 #include "gstv3delements.h"
 #include "v3dfilter.h"
 #include "v3dfilter_context.h"
+#include "v3dvp9dec_output.h"
 #include "v3dvp9dec_util.h"
 
-GST_DEBUG_CATEGORY_STATIC(gst_v3d_vp9_dec_debug);
+GST_DEBUG_CATEGORY(gst_v3d_vp9_dec_debug);  // shared with v3dvp9dec_output.cpp
 #define GST_CAT_DEFAULT gst_v3d_vp9_dec_debug
 
 enum {
@@ -78,10 +82,12 @@ enum {
   PROP_BACKEND,
   PROP_CPU_THREADS,
   PROP_STATS,
+  PROP_ZERO_COPY,
 };
 
 #define DEFAULT_PROP_BACKEND GST_V3D_BACKEND_AUTO
 #define DEFAULT_PROP_CPU_THREADS 0
+#define DEFAULT_PROP_ZERO_COPY TRUE
 
 // Ranks below avdec_vp9 (GST_RANK_MARGINAL in gst-libav) by one: never autoplugged unless
 // raised (GST_PLUGIN_FEATURE_RANK), see the documentation block.
@@ -100,12 +106,14 @@ namespace {
 struct Settings {
   GstV3dBackend backend = DEFAULT_PROP_BACKEND;
   guint cpu_threads = DEFAULT_PROP_CPU_THREADS;
+  bool zero_copy = DEFAULT_PROP_ZERO_COPY;
 };
 
 // What the element counted since it last started (stats fields of the same names).
 struct Counters {
   guint64 decoded = 0;  // packets decoded without error
   guint64 shown = 0;    // buffers pushed
+  guint64 copied = 0;   // buffers pushed whose pixels were copied (the copy path)
   guint64 hidden = 0;   // packets decoded that showed nothing
   guint64 skipped = 0;  // packets dropped while waiting for a resync point
   guint64 errors = 0;   // packets the decoder refused
@@ -138,7 +146,8 @@ struct GstV3dVp9DecPrivate {
   OutputFormat output;
   // Drop packets until a key frame or intra-only frame: at start, after flushes and errors.
   bool wait_key = true;
-  bool add_video_meta = false;  // own pool, downstream supports GstVideoMeta
+  v3d::Vp9DecOutputMode output_mode;  // what the last allocation query decided
+  GstAllocator *allocator = nullptr;   // wraps pictures on the zero-copy path (start..stop)
 };
 
 #define GST_TYPE_V3D_VP9_DEC (gst_v3d_vp9_dec_get_type())
@@ -214,7 +223,8 @@ static void gst_v3d_vp9_dec_class_init(GstV3dVp9DecClass *klass) {
    *
    * A "v3d-stats" structure, also posted as an element message at EOS. Fields, counted since
    * the element last started: frames-decoded (packets decoded without error; a superframe
-   * counts once), frames-shown (buffers pushed), frames-hidden (decoded packets that showed
+   * counts once), frames-shown (buffers pushed), frames-copied (buffers pushed whose pixels
+   * were copied: 0 on the zero-copy path), frames-hidden (decoded packets that showed
    * nothing), frames-skipped (packets dropped while waiting for a key frame or intra-only frame:
    * at the start, after a flush or an error), errors (packets the decoder refused); the decoder's feature counters
    * as "vp9-NAME" (guint64; NAME as v3d_vp9_decoder_stats() prints it, e.g. vp9-frames,
@@ -227,6 +237,20 @@ static void gst_v3d_vp9_dec_class_init(GstV3dVp9DecClass *klass) {
       g_param_spec_boxed("stats", "Statistics",
           "Frame and error counters, decoder and context figures (read-only; fields in the docs)",
           GST_TYPE_STRUCTURE, static_cast<GParamFlags>(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+  /**
+   * GstV3dVp9Dec:zero-copy:
+   *
+   * Hand the decoder's pictures downstream without copying them (read-only buffers with a
+   * GstVideoMeta) when downstream supports GstVideoMeta and offers no v3d pool; FALSE: always
+   * copy into a v3d pool buffer (for an element downstream that claims GstVideoMeta support but
+   * ignores its strides). Read at each allocation query.
+   */
+  g_object_class_install_property(gobject_class, PROP_ZERO_COPY,
+      g_param_spec_boolean("zero-copy", "Zero copy",
+          "Output the decoder's pictures without copies when downstream supports GstVideoMeta "
+          "(FALSE = always copy into a v3d pool buffer)", DEFAULT_PROP_ZERO_COPY,
+          static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+                                   GST_PARAM_MUTABLE_PLAYING)));
 
   gst_element_class_set_static_metadata(element_class, "VP9 decoder on v3d kernels",
       "Codec/Decoder/Video", "Decodes VP9 profile 0 with reconstruction on SIMD CPU workers "
@@ -268,6 +292,7 @@ static void gst_v3d_vp9_dec_init(GstV3dVp9Dec *self) {
 static void gst_v3d_vp9_dec_finalize(GObject *object) {
   auto *self = GST_V3D_VP9_DEC(object);
   if (self->priv->dec) v3d_vp9_decoder_free(self->priv->dec);
+  if (self->priv->allocator) gst_object_unref(self->priv->allocator);
   if (self->priv->input_state) gst_video_codec_state_unref(self->priv->input_state);
   delete self->priv;
   self->priv = nullptr;
@@ -282,6 +307,7 @@ static void gst_v3d_vp9_dec_set_property(GObject *object, guint prop_id, const G
   switch (prop_id) {
     case PROP_BACKEND: s.backend = static_cast<GstV3dBackend>(g_value_get_enum(value)); break;
     case PROP_CPU_THREADS: s.cpu_threads = g_value_get_uint(value); break;
+    case PROP_ZERO_COPY: s.zero_copy = g_value_get_boolean(value) != FALSE; break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -300,6 +326,7 @@ static void gst_v3d_vp9_dec_get_property(GObject *object, guint prop_id, GValue 
   switch (prop_id) {
     case PROP_BACKEND: g_value_set_enum(value, s.backend); break;
     case PROP_CPU_THREADS: g_value_set_uint(value, s.cpu_threads); break;
+    case PROP_ZERO_COPY: g_value_set_boolean(value, s.zero_copy); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
 }
@@ -341,7 +368,9 @@ static gboolean gst_v3d_vp9_dec_start(GstVideoDecoder *vdec) {
     return FALSE;
   }
   V3dVp9Decoder *dec = v3d_vp9_decoder_new(ctx, nullptr);
-  v3d_context_free(ctx);  // the decoder holds its own reference
+  if (p->allocator) gst_object_unref(p->allocator);
+  p->allocator = gst_v3d_allocator_new(ctx);
+  v3d_context_free(ctx);  // the decoder and the allocator hold their own references
   if (!dec) {
     GST_ELEMENT_ERROR(self, LIBRARY, INIT, ("Could not create the VP9 decoder"),
                       ("v3d_vp9_decoder_new: %s", v3d_last_error()));
@@ -356,7 +385,7 @@ static gboolean gst_v3d_vp9_dec_start(GstVideoDecoder *vdec) {
   }
   p->output = OutputFormat();
   p->wait_key = true;
-  p->add_video_meta = false;
+  p->output_mode = v3d::Vp9DecOutputMode();
   return TRUE;
 }
 
@@ -369,7 +398,10 @@ static gboolean gst_v3d_vp9_dec_stop(GstVideoDecoder *vdec) {
     p->dec = nullptr;
     if (dec) p->decoder_counters = v3d_vp9_decoder_stats(dec);
   }
-  v3d_vp9_decoder_free(dec);  // output buffers hold copies: nothing refers to its pictures
+  // Buffers still downstream hold their pictures (and the allocator) themselves.
+  v3d_vp9_decoder_free(dec);
+  if (p->allocator) gst_object_unref(p->allocator);
+  p->allocator = nullptr;
   if (p->input_state) gst_video_codec_state_unref(p->input_state);
   p->input_state = nullptr;
   return TRUE;
@@ -425,9 +457,11 @@ static GstFlowReturn gst_v3d_vp9_dec_update_output(GstV3dVp9Dec *self, const V3d
   return GST_FLOW_OK;
 }
 
-// Pushes pic (whose reference it releases) as the output of the frame it came from.
+// Pushes pic (whose reference it releases) as the output of the frame it came from: the
+// picture itself (zero copy) or a copy, as the last allocation query decided.
 static GstFlowReturn gst_v3d_vp9_dec_push_picture(GstV3dVp9Dec *self, V3dVp9Picture *pic) {
   GstVideoDecoder *vdec = GST_VIDEO_DECODER(self);
+  GstV3dVp9DecPrivate *p = self->priv;
   GstVideoCodecFrame *frame = gst_video_decoder_get_frame(vdec, static_cast<int>(pic->pts));
   if (!frame) {
     GST_WARNING_OBJECT(self, "no frame %" G_GINT64_FORMAT " for a picture", pic->pts);
@@ -435,35 +469,22 @@ static GstFlowReturn gst_v3d_vp9_dec_push_picture(GstV3dVp9Dec *self, V3dVp9Pict
     return GST_FLOW_OK;
   }
   GstFlowReturn ret = gst_v3d_vp9_dec_update_output(self, *pic);
-  if (ret == GST_FLOW_OK) ret = gst_video_decoder_allocate_output_frame(vdec, frame);
+  bool copied = false;
+  if (ret == GST_FLOW_OK && p->output_mode.zero_copy && p->allocator)
+    frame->output_buffer = v3d::vp9dec_wrap_picture(p->allocator, pic);  // takes pic
+  if (ret == GST_FLOW_OK && !frame->output_buffer) {
+    ret = v3d::vp9dec_copy_to_output(vdec, frame, *pic, p->output_mode);
+    copied = true;
+  }
+  v3d_vp9_picture_unref(pic);  // after a wrap: already cleared
   if (ret != GST_FLOW_OK) {
-    v3d_vp9_picture_unref(pic);
     gst_video_decoder_release_frame(vdec, frame);
     return ret;
   }
-  GstVideoCodecState *state = gst_video_decoder_get_output_state(vdec);
-  if (self->priv->add_video_meta && !gst_buffer_get_video_meta(frame->output_buffer)) {
-    const GstVideoInfo *vi = &state->info;
-    gst_buffer_add_video_meta_full(frame->output_buffer, GST_VIDEO_FRAME_FLAG_NONE,
-        GST_VIDEO_INFO_FORMAT(vi), GST_VIDEO_INFO_WIDTH(vi), GST_VIDEO_INFO_HEIGHT(vi),
-        GST_VIDEO_INFO_N_PLANES(vi), const_cast<gsize *>(vi->offset),
-        const_cast<gint *>(vi->stride));
-  }
-  GstVideoFrame out;
-  const bool mapped = gst_video_frame_map(&out, &state->info, frame->output_buffer, GST_MAP_WRITE);
-  gst_video_codec_state_unref(state);
-  if (!mapped) {
-    v3d_vp9_picture_unref(pic);
-    gst_video_decoder_release_frame(vdec, frame);
-    GST_ELEMENT_ERROR(self, RESOURCE, WRITE, ("Could not map an output buffer"), (nullptr));
-    return GST_FLOW_ERROR;
-  }
-  v3d::vp9dec_copy_picture(*pic, &out);
-  gst_video_frame_unmap(&out);
-  v3d_vp9_picture_unref(pic);
   {
-    std::lock_guard<std::mutex> lock(self->priv->lock);
-    self->priv->counters.shown++;
+    std::lock_guard<std::mutex> lock(p->lock);
+    p->counters.shown++;
+    if (copied) p->counters.copied++;
   }
   return gst_video_decoder_finish_frame(vdec, frame);
 }
@@ -595,61 +616,14 @@ static GstFlowReturn gst_v3d_vp9_dec_handle_frame(GstVideoDecoder *vdec,
   return ret;
 }
 
-// Output buffers come from a GstV3dBufferPool: downstream's when it offers one (a v3d filter:
-// frames then reach it without copies, padded for its kernels), else the element's own,
-// configured without the pool's video-meta padding (the element copies pictures in, so it needs
-// none, and elements that ignore GstVideoMeta strides, such as y4menc 1.22, then get
-// GStreamer's default layout); a GstVideoMeta with those strides is added when downstream
-// supports it.
+// The output path and the copy path's pool: v3dvp9dec_output.h.
 static gboolean gst_v3d_vp9_dec_decide_allocation(GstVideoDecoder *vdec, GstQuery *query) {
   auto *self = GST_V3D_VP9_DEC(vdec);
-  GstCaps *caps = nullptr;
-  gst_query_parse_allocation(query, &caps, nullptr);
-  GstVideoInfo info;
-  if (!caps || !gst_video_info_from_caps(&info, caps)) return FALSE;
-  const bool video_meta =
-      gst_query_find_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr) != FALSE;
-  guint size = static_cast<guint>(GST_VIDEO_INFO_SIZE(&info)), min = 0, max = 0;
-  const bool update = gst_query_get_n_allocation_pools(query) > 0;
-  GstBufferPool *pool = nullptr;
-  if (update) {
-    gst_query_parse_nth_allocation_pool(query, 0, &pool, nullptr, &min, &max);
-    if (pool && !GST_IS_V3D_BUFFER_POOL(pool)) gst_clear_object(&pool);
-  }
-  const bool own = pool == nullptr;
-  if (own) {
-    V3dContext *ctx = self->priv->context.ref();
-    if (!ctx) return FALSE;
-    pool = gst_v3d_buffer_pool_new(ctx);
-    v3d_context_free(ctx);
-  }
-  GstStructure *config = gst_buffer_pool_get_config(pool);
-  gst_buffer_pool_config_set_params(config, caps, size, min, max);
-  if (video_meta && !own)
-    gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config(pool, config)) {
-    // The pool adjusted the config (padded size): accept it if it still fits.
-    config = gst_buffer_pool_get_config(pool);
-    if (!gst_buffer_pool_config_validate_params(config, caps, size, min, max) ||
-        !gst_buffer_pool_set_config(pool, config)) {
-      GST_ELEMENT_ERROR(self, RESOURCE, SETTINGS, ("Could not configure the v3d buffer pool"),
-                        (nullptr));
-      gst_object_unref(pool);
-      return FALSE;
-    }
-  }
-  config = gst_buffer_pool_get_config(pool);
-  gst_buffer_pool_config_get_params(config, nullptr, &size, nullptr, nullptr);
-  gst_structure_free(config);
-  self->priv->add_video_meta = own && video_meta;
-  GST_DEBUG_OBJECT(self, "%s v3d pool, buffers of %u bytes, video meta %s",
-                   own ? "own" : "downstream's", size, video_meta ? "yes" : "no");
-  if (update)
-    gst_query_set_nth_allocation_pool(query, 0, pool, size, min, max);
-  else
-    gst_query_add_allocation_pool(query, pool, size, min, max);
-  gst_object_unref(pool);
-  return TRUE;
+  V3dContext *ctx = self->priv->context.ref();
+  const bool ok = v3d::vp9dec_decide_allocation(GST_ELEMENT(self), query, ctx,
+      gst_v3d_vp9_dec_settings(self).zero_copy, &self->priv->output_mode);
+  if (ctx) v3d_context_free(ctx);
+  return ok;
 }
 
 static gboolean gst_v3d_vp9_dec_src_query(GstVideoDecoder *vdec, GstQuery *query) {
@@ -680,6 +654,7 @@ static GstStructure *gst_v3d_vp9_dec_make_stats(GstV3dVp9Dec *self) {
   GstStructure *s = gst_structure_new("v3d-stats",
       "frames-decoded", G_TYPE_UINT64, c.decoded,
       "frames-shown", G_TYPE_UINT64, c.shown,
+      "frames-copied", G_TYPE_UINT64, c.copied,
       "frames-hidden", G_TYPE_UINT64, c.hidden,
       "frames-skipped", G_TYPE_UINT64, c.skipped,
       "errors", G_TYPE_UINT64, c.errors,
