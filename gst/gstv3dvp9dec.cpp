@@ -14,15 +14,14 @@
  *
  * Output: each shown frame as I420 in shared memory of the v3d context, without a copy when
  * downstream takes #GstVideoMeta: the decoder's picture itself, read-only (the decoder may still
- * predict from it), with a #GstVideoMeta giving its strides (rows padded to 64 bytes) and plane
- * offsets; its memory holds the picture until downstream frees the buffer, also after the
- * decoder is gone. Otherwise the visible planes are copied into a buffer of a #GstV3dBufferPool
- * (<gst/v3d/v3dpool.h>): downstream's when it offers one (a v3d filter such as v3dvp9lpf then
- * gets writable frames padded for its kernels), else the element's own, in GStreamer's default
- * I420 layout. Copies are also made for elements that claim #GstVideoMeta support but write
- * buffers out as they are (y4menc), and with #GstV3dVp9Dec:zero-copy off. The debug log
- * (v3dvp9dec:4) names the path taken and why; the stats count copied frames. The caps' width
- * and height are the coded frame size; a stream whose render size differs from the frame size gets the pixel aspect
+ * predict from it), with a #GstVideoMeta giving its strides and plane offsets; the memory holds
+ * the picture until downstream frees it, also after the decoder is gone. Otherwise the visible
+ * planes are copied into a buffer of a #GstV3dBufferPool: downstream's when it offers one (a v3d
+ * filter such as v3dvp9lpf then gets writable frames padded for its kernels), else the
+ * element's own (GStreamer's default layout); also for elements that claim #GstVideoMeta
+ * support but write buffers out as they are (y4menc), and with #GstV3dVp9Dec:zero-copy off. The
+ * debug log (v3dvp9dec:4) names the path and why. The caps' width and height are the coded
+ * frame size; a stream whose render size differs from the frame size gets the pixel aspect
  * ratio that displays the frame at the render size. A change of frame size (a new key frame, or
  * libvpx's dynamic resizing) renegotiates with the new size.
  *
@@ -38,8 +37,10 @@
  *
  * Backends and the context: as the other v3d elements, the element shares one V3dContext per
  * pipeline through a GstContext of type "v3d.context" (<gst/v3d/v3dcontext.h>); its
- * #GstV3dVp9Dec:backend and #GstV3dVp9Dec:cpu-threads apply to a context it creates. At EOS it
- * posts a "v3d-stats" element message with #GstV3dVp9Dec:stats.
+ * #GstV3dVp9Dec:backend and #GstV3dVp9Dec:cpu-threads apply to a context it creates. A context
+ * of backend auto or hybrid opens its Vulkan device on a thread of its own: the first frames
+ * are decoded on a CPU context meanwhile, and decoding moves to the opened context at the next
+ * packet (stats "context-opening"). At EOS it posts a "v3d-stats" message with the stats.
  *
  * Rank: below avdec_vp9 (marginal - 1), so that playbin and decodebin keep choosing libvpx's
  * vp9dec or FFmpeg's avdec_vp9 by default; ranks below marginal are not autoplugged. To make
@@ -60,18 +61,19 @@
  * ]| Plays a WebM file with v3dvp9dec chosen by playbin.
  */
 #include <gst/video/video.h>
-#include <gst/v3d/v3dcontext.h>
 #include <gst/v3d/v3dallocator.h>
 #include <v3d/v3d.h>
 #include <v3d/vp9_decoder.h>
 
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "gstv3delements.h"
 #include "v3dfilter.h"
 #include "v3dfilter_context.h"
 #include "v3dvp9dec_output.h"
+#include "v3dvp9dec_startup.h"
 #include "v3dvp9dec_util.h"
 
 GST_DEBUG_CATEGORY(gst_v3d_vp9_dec_debug);  // shared with v3dvp9dec_output.cpp
@@ -119,22 +121,17 @@ struct Counters {
   guint64 errors = 0;   // packets the decoder refused
 };
 
-// The size and colour of the negotiated output (streaming thread).
-struct OutputFormat {
-  int width = 0, height = 0, render_width = 0, render_height = 0;
-  int color_space = -1, color_range = -1;
-  bool operator==(const OutputFormat &o) const {
-    return width == o.width && height == o.height && render_width == o.render_width &&
-           render_height == o.render_height && color_space == o.color_space &&
-           color_range == o.color_range;
-  }
-};
 
 }  // namespace
 
 struct GstV3dVp9DecPrivate {
   Settings settings;  // GST_OBJECT_LOCK
   v3d::ElementContext context;
+  // Backend auto or hybrid: the element's own context opens in the background
+  // (v3dvp9dec_startup.h), and the decoder starts on startup_ctx (CPU; guarded by lock).
+  v3d::ContextOpener opener;
+  V3dContext *startup_ctx = nullptr;
+  gint64 opened_us = 0;  // when open() ran (the first frame's latency is logged from there)
   // The decoder and the counters: decoder calls and stats snapshots (any thread) take it; never
   // held while calling into GStreamer.
   std::mutex lock;
@@ -143,7 +140,7 @@ struct GstV3dVp9DecPrivate {
   std::string decoder_counters;  // the last decoder's v3d_vp9_decoder_stats() after stop
   // Streaming thread (GstVideoDecoder's stream lock).
   GstVideoCodecState *input_state = nullptr;
-  OutputFormat output;
+  v3d::Vp9DecOutputFormat output;
   // Drop packets until a key frame or intra-only frame: at start, after flushes and errors.
   bool wait_key = true;
   v3d::Vp9DecOutputMode output_mode;  // what the last allocation query decided
@@ -188,6 +185,8 @@ static void gst_v3d_vp9_dec_class_init(GstV3dVp9DecClass *klass) {
   GstVideoDecoderClass *vdec_class = GST_VIDEO_DECODER_CLASS(klass);
   const auto rw_ready = static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
                                                  GST_PARAM_MUTABLE_READY);
+  const auto rw_playing = static_cast<GParamFlags>((rw_ready & ~GST_PARAM_MUTABLE_READY) |
+                                                   GST_PARAM_MUTABLE_PLAYING);
 
   gobject_class->finalize = gst_v3d_vp9_dec_finalize;
   gobject_class->set_property = gst_v3d_vp9_dec_set_property;
@@ -226,8 +225,10 @@ static void gst_v3d_vp9_dec_class_init(GstV3dVp9DecClass *klass) {
    * counts once), frames-shown (buffers pushed), frames-copied (buffers pushed whose pixels
    * were copied: 0 on the zero-copy path), frames-hidden (decoded packets that showed
    * nothing), frames-skipped (packets dropped while waiting for a key frame or intra-only frame:
-   * at the start, after a flush or an error), errors (packets the decoder refused); the decoder's feature counters
-   * as "vp9-NAME" (guint64; NAME as v3d_vp9_decoder_stats() prints it, e.g. vp9-frames,
+   * at the start, after a flush or an error), errors (packets the decoder refused),
+   * context-opening (TRUE while the context of backend auto or hybrid is still opening in the
+   * background and the decoder runs on a CPU context: backend "simd"); the decoder's feature
+   * counters as "vp9-NAME" (guint64; NAME as v3d_vp9_decoder_stats() prints it, e.g. vp9-frames,
    * vp9-key, vp9-show-existing, vp9-compound, vp9-scaled-preds, vp9-tx-4x4-dct-dct); and the
    * context's backend, gpu-device, cpu-threads, context-frames, blocks-cpu, blocks-gpu, cpu-time
    * and gpu-time (seconds), gpu-share, copies, gpu-submissions and shared-memory, as in the
@@ -248,9 +249,7 @@ static void gst_v3d_vp9_dec_class_init(GstV3dVp9DecClass *klass) {
   g_object_class_install_property(gobject_class, PROP_ZERO_COPY,
       g_param_spec_boolean("zero-copy", "Zero copy",
           "Output the decoder's pictures without copies when downstream supports GstVideoMeta "
-          "(FALSE = always copy into a v3d pool buffer)", DEFAULT_PROP_ZERO_COPY,
-          static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-                                   GST_PARAM_MUTABLE_PLAYING)));
+          "(FALSE = always copy into a v3d pool buffer)", DEFAULT_PROP_ZERO_COPY, rw_playing));
 
   gst_element_class_set_static_metadata(element_class, "VP9 decoder on v3d kernels",
       "Codec/Decoder/Video", "Decodes VP9 profile 0 with reconstruction on SIMD CPU workers "
@@ -293,6 +292,7 @@ static void gst_v3d_vp9_dec_finalize(GObject *object) {
   auto *self = GST_V3D_VP9_DEC(object);
   if (self->priv->dec) v3d_vp9_decoder_free(self->priv->dec);
   if (self->priv->allocator) gst_object_unref(self->priv->allocator);
+  if (self->priv->startup_ctx) v3d_context_free(self->priv->startup_ctx);
   if (self->priv->input_state) gst_video_codec_state_unref(self->priv->input_state);
   delete self->priv;
   self->priv = nullptr;
@@ -345,24 +345,81 @@ static void gst_v3d_vp9_dec_set_context(GstElement *element, GstContext *context
   GST_ELEMENT_CLASS(gst_v3d_vp9_dec_parent_class)->set_context(element, context);
 }
 
+// NULL->READY: a shared context, else one of the element's own. For auto and hybrid (which
+// open a Vulkan device) that one opens on a thread of its own while the decoder starts on a CPU
+// context (v3dvp9dec_startup.h), so the device's opening is not on the way to the first frame.
 static gboolean gst_v3d_vp9_dec_open(GstVideoDecoder *vdec) {
   auto *self = GST_V3D_VP9_DEC(vdec);
+  GstV3dVp9DecPrivate *p = self->priv;
   const Settings s = gst_v3d_vp9_dec_settings(self);
   v3d::ElementContextOptions opts;
   opts.backend = s.backend;
   opts.cpu_threads = s.cpu_threads;
-  return self->priv->context.ensure(GST_ELEMENT(self), opts);
+  p->opened_us = g_get_monotonic_time();
+  const bool may_open_gpu = s.backend == GST_V3D_BACKEND_AUTO ||
+                            s.backend == GST_V3D_BACKEND_HYBRID;
+  if (!may_open_gpu || p->context.find_shared(GST_ELEMENT(self)))
+    return p->context.ensure(GST_ELEMENT(self), opts);
+  V3dContext *cpu = v3d::vp9dec_startup_context(opts);
+  if (!cpu) return p->context.ensure(GST_ELEMENT(self), opts);
+  p->opener.start(opts);
+  GST_INFO_OBJECT(self, "opening the \"%s\" context in the background; the first frames run "
+                  "on a CPU context", gst_v3d_backend_to_string(s.backend));
+  std::lock_guard<std::mutex> lock(p->lock);
+  if (p->startup_ctx) v3d_context_free(p->startup_ctx);
+  p->startup_ctx = cpu;
+  return TRUE;
 }
 
 static gboolean gst_v3d_vp9_dec_close(GstVideoDecoder *vdec) {
-  GST_V3D_VP9_DEC(vdec)->priv->context.drop();
+  GstV3dVp9DecPrivate *p = GST_V3D_VP9_DEC(vdec)->priv;
+  p->opener.cancel();  // waits for a device still opening
+  V3dContext *cpu;
+  {
+    std::lock_guard<std::mutex> lock(p->lock);
+    cpu = std::exchange(p->startup_ctx, nullptr);
+  }
+  if (cpu) v3d_context_free(cpu);
+  p->context.drop();
   return TRUE;
+}
+
+// A reference to the context the element works on now: its own or shared one, else the CPU
+// context of the start-up (v3dvp9dec_startup.h); nullptr if none.
+static V3dContext *gst_v3d_vp9_dec_ref_context(GstV3dVp9Dec *self) {
+  GstV3dVp9DecPrivate *p = self->priv;
+  if (V3dContext *ctx = p->context.ref()) return ctx;
+  std::lock_guard<std::mutex> lock(p->lock);
+  return p->startup_ctx ? v3d_context_ref(p->startup_ctx) : nullptr;
+}
+
+// Once the context opening in the background is ready (or failed: then the start-up CPU context
+// becomes the element's), moves the decoder to it and drops the start-up context.
+static void gst_v3d_vp9_dec_adopt_opened(GstV3dVp9Dec *self) {
+  GstV3dVp9DecPrivate *p = self->priv;
+  bool failed = false;
+  V3dContext *ctx = v3d::vp9dec_adopt_opened(GST_ELEMENT(self), p->opener, p->context,
+                                             gst_v3d_vp9_dec_settings(self).backend, &failed);
+  if (!ctx && !failed) return;
+  V3dContext *cpu;
+  {
+    std::lock_guard<std::mutex> lock(p->lock);
+    cpu = std::exchange(p->startup_ctx, nullptr);
+  }
+  if (!ctx && cpu)  // failed: the start-up context becomes the element's (its reference moves)
+    ctx = p->context.install(GST_ELEMENT(self), cpu, GST_V3D_BACKEND_CPU);
+  else if (cpu)
+    v3d_context_free(cpu);
+  std::lock_guard<std::mutex> lock(p->lock);
+  if (ctx && p->dec) v3d_vp9_decoder_set_context(p->dec, ctx);
+  if (ctx) v3d_context_free(ctx);
 }
 
 static gboolean gst_v3d_vp9_dec_start(GstVideoDecoder *vdec) {
   auto *self = GST_V3D_VP9_DEC(vdec);
   GstV3dVp9DecPrivate *p = self->priv;
-  V3dContext *ctx = p->context.ref();
+  if (p->opener.pending()) gst_v3d_vp9_dec_adopt_opened(self);
+  V3dContext *ctx = gst_v3d_vp9_dec_ref_context(self);
   if (!ctx) {
     GST_ELEMENT_ERROR(self, CORE, STATE_CHANGE, ("No v3d context"), (nullptr));
     return FALSE;
@@ -383,7 +440,7 @@ static gboolean gst_v3d_vp9_dec_start(GstVideoDecoder *vdec) {
     p->counters = Counters();
     p->decoder_counters.clear();
   }
-  p->output = OutputFormat();
+  p->output = v3d::Vp9DecOutputFormat();
   p->wait_key = true;
   p->output_mode = v3d::Vp9DecOutputMode();
   return TRUE;
@@ -412,7 +469,7 @@ static gboolean gst_v3d_vp9_dec_set_format(GstVideoDecoder *vdec, GstVideoCodecS
   GST_DEBUG_OBJECT(vdec, "input caps %" GST_PTR_FORMAT, state->caps);
   if (p->input_state) gst_video_codec_state_unref(p->input_state);
   p->input_state = gst_video_codec_state_ref(state);
-  p->output = OutputFormat();  // renegotiate (frame rate, aspect) at the next picture
+  p->output = v3d::Vp9DecOutputFormat();  // renegotiate (frame rate, aspect) at the next picture
   return TRUE;
 }
 
@@ -428,34 +485,6 @@ static gboolean gst_v3d_vp9_dec_flush(GstVideoDecoder *vdec) {
   return TRUE;
 }
 
-// Negotiates the output for pic's size and colour when they differ from the current output.
-static GstFlowReturn gst_v3d_vp9_dec_update_output(GstV3dVp9Dec *self, const V3dVp9Picture &pic) {
-  GstV3dVp9DecPrivate *p = self->priv;
-  OutputFormat f;
-  f.width = pic.width;
-  f.height = pic.height;
-  f.render_width = pic.render_width;
-  f.render_height = pic.render_height;
-  f.color_space = pic.color_space;
-  f.color_range = pic.color_range;
-  GstVideoDecoder *vdec = GST_VIDEO_DECODER(self);
-  if (f == p->output && gst_pad_has_current_caps(GST_VIDEO_DECODER_SRC_PAD(self)))
-    return GST_FLOW_OK;
-  GST_INFO_OBJECT(self, "output %dx%d (render %dx%d), color space %d, range %d", f.width,
-                  f.height, f.render_width, f.render_height, f.color_space, f.color_range);
-  GstVideoCodecState *state = gst_video_decoder_set_output_state(vdec, GST_VIDEO_FORMAT_I420,
-      static_cast<guint>(f.width), static_cast<guint>(f.height), p->input_state);
-  v3d::vp9dec_describe_output(&state->info, f.width, f.height, f.render_width, f.render_height,
-                              f.color_space, f.color_range);
-  gst_video_codec_state_unref(state);
-  if (!gst_video_decoder_negotiate(vdec)) {
-    p->output = OutputFormat();
-    return GST_PAD_IS_FLUSHING(GST_VIDEO_DECODER_SRC_PAD(self)) ? GST_FLOW_FLUSHING
-                                                                : GST_FLOW_NOT_NEGOTIATED;
-  }
-  p->output = f;
-  return GST_FLOW_OK;
-}
 
 // Pushes pic (whose reference it releases) as the output of the frame it came from: the
 // picture itself (zero copy) or a copy, as the last allocation query decided.
@@ -468,7 +497,7 @@ static GstFlowReturn gst_v3d_vp9_dec_push_picture(GstV3dVp9Dec *self, V3dVp9Pict
     v3d_vp9_picture_unref(pic);
     return GST_FLOW_OK;
   }
-  GstFlowReturn ret = gst_v3d_vp9_dec_update_output(self, *pic);
+  GstFlowReturn ret = v3d::vp9dec_update_output(vdec, *pic, p->input_state, &p->output);
   bool copied = false;
   if (ret == GST_FLOW_OK && p->output_mode.zero_copy && p->allocator)
     frame->output_buffer = v3d::vp9dec_wrap_picture(p->allocator, pic);  // takes pic
@@ -483,7 +512,9 @@ static GstFlowReturn gst_v3d_vp9_dec_push_picture(GstV3dVp9Dec *self, V3dVp9Pict
   }
   {
     std::lock_guard<std::mutex> lock(p->lock);
-    p->counters.shown++;
+    if (p->counters.shown++ == 0)
+      GST_INFO_OBJECT(self, "first frame out %.1f ms after the element opened",
+                      (g_get_monotonic_time() - p->opened_us) / 1e3);
     if (copied) p->counters.copied++;
   }
   return gst_video_decoder_finish_frame(vdec, frame);
@@ -568,6 +599,7 @@ static GstFlowReturn gst_v3d_vp9_dec_handle_frame(GstVideoDecoder *vdec,
     return gst_video_decoder_drop_frame(vdec, frame);
   }
   const int number = static_cast<int>(frame->system_frame_number);
+  if (p->opener.pending()) gst_v3d_vp9_dec_adopt_opened(self);
   std::string why;
   GstFlowReturn ret = GST_FLOW_OK;
   const int rc = map.size ? gst_v3d_vp9_dec_send(self, map, number, &why, &ret)
@@ -619,7 +651,7 @@ static GstFlowReturn gst_v3d_vp9_dec_handle_frame(GstVideoDecoder *vdec,
 // The output path and the copy path's pool: v3dvp9dec_output.h.
 static gboolean gst_v3d_vp9_dec_decide_allocation(GstVideoDecoder *vdec, GstQuery *query) {
   auto *self = GST_V3D_VP9_DEC(vdec);
-  V3dContext *ctx = self->priv->context.ref();
+  V3dContext *ctx = gst_v3d_vp9_dec_ref_context(self);
   const bool ok = v3d::vp9dec_decide_allocation(GST_ELEMENT(self), query, ctx,
       gst_v3d_vp9_dec_settings(self).zero_copy, &self->priv->output_mode);
   if (ctx) v3d_context_free(ctx);
@@ -658,9 +690,10 @@ static GstStructure *gst_v3d_vp9_dec_make_stats(GstV3dVp9Dec *self) {
       "frames-hidden", G_TYPE_UINT64, c.hidden,
       "frames-skipped", G_TYPE_UINT64, c.skipped,
       "errors", G_TYPE_UINT64, c.errors,
+      "context-opening", G_TYPE_BOOLEAN, p->opener.opening() ? TRUE : FALSE,
       nullptr);
   v3d::vp9dec_add_decoder_counters(s, decoder_text.c_str());
-  V3dContext *ctx = p->context.ref();
+  V3dContext *ctx = gst_v3d_vp9_dec_ref_context(self);
   v3d::add_context_stats(s, ctx);
   if (ctx) v3d_context_free(ctx);
   return s;

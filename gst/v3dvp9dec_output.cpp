@@ -165,6 +165,32 @@ GstBuffer *vp9dec_wrap_picture(GstAllocator *allocator, V3dVp9Picture *pic) {
   return buf;
 }
 
+GstFlowReturn vp9dec_update_output(GstVideoDecoder *vdec, const V3dVp9Picture &pic,
+                                   GstVideoCodecState *input_state, Vp9DecOutputFormat *current) {
+  Vp9DecOutputFormat f;
+  f.width = pic.width;
+  f.height = pic.height;
+  f.render_width = pic.render_width;
+  f.render_height = pic.render_height;
+  f.color_space = pic.color_space;
+  f.color_range = pic.color_range;
+  GstPad *src = GST_VIDEO_DECODER_SRC_PAD(vdec);
+  if (f == *current && gst_pad_has_current_caps(src)) return GST_FLOW_OK;
+  GST_INFO_OBJECT(vdec, "output %dx%d (render %dx%d), color space %d, range %d", f.width,
+                  f.height, f.render_width, f.render_height, f.color_space, f.color_range);
+  GstVideoCodecState *state = gst_video_decoder_set_output_state(vdec, GST_VIDEO_FORMAT_I420,
+      static_cast<guint>(f.width), static_cast<guint>(f.height), input_state);
+  vp9dec_describe_output(&state->info, f.width, f.height, f.render_width, f.render_height,
+                         f.color_space, f.color_range);
+  gst_video_codec_state_unref(state);
+  if (!gst_video_decoder_negotiate(vdec)) {
+    *current = Vp9DecOutputFormat();
+    return GST_PAD_IS_FLUSHING(src) ? GST_FLOW_FLUSHING : GST_FLOW_NOT_NEGOTIATED;
+  }
+  *current = f;
+  return GST_FLOW_OK;
+}
+
 GstFlowReturn vp9dec_copy_to_output(GstVideoDecoder *vdec, GstVideoCodecFrame *frame,
                                     const V3dVp9Picture &pic, const Vp9DecOutputMode &mode) {
   GstFlowReturn ret = gst_video_decoder_allocate_output_frame(vdec, frame);

@@ -22,6 +22,23 @@
 
 namespace v3d {
 
+// The size and colour of the negotiated output.
+struct Vp9DecOutputFormat {
+  int width = 0, height = 0, render_width = 0, render_height = 0;
+  int color_space = -1, color_range = -1;
+  bool operator==(const Vp9DecOutputFormat &o) const {
+    return width == o.width && height == o.height && render_width == o.render_width &&
+           render_height == o.render_height && color_space == o.color_space &&
+           color_range == o.color_range;
+  }
+};
+
+// Negotiates the output (I420 of the picture's frame size; aspect and colorimetry from its render
+// size and colour, vp9dec_describe_output) when pic's differ from *current or the source pad has
+// no caps; *current is updated. GST_FLOW_OK, or FLUSHING / NOT_NEGOTIATED.
+GstFlowReturn vp9dec_update_output(GstVideoDecoder *vdec, const V3dVp9Picture &pic,
+                                   GstVideoCodecState *input_state, Vp9DecOutputFormat *current);
+
 // What the last allocation query decided.
 struct Vp9DecOutputMode {
   bool zero_copy = false;       // wrap pictures (else copy into the negotiated pool)

@@ -7,7 +7,9 @@
  * exists), across size changes; zero-copy=false and elements that ignore GstVideoMeta (y4menc)
  * get copies; buffers kept after the decoder, its context and the pipeline are gone still hold
  * their frames, and writing into a buffer downstream (a copy is made) leaves the decoder's
- * references intact. Also: gst-inspect-1.0 documents every property, the pads and the rank.
+ * references intact. backend=hybrid starts on a CPU context while its device opens, then moves
+ * to it, every frame exact. Also: gst-inspect-1.0 documents every property, the pads and the
+ * rank.
  *
  * Run from Meson with GST_PLUGIN_PATH = the build's gst/ and GST_REGISTRY = a private file.
  * Exit 77 (skipped) when vpxenc or vpxdec is missing. V3D_TEST_KEEP=1 keeps the scratch folder.
@@ -196,6 +198,83 @@ GST_START_TEST(test_zero_copy_lifetime) {
 }
 GST_END_TEST;
 
+/* The decoder's stats field `field` (a string) and its context-opening field. */
+static gchar *stats_string(GstElement *dec, const gchar *field, gboolean *opening) {
+  GstStructure *st = NULL;
+  g_object_get(dec, "stats", &st, NULL);
+  gchar *v = g_strdup(gst_structure_get_string(st, field));
+  fail_unless(v && gst_structure_get_boolean(st, "context-opening", opening));
+  gst_structure_free(st);
+  return v;
+}
+
+/* backend=hybrid opens its Vulkan device in the background: the first frames are decoded on a
+ * CPU context (stats backend "simd", context-opening TRUE, unless the device opened first);
+ * after the second packet the test waits for the opening to end (at most 60 s), and the next
+ * packet moves the decoder to the hybrid context; every frame equal to vpxdec's before and
+ * after the move. */
+GST_START_TEST(test_startup_moves_to_gpu) {
+  V3dContext *ctx = v3d_context_new("gpu", 1);
+  if (!ctx) {
+    const gchar *req = g_getenv("V3D_REQUIRE_GPU");
+    fail_if(req && strcmp(req, "1") == 0, "V3D_REQUIRE_GPU=1 but no Vulkan device");
+    printf("SKIP: start-up on hybrid (no Vulkan device: %s)\n", v3d_last_error());
+    return;
+  }
+  v3d_context_free(ctx);
+  gchar *s = encode("startup.ivf", 96, 64, 12, "--kf-max-dist=60");
+  fail_unless(s != NULL);
+  GPtrArray *ref = vpxdec_md5s(s);
+  Ivf ivf;
+  fail_unless(ivf_read(s, &ivf));
+  GstHarness *h = gst_harness_new_parse("v3dvp9dec name=d backend=hybrid");
+  GstElement *dec = gst_bin_get_by_name(GST_BIN(h->element), "d");
+  gst_harness_set_src_caps_str(h, "video/x-vp9, width=(int)96, height=(int)64, "
+                               "framerate=(fraction)30/1");
+  guint n = 0;
+  gchar *backends[2] = {NULL, NULL}; /* after packets 0 and 2 */
+  for (guint i = 0; i < ivf.packets->len; i++) {
+    fail_unless_equals_int(gst_harness_push(h, packet_buffer(&ivf, i)), GST_FLOW_OK);
+    gboolean opening = FALSE;
+    gchar *backend = stats_string(dec, "backend", &opening);
+    if (i == 0) {
+      fail_unless(opening ? strcmp(backend, "simd") == 0 : TRUE, "opening, backend %s", backend);
+      backends[0] = g_strdup(backend);
+    }
+    if (i == 2) backends[1] = g_strdup(backend);
+    for (int wait = 0; i == 1 && opening && wait < 600; wait++) {
+      g_usleep(100000);
+      g_free(stats_string(dec, "backend", &opening));
+    }
+    fail_if(i == 1 && opening, "the device was still opening after 60 s");
+    g_free(backend);
+    GstBuffer *buf;
+    while ((buf = gst_harness_try_pull(h))) {
+      GstCaps *caps = gst_pad_get_current_caps(h->sinkpad);
+      int w, hh;
+      gchar *md5 = frame_md5(buf, caps, &w, &hh);
+      fail_unless(n < ref->len);
+      fail_unless_equals_string(md5, g_ptr_array_index(ref, n));
+      g_free(md5);
+      gst_caps_unref(caps);
+      gst_buffer_unref(buf);
+      n++;
+    }
+  }
+  fail_unless_equals_int(n, ref->len);
+  fail_unless_equals_string(backends[1], "hybrid");
+  printf("hybrid start-up: packet 0 on %s, packet 2 on %s, %u frames equal to vpxdec's\n",
+         backends[0], backends[1], n);
+  g_free(backends[0]);
+  g_free(backends[1]);
+  gst_object_unref(dec);
+  gst_harness_teardown(h);
+  ivf_clear(&ivf);
+  g_ptr_array_unref(ref);
+  g_free(s);
+}
+GST_END_TEST;
+
 /* gst-inspect-1.0 v3dvp9dec names every property of the element with its blurb, the backend
  * enum's values, both pad templates and the rank. */
 GST_START_TEST(test_inspect_documents) {
@@ -237,6 +316,7 @@ static Suite *v3dvp9dec_output_suite(void) {
   tcase_add_test(tc, test_zero_copy_size_changes);
   tcase_add_test(tc, test_copy_for_y4menc);
   tcase_add_test(tc, test_zero_copy_lifetime);
+  tcase_add_test(tc, test_startup_moves_to_gpu);
   return s;
 }
 
