@@ -394,25 +394,24 @@ static V3dContext *gst_v3d_vp9_dec_ref_context(GstV3dVp9Dec *self) {
 }
 
 // Once the context opening in the background is ready (or failed: then the start-up CPU context
-// becomes the element's), moves the decoder to it and drops the start-up context.
+// becomes the element's), moves the decoder, the wrapping and the copy path's pool to it.
 static void gst_v3d_vp9_dec_adopt_opened(GstV3dVp9Dec *self) {
   GstV3dVp9DecPrivate *p = self->priv;
-  bool failed = false;
+  std::unique_lock<std::mutex> lock(p->lock);
+  V3dContext *startup = p->startup_ctx ? v3d_context_ref(p->startup_ctx) : nullptr;
+  lock.unlock();
   V3dContext *ctx = v3d::vp9dec_adopt_opened(GST_ELEMENT(self), p->opener, p->context,
-                                             gst_v3d_vp9_dec_settings(self).backend, &failed);
-  if (!ctx && !failed) return;
-  V3dContext *cpu;
-  {
-    std::lock_guard<std::mutex> lock(p->lock);
-    cpu = std::exchange(p->startup_ctx, nullptr);
-  }
-  if (!ctx && cpu)  // failed: the start-up context becomes the element's (its reference moves)
-    ctx = p->context.install(GST_ELEMENT(self), cpu, GST_V3D_BACKEND_CPU);
-  else if (cpu)
-    v3d_context_free(cpu);
-  std::lock_guard<std::mutex> lock(p->lock);
-  if (ctx && p->dec) v3d_vp9_decoder_set_context(p->dec, ctx);
-  if (ctx) v3d_context_free(ctx);
+                                             gst_v3d_vp9_dec_settings(self).backend, startup);
+  if (startup) v3d_context_free(startup);
+  if (!ctx) return;
+  // What is downstream keeps the start-up context alive until freed.
+  GstAllocator *old = std::exchange(p->allocator, gst_v3d_allocator_new(ctx));
+  if (old) gst_object_unref(old);
+  gst_pad_mark_reconfigure(GST_VIDEO_DECODER_SRC_PAD(self));  // a pool of ctx
+  lock.lock();
+  if (p->dec) v3d_vp9_decoder_set_context(p->dec, ctx);
+  if ((startup = std::exchange(p->startup_ctx, nullptr))) v3d_context_free(startup);
+  v3d_context_free(ctx);
 }
 
 static gboolean gst_v3d_vp9_dec_start(GstVideoDecoder *vdec) {

@@ -73,20 +73,21 @@ void ContextOpener::cancel() {
 }
 
 V3dContext *vp9dec_adopt_opened(GstElement *element, ContextOpener &opener,
-                                ElementContext &context, GstV3dBackend asked, bool *failed) {
+                                ElementContext &context, GstV3dBackend asked,
+                                V3dContext *startup) {
   bool done = false;
   std::string why;
   double seconds = 0;
   V3dContext *ctx = opener.take(&done, &why, &seconds);
-  *failed = done && !ctx;
+  if (!done) return nullptr;
   const gchar *backend = gst_v3d_backend_to_string(asked);
-  if (*failed) {
+  if (!ctx) {
     GST_ELEMENT_WARNING(element, RESOURCE, NOT_FOUND,
         ("Could not set up the v3d \"%s\" backend: %s; decoding stays on the CPU", backend,
          why.c_str()), (nullptr));
-    return nullptr;
+    return startup ? context.install(element, v3d_context_ref(startup), GST_V3D_BACKEND_CPU)
+                   : nullptr;
   }
-  if (!ctx) return nullptr;
   const gchar *gpu = v3d_context_gpu_name(ctx);
   GST_INFO_OBJECT(element, "v3d context opened in the background in %.1f ms: backend %s (asked "
                   "%s), %d CPU threads, GPU %s; decoding moves to it", seconds * 1e3,

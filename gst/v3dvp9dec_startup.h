@@ -53,11 +53,12 @@ class ContextOpener {
 
 // When opener is done: holds its context in `context` (posting it for the pipeline, as
 // ElementContext::ensure does; asked: the backend property) and returns a reference to the
-// context the element now holds, to move the decoder to; logs how long the open took. nullptr
-// while still opening, or, with *failed TRUE, when the creation failed (element warning: the
-// element stays on its CPU context). Streaming thread.
+// context the element now holds, to move the decoder to; logs how long the open took. When the
+// creation failed: an element warning, and `startup` (the CPU context the decoder runs on) is
+// held instead. nullptr while still opening. Streaming thread.
 V3dContext *vp9dec_adopt_opened(GstElement *element, ContextOpener &opener,
-                                ElementContext &context, GstV3dBackend asked, bool *failed);
+                                ElementContext &context, GstV3dBackend asked,
+                                V3dContext *startup);
 
 // The CPU context the decoder starts on while the opener works: backend "simd" with the
 // element's cpu-threads. nullptr (v3d_last_error()) on failure.
