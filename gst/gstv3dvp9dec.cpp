@@ -76,7 +76,7 @@
 #include "v3dvp9dec_startup.h"
 #include "v3dvp9dec_util.h"
 
-GST_DEBUG_CATEGORY(gst_v3d_vp9_dec_debug);  // shared with v3dvp9dec_output.cpp
+GST_DEBUG_CATEGORY(gst_v3d_vp9_dec_debug);  // also v3dvp9dec_output.cpp, _startup.cpp
 #define GST_CAT_DEFAULT gst_v3d_vp9_dec_debug
 
 enum {
@@ -120,7 +120,6 @@ struct Counters {
   guint64 skipped = 0;  // packets dropped while waiting for a resync point
   guint64 errors = 0;   // packets the decoder refused
 };
-
 
 }  // namespace
 
@@ -484,7 +483,6 @@ static gboolean gst_v3d_vp9_dec_flush(GstVideoDecoder *vdec) {
   return TRUE;
 }
 
-
 // Pushes pic (whose reference it releases) as the output of the frame it came from: the
 // picture itself (zero copy) or a copy, as the last allocation query decided.
 static GstFlowReturn gst_v3d_vp9_dec_push_picture(GstV3dVp9Dec *self, V3dVp9Picture *pic) {
@@ -509,13 +507,15 @@ static GstFlowReturn gst_v3d_vp9_dec_push_picture(GstV3dVp9Dec *self, V3dVp9Pict
     gst_video_decoder_release_frame(vdec, frame);
     return ret;
   }
+  bool first;
   {
     std::lock_guard<std::mutex> lock(p->lock);
-    if (p->counters.shown++ == 0)
-      GST_INFO_OBJECT(self, "first frame out %.1f ms after the element opened",
-                      (g_get_monotonic_time() - p->opened_us) / 1e3);
+    first = p->counters.shown++ == 0;
     if (copied) p->counters.copied++;
   }
+  if (first)
+    GST_INFO_OBJECT(self, "first frame out %.1f ms after the element opened",
+                    (g_get_monotonic_time() - p->opened_us) / 1e3);
   return gst_video_decoder_finish_frame(vdec, frame);
 }
 
