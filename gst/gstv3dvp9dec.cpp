@@ -12,13 +12,15 @@
  * 4:2:2, 4:4:0, 10/12-bit) are refused in the caps when upstream names the profile, else at the
  * first frame with an element error that names profile and bit depth.
  *
- * Output: each shown frame, in an I420 buffer of a #GstV3dBufferPool (shared memory of the v3d
- * context, the pool of <gst/v3d/v3dpool.h>) with a #GstVideoMeta carrying the pool's strides
- * when downstream supports it: downstream's pool when it offers one (a v3d filter such as
- * v3dvp9lpf then gets frames padded for its kernels, without copies), else the element's own, in
- * GStreamer's default I420 layout. The decoded picture's visible planes are copied into it (the
- * decoder keeps its pictures as references, so they cannot be handed out as writable pool
- * memory). The caps' width and height are the coded
+ * Output: each shown frame as I420 in shared memory of the v3d context, without a copy when
+ * downstream takes #GstVideoMeta: the decoder's picture itself, read-only (the decoder may still
+ * predict from it), with a #GstVideoMeta giving its strides and plane offsets; the memory holds
+ * the picture until downstream frees it, also after the decoder is gone. Otherwise the visible
+ * planes are copied into a buffer of a #GstV3dBufferPool: downstream's when it offers one (a v3d
+ * filter such as v3dvp9lpf then gets writable frames padded for its kernels), else the
+ * element's own (GStreamer's default layout); also for elements that claim #GstVideoMeta
+ * support but write buffers out as they are (y4menc), and with #GstV3dVp9Dec:zero-copy off. The
+ * debug log (v3dvp9dec:4) names the path and why. The caps' width and height are the coded
  * frame size; a stream whose render size differs from the frame size gets the pixel aspect
  * ratio that displays the frame at the render size. A change of frame size (a new key frame, or
  * libvpx's dynamic resizing) renegotiates with the new size.
@@ -35,8 +37,10 @@
  *
  * Backends and the context: as the other v3d elements, the element shares one V3dContext per
  * pipeline through a GstContext of type "v3d.context" (<gst/v3d/v3dcontext.h>); its
- * #GstV3dVp9Dec:backend and #GstV3dVp9Dec:cpu-threads apply to a context it creates. At EOS it
- * posts a "v3d-stats" element message with #GstV3dVp9Dec:stats.
+ * #GstV3dVp9Dec:backend and #GstV3dVp9Dec:cpu-threads apply to a context it creates. A context
+ * of backend auto or hybrid opens its Vulkan device on a thread of its own: the first frames
+ * are decoded on a CPU context meanwhile, and decoding moves to the opened context at the next
+ * packet (stats "context-opening"). At EOS it posts a "v3d-stats" message with the stats.
  *
  * Rank: below avdec_vp9 (marginal - 1), so that playbin and decodebin keep choosing libvpx's
  * vp9dec or FFmpeg's avdec_vp9 by default; ranks below marginal are not autoplugged. To make
@@ -57,20 +61,22 @@
  * ]| Plays a WebM file with v3dvp9dec chosen by playbin.
  */
 #include <gst/video/video.h>
-#include <gst/v3d/v3dcontext.h>
-#include <gst/v3d/v3dpool.h>
+#include <gst/v3d/v3dallocator.h>
 #include <v3d/v3d.h>
 #include <v3d/vp9_decoder.h>
 
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "gstv3delements.h"
 #include "v3dfilter.h"
 #include "v3dfilter_context.h"
+#include "v3dvp9dec_output.h"
+#include "v3dvp9dec_startup.h"
 #include "v3dvp9dec_util.h"
 
-GST_DEBUG_CATEGORY_STATIC(gst_v3d_vp9_dec_debug);
+GST_DEBUG_CATEGORY(gst_v3d_vp9_dec_debug);  // also v3dvp9dec_output.cpp, _startup.cpp
 #define GST_CAT_DEFAULT gst_v3d_vp9_dec_debug
 
 enum {
@@ -78,10 +84,12 @@ enum {
   PROP_BACKEND,
   PROP_CPU_THREADS,
   PROP_STATS,
+  PROP_ZERO_COPY,
 };
 
 #define DEFAULT_PROP_BACKEND GST_V3D_BACKEND_AUTO
 #define DEFAULT_PROP_CPU_THREADS 0
+#define DEFAULT_PROP_ZERO_COPY TRUE
 
 // Ranks below avdec_vp9 (GST_RANK_MARGINAL in gst-libav) by one: never autoplugged unless
 // raised (GST_PLUGIN_FEATURE_RANK), see the documentation block.
@@ -100,26 +108,17 @@ namespace {
 struct Settings {
   GstV3dBackend backend = DEFAULT_PROP_BACKEND;
   guint cpu_threads = DEFAULT_PROP_CPU_THREADS;
+  bool zero_copy = DEFAULT_PROP_ZERO_COPY;
 };
 
 // What the element counted since it last started (stats fields of the same names).
 struct Counters {
   guint64 decoded = 0;  // packets decoded without error
   guint64 shown = 0;    // buffers pushed
+  guint64 copied = 0;   // buffers pushed whose pixels were copied (the copy path)
   guint64 hidden = 0;   // packets decoded that showed nothing
   guint64 skipped = 0;  // packets dropped while waiting for a resync point
   guint64 errors = 0;   // packets the decoder refused
-};
-
-// The size and colour of the negotiated output (streaming thread).
-struct OutputFormat {
-  int width = 0, height = 0, render_width = 0, render_height = 0;
-  int color_space = -1, color_range = -1;
-  bool operator==(const OutputFormat &o) const {
-    return width == o.width && height == o.height && render_width == o.render_width &&
-           render_height == o.render_height && color_space == o.color_space &&
-           color_range == o.color_range;
-  }
 };
 
 }  // namespace
@@ -127,6 +126,11 @@ struct OutputFormat {
 struct GstV3dVp9DecPrivate {
   Settings settings;  // GST_OBJECT_LOCK
   v3d::ElementContext context;
+  // Backend auto or hybrid: the element's own context opens in the background
+  // (v3dvp9dec_startup.h), and the decoder starts on startup_ctx (CPU; guarded by lock).
+  v3d::ContextOpener opener;
+  V3dContext *startup_ctx = nullptr;
+  gint64 opened_us = 0;  // when open() ran (the first frame's latency is logged from there)
   // The decoder and the counters: decoder calls and stats snapshots (any thread) take it; never
   // held while calling into GStreamer.
   std::mutex lock;
@@ -135,10 +139,11 @@ struct GstV3dVp9DecPrivate {
   V3dVp9DecoderCounters decoder_counters = {};  // the last decoder's counters after stop
   // Streaming thread (GstVideoDecoder's stream lock).
   GstVideoCodecState *input_state = nullptr;
-  OutputFormat output;
+  v3d::Vp9DecOutputFormat output;
   // Drop packets until a key frame or intra-only frame: at start, after flushes and errors.
   bool wait_key = true;
-  bool add_video_meta = false;  // own pool, downstream supports GstVideoMeta
+  v3d::Vp9DecOutputMode output_mode;  // what the last allocation query decided
+  GstAllocator *allocator = nullptr;   // wraps pictures on the zero-copy path (start..stop)
 };
 
 #define GST_TYPE_V3D_VP9_DEC (gst_v3d_vp9_dec_get_type())
@@ -179,6 +184,8 @@ static void gst_v3d_vp9_dec_class_init(GstV3dVp9DecClass *klass) {
   GstVideoDecoderClass *vdec_class = GST_VIDEO_DECODER_CLASS(klass);
   const auto rw_ready = static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
                                                  GST_PARAM_MUTABLE_READY);
+  const auto rw_playing = static_cast<GParamFlags>((rw_ready & ~GST_PARAM_MUTABLE_READY) |
+                                                   GST_PARAM_MUTABLE_PLAYING);
 
   gobject_class->finalize = gst_v3d_vp9_dec_finalize;
   gobject_class->set_property = gst_v3d_vp9_dec_set_property;
@@ -214,12 +221,16 @@ static void gst_v3d_vp9_dec_class_init(GstV3dVp9DecClass *klass) {
    *
    * A "v3d-stats" structure, also posted as an element message at EOS. Fields, counted since
    * the element last started: frames-decoded (packets decoded without error; a superframe
-   * counts once), frames-shown (buffers pushed), frames-hidden (decoded packets that showed
+   * counts once), frames-shown (buffers pushed), frames-copied (buffers pushed whose pixels
+   * were copied: 0 on the zero-copy path), frames-hidden (decoded packets that showed
    * nothing), frames-skipped (packets dropped while waiting for a key frame or intra-only frame:
-   * at the start, after a flush or an error), errors (packets the decoder refused); the decoder's feature counters
-   * (v3d_vp9_decoder_get_counters) as "vp9-NAME" (guint64; NAME as v3d_vp9_decoder_stats()
-   * prints it, e.g. vp9-frames, vp9-key, vp9-show-existing, vp9-compound (blocks),
-   * vp9-compound-frames, vp9-scaled-preds, vp9-tx-4x4-dct-dct, vp9-intra-modes-tm); and the
+   * at the start, after a flush or an error), errors (packets the decoder refused),
+   * context-opening (TRUE while the context of backend auto or hybrid is still opening in the
+   * background and the decoder runs on a CPU context: backend "simd"); the decoder's feature
+   * counters (v3d_vp9_decoder_get_counters) as "vp9-NAME" (guint64; NAME as
+   * v3d_vp9_decoder_stats() prints it, e.g. vp9-frames, vp9-key, vp9-show-existing,
+   * vp9-compound (blocks), vp9-compound-frames, vp9-scaled-preds, vp9-tx-4x4-dct-dct,
+   * vp9-intra-modes-tm); and the
    * context's backend, gpu-device, cpu-threads, context-frames, blocks-cpu, blocks-gpu, cpu-time
    * and gpu-time (seconds), gpu-share, copies, gpu-submissions and shared-memory, as in the
    * other v3d elements.
@@ -228,6 +239,18 @@ static void gst_v3d_vp9_dec_class_init(GstV3dVp9DecClass *klass) {
       g_param_spec_boxed("stats", "Statistics",
           "Frame and error counters, decoder and context figures (read-only; fields in the docs)",
           GST_TYPE_STRUCTURE, static_cast<GParamFlags>(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+  /**
+   * GstV3dVp9Dec:zero-copy:
+   *
+   * Hand the decoder's pictures downstream without copying them (read-only buffers with a
+   * GstVideoMeta) when downstream supports GstVideoMeta and offers no v3d pool; FALSE: always
+   * copy into a v3d pool buffer (for an element downstream that claims GstVideoMeta support but
+   * ignores its strides). Read at each allocation query.
+   */
+  g_object_class_install_property(gobject_class, PROP_ZERO_COPY,
+      g_param_spec_boolean("zero-copy", "Zero copy",
+          "Output the decoder's pictures without copies when downstream supports GstVideoMeta "
+          "(FALSE = always copy into a v3d pool buffer)", DEFAULT_PROP_ZERO_COPY, rw_playing));
 
   gst_element_class_set_static_metadata(element_class, "VP9 decoder on v3d kernels",
       "Codec/Decoder/Video", "Decodes VP9 profile 0 with reconstruction on SIMD CPU workers "
@@ -269,6 +292,8 @@ static void gst_v3d_vp9_dec_init(GstV3dVp9Dec *self) {
 static void gst_v3d_vp9_dec_finalize(GObject *object) {
   auto *self = GST_V3D_VP9_DEC(object);
   if (self->priv->dec) v3d_vp9_decoder_free(self->priv->dec);
+  if (self->priv->allocator) gst_object_unref(self->priv->allocator);
+  if (self->priv->startup_ctx) v3d_context_free(self->priv->startup_ctx);
   if (self->priv->input_state) gst_video_codec_state_unref(self->priv->input_state);
   delete self->priv;
   self->priv = nullptr;
@@ -283,6 +308,7 @@ static void gst_v3d_vp9_dec_set_property(GObject *object, guint prop_id, const G
   switch (prop_id) {
     case PROP_BACKEND: s.backend = static_cast<GstV3dBackend>(g_value_get_enum(value)); break;
     case PROP_CPU_THREADS: s.cpu_threads = g_value_get_uint(value); break;
+    case PROP_ZERO_COPY: s.zero_copy = g_value_get_boolean(value) != FALSE; break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK(self);
@@ -301,6 +327,7 @@ static void gst_v3d_vp9_dec_get_property(GObject *object, guint prop_id, GValue 
   switch (prop_id) {
     case PROP_BACKEND: g_value_set_enum(value, s.backend); break;
     case PROP_CPU_THREADS: g_value_set_uint(value, s.cpu_threads); break;
+    case PROP_ZERO_COPY: g_value_set_boolean(value, s.zero_copy); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec); break;
   }
 }
@@ -319,30 +346,88 @@ static void gst_v3d_vp9_dec_set_context(GstElement *element, GstContext *context
   GST_ELEMENT_CLASS(gst_v3d_vp9_dec_parent_class)->set_context(element, context);
 }
 
+// NULL->READY: a shared context, else one of the element's own. For auto and hybrid (which
+// open a Vulkan device) that one opens on a thread of its own while the decoder starts on a CPU
+// context (v3dvp9dec_startup.h), so the device's opening is not on the way to the first frame.
 static gboolean gst_v3d_vp9_dec_open(GstVideoDecoder *vdec) {
   auto *self = GST_V3D_VP9_DEC(vdec);
+  GstV3dVp9DecPrivate *p = self->priv;
   const Settings s = gst_v3d_vp9_dec_settings(self);
   v3d::ElementContextOptions opts;
   opts.backend = s.backend;
   opts.cpu_threads = s.cpu_threads;
-  return self->priv->context.ensure(GST_ELEMENT(self), opts);
+  p->opened_us = g_get_monotonic_time();
+  const bool may_open_gpu = s.backend == GST_V3D_BACKEND_AUTO ||
+                            s.backend == GST_V3D_BACKEND_HYBRID;
+  if (!may_open_gpu || p->context.find_shared(GST_ELEMENT(self)))
+    return p->context.ensure(GST_ELEMENT(self), opts);
+  V3dContext *cpu = v3d::vp9dec_startup_context(opts);
+  if (!cpu) return p->context.ensure(GST_ELEMENT(self), opts);
+  p->opener.start(opts);
+  GST_INFO_OBJECT(self, "opening the \"%s\" context in the background; the first frames run "
+                  "on a CPU context", gst_v3d_backend_to_string(s.backend));
+  std::lock_guard<std::mutex> lock(p->lock);
+  if (p->startup_ctx) v3d_context_free(p->startup_ctx);
+  p->startup_ctx = cpu;
+  return TRUE;
 }
 
 static gboolean gst_v3d_vp9_dec_close(GstVideoDecoder *vdec) {
-  GST_V3D_VP9_DEC(vdec)->priv->context.drop();
+  GstV3dVp9DecPrivate *p = GST_V3D_VP9_DEC(vdec)->priv;
+  p->opener.cancel();  // waits for a device still opening
+  V3dContext *cpu;
+  {
+    std::lock_guard<std::mutex> lock(p->lock);
+    cpu = std::exchange(p->startup_ctx, nullptr);
+  }
+  if (cpu) v3d_context_free(cpu);
+  p->context.drop();
   return TRUE;
+}
+
+// A reference to the context the element works on now: its own or shared one, else the CPU
+// context of the start-up (v3dvp9dec_startup.h); nullptr if none.
+static V3dContext *gst_v3d_vp9_dec_ref_context(GstV3dVp9Dec *self) {
+  GstV3dVp9DecPrivate *p = self->priv;
+  if (V3dContext *ctx = p->context.ref()) return ctx;
+  std::lock_guard<std::mutex> lock(p->lock);
+  return p->startup_ctx ? v3d_context_ref(p->startup_ctx) : nullptr;
+}
+
+// Once the context opening in the background is ready (or failed: then the start-up CPU context
+// becomes the element's), moves the decoder, the wrapping and the copy path's pool to it.
+static void gst_v3d_vp9_dec_adopt_opened(GstV3dVp9Dec *self) {
+  GstV3dVp9DecPrivate *p = self->priv;
+  std::unique_lock<std::mutex> lock(p->lock);
+  V3dContext *startup = p->startup_ctx ? v3d_context_ref(p->startup_ctx) : nullptr;
+  lock.unlock();
+  V3dContext *ctx = v3d::vp9dec_adopt_opened(GST_ELEMENT(self), p->opener, p->context,
+                                             gst_v3d_vp9_dec_settings(self).backend, startup);
+  if (startup) v3d_context_free(startup);
+  if (!ctx) return;
+  // What is downstream keeps the start-up context alive until freed.
+  GstAllocator *old = std::exchange(p->allocator, gst_v3d_allocator_new(ctx));
+  if (old) gst_object_unref(old);
+  gst_pad_mark_reconfigure(GST_VIDEO_DECODER_SRC_PAD(self));  // a pool of ctx
+  lock.lock();
+  if (p->dec) v3d_vp9_decoder_set_context(p->dec, ctx);
+  if ((startup = std::exchange(p->startup_ctx, nullptr))) v3d_context_free(startup);
+  v3d_context_free(ctx);
 }
 
 static gboolean gst_v3d_vp9_dec_start(GstVideoDecoder *vdec) {
   auto *self = GST_V3D_VP9_DEC(vdec);
   GstV3dVp9DecPrivate *p = self->priv;
-  V3dContext *ctx = p->context.ref();
+  if (p->opener.pending()) gst_v3d_vp9_dec_adopt_opened(self);
+  V3dContext *ctx = gst_v3d_vp9_dec_ref_context(self);
   if (!ctx) {
     GST_ELEMENT_ERROR(self, CORE, STATE_CHANGE, ("No v3d context"), (nullptr));
     return FALSE;
   }
   V3dVp9Decoder *dec = v3d_vp9_decoder_new(ctx, nullptr);
-  v3d_context_free(ctx);  // the decoder holds its own reference
+  if (p->allocator) gst_object_unref(p->allocator);
+  p->allocator = gst_v3d_allocator_new(ctx);
+  v3d_context_free(ctx);  // the decoder and the allocator hold their own references
   if (!dec) {
     GST_ELEMENT_ERROR(self, LIBRARY, INIT, ("Could not create the VP9 decoder"),
                       ("v3d_vp9_decoder_new: %s", v3d_last_error()));
@@ -355,9 +440,9 @@ static gboolean gst_v3d_vp9_dec_start(GstVideoDecoder *vdec) {
     p->counters = Counters();
     p->decoder_counters = V3dVp9DecoderCounters();
   }
-  p->output = OutputFormat();
+  p->output = v3d::Vp9DecOutputFormat();
   p->wait_key = true;
-  p->add_video_meta = false;
+  p->output_mode = v3d::Vp9DecOutputMode();
   return TRUE;
 }
 
@@ -373,7 +458,10 @@ static gboolean gst_v3d_vp9_dec_stop(GstVideoDecoder *vdec) {
       v3d_vp9_decoder_get_counters(dec, &p->decoder_counters);
     }
   }
-  v3d_vp9_decoder_free(dec);  // output buffers hold copies: nothing refers to its pictures
+  // Buffers still downstream hold their pictures (and the allocator) themselves.
+  v3d_vp9_decoder_free(dec);
+  if (p->allocator) gst_object_unref(p->allocator);
+  p->allocator = nullptr;
   if (p->input_state) gst_video_codec_state_unref(p->input_state);
   p->input_state = nullptr;
   return TRUE;
@@ -384,7 +472,7 @@ static gboolean gst_v3d_vp9_dec_set_format(GstVideoDecoder *vdec, GstVideoCodecS
   GST_DEBUG_OBJECT(vdec, "input caps %" GST_PTR_FORMAT, state->caps);
   if (p->input_state) gst_video_codec_state_unref(p->input_state);
   p->input_state = gst_video_codec_state_ref(state);
-  p->output = OutputFormat();  // renegotiate (frame rate, aspect) at the next picture
+  p->output = v3d::Vp9DecOutputFormat();  // renegotiate (frame rate, aspect) at the next picture
   return TRUE;
 }
 
@@ -400,75 +488,39 @@ static gboolean gst_v3d_vp9_dec_flush(GstVideoDecoder *vdec) {
   return TRUE;
 }
 
-// Negotiates the output for pic's size and colour when they differ from the current output.
-static GstFlowReturn gst_v3d_vp9_dec_update_output(GstV3dVp9Dec *self, const V3dVp9Picture &pic) {
-  GstV3dVp9DecPrivate *p = self->priv;
-  OutputFormat f;
-  f.width = pic.width;
-  f.height = pic.height;
-  f.render_width = pic.render_width;
-  f.render_height = pic.render_height;
-  f.color_space = pic.color_space;
-  f.color_range = pic.color_range;
-  GstVideoDecoder *vdec = GST_VIDEO_DECODER(self);
-  if (f == p->output && gst_pad_has_current_caps(GST_VIDEO_DECODER_SRC_PAD(self)))
-    return GST_FLOW_OK;
-  GST_INFO_OBJECT(self, "output %dx%d (render %dx%d), color space %d, range %d", f.width,
-                  f.height, f.render_width, f.render_height, f.color_space, f.color_range);
-  GstVideoCodecState *state = gst_video_decoder_set_output_state(vdec, GST_VIDEO_FORMAT_I420,
-      static_cast<guint>(f.width), static_cast<guint>(f.height), p->input_state);
-  v3d::vp9dec_describe_output(&state->info, f.width, f.height, f.render_width, f.render_height,
-                              f.color_space, f.color_range);
-  gst_video_codec_state_unref(state);
-  if (!gst_video_decoder_negotiate(vdec)) {
-    p->output = OutputFormat();
-    return GST_PAD_IS_FLUSHING(GST_VIDEO_DECODER_SRC_PAD(self)) ? GST_FLOW_FLUSHING
-                                                                : GST_FLOW_NOT_NEGOTIATED;
-  }
-  p->output = f;
-  return GST_FLOW_OK;
-}
-
-// Pushes pic (whose reference it releases) as the output of the frame it came from.
+// Pushes pic (whose reference it releases) as the output of the frame it came from: the
+// picture itself (zero copy) or a copy, as the last allocation query decided.
 static GstFlowReturn gst_v3d_vp9_dec_push_picture(GstV3dVp9Dec *self, V3dVp9Picture *pic) {
   GstVideoDecoder *vdec = GST_VIDEO_DECODER(self);
+  GstV3dVp9DecPrivate *p = self->priv;
   GstVideoCodecFrame *frame = gst_video_decoder_get_frame(vdec, static_cast<int>(pic->pts));
   if (!frame) {
     GST_WARNING_OBJECT(self, "no frame %" G_GINT64_FORMAT " for a picture", pic->pts);
     v3d_vp9_picture_unref(pic);
     return GST_FLOW_OK;
   }
-  GstFlowReturn ret = gst_v3d_vp9_dec_update_output(self, *pic);
-  if (ret == GST_FLOW_OK) ret = gst_video_decoder_allocate_output_frame(vdec, frame);
+  GstFlowReturn ret = v3d::vp9dec_update_output(vdec, *pic, p->input_state, &p->output);
+  bool copied = false;
+  if (ret == GST_FLOW_OK && p->output_mode.zero_copy && p->allocator)
+    frame->output_buffer = v3d::vp9dec_wrap_picture(p->allocator, pic);  // takes pic
+  if (ret == GST_FLOW_OK && !frame->output_buffer) {
+    ret = v3d::vp9dec_copy_to_output(vdec, frame, *pic, p->output_mode);
+    copied = true;
+  }
+  v3d_vp9_picture_unref(pic);  // after a wrap: already cleared
   if (ret != GST_FLOW_OK) {
-    v3d_vp9_picture_unref(pic);
     gst_video_decoder_release_frame(vdec, frame);
     return ret;
   }
-  GstVideoCodecState *state = gst_video_decoder_get_output_state(vdec);
-  if (self->priv->add_video_meta && !gst_buffer_get_video_meta(frame->output_buffer)) {
-    const GstVideoInfo *vi = &state->info;
-    gst_buffer_add_video_meta_full(frame->output_buffer, GST_VIDEO_FRAME_FLAG_NONE,
-        GST_VIDEO_INFO_FORMAT(vi), GST_VIDEO_INFO_WIDTH(vi), GST_VIDEO_INFO_HEIGHT(vi),
-        GST_VIDEO_INFO_N_PLANES(vi), const_cast<gsize *>(vi->offset),
-        const_cast<gint *>(vi->stride));
-  }
-  GstVideoFrame out;
-  const bool mapped = gst_video_frame_map(&out, &state->info, frame->output_buffer, GST_MAP_WRITE);
-  gst_video_codec_state_unref(state);
-  if (!mapped) {
-    v3d_vp9_picture_unref(pic);
-    gst_video_decoder_release_frame(vdec, frame);
-    GST_ELEMENT_ERROR(self, RESOURCE, WRITE, ("Could not map an output buffer"), (nullptr));
-    return GST_FLOW_ERROR;
-  }
-  v3d::vp9dec_copy_picture(*pic, &out);
-  gst_video_frame_unmap(&out);
-  v3d_vp9_picture_unref(pic);
+  bool first;
   {
-    std::lock_guard<std::mutex> lock(self->priv->lock);
-    self->priv->counters.shown++;
+    std::lock_guard<std::mutex> lock(p->lock);
+    first = p->counters.shown++ == 0;
+    if (copied) p->counters.copied++;
   }
+  if (first)
+    GST_INFO_OBJECT(self, "first frame out %.1f ms after the element opened",
+                    (g_get_monotonic_time() - p->opened_us) / 1e3);
   return gst_video_decoder_finish_frame(vdec, frame);
 }
 
@@ -551,6 +603,7 @@ static GstFlowReturn gst_v3d_vp9_dec_handle_frame(GstVideoDecoder *vdec,
     return gst_video_decoder_drop_frame(vdec, frame);
   }
   const int number = static_cast<int>(frame->system_frame_number);
+  if (p->opener.pending()) gst_v3d_vp9_dec_adopt_opened(self);
   std::string why;
   GstFlowReturn ret = GST_FLOW_OK;
   const int rc = map.size ? gst_v3d_vp9_dec_send(self, map, number, &why, &ret)
@@ -599,61 +652,14 @@ static GstFlowReturn gst_v3d_vp9_dec_handle_frame(GstVideoDecoder *vdec,
   return ret;
 }
 
-// Output buffers come from a GstV3dBufferPool: downstream's when it offers one (a v3d filter:
-// frames then reach it without copies, padded for its kernels), else the element's own,
-// configured without the pool's video-meta padding (the element copies pictures in, so it needs
-// none, and elements that ignore GstVideoMeta strides, such as y4menc 1.22, then get
-// GStreamer's default layout); a GstVideoMeta with those strides is added when downstream
-// supports it.
+// The output path and the copy path's pool: v3dvp9dec_output.h.
 static gboolean gst_v3d_vp9_dec_decide_allocation(GstVideoDecoder *vdec, GstQuery *query) {
   auto *self = GST_V3D_VP9_DEC(vdec);
-  GstCaps *caps = nullptr;
-  gst_query_parse_allocation(query, &caps, nullptr);
-  GstVideoInfo info;
-  if (!caps || !gst_video_info_from_caps(&info, caps)) return FALSE;
-  const bool video_meta =
-      gst_query_find_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr) != FALSE;
-  guint size = static_cast<guint>(GST_VIDEO_INFO_SIZE(&info)), min = 0, max = 0;
-  const bool update = gst_query_get_n_allocation_pools(query) > 0;
-  GstBufferPool *pool = nullptr;
-  if (update) {
-    gst_query_parse_nth_allocation_pool(query, 0, &pool, nullptr, &min, &max);
-    if (pool && !GST_IS_V3D_BUFFER_POOL(pool)) gst_clear_object(&pool);
-  }
-  const bool own = pool == nullptr;
-  if (own) {
-    V3dContext *ctx = self->priv->context.ref();
-    if (!ctx) return FALSE;
-    pool = gst_v3d_buffer_pool_new(ctx);
-    v3d_context_free(ctx);
-  }
-  GstStructure *config = gst_buffer_pool_get_config(pool);
-  gst_buffer_pool_config_set_params(config, caps, size, min, max);
-  if (video_meta && !own)
-    gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config(pool, config)) {
-    // The pool adjusted the config (padded size): accept it if it still fits.
-    config = gst_buffer_pool_get_config(pool);
-    if (!gst_buffer_pool_config_validate_params(config, caps, size, min, max) ||
-        !gst_buffer_pool_set_config(pool, config)) {
-      GST_ELEMENT_ERROR(self, RESOURCE, SETTINGS, ("Could not configure the v3d buffer pool"),
-                        (nullptr));
-      gst_object_unref(pool);
-      return FALSE;
-    }
-  }
-  config = gst_buffer_pool_get_config(pool);
-  gst_buffer_pool_config_get_params(config, nullptr, &size, nullptr, nullptr);
-  gst_structure_free(config);
-  self->priv->add_video_meta = own && video_meta;
-  GST_DEBUG_OBJECT(self, "%s v3d pool, buffers of %u bytes, video meta %s",
-                   own ? "own" : "downstream's", size, video_meta ? "yes" : "no");
-  if (update)
-    gst_query_set_nth_allocation_pool(query, 0, pool, size, min, max);
-  else
-    gst_query_add_allocation_pool(query, pool, size, min, max);
-  gst_object_unref(pool);
-  return TRUE;
+  V3dContext *ctx = gst_v3d_vp9_dec_ref_context(self);
+  const bool ok = v3d::vp9dec_decide_allocation(GST_ELEMENT(self), query, ctx,
+      gst_v3d_vp9_dec_settings(self).zero_copy, &self->priv->output_mode);
+  if (ctx) v3d_context_free(ctx);
+  return ok;
 }
 
 static gboolean gst_v3d_vp9_dec_src_query(GstVideoDecoder *vdec, GstQuery *query) {
@@ -689,12 +695,14 @@ static GstStructure *gst_v3d_vp9_dec_make_stats(GstV3dVp9Dec *self) {
   GstStructure *s = gst_structure_new("v3d-stats",
       "frames-decoded", G_TYPE_UINT64, c.decoded,
       "frames-shown", G_TYPE_UINT64, c.shown,
+      "frames-copied", G_TYPE_UINT64, c.copied,
       "frames-hidden", G_TYPE_UINT64, c.hidden,
       "frames-skipped", G_TYPE_UINT64, c.skipped,
       "errors", G_TYPE_UINT64, c.errors,
+      "context-opening", G_TYPE_BOOLEAN, p->opener.opening() ? TRUE : FALSE,
       nullptr);
   v3d::vp9dec_add_decoder_counters(s, dc);
-  V3dContext *ctx = p->context.ref();
+  V3dContext *ctx = gst_v3d_vp9_dec_ref_context(self);
   v3d::add_context_stats(s, ctx);
   if (ctx) v3d_context_free(ctx);
   return s;

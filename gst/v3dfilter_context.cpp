@@ -38,7 +38,7 @@ void ElementContext::offer(GstElement *element, GstContext *context, GstV3dBacke
   g_free(offered);
 }
 
-bool ElementContext::ensure(GstElement *element, const ElementContextOptions &s) {
+bool ElementContext::find_shared(GstElement *element) {
   auto have = [this]() {
     V3dContext *c = ref();
     if (c) v3d_context_free(c);
@@ -48,7 +48,11 @@ bool ElementContext::ensure(GstElement *element, const ElementContextOptions &s)
   gst_v3d_context_query_peers(element);
   if (have()) return true;
   gst_v3d_context_post_need(element);
-  if (have()) return true;
+  return have();
+}
+
+bool ElementContext::ensure(GstElement *element, const ElementContextOptions &s) {
+  if (find_shared(element)) return true;
 
   const gchar *backend = gst_v3d_backend_to_string(s.backend);
   V3dContextOptions opts = {};
@@ -73,25 +77,31 @@ bool ElementContext::ensure(GstElement *element, const ElementContextOptions &s)
     GST_ELEMENT_WARNING(element, RESOURCE, NOT_FOUND,
         ("No usable GPU for the hybrid backend: running on the CPU only (%s)", used), (nullptr));
   }
+  v3d_context_free(install(element, ctx, s.backend));
+  return true;
+}
+
+V3dContext *ElementContext::install(GstElement *element, V3dContext *ctx, GstV3dBackend asked) {
+  const gchar *backend = gst_v3d_backend_to_string(asked);
   std::string label;
   {
     std::lock_guard<std::mutex> lock(lock_);
     if (ctx_) {  // adopted one meanwhile (another thread's set_context)
       v3d_context_free(ctx);
-      return true;
+      return v3d_context_ref(ctx_);
     }
     ctx_ = ctx;
-    backend_ = s.backend == GST_V3D_BACKEND_AUTO ? used : backend;
+    backend_ = asked == GST_V3D_BACKEND_AUTO ? v3d_context_backend(ctx) : backend;
     label = backend_;
   }
   if (GstContext *existing = gst_element_get_context(element, GST_V3D_CONTEXT_TYPE)) {
     gst_context_unref(existing);  // incompatible (ignored): ours stays private
     GST_INFO_OBJECT(element, "the pipeline shares a v3d context of another backend: this "
                              "element uses its own \"%s\" context", backend);
-    return true;
+  } else {
+    gst_v3d_context_post(element, ctx, label.c_str());
   }
-  gst_v3d_context_post(element, ctx, label.c_str());
-  return true;
+  return v3d_context_ref(ctx);
 }
 
 void ElementContext::drop() {

@@ -40,6 +40,13 @@ class ElementContext {
   // NULL->READY: peers, then bins/application, else creates one (and posts it unless the
   // pipeline shares an incompatible one). FALSE with an element error when creation fails.
   bool ensure(GstElement *element, const ElementContextOptions &opts);
+  // The first half of ensure(): TRUE when a context is held or was found at peers or in the
+  // bins/application.
+  bool find_shared(GstElement *element);
+  // The second half, for a context created elsewhere (ctx: the caller's reference, taken): holds
+  // it unless one was adopted meanwhile, and posts it as ensure() does, labelled with the backend
+  // asked for (for auto, what ctx resolved to). Returns a new reference to the context held.
+  V3dContext *install(GstElement *element, V3dContext *ctx, GstV3dBackend asked);
   // READY->NULL (and destruction): releases the context.
   void drop();
   // Answers a CONTEXT query with the held context. TRUE if answered.

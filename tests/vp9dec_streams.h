@@ -176,7 +176,7 @@ static gboolean ivf_read(const gchar *path, Ivf *ivf) {
   return TRUE;
 }
 
-static void ivf_write(const gchar *path, const Ivf *ivf) {
+static G_GNUC_UNUSED void ivf_write(const gchar *path, const Ivf *ivf) {
   FILE *f = fopen(path, "wb");
   g_assert(f != NULL);
   guint8 header[32];
@@ -204,7 +204,7 @@ static void ivf_clear(Ivf *ivf) {
 
 /* Whether packet i starts with a key frame (frame_marker, profile bits, show_existing_frame,
  * frame_type: VP9 specification section 6.2). Written here independently of the element. */
-static gboolean ivf_is_key(const Ivf *ivf, guint i) {
+static G_GNUC_UNUSED gboolean ivf_is_key(const Ivf *ivf, guint i) {
   gsize n = 0;
   const guint8 *p = g_bytes_get_data(g_ptr_array_index(ivf->packets, i), &n);
   if (n == 0 || (p[0] & 0xC0) != 0x80) return FALSE;

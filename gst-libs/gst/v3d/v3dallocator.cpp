@@ -14,11 +14,14 @@ struct _GstV3dAllocator {
 
 namespace {
 
-// One allocation (parent == NULL) or a sub-memory sharing its parent's allocation.
+// One allocation (parent == NULL, base set), wrapped memory (parent == NULL, base NULL; notify
+// releases it) or a sub-memory sharing its parent's (parent set).
 struct V3dMemory {
   GstMemory mem;
-  void *base;     // what v3d_shared_alloc returned (NULL for sub-memories)
+  void *base;     // what v3d_shared_alloc returned (NULL for sub-memories and wrapped memory)
   guint8 *data;   // start of the maxsize region, aligned as the params asked
+  gpointer user_data;     // wrapped memory: notify's argument
+  GDestroyNotify notify;  // wrapped memory: what releases it (may be NULL)
 };
 
 // v3d_shared_alloc gives 64-byte alignment (v3d.h); larger alignments are made by over-allocating.
@@ -50,6 +53,7 @@ GstMemory *v3d_alloc(GstAllocator *allocator, gsize size, GstAllocationParams *p
 void v3d_free(GstAllocator *, GstMemory *mem) {
   auto *m = reinterpret_cast<V3dMemory *>(mem);
   if (m->base) v3d_shared_free(m->base);
+  if (m->notify) m->notify(m->user_data);
   g_free(m);
 }
 
@@ -128,6 +132,20 @@ GstAllocator *gst_v3d_allocator_new(V3dContext *ctx) {
   gst_object_ref_sink(self);
   self->ctx = v3d_context_ref(ctx);
   return GST_ALLOCATOR(self);
+}
+
+GstMemory *gst_v3d_allocator_wrap(GstAllocator *allocator, GstMemoryFlags flags, gpointer data,
+                                  gsize size, gpointer user_data, GDestroyNotify notify) {
+  g_return_val_if_fail(GST_IS_V3D_ALLOCATOR(allocator), nullptr);
+  g_return_val_if_fail(data != nullptr, nullptr);
+  auto *m = g_new0(V3dMemory, 1);
+  m->data = static_cast<guint8 *>(data);
+  m->user_data = user_data;
+  m->notify = notify;
+  // The alignment mask says what data has: 64 bytes when it is a block's start.
+  const gsize align = (reinterpret_cast<guintptr>(data) & kSharedAlign) == 0 ? kSharedAlign : 0;
+  gst_memory_init(&m->mem, flags, allocator, nullptr, size, align, 0, size);
+  return &m->mem;
 }
 
 gboolean gst_is_v3d_shared_memory(GstMemory *mem) {

@@ -39,8 +39,17 @@ V3D_API void v3d_vp9_decoder_default_settings(V3dVp9DecoderSettings *s);
  * reference). settings NULL = defaults. Returns NULL with v3d_last_error() on failure. */
 V3D_API V3dVp9Decoder *v3d_vp9_decoder_new(V3dContext *ctx, const V3dVp9DecoderSettings *settings);
 
-/* A decoded picture. The planes lie in v3d_shared_alloc() memory of the decoder's context and
- * stay valid until v3d_vp9_picture_unref(). Samples beyond width x height (luma; chroma
+/* Moves the decoder's work to ctx (which it references, releasing the previous context) from
+ * the next packet on: e.g. to a context with a GPU once that has opened, after the first frames
+ * ran on a CPU context. Decoding state, queued pictures and output are unaffected (every backend
+ * gives the same pictures); frames in the previous context's kind of memory are replaced as they
+ * come free. Returns 0, or V3D_ERROR_INVALID_ARGUMENT for NULL. Same threading rule as
+ * send_data. */
+V3D_API int v3d_vp9_decoder_set_context(V3dVp9Decoder *dec, V3dContext *ctx);
+
+/* A decoded picture. The planes lie in v3d_shared_alloc() memory of the decoder's context, in
+ * one block starting at planes[0] (Y, then U, then V), and stay valid until
+ * v3d_vp9_picture_unref(). Samples beyond width x height (luma; chroma
  * (width + 1) / 2 x (height + 1) / 2) are padding. */
 typedef struct {
   uint8_t *planes[3]; /* Y, U, V */

@@ -18,6 +18,12 @@ namespace v3d::vp9 {
 Decoder::Decoder(V3dContext *ctx, const V3dVp9DecoderSettings &settings)
     : ctx_(v3d_context_ref(ctx)), settings_(settings) {}
 
+void Decoder::set_context(V3dContext *ctx) {
+  v3d_context_ref(ctx);
+  v3d_context_free(ctx_);
+  ctx_ = ctx;
+}
+
 Decoder::~Decoder() {
   reset_state();
   pool_.clear();
@@ -165,6 +171,14 @@ V3D_API int v3d_vp9_decoder_send_data(V3dVp9Decoder *dec, const uint8_t *data, s
   } catch (const std::bad_alloc &) {
     return dec->impl.out_of_memory();
   }
+}
+
+V3D_API int v3d_vp9_decoder_set_context(V3dVp9Decoder *dec, V3dContext *ctx) {
+  if (!dec || !ctx)
+    return v3d::set_error(V3D_ERROR_INVALID_ARGUMENT, "v3d_vp9_decoder_set_context: no decoder "
+                          "or context");
+  dec->impl.set_context(ctx);
+  return V3D_OK;
 }
 
 V3D_API int v3d_vp9_decoder_get_picture(V3dVp9Decoder *dec, V3dVp9Picture *pic) {

@@ -33,6 +33,8 @@ class Decoder {
   int get_counters(V3dVp9DecoderCounters *counters) const;
   // After a std::bad_alloc escaped send_data: sets the error and waits for a key frame.
   int out_of_memory();
+  // The public API's set_context: later frames use ctx (referenced).
+  void set_context(V3dContext *ctx);
 
  private:
   // Decodes one frame of data[0, size); *shown receives a reference to the frame when it is to

@@ -11,11 +11,12 @@ int align64(int v) { return (v + 63) & ~63; }
 
 FrameBuffer *FramePool::get(V3dContext *ctx, int w, int h) {
   const int aw = align64(w), ah = align64(h);
+  const bool gpu_memory = v3d_context_shares_gpu_memory(ctx) != 0;
   FrameBuffer *spare = nullptr;
   for (size_t i = 0; i < frames_.size(); ++i) {
     FrameBuffer *f = frames_[i];
     if (f->refs.load(std::memory_order_acquire) != 1) continue;
-    if (f->alloc_w == aw && f->alloc_h == ah) {
+    if (f->alloc_w == aw && f->alloc_h == ah && f->gpu_memory == gpu_memory) {
       f->ref();
       f->width = w;
       f->height = h;
@@ -23,7 +24,7 @@ FrameBuffer *FramePool::get(V3dContext *ctx, int w, int h) {
     }
     if (!spare) spare = f;
   }
-  // A free frame of another size goes (its memory is not the right shape).
+  // A free frame of another size or kind of memory goes.
   if (spare) {
     for (size_t i = 0; i < frames_.size(); ++i) {
       if (frames_[i] == spare) {
@@ -42,6 +43,7 @@ FrameBuffer *FramePool::get(V3dContext *ctx, int w, int h) {
     delete f;
     return nullptr;
   }
+  f->gpu_memory = gpu_memory;
   f->alloc_w = aw;
   f->alloc_h = ah;
   f->width = w;

@@ -24,6 +24,9 @@ struct FrameBuffer {
   int alloc_w = 0, alloc_h = 0;  // luma allocation (multiples of 64)
   int render_width = 0, render_height = 0;
   int color_space = 0, color_range = 0;
+  // What the context asked of v3d_shared_alloc for mem (v3d_context_shares_gpu_memory): its GPU's
+  // memory, or plain memory (mem may be plain memory all the same, where the GPU had none left).
+  bool gpu_memory = false;
 
   void ref() { refs.fetch_add(1, std::memory_order_relaxed); }
   // Frees the frame when the last reference goes.
@@ -40,8 +43,9 @@ struct FrameBuffer {
 class FramePool {
  public:
   ~FramePool() { clear(); }
-  // A frame of at least w x h (reused when one of the same allocation is free), with one
-  // reference for the caller. nullptr when memory runs out.
+  // A frame of at least w x h (reused when one of the same allocation and of the kind of memory
+  // ctx hands out now is free: a decoder moved to another context replaces its frames as they
+  // come free), with one reference for the caller. nullptr when memory runs out.
   FrameBuffer *get(V3dContext *ctx, int w, int h);
   void clear();
 
