@@ -112,15 +112,6 @@ struct Settings {
 };
 
 // What the element counted since it last started (stats fields of the same names).
-struct Counters {
-  guint64 decoded = 0;  // packets decoded without error
-  guint64 shown = 0;    // buffers pushed
-  guint64 copied = 0;   // buffers pushed whose pixels were copied (the copy path)
-  guint64 hidden = 0;   // packets decoded that showed nothing
-  guint64 skipped = 0;  // packets dropped while waiting for a resync point
-  guint64 errors = 0;   // packets the decoder refused
-};
-
 }  // namespace
 
 struct GstV3dVp9DecPrivate {
@@ -135,7 +126,7 @@ struct GstV3dVp9DecPrivate {
   // held while calling into GStreamer.
   std::mutex lock;
   V3dVp9Decoder *dec = nullptr;
-  Counters counters;
+  v3d::Vp9DecElementCounters counters;
   V3dVp9DecoderCounters decoder_counters = {};  // the last decoder's counters after stop
   // Streaming thread (GstVideoDecoder's stream lock).
   GstVideoCodecState *input_state = nullptr;
@@ -437,7 +428,7 @@ static gboolean gst_v3d_vp9_dec_start(GstVideoDecoder *vdec) {
     std::lock_guard<std::mutex> lock(p->lock);
     if (p->dec) v3d_vp9_decoder_free(p->dec);
     p->dec = dec;
-    p->counters = Counters();
+    p->counters = v3d::Vp9DecElementCounters();
     p->decoder_counters = V3dVp9DecoderCounters();
   }
   p->output = v3d::Vp9DecOutputFormat();
@@ -680,7 +671,7 @@ static gboolean gst_v3d_vp9_dec_sink_query(GstVideoDecoder *vdec, GstQuery *quer
 
 static GstStructure *gst_v3d_vp9_dec_make_stats(GstV3dVp9Dec *self) {
   GstV3dVp9DecPrivate *p = self->priv;
-  Counters c;
+  v3d::Vp9DecElementCounters c;
   V3dVp9DecoderCounters dc = {};
   {
     std::lock_guard<std::mutex> lock(p->lock);
@@ -692,16 +683,7 @@ static GstStructure *gst_v3d_vp9_dec_make_stats(GstV3dVp9Dec *self) {
       dc = p->decoder_counters;
     }
   }
-  GstStructure *s = gst_structure_new("v3d-stats",
-      "frames-decoded", G_TYPE_UINT64, c.decoded,
-      "frames-shown", G_TYPE_UINT64, c.shown,
-      "frames-copied", G_TYPE_UINT64, c.copied,
-      "frames-hidden", G_TYPE_UINT64, c.hidden,
-      "frames-skipped", G_TYPE_UINT64, c.skipped,
-      "errors", G_TYPE_UINT64, c.errors,
-      "context-opening", G_TYPE_BOOLEAN, p->opener.opening() ? TRUE : FALSE,
-      nullptr);
-  v3d::vp9dec_add_decoder_counters(s, dc);
+  GstStructure *s = v3d::vp9dec_stats_structure(c, p->opener.opening(), dc);
   V3dContext *ctx = gst_v3d_vp9_dec_ref_context(self);
   v3d::add_context_stats(s, ctx);
   if (ctx) v3d_context_free(ctx);

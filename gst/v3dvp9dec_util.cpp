@@ -151,4 +151,19 @@ void vp9dec_add_decoder_counters(GstStructure *s, const V3dVp9DecoderCounters &c
   add_group("filters", kFilter, c.interp_filters, 4);
 }
 
+GstStructure *vp9dec_stats_structure(const Vp9DecElementCounters &c, bool context_opening,
+                                     const V3dVp9DecoderCounters &dc) {
+  GstStructure *s = gst_structure_new("v3d-stats",
+      "frames-decoded", G_TYPE_UINT64, c.decoded,
+      "frames-shown", G_TYPE_UINT64, c.shown,
+      "frames-copied", G_TYPE_UINT64, c.copied,
+      "frames-hidden", G_TYPE_UINT64, c.hidden,
+      "frames-skipped", G_TYPE_UINT64, c.skipped,
+      "errors", G_TYPE_UINT64, c.errors,
+      "context-opening", G_TYPE_BOOLEAN, context_opening ? TRUE : FALSE,
+      nullptr);
+  vp9dec_add_decoder_counters(s, dc);
+  return s;
+}
+
 }  // namespace v3d

@@ -32,4 +32,20 @@ void vp9dec_copy_picture(const V3dVp9Picture &pic, GstVideoFrame *out);
 // valid transform size and type is there, zero or not.
 void vp9dec_add_decoder_counters(GstStructure *s, const V3dVp9DecoderCounters &c);
 
+// The element's own counters, since it last started.
+struct Vp9DecElementCounters {
+  guint64 decoded = 0;  // packets decoded without error
+  guint64 shown = 0;    // buffers pushed
+  guint64 copied = 0;   // buffers pushed whose pixels were copied (the copy path)
+  guint64 hidden = 0;   // packets decoded that showed nothing
+  guint64 skipped = 0;  // packets dropped while waiting for a resync point
+  guint64 errors = 0;   // packets the decoder refused
+};
+
+// A new "v3d-stats" structure: the element's counters (frames-decoded, frames-shown,
+// frames-copied, frames-hidden, frames-skipped, errors), context-opening, and the decoder's
+// counters (vp9dec_add_decoder_counters). The caller adds the context's fields.
+GstStructure *vp9dec_stats_structure(const Vp9DecElementCounters &c, bool context_opening,
+                                     const V3dVp9DecoderCounters &dc);
+
 }  // namespace v3d
