@@ -115,14 +115,14 @@ HWY_INLINE bool LumaIntraChunk(D d, V *x, V alpha, V beta) {
   return true;
 }
 
-// x[0..3] = p1, p0, q0, q1; changes x[1], x[2].
+// x[0..3] = p1, p0, q0, q1; changes x[1], x[2]. tc: tC0 + 1 per lane, 0 where tC0 < 0 (the
+// delta is then clipped to 0, which leaves the group unchanged without a mask of its own).
 template <class D, class V = hn::Vec<D>>
-HWY_INLINE bool ChromaChunk(D d, V *x, V alpha, V beta, V tc0) {
+HWY_INLINE bool ChromaChunk(D d, V *x, V alpha, V beta, V tc) {
   const V p1 = x[0], p0 = x[1], q0 = x[2], q1 = x[3];
-  const auto mask = hn::And(SamplesFlag(d, p1, p0, q0, q1, alpha, beta),
-                            hn::Gt(tc0, hn::Set(d, -1)));
+  const auto mask = SamplesFlag(d, p1, p0, q0, q1, alpha, beta);
   if (hn::AllFalse(d, mask)) return false;
-  const V delta = Delta(d, p1, p0, q0, q1, hn::Add(tc0, hn::Set(d, 1)), mask);
+  const V delta = Delta(d, p1, p0, q0, q1, tc, mask);
   x[1] = hn::Add(p0, delta);
   x[2] = hn::Sub(q0, delta);
   return true;
@@ -153,16 +153,26 @@ HWY_INLINE hn::Vec<D> LaneTc0(D d, const int8_t tc0[4], size_t c) {
   uint32_t word;
   memcpy(&word, tc0, 4);
   const auto bytes = hn::BitCast(d8, hn::Set(hn::Full128<uint32_t>(), word));
-  HWY_ALIGN static constexpr int8_t kSpread[2][16] = {
-      {0, 0, 1, 1, 2, 2, 3, 3, 0, 0, 1, 1, 2, 2, 3, 3},
-      {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}};
-  const auto lanes = hn::TableLookupBytes(bytes, hn::Load(d8, kSpread[kShift - 1]));
+  hn::Vec<decltype(d8)> lanes;
+  if constexpr (kShift == 1) {
+    lanes = hn::InterleaveLower(d8, bytes, bytes);  // t0 t0 t1 t1 t2 t2 t3 t3
+  } else {
+    HWY_ALIGN static constexpr int8_t kSpread[16] = {0, 0, 0, 0, 1, 1, 1, 1,
+                                                     2, 2, 2, 2, 3, 3, 3, 3};
+    lanes = hn::TableLookupBytes(bytes, hn::Load(d8, kSpread));
+  }
   if constexpr (L == 16) {
     return hn::PromoteTo(d, lanes);
   } else {
     const hn::Half<decltype(d8)> dh;
     return hn::PromoteTo(d, c ? hn::UpperHalf(dh, lanes) : hn::LowerHalf(dh, lanes));
   }
+}
+
+// The tc of ChromaChunk's 8 lanes.
+template <class D>
+HWY_INLINE hn::Vec<D> ChromaTc(D d, const int8_t tc0[4]) {
+  return hn::Max(hn::Add(LaneTc0<1>(d, tc0, 0), hn::Set(d, 1)), hn::Zero(d));
 }
 
 // Horizontal edges: kRows rows from -kRows/2, len kLen, filter Fn on chunks.
@@ -212,7 +222,7 @@ void ChromaH(uint8_t *pix, ptrdiff_t stride, int alpha, int beta, const int8_t t
   const D d;
   const auto a = hn::Set(d, alpha), b = hn::Set(d, beta);
   Horizontal<4, 8>(pix, stride, [&](D dd, hn::Vec<D> *x, size_t c) {
-    return ChromaChunk(dd, x, a, b, LaneTc0<1>(dd, tc0, c));
+    return ChromaChunk(dd, x, a, b, ChromaTc(dd, tc0));
   });
 }
 
@@ -277,40 +287,48 @@ void LumaIntraV(uint8_t *pix, ptrdiff_t stride, int alpha, int beta) {
   });
 }
 
-// Vertical chroma: 8 lines of 4 bytes (p1 p0 q0 q1). A 4x4 byte transpose inside each 32-bit
-// group of 4 lines, then 32-bit interleaves: u64 lane k of lo/hi = column k / k + 2 (8 lines).
+// Vertical chroma: 8 lines of 4 bytes (p1 p0 q0 q1 at pix - 2), gathered in registers (a memory
+// round trip through 4-byte stores and a 16-byte load stalls on store forwarding): pairs of
+// lines joined, then one byte shuffle per 4 lines groups each column's 4 bytes, and 32-bit
+// interleaves join lines 0-3 with 4-7. Only p0 and q0 change: stored back as 2 bytes a line.
 template <class Fn>
 HWY_INLINE void ChromaVertical(uint8_t *pix, ptrdiff_t stride, Fn fn) {
   const hn::Full128<uint8_t> d8;
-  const hn::Repartition<uint32_t, decltype(d8)> d32;
   const hn::Full64<uint8_t> dh;
+  const hn::Full32<uint8_t> dq;
+  const hn::Repartition<uint16_t, decltype(d8)> d16;
+  const hn::Repartition<uint32_t, decltype(d8)> d32;
   const hn::Full128<int16_t> d;
-  HWY_ALIGN uint32_t w[8];
-  for (int l = 0; l < 8; l++) memcpy(&w[l], pix - 2 + l * stride, 4);
+  const uint8_t *s = pix - 2;
   HWY_ALIGN static constexpr uint8_t kT[16] = {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15};
   const auto tbl = hn::Load(d8, kT);
-  const auto a = hn::BitCast(d32, hn::TableLookupBytes(hn::Load(d8, reinterpret_cast<uint8_t *>(w)), tbl));
-  const auto b = hn::BitCast(d32, hn::TableLookupBytes(hn::Load(d8, reinterpret_cast<uint8_t *>(w + 4)), tbl));
-  const auto lo = hn::BitCast(d8, hn::InterleaveLower(d32, a, b));  // p1 | p0
-  const auto hi = hn::BitCast(d8, hn::InterleaveUpper(d32, a, b));  // q0 | q1
+  hn::Vec<decltype(d32)> g[2];  // u32 lane c = column c of lines 4h..4h+3
+  for (int h = 0; h < 2; h++) {
+    const uint8_t *r = s + 4 * h * stride;
+    const auto l01 = hn::Combine(dh, hn::LoadU(dq, r + stride), hn::LoadU(dq, r));
+    const auto l23 = hn::Combine(dh, hn::LoadU(dq, r + 3 * stride), hn::LoadU(dq, r + 2 * stride));
+    g[h] = hn::BitCast(d32, hn::TableLookupBytes(hn::Combine(d8, l23, l01), tbl));
+  }
+  const auto lo = hn::BitCast(d8, hn::InterleaveLower(d32, g[0], g[1]));  // p1 | p0
+  const auto hi = hn::BitCast(d8, hn::InterleaveUpper(d32, g[0], g[1]));  // q0 | q1
   hn::Vec<decltype(d)> x[4] = {hn::PromoteTo(d, hn::LowerHalf(dh, lo)), hn::PromoteTo(d, hn::UpperHalf(dh, lo)),
                                hn::PromoteTo(d, hn::LowerHalf(dh, hi)), hn::PromoteTo(d, hn::UpperHalf(dh, hi))};
   if (!fn(d, x, 0)) return;
-  const auto nlo = hn::BitCast(d32, hn::Combine(d8, hn::DemoteTo(dh, x[1]), hn::LowerHalf(dh, lo)));
-  const auto nhi = hn::BitCast(d32, hn::Combine(d8, hn::UpperHalf(dh, hi), hn::DemoteTo(dh, x[2])));
-  // Back to u32 lane = column of 4 lines, columns 0..3, then the same 4x4 byte transpose.
-  const auto ra = hn::TableLookupBytes(hn::BitCast(d8, hn::ConcatEven(d32, nhi, nlo)), tbl);
-  const auto rb = hn::TableLookupBytes(hn::BitCast(d8, hn::ConcatOdd(d32, nhi, nlo)), tbl);
-  hn::Store(hn::BitCast(d32, ra), d32, w);
-  hn::Store(hn::BitCast(d32, rb), d32, w + 4);
-  for (int l = 0; l < 8; l++) memcpy(pix - 2 + l * stride, &w[l], 4);
+  // u16 lane l = p0 | q0 << 8 of line l.
+  const auto pq = hn::BitCast(d16, hn::InterleaveLower(d8, hn::ZeroExtendVector(d8, hn::DemoteTo(dh, x[1])),
+                                                       hn::ZeroExtendVector(d8, hn::DemoteTo(dh, x[2]))));
+  uint8_t *o = pix - 1;
+  for (int l = 0; l < 8; l++) {
+    const uint16_t v = hn::ExtractLane(pq, l);
+    memcpy(o + l * stride, &v, 2);
+  }
 }
 
 void ChromaV(uint8_t *pix, ptrdiff_t stride, int alpha, int beta, const int8_t tc0[4]) {
   const hn::Full128<int16_t> d;
   const auto a = hn::Set(d, alpha), b = hn::Set(d, beta);
   ChromaVertical(pix, stride, [&](decltype(d) dd, hn::Vec<decltype(d)> *x, size_t) {
-    return ChromaChunk(dd, x, a, b, LaneTc0<1>(dd, tc0, 0));
+    return ChromaChunk(dd, x, a, b, ChromaTc(dd, tc0));
   });
 }
 

@@ -111,10 +111,24 @@ const DeblockDsp &ref_table() {
   return t;
 }
 
-// The table in use, asked for on every call: deblock_dsp() refills it after
-// v3d_cpu_force_target() (a reference kept from an earlier call would keep the old target's
-// slots). Its fast path is two acquire loads and a compare.
-const DeblockDsp &table() { return deblock_dsp(); }
+DspTable<DeblockDsp> g_deblock_table(deblock_dsp_init_ref, deblock_dsp_init_simd);
+
+// The public entry points look the table up on every call (v3d_cpu_force_target() refills it;
+// a reference kept from an earlier call would keep the old target's slots). filter() is the
+// fast path: one generation compare, then a tail call of the slot; after a target change it
+// tail-calls filter_slow(), which refills the table first. Keeping the refill in its own
+// function leaves the entry points without a stack frame.
+template <auto kSlot, class... A>
+[[gnu::noinline]] void filter_slow(int dir, A... a) {
+  (g_deblock_table.get().*kSlot)[dir](a...);
+}
+
+template <auto kSlot, class... A>
+inline void filter(int dir, A... a) {
+  if (const DeblockDsp *t = g_deblock_table.current(); __builtin_expect(t != nullptr, 1))
+    return (t->*kSlot)[dir](a...);
+  return filter_slow<kSlot>(dir, a...);
+}
 
 // Argument check and clamp shared by every entry point: false means "do nothing".
 
@@ -142,24 +156,25 @@ void deblock_dsp_init_ref(DeblockDsp *dsp) {
 }  // namespace v3d
 
 using v3d::h264::args_ok;
-using v3d::h264::table;
+using v3d::h264::filter;
+using v3d::h264::DeblockDsp;
 using v3d::h264::ref_table;
 
 extern "C" {
 
 void v3d_h264_loop_filter_luma(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta,
                                const int8_t tc0[4]) {
-  if (tc0 && args_ok(pix, dir, &alpha, &beta)) table().luma[dir](pix, stride, alpha, beta, tc0);
+  if (tc0 && args_ok(pix, dir, &alpha, &beta)) filter<&DeblockDsp::luma>(dir, pix, stride, alpha, beta, tc0);
 }
 void v3d_h264_loop_filter_luma_intra(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta) {
-  if (args_ok(pix, dir, &alpha, &beta)) table().luma_intra[dir](pix, stride, alpha, beta);
+  if (args_ok(pix, dir, &alpha, &beta)) filter<&DeblockDsp::luma_intra>(dir, pix, stride, alpha, beta);
 }
 void v3d_h264_loop_filter_chroma(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta,
                                  const int8_t tc0[4]) {
-  if (tc0 && args_ok(pix, dir, &alpha, &beta)) table().chroma[dir](pix, stride, alpha, beta, tc0);
+  if (tc0 && args_ok(pix, dir, &alpha, &beta)) filter<&DeblockDsp::chroma>(dir, pix, stride, alpha, beta, tc0);
 }
 void v3d_h264_loop_filter_chroma_intra(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta) {
-  if (args_ok(pix, dir, &alpha, &beta)) table().chroma_intra[dir](pix, stride, alpha, beta);
+  if (args_ok(pix, dir, &alpha, &beta)) filter<&DeblockDsp::chroma_intra>(dir, pix, stride, alpha, beta);
 }
 
 void v3d_h264_loop_filter_luma_ref(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta,
@@ -183,9 +198,6 @@ void v3d_h264_loop_filter_chroma_intra_ref(uint8_t *pix, ptrdiff_t stride, int d
 
 namespace v3d {
 namespace h264 {
-namespace {
-DspTable<DeblockDsp> g_deblock_table(deblock_dsp_init_ref, deblock_dsp_init_simd);
-}  // namespace
 
 const DeblockDsp &deblock_dsp() { return g_deblock_table.get(); }
 
