@@ -43,6 +43,15 @@ HWY_INLINE V AbsDiff16(V a, V b) {
   return hn::Abs(hn::Sub(a, b));
 }
 
+// (2a + b + c + 2) >> 2 of samples (0..255) as avg(a, (b + c) >> 1) rounding up: with
+// b + c = 2h + r (r 0 or 1), (2a + 2h + r + 2) >> 2 = (a + h + 1) >> 1 for either r.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V Weak0(D d, V a, V b, V c) {
+  const hn::RebindToUnsigned<D> du;
+  return hn::BitCast(d, hn::AverageRound(hn::BitCast(du, a),
+                                         hn::BitCast(du, hn::ShiftRight<1>(hn::Add(b, c)))));
+}
+
 // filterSamplesFlag on rows p1, p0, q0, q1.
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE hn::Mask<D> SamplesFlag(D, V p1, V p0, V q0, V q1, V alpha, V beta) {
@@ -72,7 +81,8 @@ HWY_INLINE bool LumaChunk(D d, V *x, V alpha, V beta, V tc0) {
   // tc = tc0 + ap + aq (a true mask lane is -1).
   const V tc = hn::Sub(hn::Sub(tc0, hn::VecFromMask(d, ap)), hn::VecFromMask(d, aq));
   const V delta = Delta(d, p1, p0, q0, q1, tc, mask);
-  const V avg = hn::ShiftRight<1>(hn::Add(hn::Add(p0, q0), hn::Set(d, 1)));
+  const hn::RebindToUnsigned<D> du;  // samples are 0..255: the unsigned rounding average fits
+  const V avg = hn::BitCast(d, hn::AverageRound(hn::BitCast(du, p0), hn::BitCast(du, q0)));
   const V ntc0 = hn::Neg(tc0);
   const V dp1 = hn::ShiftRight<1>(hn::Sub(hn::Add(p2, avg), hn::Add(p1, p1)));
   const V dq1 = hn::ShiftRight<1>(hn::Sub(hn::Add(q2, avg), hn::Add(q1, q1)));
@@ -104,8 +114,8 @@ HWY_INLINE bool LumaIntraChunk(D d, V *x, V alpha, V beta) {
   const V q1s = hn::ShiftRight<2>(hn::Add(sq, two));
   const V p2s = hn::ShiftRight<3>(hn::Add(hn::Add(sp, hn::Add(p2, p2)), hn::Add(hn::Add(p3, p3), four)));
   const V q2s = hn::ShiftRight<3>(hn::Add(hn::Add(sq, hn::Add(q2, q2)), hn::Add(hn::Add(q3, q3), four)));
-  const V p0w = hn::ShiftRight<2>(hn::Add(hn::Add(hn::Add(p1, p1), p0), hn::Add(q1, two)));
-  const V q0w = hn::ShiftRight<2>(hn::Add(hn::Add(hn::Add(q1, q1), q0), hn::Add(p1, two)));
+  const V p0w = Weak0(d, p1, p0, q1);
+  const V q0w = Weak0(d, q1, q0, p1);
   x[3] = hn::IfThenElse(ps, p0s, hn::IfThenElse(mask, p0w, p0));
   x[4] = hn::IfThenElse(qs, q0s, hn::IfThenElse(mask, q0w, q0));
   x[2] = hn::IfThenElse(ps, p1s, p1);
@@ -133,9 +143,8 @@ HWY_INLINE bool ChromaIntraChunk(D d, V *x, V alpha, V beta) {
   const V p1 = x[0], p0 = x[1], q0 = x[2], q1 = x[3];
   const auto mask = SamplesFlag(d, p1, p0, q0, q1, alpha, beta);
   if (hn::AllFalse(d, mask)) return false;
-  const V two = hn::Set(d, 2);
-  const V p0n = hn::ShiftRight<2>(hn::Add(hn::Add(hn::Add(p1, p1), p0), hn::Add(q1, two)));
-  const V q0n = hn::ShiftRight<2>(hn::Add(hn::Add(hn::Add(q1, q1), q0), hn::Add(p1, two)));
+  const V p0n = Weak0(d, p1, p0, q1);  // (2p1 + p0 + q1 + 2) >> 2
+  const V q0n = Weak0(d, q1, q0, p1);
   x[1] = hn::IfThenElse(mask, p0n, p0);
   x[2] = hn::IfThenElse(mask, q0n, q0);
   return true;
