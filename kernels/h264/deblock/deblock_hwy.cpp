@@ -13,6 +13,7 @@
 
 #include "h264/deblock/deblock.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -37,6 +38,23 @@ namespace hn = hwy::HWY_NAMESPACE;
 #if HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE
 void InitDeblockSimd(DeblockDsp *) {}
 #else
+
+// kV in every int16 lane, loaded from memory (at most 512 bits): GCC builds Set(d, kV) from a
+// general register, three instructions at each use.
+template <int kV>
+struct Splat16 {
+  static constexpr std::array<int16_t, 32> Make() {
+    std::array<int16_t, 32> a{};
+    for (int16_t &x : a) x = kV;
+    return a;
+  }
+  alignas(64) static constexpr std::array<int16_t, 32> kLanes = Make();
+};
+template <int kV, class D>
+HWY_INLINE hn::Vec<D> K16(D d) {
+  static_assert(hn::MaxLanes(D()) <= 32, "at most 32 lanes");
+  return hn::Load(d, Splat16<kV>::kLanes.data());
+}
 
 template <class V>
 HWY_INLINE V AbsDiff16(V a, V b) {
@@ -63,7 +81,7 @@ HWY_INLINE hn::Mask<D> SamplesFlag(D, V p1, V p0, V q0, V q1, V alpha, V beta) {
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE V Delta(D d, V p1, V p0, V q0, V q1, V tc, hn::Mask<D> mask) {
   V v = hn::Add(hn::ShiftLeft<2>(hn::Sub(q0, p0)), hn::Sub(p1, q1));
-  v = hn::ShiftRight<3>(hn::Add(v, hn::Set(d, 4)));
+  v = hn::ShiftRight<3>(hn::Add(v, K16<4>(d)));
   v = hn::Min(hn::Max(v, hn::Neg(tc)), tc);
   return hn::IfThenElseZero(mask, v);
 }
@@ -98,7 +116,7 @@ HWY_INLINE bool LumaIntraChunk(D d, V *x, V alpha, V beta) {
   const V p3 = x[0], p2 = x[1], p1 = x[2], p0 = x[3], q0 = x[4], q1 = x[5], q2 = x[6], q3 = x[7];
   const auto mask = SamplesFlag(d, p1, p0, q0, q1, alpha, beta);
   if (hn::AllFalse(d, mask)) return false;
-  const V two = hn::Set(d, 2), four = hn::Set(d, 4);
+  const V two = K16<2>(d), four = K16<4>(d);
   const auto strong = hn::And(
       mask, hn::Lt(AbsDiff16(p0, q0), hn::Add(hn::ShiftRight<2>(alpha), two)));
   const auto ps = hn::And(strong, hn::Lt(AbsDiff16(p2, p0), beta));
@@ -181,7 +199,7 @@ HWY_INLINE hn::Vec<D> LaneTc0(D d, const int8_t tc0[4], size_t c) {
 // The tc of ChromaChunk's 8 lanes.
 template <class D>
 HWY_INLINE hn::Vec<D> ChromaTc(D d, const int8_t tc0[4]) {
-  return hn::Max(hn::Add(LaneTc0<1>(d, tc0, 0), hn::Set(d, 1)), hn::Zero(d));
+  return hn::Max(hn::Sub(LaneTc0<1>(d, tc0, 0), hn::Set(d, -1)), hn::Zero(d));  // -1: no load
 }
 
 // Horizontal edges: kRows rows from -kRows/2, len kLen, filter Fn on chunks.
@@ -320,8 +338,10 @@ HWY_INLINE void ChromaVertical(uint8_t *pix, ptrdiff_t stride, Fn fn) {
   }
   const auto lo = hn::BitCast(d8, hn::InterleaveLower(d32, g[0], g[1]));  // p1 | p0
   const auto hi = hn::BitCast(d8, hn::InterleaveUpper(d32, g[0], g[1]));  // q0 | q1
-  hn::Vec<decltype(d)> x[4] = {hn::PromoteTo(d, hn::LowerHalf(dh, lo)), hn::PromoteTo(d, hn::UpperHalf(dh, lo)),
-                               hn::PromoteTo(d, hn::LowerHalf(dh, hi)), hn::PromoteTo(d, hn::UpperHalf(dh, hi))};
+  // Upper halves zero-extended by an interleave with zero (one shuffle, not two).
+  const auto z = hn::Zero(d8);
+  hn::Vec<decltype(d)> x[4] = {hn::PromoteTo(d, hn::LowerHalf(dh, lo)), hn::BitCast(d, hn::ZipUpper(d16, lo, z)),
+                               hn::PromoteTo(d, hn::LowerHalf(dh, hi)), hn::BitCast(d, hn::ZipUpper(d16, hi, z))};
   if (!fn(d, x, 0)) return;
   // u16 lane l = p0 | q0 << 8 of line l.
   const auto pq = hn::BitCast(d16, hn::InterleaveLower(d8, hn::ZeroExtendVector(d8, hn::DemoteTo(dh, x[1])),
