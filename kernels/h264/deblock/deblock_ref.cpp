@@ -113,30 +113,36 @@ const DeblockDsp &ref_table() {
 
 DspTable<DeblockDsp> g_deblock_table(deblock_dsp_init_ref, deblock_dsp_init_simd);
 
-// The public entry points look the table up on every call (v3d_cpu_force_target() refills it;
-// a reference kept from an earlier call would keep the old target's slots). filter() is the
-// fast path: one generation compare, then a tail call of the slot; after a target change it
-// tail-calls filter_slow(), which refills the table first. Keeping the refill in its own
-// function leaves the entry points without a stack frame.
-template <auto kSlot, class... A>
-[[gnu::noinline]] void filter_slow(int dir, A... a) {
-  (g_deblock_table.get().*kSlot)[dir](a...);
-}
-
-template <auto kSlot, class... A>
-inline void filter(int dir, A... a) {
-  if (const DeblockDsp *t = g_deblock_table.current(); __builtin_expect(t != nullptr, 1))
-    return (t->*kSlot)[dir](a...);
-  return filter_slow<kSlot>(dir, a...);
-}
-
 // Argument check and clamp shared by every entry point: false means "do nothing".
-
 bool args_ok(const uint8_t *pix, int dir, int *alpha, int *beta) {
   if (!pix || (dir != 0 && dir != 1)) return false;
   *alpha = std::clamp(*alpha, 0, 255);
   *beta = std::clamp(*beta, 0, 255);
   return *alpha > 0 && *beta > 0;
+}
+
+// The public entry points look the table up on every call (v3d_cpu_force_target() refills it;
+// a reference kept from an earlier call would keep the old target's slots). filter() is the
+// common case: pix given, dir 0 or 1, alpha and beta already in 1..255 and the table current
+// cost a few compares and a tail call of the slot. Anything else tail-calls filter_slow(),
+// which checks and clamps (args_ok) and refills the table; kept out of line so that the entry
+// points need no stack frame.
+template <auto kSlot, class... A>
+[[gnu::noinline]] void filter_slow(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta,
+                                   A... a) {
+  if (args_ok(pix, dir, &alpha, &beta))
+    (g_deblock_table.get().*kSlot)[dir](pix, stride, alpha, beta, a...);
+}
+
+template <auto kSlot, class... A>
+inline void filter(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta, A... a) {
+  const DeblockDsp *t = g_deblock_table.current();
+  if (__builtin_expect(t && pix && static_cast<unsigned>(dir) < 2u &&
+                           static_cast<unsigned>(alpha) - 1u < 255u &&
+                           static_cast<unsigned>(beta) - 1u < 255u,
+                       1))
+    return (t->*kSlot)[dir](pix, stride, alpha, beta, a...);
+  return filter_slow<kSlot>(pix, stride, dir, alpha, beta, a...);
 }
 
 }  // namespace
@@ -164,17 +170,17 @@ extern "C" {
 
 void v3d_h264_loop_filter_luma(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta,
                                const int8_t tc0[4]) {
-  if (tc0 && args_ok(pix, dir, &alpha, &beta)) filter<&DeblockDsp::luma>(dir, pix, stride, alpha, beta, tc0);
+  if (tc0) filter<&DeblockDsp::luma>(pix, stride, dir, alpha, beta, tc0);
 }
 void v3d_h264_loop_filter_luma_intra(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta) {
-  if (args_ok(pix, dir, &alpha, &beta)) filter<&DeblockDsp::luma_intra>(dir, pix, stride, alpha, beta);
+  filter<&DeblockDsp::luma_intra>(pix, stride, dir, alpha, beta);
 }
 void v3d_h264_loop_filter_chroma(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta,
                                  const int8_t tc0[4]) {
-  if (tc0 && args_ok(pix, dir, &alpha, &beta)) filter<&DeblockDsp::chroma>(dir, pix, stride, alpha, beta, tc0);
+  if (tc0) filter<&DeblockDsp::chroma>(pix, stride, dir, alpha, beta, tc0);
 }
 void v3d_h264_loop_filter_chroma_intra(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta) {
-  if (args_ok(pix, dir, &alpha, &beta)) filter<&DeblockDsp::chroma_intra>(dir, pix, stride, alpha, beta);
+  filter<&DeblockDsp::chroma_intra>(pix, stride, dir, alpha, beta);
 }
 
 void v3d_h264_loop_filter_luma_ref(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta,
