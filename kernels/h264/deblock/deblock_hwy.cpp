@@ -13,10 +13,10 @@
 
 #include "h264/deblock/deblock.h"
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #ifndef HWY_DISABLED_TARGETS
 #define HWY_DISABLED_TARGETS (HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128)
@@ -38,23 +38,6 @@ namespace hn = hwy::HWY_NAMESPACE;
 #if HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE
 void InitDeblockSimd(DeblockDsp *) {}
 #else
-
-// kV in every int16 lane, loaded from memory (at most 512 bits): GCC builds Set(d, kV) from a
-// general register, three instructions at each use.
-template <int kV>
-struct Splat16 {
-  static constexpr std::array<int16_t, 32> Make() {
-    std::array<int16_t, 32> a{};
-    for (int16_t &x : a) x = kV;
-    return a;
-  }
-  alignas(64) static constexpr std::array<int16_t, 32> kLanes = Make();
-};
-template <int kV, class D>
-HWY_INLINE hn::Vec<D> K16(D d) {
-  static_assert(hn::MaxLanes(D()) <= 32, "at most 32 lanes");
-  return hn::Load(d, Splat16<kV>::kLanes.data());
-}
 
 template <class V>
 HWY_INLINE V AbsDiff16(V a, V b) {
@@ -81,7 +64,7 @@ HWY_INLINE hn::Mask<D> SamplesFlag(D, V p1, V p0, V q0, V q1, V alpha, V beta) {
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE V Delta(D d, V p1, V p0, V q0, V q1, V tc, hn::Mask<D> mask) {
   V v = hn::Add(hn::ShiftLeft<2>(hn::Sub(q0, p0)), hn::Sub(p1, q1));
-  v = hn::ShiftRight<3>(hn::Add(v, K16<4>(d)));
+  v = hn::ShiftRight<3>(hn::Add(v, hn::Set(d, 4)));
   v = hn::Min(hn::Max(v, hn::Neg(tc)), tc);
   return hn::IfThenElseZero(mask, v);
 }
@@ -116,7 +99,7 @@ HWY_INLINE bool LumaIntraChunk(D d, V *x, V alpha, V beta) {
   const V p3 = x[0], p2 = x[1], p1 = x[2], p0 = x[3], q0 = x[4], q1 = x[5], q2 = x[6], q3 = x[7];
   const auto mask = SamplesFlag(d, p1, p0, q0, q1, alpha, beta);
   if (hn::AllFalse(d, mask)) return false;
-  const V two = K16<2>(d), four = K16<4>(d);
+  const V two = hn::Set(d, 2), four = hn::Set(d, 4);
   const auto strong = hn::And(
       mask, hn::Lt(AbsDiff16(p0, q0), hn::Add(hn::ShiftRight<2>(alpha), two)));
   const auto ps = hn::And(strong, hn::Lt(AbsDiff16(p2, p0), beta));
@@ -132,8 +115,9 @@ HWY_INLINE bool LumaIntraChunk(D d, V *x, V alpha, V beta) {
   const V q1s = hn::ShiftRight<2>(hn::Add(sq, two));
   const V p2s = hn::ShiftRight<3>(hn::Add(hn::Add(sp, hn::Add(p2, p2)), hn::Add(hn::Add(p3, p3), four)));
   const V q2s = hn::ShiftRight<3>(hn::Add(hn::Add(sq, hn::Add(q2, q2)), hn::Add(hn::Add(q3, q3), four)));
-  const V p0w = Weak0(d, p1, p0, q1);
-  const V q0w = Weak0(d, q1, q0, p1);
+  // Not Weak0: on NEON it raises register pressure here enough for GCC to spill.
+  const V p0w = hn::ShiftRight<2>(hn::Add(hn::Add(hn::Add(p1, p1), p0), hn::Add(q1, two)));
+  const V q0w = hn::ShiftRight<2>(hn::Add(hn::Add(hn::Add(q1, q1), q0), hn::Add(p1, two)));
   x[3] = hn::IfThenElse(ps, p0s, hn::IfThenElse(mask, p0w, p0));
   x[4] = hn::IfThenElse(qs, q0s, hn::IfThenElse(mask, q0w, q0));
   x[2] = hn::IfThenElse(ps, p1s, p1);
@@ -199,7 +183,7 @@ HWY_INLINE hn::Vec<D> LaneTc0(D d, const int8_t tc0[4], size_t c) {
 // The tc of ChromaChunk's 8 lanes.
 template <class D>
 HWY_INLINE hn::Vec<D> ChromaTc(D d, const int8_t tc0[4]) {
-  return hn::Max(hn::Sub(LaneTc0<1>(d, tc0, 0), hn::Set(d, -1)), hn::Zero(d));  // -1: no load
+  return hn::Max(hn::Add(LaneTc0<1>(d, tc0, 0), hn::Set(d, 1)), hn::Zero(d));
 }
 
 // Horizontal edges: kRows rows from -kRows/2, len kLen, filter Fn on chunks.
@@ -318,8 +302,48 @@ void LumaIntraV(uint8_t *pix, ptrdiff_t stride, int alpha, int beta) {
 // round trip through 4-byte stores and a 16-byte load stalls on store forwarding): pairs of
 // lines joined, then one byte shuffle per 4 lines groups each column's 4 bytes, and 32-bit
 // interleaves join lines 0-3 with 4-7. Only p0 and q0 change: stored back as 2 bytes a line.
+#if HWY_TARGET == HWY_NEON
+// NEON: lines l and l + 4 go to the two 32-bit lanes of register l & 3 (four short chains of
+// lane loads), then byte and 16-bit transposes give p1, p0, q0, q1 with lane = line; p0 and q0
+// are interleaved and go back with one 2-byte lane store per line.
+template <class Fn, int... kL>
+HWY_INLINE void ChromaVerticalNeon(uint8_t *pix, ptrdiff_t stride, Fn fn,
+                                   std::integer_sequence<int, kL...>) {
+  const hn::Full128<int16_t> d;
+  const hn::Full64<uint8_t> dh;
+  const uint8_t *s = pix - 2;
+  uint32x2_t r[4];
+  for (int k = 0; k < 4; k++) r[k] = vdup_n_u32(0);
+  ((r[kL & 3] = vld1_lane_u32(reinterpret_cast<const uint32_t *>(s + kL * stride), r[kL & 3],
+                              kL >> 2)),
+   ...);
+  // t[0] = lines 0-1 of p1, q0 (for lines l, l + 4 in each 32-bit half), t[1] = of p0, q1; t[2],
+  // t[3] the same for lines 2-3.
+  const uint8x8_t t0 = vtrn1_u8(vreinterpret_u8_u32(r[0]), vreinterpret_u8_u32(r[1]));
+  const uint8x8_t t1 = vtrn2_u8(vreinterpret_u8_u32(r[0]), vreinterpret_u8_u32(r[1]));
+  const uint8x8_t t2 = vtrn1_u8(vreinterpret_u8_u32(r[2]), vreinterpret_u8_u32(r[3]));
+  const uint8x8_t t3 = vtrn2_u8(vreinterpret_u8_u32(r[2]), vreinterpret_u8_u32(r[3]));
+  const uint16x4_t c[4] = {
+      vtrn1_u16(vreinterpret_u16_u8(t0), vreinterpret_u16_u8(t2)),   // p1
+      vtrn1_u16(vreinterpret_u16_u8(t1), vreinterpret_u16_u8(t3)),   // p0
+      vtrn2_u16(vreinterpret_u16_u8(t0), vreinterpret_u16_u8(t2)),   // q0
+      vtrn2_u16(vreinterpret_u16_u8(t1), vreinterpret_u16_u8(t3))};  // q1
+  hn::Vec<decltype(d)> x[4];
+  for (int k = 0; k < 4; k++) x[k] = hn::PromoteTo(d, hn::Vec<decltype(dh)>(vreinterpret_u8_u16(c[k])));
+  if (!fn(d, x, 0)) return;
+  // u16 lane l & 3 of z[l >> 2] = p0 | q0 << 8 of line l.
+  const uint8x8x2_t z = vzip_u8(hn::DemoteTo(dh, x[1]).raw, hn::DemoteTo(dh, x[2]).raw);
+  (vst1_lane_u16(reinterpret_cast<uint16_t *>(pix - 1 + kL * stride),
+                 vreinterpret_u16_u8(z.val[kL >> 2]), kL & 3),
+   ...);
+}
+#endif
+
 template <class Fn>
 HWY_INLINE void ChromaVertical(uint8_t *pix, ptrdiff_t stride, Fn fn) {
+#if HWY_TARGET == HWY_NEON
+  return ChromaVerticalNeon(pix, stride, fn, std::make_integer_sequence<int, 8>());
+#endif
   const hn::Full128<uint8_t> d8;
   const hn::Full64<uint8_t> dh;
   const hn::Full32<uint8_t> dq;
