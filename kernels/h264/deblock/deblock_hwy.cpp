@@ -299,9 +299,10 @@ void LumaIntraV(uint8_t *pix, ptrdiff_t stride, int alpha, int beta) {
 }
 
 // Vertical chroma: 8 lines of 4 bytes (p1 p0 q0 q1 at pix - 2), gathered in registers (a memory
-// round trip through 4-byte stores and a 16-byte load stalls on store forwarding): pairs of
-// lines joined, then one byte shuffle per 4 lines groups each column's 4 bytes, and 32-bit
-// interleaves join lines 0-3 with 4-7. Only p0 and q0 change: stored back as 2 bytes a line.
+// round trip through 4-byte stores and a 16-byte load stalls on store forwarding): each column's
+// 4 bytes of lines 0-3 and of lines 4-7 grouped (x86: byte and 16-bit interleaves; other
+// targets: pairs of lines joined, then one byte shuffle), then 32-bit interleaves join the two
+// groups. Only p0 and q0 change: stored back as 2 bytes a line.
 #if HWY_TARGET == HWY_NEON
 // NEON: lines l and l + 4 go to the two 32-bit lanes of register l & 3 (four short chains of
 // lane loads), then byte and 16-bit transposes give p1, p0, q0, q1 with lane = line; p0 and q0
@@ -351,15 +352,27 @@ HWY_INLINE void ChromaVertical(uint8_t *pix, ptrdiff_t stride, Fn fn) {
   const hn::Repartition<uint32_t, decltype(d8)> d32;
   const hn::Full128<int16_t> d;
   const uint8_t *s = pix - 2;
+  hn::Vec<decltype(d32)> g[2];  // u32 lane c = column c of lines 4h..4h+3
+#if HWY_ARCH_X86
+  // x86: a 4-byte load is a whole register (upper bytes zero), so a byte interleave of two lines
+  // and a 16-bit interleave of two such pairs group the columns: 3 shuffles per 4 lines.
+  auto line = [&](int l) { return hn::Vec128<uint8_t>{hn::LoadU(dq, s + l * stride).raw}; };
+  for (int h = 0; h < 2; h++) {
+    const int l = 4 * h;
+    const auto a01 = hn::BitCast(d16, hn::InterleaveLower(d8, line(l), line(l + 1)));
+    const auto a23 = hn::BitCast(d16, hn::InterleaveLower(d8, line(l + 2), line(l + 3)));
+    g[h] = hn::BitCast(d32, hn::InterleaveLower(d16, a01, a23));
+  }
+#else
   HWY_ALIGN static constexpr uint8_t kT[16] = {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15};
   const auto tbl = hn::Load(d8, kT);
-  hn::Vec<decltype(d32)> g[2];  // u32 lane c = column c of lines 4h..4h+3
   for (int h = 0; h < 2; h++) {
     const uint8_t *r = s + 4 * h * stride;
     const auto l01 = hn::Combine(dh, hn::LoadU(dq, r + stride), hn::LoadU(dq, r));
     const auto l23 = hn::Combine(dh, hn::LoadU(dq, r + 3 * stride), hn::LoadU(dq, r + 2 * stride));
     g[h] = hn::BitCast(d32, hn::TableLookupBytes(hn::Combine(d8, l23, l01), tbl));
   }
+#endif
   const auto lo = hn::BitCast(d8, hn::InterleaveLower(d32, g[0], g[1]));  // p1 | p0
   const auto hi = hn::BitCast(d8, hn::InterleaveUpper(d32, g[0], g[1]));  // q0 | q1
   // Upper halves zero-extended by an interleave with zero (one shuffle, not two).

@@ -123,7 +123,7 @@ bool args_ok(const uint8_t *pix, int dir, int *alpha, int *beta) {
 
 // The public entry points look the table up on every call (v3d_cpu_force_target() refills it;
 // a reference kept from an earlier call would keep the old target's slots). filter() is the
-// common case: pix given, dir 0 or 1, alpha and beta already in 1..255 and the table current
+// common case: pix given, dir 0 or 1, alpha and beta already in range and the table current
 // cost a few compares and a tail call of the slot. Anything else tail-calls filter_slow(),
 // which checks and clamps (args_ok) and refills the table; kept out of line so that the entry
 // points need no stack frame.
@@ -137,10 +137,10 @@ template <auto kSlot, class... A>
 template <auto kSlot, class... A>
 inline void filter(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta, A... a) {
   const DeblockDsp *t = g_deblock_table.current();
-  if (__builtin_expect(t && pix && static_cast<unsigned>(dir) < 2u &&
-                           static_cast<unsigned>(alpha) - 1u < 255u &&
-                           static_cast<unsigned>(beta) - 1u < 255u,
-                       1))
+  // alpha - 1 | beta - 1 < 255 is sufficient for both in 1..255 (not necessary: a pair such as
+  // 129, 128 takes the slow path, with the same result) and costs one compare.
+  const unsigned ab = (static_cast<unsigned>(alpha) - 1u) | (static_cast<unsigned>(beta) - 1u);
+  if (__builtin_expect(t && pix && static_cast<unsigned>(dir) < 2u && ab < 255u, 1))
     return (t->*kSlot)[dir](pix, stride, alpha, beta, a...);
   return filter_slow<kSlot>(pix, stride, dir, alpha, beta, a...);
 }
