@@ -4,7 +4,7 @@
 // device machine.
 //
 //   v3d-bench [--json FILE] [--cpu-json FILE] [--quick] [--frames N] [--threads N] [--no-gpu]
-//             [--only SIZE] [--no-cpu-targets] [--section itx|lpf|lpf-fif|h264|h264-fif|ceiling|fif|pool|memory]
+//             [--only SIZE] [--no-cpu-targets] [--section itx|lpf|lpf-fif|h264|h264-fif|ceiling|fif|pool|memory|itx-rows|h264-rows]
 //             [--configs LIST] [--warmup N] [--gpu-share F] [--fresh-frames]
 #include <algorithm>
 #include <cstdio>
