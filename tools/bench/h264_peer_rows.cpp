@@ -47,17 +47,21 @@ constexpr int kEdges = 64, kStride = 1952, kRows = 64;
 struct Picture {
   std::vector<uint8_t> mem = std::vector<uint8_t>(kRows * kStride + 64);
   uint8_t *base() {
-    return reinterpret_cast<uint8_t *>((reinterpret_cast<uintptr_t>(mem.data()) + 63) & ~uintptr_t{63});
+    const uintptr_t a = reinterpret_cast<uintptr_t>(mem.data());
+    return reinterpret_cast<uint8_t *>((a + 63) & ~uintptr_t{63});
   }
   void fill() {
     uint32_t s = 12345;
     for (int y = 0; y < kRows; y++)
       for (int x = 0; x < kStride; x++) {
         s = s * 1664525u + 1013904223u;
-        base()[y * kStride + x] = static_cast<uint8_t>(100 + ((x / 4 + y / 4) & 1) * 20 + ((s >> 28) & 3));
+        const int step = ((x / 4 + y / 4) & 1) * 20;
+        base()[y * kStride + x] = static_cast<uint8_t>(100 + step + ((s >> 28) & 3));
       }
   }
-  uint8_t *edge(int e) { return base() + 24 * kStride + 16 + (e * 28) / 16 * 16 + (e & 3) * 5 * kStride; }
+  uint8_t *edge(int e) {
+    return base() + 24 * kStride + 16 + (e * 28) / 16 * 16 + (e & 3) * 5 * kStride;
+  }
 };
 
 template <class F>
@@ -69,7 +73,8 @@ double time_ns(F pass) {
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < passes; i++) pass();
     const auto t1 = std::chrono::steady_clock::now();
-    best = std::min(best, std::chrono::duration<double, std::nano>(t1 - t0).count() / (passes * kEdges));
+    const double ns = std::chrono::duration<double, std::nano>(t1 - t0).count();
+    best = std::min(best, ns / (passes * kEdges));
   }
   return best;
 }
@@ -86,7 +91,8 @@ int main(int argc, char **argv) {
   static const char *const kNames[4] = {"luma", "luma intra", "chroma", "chroma intra"};
   // [chroma][avx][dir]
   const PeerFn peer[2][2][2] = {
-      {{ff_deblock_h_luma_8_sse2, ff_deblock_v_luma_8_sse2}, {ff_deblock_h_luma_8_avx, ff_deblock_v_luma_8_avx}},
+      {{ff_deblock_h_luma_8_sse2, ff_deblock_v_luma_8_sse2},
+       {ff_deblock_h_luma_8_avx, ff_deblock_v_luma_8_avx}},
       {{ff_deblock_h_chroma_8_sse2, ff_deblock_v_chroma_8_sse2},
        {ff_deblock_h_chroma_8_avx, ff_deblock_v_chroma_8_avx}}};
   const PeerIntraFn peer_intra[2][2][2] = {
@@ -94,8 +100,10 @@ int main(int argc, char **argv) {
        {ff_deblock_h_luma_intra_8_avx, ff_deblock_v_luma_intra_8_avx}},
       {{ff_deblock_h_chroma_intra_8_sse2, ff_deblock_v_chroma_intra_8_sse2},
        {ff_deblock_h_chroma_intra_8_avx, ff_deblock_v_chroma_intra_8_avx}}};
-  printf("H.264 edges, one thread, ns per edge: project (target %s) beside FFmpeg\n", v3d_cpu_target());
-  printf("| edge | project | FFmpeg SSE2 | FFmpeg AVX | project / FFmpeg best | outputs |\n|---|---|---|---|---|---|\n");
+  printf("H.264 edges, one thread, ns per edge: project (target %s) beside FFmpeg\n",
+         v3d_cpu_target());
+  printf("| edge | project | FFmpeg SSE2 | FFmpeg AVX | project / FFmpeg best | outputs |\n");
+  printf("|---|---|---|---|---|---|\n");
   int differ = 0;
   Picture a, b;
   for (int f = 0; f < 4; f++)
@@ -130,8 +138,9 @@ int main(int argc, char **argv) {
       const double ts = time_ns([&] { theirs(b, 0); });
       b.fill();
       const double ta = time_ns([&] { theirs(b, 1); });
-      printf("| %s, %s | %.2f | %.2f | %.2f | %.2f | %s |\n", kNames[f], dir ? "horizontal" : "vertical", t,
-             ts, ta, t / std::min(ts, ta), same ? "identical" : "DIFFER");
+      printf("| %s, %s | %.2f | %.2f | %.2f | %.2f | %s |\n", kNames[f],
+             dir ? "horizontal" : "vertical", t, ts, ta, t / std::min(ts, ta),
+             same ? "identical" : "DIFFER");
     }
   return differ ? 1 : 0;
 }

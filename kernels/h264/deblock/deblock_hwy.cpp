@@ -330,7 +330,8 @@ HWY_INLINE void ChromaVerticalNeon(uint8_t *pix, ptrdiff_t stride, Fn fn,
       vtrn2_u16(vreinterpret_u16_u8(t0), vreinterpret_u16_u8(t2)),   // q0
       vtrn2_u16(vreinterpret_u16_u8(t1), vreinterpret_u16_u8(t3))};  // q1
   hn::Vec<decltype(d)> x[4];
-  for (int k = 0; k < 4; k++) x[k] = hn::PromoteTo(d, hn::Vec<decltype(dh)>(vreinterpret_u8_u16(c[k])));
+  for (int k = 0; k < 4; k++)
+    x[k] = hn::PromoteTo(d, hn::Vec<decltype(dh)>(vreinterpret_u8_u16(c[k])));
   if (!fn(d, x, 0)) return;
   // u16 lane l & 3 of z[l >> 2] = p0 | q0 << 8 of line l.
   const uint8x8x2_t z = vzip_u8(hn::DemoteTo(dh, x[1]).raw, hn::DemoteTo(dh, x[2]).raw);
@@ -377,12 +378,14 @@ HWY_INLINE void ChromaVertical(uint8_t *pix, ptrdiff_t stride, Fn fn) {
   const auto hi = hn::BitCast(d8, hn::InterleaveUpper(d32, g[0], g[1]));  // q0 | q1
   // Upper halves zero-extended by an interleave with zero (one shuffle, not two).
   const auto z = hn::Zero(d8);
-  hn::Vec<decltype(d)> x[4] = {hn::PromoteTo(d, hn::LowerHalf(dh, lo)), hn::BitCast(d, hn::ZipUpper(d16, lo, z)),
-                               hn::PromoteTo(d, hn::LowerHalf(dh, hi)), hn::BitCast(d, hn::ZipUpper(d16, hi, z))};
+  hn::Vec<decltype(d)> x[4] = {
+      hn::PromoteTo(d, hn::LowerHalf(dh, lo)), hn::BitCast(d, hn::ZipUpper(d16, lo, z)),
+      hn::PromoteTo(d, hn::LowerHalf(dh, hi)), hn::BitCast(d, hn::ZipUpper(d16, hi, z))};
   if (!fn(d, x, 0)) return;
   // u16 lane l = p0 | q0 << 8 of line l.
-  const auto pq = hn::BitCast(d16, hn::InterleaveLower(d8, hn::ZeroExtendVector(d8, hn::DemoteTo(dh, x[1])),
-                                                       hn::ZeroExtendVector(d8, hn::DemoteTo(dh, x[2]))));
+  const auto p0n = hn::ZeroExtendVector(d8, hn::DemoteTo(dh, x[1]));
+  const auto q0n = hn::ZeroExtendVector(d8, hn::DemoteTo(dh, x[2]));
+  const auto pq = hn::BitCast(d16, hn::InterleaveLower(d8, p0n, q0n));
   uint8_t *o = pix - 1;
   for (int l = 0; l < 8; l++) {
     const uint16_t v = hn::ExtractLane(pq, l);
