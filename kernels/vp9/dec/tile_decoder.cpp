@@ -10,6 +10,7 @@
 #include "vp9/dec/quant.h"
 #include "vp9/dec/tile_internal.h"
 #include "vp9/dec/trees.h"
+#include "vp9/lpf/lpf_frame.h"
 
 namespace v3d {
 namespace vp9 {
@@ -333,7 +334,8 @@ bool TileDecoder::decode_frame(const TileFrameInput &in, std::string *error) {
 
   if (h.lf.filter_level > 0) {
     ++d.stats.lf_frames;
-    const int rc = v3d_vp9_loop_filter_frame(in.lf_context, in.cur.planes, in.cur.strides,
+    // The grid is this decoder's own (a valid partition by construction): no entry check.
+    const int rc = lpf_filter_frame_own_grid(in.lf_context, in.cur.planes, in.cur.strides,
                                              h.frame_width, h.frame_height, d.lf_grid.data(),
                                              h.mi_cols, h.lf.sharpness_level);
     if (rc != 0) {

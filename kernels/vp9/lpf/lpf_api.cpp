@@ -435,6 +435,22 @@ int run_frames(V3dContext *ctx, const std::vector<LpfFrame> &frames) {
 }
 
 }  // namespace
+
+int lpf_filter_frame_own_grid(V3dContext *ctx, uint8_t *const planes[3],
+                              const ptrdiff_t strides[3], int width, int height,
+                              const V3dVp9LfInfo *grid, int grid_stride, int sharpness) {
+  clear_error();
+  if (!ctx) return set_error(V3D_ERROR_INVALID_ARGUMENT, "NULL context");
+  FrameScope scope(ctx);
+  bool before;
+  if (int rc = check_outside_grid({planes, strides, width, height, grid, grid_stride, sharpness},
+                                  &before))
+    return rc;
+  std::vector<LpfFrame> frames(1);
+  lpf_frame_setup(planes, strides, width, height, grid, grid_stride, sharpness, &frames[0]);
+  return run_frames(ctx, frames);
+}
+
 }  // namespace vp9
 }  // namespace v3d
 
