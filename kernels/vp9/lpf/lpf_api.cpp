@@ -5,6 +5,7 @@
 // batch, divided between the GPU and the CPU by the context's loop-filter split controller).
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <chrono>
 #include <cmath>
 #include <functional>
@@ -446,6 +447,9 @@ int lpf_filter_frame_own_grid(V3dContext *ctx, uint8_t *const planes[3],
   if (int rc = check_outside_grid({planes, strides, width, height, grid, grid_stride, sharpness},
                                   &before))
     return rc;
+  // Debug builds (the sanitizer and fuzzing CI build) still check the precondition, so that a
+  // stream making the decoder build an invalid grid stops there.
+  assert(lpf_validate_rows(width, height, grid, grid_stride, 0, (height + 7) / 8) == V3D_OK);
   std::vector<LpfFrame> frames(1);
   lpf_frame_setup(planes, strides, width, height, grid, grid_stride, sharpness, &frames[0]);
   return run_frames(ctx, frames);

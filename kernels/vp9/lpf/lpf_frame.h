@@ -38,7 +38,8 @@ void lpf_thresholds(int sharpness, LpfThresholds *t);
 // and result, except that the grid's entries are not checked (lpf_validate_rows, a pass over
 // every entry before any filtering). Precondition: every entry would pass that check (filter
 // level, block and transform sizes in range, each block's entries equal and aligned), as the
-// VP9 decoder's grid does by construction. An entry outside it may read outside the tables.
+// VP9 decoder's grid does by construction (debug builds assert it). An entry outside it may
+// read outside the tables.
 int lpf_filter_frame_own_grid(V3dContext *ctx, uint8_t *const planes[3],
                               const ptrdiff_t strides[3], int width, int height,
                               const V3dVp9LfInfo *grid, int grid_stride, int sharpness);
