@@ -182,6 +182,13 @@ void test_arguments() {
     v3d_vp9_loop_filter_edge_ref(a + 20 * 64 + 20, 64, dir, 16, 16, 1000, 300, -5);
     v3d_vp9_loop_filter_edge_ref(b + 20 * 64 + 20, 64, dir, 16, 16, 255, 255, 0);
     check(memcmp(a, b, sizeof(a)) == 0, "dir %d: E, I, H outside 0..255 must act as clamped", dir);
+    // The same through the dispatched entry point, whose fast path takes only E, I, H in range.
+    memcpy(a, copy, sizeof(a));
+    memcpy(b, copy, sizeof(b));
+    v3d_vp9_loop_filter_edge(a + 20 * 64 + 20, 64, dir, 16, 16, 1000, 300, -5);
+    v3d_vp9_loop_filter_edge(b + 20 * 64 + 20, 64, dir, 16, 16, 255, 255, 0);
+    check(memcmp(a, b, sizeof(a)) == 0, "dir %d: dispatched E, I, H outside 0..255 must clamp",
+          dir);
   }
 }
 

@@ -14,6 +14,9 @@ namespace v3d {
 // Changes each time the SIMD target in force changes (first use, v3d_cpu_force_target()); never 0.
 // Thread-safe; one acquire load once the runtime is initialised.
 uint64_t cpu_target_generation();
+// The value cpu_target_generation() returns, read without initialising the runtime: 0 before
+// the first target is set (runtime/cpu.cpp writes it). For DspTable's fast path only.
+extern std::atomic<uint64_t> g_cpu_target_generation;
 
 // Calls fill(arg) with Highway's chosen target set to the target in force, so that the fill's
 // HWY_DYNAMIC_DISPATCH picks that target's functions. Does nothing when the target in force is
@@ -30,28 +33,45 @@ class DspTable {
   DspTable(const DspTable &) = delete;
   DspTable &operator=(const DspTable &) = delete;
 
+  // The fast path is two loads and a compare, inlined into per-edge and per-block entry points;
+  // the refill stays out of line so that those entry points need no stack frame for it.
   const Dsp &get() {
-    uint64_t g = cpu_target_generation();
-    if (generation_.load(std::memory_order_acquire) != g) refill(g);
-    return dsp_;
+    if (__builtin_expect(generation_.load(std::memory_order_acquire) ==
+                             g_cpu_target_generation.load(std::memory_order_acquire), 1))
+      return dsp_;
+    return refill();
+  }
+
+  // The table when it is current, else nullptr (get() then refills it). For entry points that
+  // tail-call a separate out-of-line path for the refill, so that they need no stack frame.
+  const Dsp *current() const {
+    return generation_.load(std::memory_order_acquire) ==
+                   g_cpu_target_generation.load(std::memory_order_acquire)
+               ? &dsp_
+               : nullptr;
   }
 
  private:
-  void refill(uint64_t g) {
+  // kUnfilled never equals a generation, not even the 0 before the runtime is initialised.
+  static constexpr uint64_t kUnfilled = ~uint64_t{0};
+
+  [[gnu::noinline]] const Dsp &refill() {
+    const uint64_t g = cpu_target_generation();  // initialises the runtime on first use
     std::lock_guard<std::mutex> lock(mutex_);
-    if (generation_.load(std::memory_order_relaxed) == g) return;
+    if (generation_.load(std::memory_order_relaxed) == g) return dsp_;
     init_ref_(&dsp_);
     cpu_fill_simd([](void *self) {
       auto *t = static_cast<DspTable *>(self);
       t->init_simd_(&t->dsp_);
     }, this);
     generation_.store(g, std::memory_order_release);
+    return dsp_;
   }
 
   InitFn init_ref_;
   InitFn init_simd_;
   std::mutex mutex_;
-  std::atomic<uint64_t> generation_{0};
+  std::atomic<uint64_t> generation_{kUnfilled};
   Dsp dsp_{};
 };
 

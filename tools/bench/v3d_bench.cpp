@@ -4,7 +4,7 @@
 // device machine.
 //
 //   v3d-bench [--json FILE] [--cpu-json FILE] [--quick] [--frames N] [--threads N] [--no-gpu]
-//             [--only SIZE] [--no-cpu-targets] [--section itx|lpf|lpf-fif|h264|h264-fif|ceiling|fif|pool|memory]
+//             [--only SIZE] [--no-cpu-targets] [--section itx|lpf|lpf-fif|h264|h264-fif|ceiling|fif|pool|memory|itx-rows|h264-rows]
 //             [--configs LIST] [--warmup N] [--gpu-share F] [--fresh-frames]
 #include <algorithm>
 #include <cstdio>
@@ -64,6 +64,7 @@ int main(int argc, char **argv) {
              "               pool (the CPU worker pool's cost per loop, spinning and sleeping, and the\n"
              "               VP9 transforms per frame with each kind of pool; --only, --configs)\n"
              "               itx-rows (VP9 transforms: checkasm-style ns per call, every CPU target, nothing else)\n"
+             "               h264-rows (H.264 deblocking edges: the same)\n"
              "               or memory (one thread reading, writing, copying and transforming in the GPU's\n"
              "               host-visible memory against plain memory)\n"
              "  --configs L  VP9 transforms: only the M4 configurations in the comma-separated list L\n"
@@ -79,6 +80,10 @@ int main(int argc, char **argv) {
   if (opt.frames <= 0) opt.frames = opt.quick ? 3 : 20;
   if (opt.section == "itx-rows") {  // checkasm-style per-call rows only: no machine probe, no GPU
     bench_itx_rows(stdout);
+    return 0;
+  }
+  if (opt.section == "h264-rows") {  // the same for the H.264 deblocking edges
+    bench_h264_deblock_cpu(stdout);
     return 0;
   }
   v3dbench::Json json;

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #ifndef HWY_DISABLED_TARGETS
 #define HWY_DISABLED_TARGETS (HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128)
@@ -41,6 +42,15 @@ void InitDeblockSimd(DeblockDsp *) {}
 template <class V>
 HWY_INLINE V AbsDiff16(V a, V b) {
   return hn::Abs(hn::Sub(a, b));
+}
+
+// (2a + b + c + 2) >> 2 of samples (0..255) as avg(a, (b + c) >> 1) rounding up: with
+// b + c = 2h + r (r 0 or 1), (2a + 2h + r + 2) >> 2 = (a + h + 1) >> 1 for either r.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V Weak0(D d, V a, V b, V c) {
+  const hn::RebindToUnsigned<D> du;
+  return hn::BitCast(d, hn::AverageRound(hn::BitCast(du, a),
+                                         hn::BitCast(du, hn::ShiftRight<1>(hn::Add(b, c)))));
 }
 
 // filterSamplesFlag on rows p1, p0, q0, q1.
@@ -72,7 +82,8 @@ HWY_INLINE bool LumaChunk(D d, V *x, V alpha, V beta, V tc0) {
   // tc = tc0 + ap + aq (a true mask lane is -1).
   const V tc = hn::Sub(hn::Sub(tc0, hn::VecFromMask(d, ap)), hn::VecFromMask(d, aq));
   const V delta = Delta(d, p1, p0, q0, q1, tc, mask);
-  const V avg = hn::ShiftRight<1>(hn::Add(hn::Add(p0, q0), hn::Set(d, 1)));
+  const hn::RebindToUnsigned<D> du;  // samples are 0..255: the unsigned rounding average fits
+  const V avg = hn::BitCast(d, hn::AverageRound(hn::BitCast(du, p0), hn::BitCast(du, q0)));
   const V ntc0 = hn::Neg(tc0);
   const V dp1 = hn::ShiftRight<1>(hn::Sub(hn::Add(p2, avg), hn::Add(p1, p1)));
   const V dq1 = hn::ShiftRight<1>(hn::Sub(hn::Add(q2, avg), hn::Add(q1, q1)));
@@ -104,6 +115,7 @@ HWY_INLINE bool LumaIntraChunk(D d, V *x, V alpha, V beta) {
   const V q1s = hn::ShiftRight<2>(hn::Add(sq, two));
   const V p2s = hn::ShiftRight<3>(hn::Add(hn::Add(sp, hn::Add(p2, p2)), hn::Add(hn::Add(p3, p3), four)));
   const V q2s = hn::ShiftRight<3>(hn::Add(hn::Add(sq, hn::Add(q2, q2)), hn::Add(hn::Add(q3, q3), four)));
+  // Not Weak0: on NEON it raises register pressure here enough for GCC to spill.
   const V p0w = hn::ShiftRight<2>(hn::Add(hn::Add(hn::Add(p1, p1), p0), hn::Add(q1, two)));
   const V q0w = hn::ShiftRight<2>(hn::Add(hn::Add(hn::Add(q1, q1), q0), hn::Add(p1, two)));
   x[3] = hn::IfThenElse(ps, p0s, hn::IfThenElse(mask, p0w, p0));
@@ -115,14 +127,14 @@ HWY_INLINE bool LumaIntraChunk(D d, V *x, V alpha, V beta) {
   return true;
 }
 
-// x[0..3] = p1, p0, q0, q1; changes x[1], x[2].
+// x[0..3] = p1, p0, q0, q1; changes x[1], x[2]. tc: tC0 + 1 per lane, 0 where tC0 < 0 (the
+// delta is then clipped to 0, which leaves the group unchanged without a mask of its own).
 template <class D, class V = hn::Vec<D>>
-HWY_INLINE bool ChromaChunk(D d, V *x, V alpha, V beta, V tc0) {
+HWY_INLINE bool ChromaChunk(D d, V *x, V alpha, V beta, V tc) {
   const V p1 = x[0], p0 = x[1], q0 = x[2], q1 = x[3];
-  const auto mask = hn::And(SamplesFlag(d, p1, p0, q0, q1, alpha, beta),
-                            hn::Gt(tc0, hn::Set(d, -1)));
+  const auto mask = SamplesFlag(d, p1, p0, q0, q1, alpha, beta);
   if (hn::AllFalse(d, mask)) return false;
-  const V delta = Delta(d, p1, p0, q0, q1, hn::Add(tc0, hn::Set(d, 1)), mask);
+  const V delta = Delta(d, p1, p0, q0, q1, tc, mask);
   x[1] = hn::Add(p0, delta);
   x[2] = hn::Sub(q0, delta);
   return true;
@@ -133,9 +145,8 @@ HWY_INLINE bool ChromaIntraChunk(D d, V *x, V alpha, V beta) {
   const V p1 = x[0], p0 = x[1], q0 = x[2], q1 = x[3];
   const auto mask = SamplesFlag(d, p1, p0, q0, q1, alpha, beta);
   if (hn::AllFalse(d, mask)) return false;
-  const V two = hn::Set(d, 2);
-  const V p0n = hn::ShiftRight<2>(hn::Add(hn::Add(hn::Add(p1, p1), p0), hn::Add(q1, two)));
-  const V q0n = hn::ShiftRight<2>(hn::Add(hn::Add(hn::Add(q1, q1), q0), hn::Add(p1, two)));
+  const V p0n = Weak0(d, p1, p0, q1);  // (2p1 + p0 + q1 + 2) >> 2
+  const V q0n = Weak0(d, q1, q0, p1);
   x[1] = hn::IfThenElse(mask, p0n, p0);
   x[2] = hn::IfThenElse(mask, q0n, q0);
   return true;
@@ -153,16 +164,26 @@ HWY_INLINE hn::Vec<D> LaneTc0(D d, const int8_t tc0[4], size_t c) {
   uint32_t word;
   memcpy(&word, tc0, 4);
   const auto bytes = hn::BitCast(d8, hn::Set(hn::Full128<uint32_t>(), word));
-  HWY_ALIGN static constexpr int8_t kSpread[2][16] = {
-      {0, 0, 1, 1, 2, 2, 3, 3, 0, 0, 1, 1, 2, 2, 3, 3},
-      {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}};
-  const auto lanes = hn::TableLookupBytes(bytes, hn::Load(d8, kSpread[kShift - 1]));
+  hn::Vec<decltype(d8)> lanes;
+  if constexpr (kShift == 1) {
+    lanes = hn::InterleaveLower(d8, bytes, bytes);  // t0 t0 t1 t1 t2 t2 t3 t3
+  } else {
+    HWY_ALIGN static constexpr int8_t kSpread[16] = {0, 0, 0, 0, 1, 1, 1, 1,
+                                                     2, 2, 2, 2, 3, 3, 3, 3};
+    lanes = hn::TableLookupBytes(bytes, hn::Load(d8, kSpread));
+  }
   if constexpr (L == 16) {
     return hn::PromoteTo(d, lanes);
   } else {
     const hn::Half<decltype(d8)> dh;
     return hn::PromoteTo(d, c ? hn::UpperHalf(dh, lanes) : hn::LowerHalf(dh, lanes));
   }
+}
+
+// The tc of ChromaChunk's 8 lanes.
+template <class D>
+HWY_INLINE hn::Vec<D> ChromaTc(D d, const int8_t tc0[4]) {
+  return hn::Max(hn::Add(LaneTc0<1>(d, tc0, 0), hn::Set(d, 1)), hn::Zero(d));
 }
 
 // Horizontal edges: kRows rows from -kRows/2, len kLen, filter Fn on chunks.
@@ -212,7 +233,7 @@ void ChromaH(uint8_t *pix, ptrdiff_t stride, int alpha, int beta, const int8_t t
   const D d;
   const auto a = hn::Set(d, alpha), b = hn::Set(d, beta);
   Horizontal<4, 8>(pix, stride, [&](D dd, hn::Vec<D> *x, size_t c) {
-    return ChromaChunk(dd, x, a, b, LaneTc0<1>(dd, tc0, c));
+    return ChromaChunk(dd, x, a, b, ChromaTc(dd, tc0));
   });
 }
 
@@ -277,40 +298,106 @@ void LumaIntraV(uint8_t *pix, ptrdiff_t stride, int alpha, int beta) {
   });
 }
 
-// Vertical chroma: 8 lines of 4 bytes (p1 p0 q0 q1). A 4x4 byte transpose inside each 32-bit
-// group of 4 lines, then 32-bit interleaves: u64 lane k of lo/hi = column k / k + 2 (8 lines).
+// Vertical chroma: 8 lines of 4 bytes (p1 p0 q0 q1 at pix - 2), gathered in registers (a memory
+// round trip through 4-byte stores and a 16-byte load stalls on store forwarding): each column's
+// 4 bytes of lines 0-3 and of lines 4-7 grouped (x86: byte and 16-bit interleaves; other
+// targets: pairs of lines joined, then one byte shuffle), then 32-bit interleaves join the two
+// groups. Only p0 and q0 change: stored back as 2 bytes a line.
+#if HWY_TARGET == HWY_NEON
+// NEON: lines l and l + 4 go to the two 32-bit lanes of register l & 3 (four short chains of
+// lane loads), then byte and 16-bit transposes give p1, p0, q0, q1 with lane = line; p0 and q0
+// are interleaved and go back with one 2-byte lane store per line.
+template <class Fn, int... kL>
+HWY_INLINE void ChromaVerticalNeon(uint8_t *pix, ptrdiff_t stride, Fn fn,
+                                   std::integer_sequence<int, kL...>) {
+  const hn::Full128<int16_t> d;
+  const hn::Full64<uint8_t> dh;
+  const uint8_t *s = pix - 2;
+  uint32x2_t r[4];
+  for (int k = 0; k < 4; k++) r[k] = vdup_n_u32(0);
+  ((r[kL & 3] = vld1_lane_u32(reinterpret_cast<const uint32_t *>(s + kL * stride), r[kL & 3],
+                              kL >> 2)),
+   ...);
+  // t[0] = lines 0-1 of p1, q0 (for lines l, l + 4 in each 32-bit half), t[1] = of p0, q1; t[2],
+  // t[3] the same for lines 2-3.
+  const uint8x8_t t0 = vtrn1_u8(vreinterpret_u8_u32(r[0]), vreinterpret_u8_u32(r[1]));
+  const uint8x8_t t1 = vtrn2_u8(vreinterpret_u8_u32(r[0]), vreinterpret_u8_u32(r[1]));
+  const uint8x8_t t2 = vtrn1_u8(vreinterpret_u8_u32(r[2]), vreinterpret_u8_u32(r[3]));
+  const uint8x8_t t3 = vtrn2_u8(vreinterpret_u8_u32(r[2]), vreinterpret_u8_u32(r[3]));
+  const uint16x4_t c[4] = {
+      vtrn1_u16(vreinterpret_u16_u8(t0), vreinterpret_u16_u8(t2)),   // p1
+      vtrn1_u16(vreinterpret_u16_u8(t1), vreinterpret_u16_u8(t3)),   // p0
+      vtrn2_u16(vreinterpret_u16_u8(t0), vreinterpret_u16_u8(t2)),   // q0
+      vtrn2_u16(vreinterpret_u16_u8(t1), vreinterpret_u16_u8(t3))};  // q1
+  hn::Vec<decltype(d)> x[4];
+  for (int k = 0; k < 4; k++)
+    x[k] = hn::PromoteTo(d, hn::Vec<decltype(dh)>(vreinterpret_u8_u16(c[k])));
+  if (!fn(d, x, 0)) return;
+  // u16 lane l & 3 of z[l >> 2] = p0 | q0 << 8 of line l.
+  const uint8x8x2_t z = vzip_u8(hn::DemoteTo(dh, x[1]).raw, hn::DemoteTo(dh, x[2]).raw);
+  (vst1_lane_u16(reinterpret_cast<uint16_t *>(pix - 1 + kL * stride),
+                 vreinterpret_u16_u8(z.val[kL >> 2]), kL & 3),
+   ...);
+}
+#endif
+
 template <class Fn>
 HWY_INLINE void ChromaVertical(uint8_t *pix, ptrdiff_t stride, Fn fn) {
+#if HWY_TARGET == HWY_NEON
+  return ChromaVerticalNeon(pix, stride, fn, std::make_integer_sequence<int, 8>());
+#endif
   const hn::Full128<uint8_t> d8;
-  const hn::Repartition<uint32_t, decltype(d8)> d32;
   const hn::Full64<uint8_t> dh;
+  const hn::Full32<uint8_t> dq;
+  const hn::Repartition<uint16_t, decltype(d8)> d16;
+  const hn::Repartition<uint32_t, decltype(d8)> d32;
   const hn::Full128<int16_t> d;
-  HWY_ALIGN uint32_t w[8];
-  for (int l = 0; l < 8; l++) memcpy(&w[l], pix - 2 + l * stride, 4);
+  const uint8_t *s = pix - 2;
+  hn::Vec<decltype(d32)> g[2];  // u32 lane c = column c of lines 4h..4h+3
+#if HWY_ARCH_X86
+  // x86: a 4-byte load is a whole register (upper bytes zero), so a byte interleave of two lines
+  // and a 16-bit interleave of two such pairs group the columns: 3 shuffles per 4 lines.
+  auto line = [&](int l) { return hn::Vec128<uint8_t>{hn::LoadU(dq, s + l * stride).raw}; };
+  for (int h = 0; h < 2; h++) {
+    const int l = 4 * h;
+    const auto a01 = hn::BitCast(d16, hn::InterleaveLower(d8, line(l), line(l + 1)));
+    const auto a23 = hn::BitCast(d16, hn::InterleaveLower(d8, line(l + 2), line(l + 3)));
+    g[h] = hn::BitCast(d32, hn::InterleaveLower(d16, a01, a23));
+  }
+#else
   HWY_ALIGN static constexpr uint8_t kT[16] = {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15};
   const auto tbl = hn::Load(d8, kT);
-  const auto a = hn::BitCast(d32, hn::TableLookupBytes(hn::Load(d8, reinterpret_cast<uint8_t *>(w)), tbl));
-  const auto b = hn::BitCast(d32, hn::TableLookupBytes(hn::Load(d8, reinterpret_cast<uint8_t *>(w + 4)), tbl));
-  const auto lo = hn::BitCast(d8, hn::InterleaveLower(d32, a, b));  // p1 | p0
-  const auto hi = hn::BitCast(d8, hn::InterleaveUpper(d32, a, b));  // q0 | q1
-  hn::Vec<decltype(d)> x[4] = {hn::PromoteTo(d, hn::LowerHalf(dh, lo)), hn::PromoteTo(d, hn::UpperHalf(dh, lo)),
-                               hn::PromoteTo(d, hn::LowerHalf(dh, hi)), hn::PromoteTo(d, hn::UpperHalf(dh, hi))};
+  for (int h = 0; h < 2; h++) {
+    const uint8_t *r = s + 4 * h * stride;
+    const auto l01 = hn::Combine(dh, hn::LoadU(dq, r + stride), hn::LoadU(dq, r));
+    const auto l23 = hn::Combine(dh, hn::LoadU(dq, r + 3 * stride), hn::LoadU(dq, r + 2 * stride));
+    g[h] = hn::BitCast(d32, hn::TableLookupBytes(hn::Combine(d8, l23, l01), tbl));
+  }
+#endif
+  const auto lo = hn::BitCast(d8, hn::InterleaveLower(d32, g[0], g[1]));  // p1 | p0
+  const auto hi = hn::BitCast(d8, hn::InterleaveUpper(d32, g[0], g[1]));  // q0 | q1
+  // Upper halves zero-extended by an interleave with zero (one shuffle, not two).
+  const auto z = hn::Zero(d8);
+  hn::Vec<decltype(d)> x[4] = {
+      hn::PromoteTo(d, hn::LowerHalf(dh, lo)), hn::BitCast(d, hn::ZipUpper(d16, lo, z)),
+      hn::PromoteTo(d, hn::LowerHalf(dh, hi)), hn::BitCast(d, hn::ZipUpper(d16, hi, z))};
   if (!fn(d, x, 0)) return;
-  const auto nlo = hn::BitCast(d32, hn::Combine(d8, hn::DemoteTo(dh, x[1]), hn::LowerHalf(dh, lo)));
-  const auto nhi = hn::BitCast(d32, hn::Combine(d8, hn::UpperHalf(dh, hi), hn::DemoteTo(dh, x[2])));
-  // Back to u32 lane = column of 4 lines, columns 0..3, then the same 4x4 byte transpose.
-  const auto ra = hn::TableLookupBytes(hn::BitCast(d8, hn::ConcatEven(d32, nhi, nlo)), tbl);
-  const auto rb = hn::TableLookupBytes(hn::BitCast(d8, hn::ConcatOdd(d32, nhi, nlo)), tbl);
-  hn::Store(hn::BitCast(d32, ra), d32, w);
-  hn::Store(hn::BitCast(d32, rb), d32, w + 4);
-  for (int l = 0; l < 8; l++) memcpy(pix - 2 + l * stride, &w[l], 4);
+  // u16 lane l = p0 | q0 << 8 of line l.
+  const auto p0n = hn::ZeroExtendVector(d8, hn::DemoteTo(dh, x[1]));
+  const auto q0n = hn::ZeroExtendVector(d8, hn::DemoteTo(dh, x[2]));
+  const auto pq = hn::BitCast(d16, hn::InterleaveLower(d8, p0n, q0n));
+  uint8_t *o = pix - 1;
+  for (int l = 0; l < 8; l++) {
+    const uint16_t v = hn::ExtractLane(pq, l);
+    memcpy(o + l * stride, &v, 2);
+  }
 }
 
 void ChromaV(uint8_t *pix, ptrdiff_t stride, int alpha, int beta, const int8_t tc0[4]) {
   const hn::Full128<int16_t> d;
   const auto a = hn::Set(d, alpha), b = hn::Set(d, beta);
   ChromaVertical(pix, stride, [&](decltype(d) dd, hn::Vec<decltype(d)> *x, size_t) {
-    return ChromaChunk(dd, x, a, b, LaneTc0<1>(dd, tc0, 0));
+    return ChromaChunk(dd, x, a, b, ChromaTc(dd, tc0));
   });
 }
 

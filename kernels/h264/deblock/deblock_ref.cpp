@@ -111,20 +111,38 @@ const DeblockDsp &ref_table() {
   return t;
 }
 
-// Argument check and clamp shared by every entry point: false means "do nothing".
-// The table in use (its address is fixed; v3d_cpu_force_target refills it in place). Cached in a
-// function-local static: deblock_dsp() goes through cpu_init()'s std::call_once on every call,
-// which costs ~15 ns per call with libstdc++ (TLS + pthread_once), more than a chroma edge.
-const DeblockDsp &table() {
-  static const DeblockDsp &t = deblock_dsp();
-  return t;
-}
+DspTable<DeblockDsp> g_deblock_table(deblock_dsp_init_ref, deblock_dsp_init_simd);
 
+// Argument check and clamp shared by every entry point: false means "do nothing".
 bool args_ok(const uint8_t *pix, int dir, int *alpha, int *beta) {
   if (!pix || (dir != 0 && dir != 1)) return false;
   *alpha = std::clamp(*alpha, 0, 255);
   *beta = std::clamp(*beta, 0, 255);
   return *alpha > 0 && *beta > 0;
+}
+
+// The public entry points look the table up on every call (v3d_cpu_force_target() refills it;
+// a reference kept from an earlier call would keep the old target's slots). filter() is the
+// common case: pix given, dir 0 or 1, alpha and beta already in range and the table current
+// cost a few compares and a tail call of the slot. Anything else tail-calls filter_slow(),
+// which checks and clamps (args_ok) and refills the table; kept out of line so that the entry
+// points need no stack frame.
+template <auto kSlot, class... A>
+[[gnu::noinline]] void filter_slow(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta,
+                                   A... a) {
+  if (args_ok(pix, dir, &alpha, &beta))
+    (g_deblock_table.get().*kSlot)[dir](pix, stride, alpha, beta, a...);
+}
+
+template <auto kSlot, class... A>
+inline void filter(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta, A... a) {
+  const DeblockDsp *t = g_deblock_table.current();
+  // alpha - 1 | beta - 1 < 255 is sufficient for both in 1..255 (not necessary: a pair such as
+  // 129, 128 takes the slow path, with the same result) and costs one compare.
+  const unsigned ab = (static_cast<unsigned>(alpha) - 1u) | (static_cast<unsigned>(beta) - 1u);
+  if (__builtin_expect(t && pix && static_cast<unsigned>(dir) < 2u && ab < 255u, 1))
+    return (t->*kSlot)[dir](pix, stride, alpha, beta, a...);
+  return filter_slow<kSlot>(pix, stride, dir, alpha, beta, a...);
 }
 
 }  // namespace
@@ -144,24 +162,25 @@ void deblock_dsp_init_ref(DeblockDsp *dsp) {
 }  // namespace v3d
 
 using v3d::h264::args_ok;
-using v3d::h264::table;
+using v3d::h264::filter;
+using v3d::h264::DeblockDsp;
 using v3d::h264::ref_table;
 
 extern "C" {
 
 void v3d_h264_loop_filter_luma(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta,
                                const int8_t tc0[4]) {
-  if (tc0 && args_ok(pix, dir, &alpha, &beta)) table().luma[dir](pix, stride, alpha, beta, tc0);
+  if (tc0) filter<&DeblockDsp::luma>(pix, stride, dir, alpha, beta, tc0);
 }
 void v3d_h264_loop_filter_luma_intra(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta) {
-  if (args_ok(pix, dir, &alpha, &beta)) table().luma_intra[dir](pix, stride, alpha, beta);
+  filter<&DeblockDsp::luma_intra>(pix, stride, dir, alpha, beta);
 }
 void v3d_h264_loop_filter_chroma(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta,
                                  const int8_t tc0[4]) {
-  if (tc0 && args_ok(pix, dir, &alpha, &beta)) table().chroma[dir](pix, stride, alpha, beta, tc0);
+  if (tc0) filter<&DeblockDsp::chroma>(pix, stride, dir, alpha, beta, tc0);
 }
 void v3d_h264_loop_filter_chroma_intra(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta) {
-  if (args_ok(pix, dir, &alpha, &beta)) table().chroma_intra[dir](pix, stride, alpha, beta);
+  filter<&DeblockDsp::chroma_intra>(pix, stride, dir, alpha, beta);
 }
 
 void v3d_h264_loop_filter_luma_ref(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta,
@@ -185,9 +204,6 @@ void v3d_h264_loop_filter_chroma_intra_ref(uint8_t *pix, ptrdiff_t stride, int d
 
 namespace v3d {
 namespace h264 {
-namespace {
-DspTable<DeblockDsp> g_deblock_table(deblock_dsp_init_ref, deblock_dsp_init_simd);
-}  // namespace
 
 const DeblockDsp &deblock_dsp() { return g_deblock_table.get(); }
 

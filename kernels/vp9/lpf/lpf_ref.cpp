@@ -147,19 +147,43 @@ extern "C" void v3d_vp9_loop_filter_edge_ref(uint8_t *dst, ptrdiff_t stride, int
   table.edge[dir][w][l](dst, stride, E, I, H);
 }
 
-extern "C" void v3d_vp9_loop_filter_edge(uint8_t *dst, ptrdiff_t stride, int dir,
-                                         int filter_width, int len, int E, int I, int H) {
-  using namespace v3d::vp9;
-  int w, l;
-  if (!dst || !lpf_edge_args(dir, filter_width, len, &E, &I, &H, &w, &l)) return;
-  lpf_dsp().edge[dir][w][l](dst, stride, E, I, H);
-}
-
 namespace v3d {
 namespace vp9 {
 namespace {
 DspTable<LpfDsp> g_lpf_table(lpf_dsp_init_ref, lpf_dsp_init_simd);
+
+// Everything v3d_vp9_loop_filter_edge's fast path leaves: the argument checks and clamps, and
+// the table's refill after a target change. Out of line, so that the entry point needs no stack
+// frame.
+[[gnu::noinline]] void edge_slow(uint8_t *dst, ptrdiff_t stride, int dir, int filter_width,
+                                 int len, int E, int I, int H) {
+  int w, l;
+  if (!dst || !lpf_edge_args(dir, filter_width, len, &E, &I, &H, &w, &l)) return;
+  g_lpf_table.get().edge[dir][w][l](dst, stride, E, I, H);
+}
 }  // namespace
+}  // namespace vp9
+}  // namespace v3d
+
+// The common call (valid arguments, E, I, H already in 0..255, the table current) is a few
+// compares and a tail call of the slot: filter_width 4, 8, 16 maps to kLpf4, kLpf8, kLpf16 as
+// filter_width >> 3, len 8, 16 to 0, 1 as len >> 4.
+extern "C" void v3d_vp9_loop_filter_edge(uint8_t *dst, ptrdiff_t stride, int dir,
+                                         int filter_width, int len, int E, int I, int H) {
+  using namespace v3d::vp9;
+  static_assert(kLpf4 == 4 >> 3 && kLpf8 == 8 >> 3 && kLpf16 == 16 >> 3, "width slots");
+  const LpfDsp *t = g_lpf_table.current();
+  const unsigned fw = static_cast<unsigned>(filter_width), ln = static_cast<unsigned>(len);
+  if (__builtin_expect(t && dst && static_cast<unsigned>(dir) < 2u && ((ln - 8u) & ~8u) == 0 &&
+                           fw <= 16u && ((0x10110u >> fw) & 1u) &&
+                           static_cast<unsigned>(E | I | H) < 256u,
+                       1))
+    return t->edge[dir][fw >> 3][ln >> 4](dst, stride, E, I, H);
+  edge_slow(dst, stride, dir, filter_width, len, E, I, H);
+}
+
+namespace v3d {
+namespace vp9 {
 
 const LpfDsp &lpf_dsp() { return g_lpf_table.get(); }
 
