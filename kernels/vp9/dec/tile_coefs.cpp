@@ -69,7 +69,7 @@ int read_coefs(Tile &t, const BlockCtx &b, int plane, int x4, int y4, int tx_siz
   const int log2n = tx_size + 2;
   const int max_eob = 16 << (2 * tx_size);
   const int dq_shift = tx_size == 3;
-  int16_t *coeffs = t.coeffs;
+  int16_t *coeffs = t.coef_out;
   uint8_t cache[32 * 32];
   BoolDecoder &r = t.r;
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The tile decoder's frame loop: tile sizes and boundaries (spec 6.4 decode_tiles), the
 // superblock walk and partition tree (spec 6.4.3 decode_partition with its contexts), each
-// block's decoding and reconstruction, the loop-filter grid, and the loop filter itself.
+// block's decoding and reconstruction (or, on the frame path, its recording: tile_defer.cpp),
+// the loop-filter grid, and the loop filter itself (after every residual is in the frame).
 #include <algorithm>
 #include <cstring>
 
@@ -67,7 +68,10 @@ void Tile::decode_block(int mi_row, int mi_col, BlockSize bsize, int bwl, int bh
   if (bsize < kBlock8x8) ++stats.sub8x8_blocks;
   if (!mi->is_inter()) {
     ++stats.intra_blocks;
-    reconstruct_intra(*this, b);
+    if (defer.on)
+      record_intra(*this, b);
+    else
+      reconstruct_intra(*this, b);
   } else {
     ++stats.inter_blocks;
     if (mi->has_second_ref()) ++stats.compound_blocks;
@@ -303,7 +307,12 @@ bool TileDecoder::decode_frame(const TileFrameInput &in, std::string *error) {
 
   while (d.workers.size() < size_t(tile_cols)) d.workers.emplace_back(new TileWorker);
   d.last_worker = size_t(tile_cols - 1);
-  for (int tc = 0; tc < tile_cols; ++tc) setup_worker(*d.workers[tc], d, in);
+  const bool frame_path = frame_path_wanted(in.lf_context, in.residuals, h);
+  for (int tc = 0; tc < tile_cols; ++tc) {
+    setup_worker(*d.workers[tc], d, in);
+    d.workers[tc]->defer.clear();
+    d.workers[tc]->defer.on = frame_path;
+  }
 
   // Tile rows in order (a row continues the above contexts of the one before); the tile columns
   // of a row on the context's threads when there are several.
@@ -326,6 +335,10 @@ bool TileDecoder::decode_frame(const TileFrameInput &in, std::string *error) {
       }
     }
   }
+  // The frame path's transform pass and intra blocks (they add to the workers' counters). They
+  // write pixels anywhere in the frame until they return: on that path no loop filtering may
+  // start before this (the per-block path has every pixel final when its tile row is decoded).
+  if (frame_path && !run_frame_path(d, in, tile_cols, error)) return false;
   for (int tc = 0; tc < tile_cols; ++tc) {
     add_stats(d.stats, d.workers[tc]->stats);
     if (in.counts) add_counts(*in.counts, d.workers[tc]->own_counts);

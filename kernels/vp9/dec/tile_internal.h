@@ -64,6 +64,39 @@ struct BlockCtx {
   int to_left = 0, to_right = 0, to_top = 0, to_bottom = 0;
 };
 
+// One intra block of an inter frame whose reconstruction waits for the frame's transform pass
+// (tile_defer.cpp): its context, and where its transform blocks' records start in
+// TileDefer::intra_tx (one record per transform block it has, in reconstruction order: plane,
+// then rows, then columns; none when the block is skipped).
+struct DeferredIntra {
+  BlockCtx b;
+  uint32_t first_tx = 0;
+};
+struct DeferredIntraTx {
+  uint32_t eob = 0;
+  uint32_t coeff_offset = 0;  // in TileDefer::intra_coeffs (when eob > 0)
+};
+
+// One worker's part of an inter frame's frame-level residual path (tile_defer.cpp): the inter
+// blocks' transform blocks for v3d_vp9_itx_frame, and what the intra blocks need to be
+// reconstructed after it. Cleared per frame; the arrays keep their capacity across frames.
+struct TileDefer {
+  bool on = false;                      // this frame's residuals take the frame path
+  std::vector<V3dVp9TxBlock> blocks;    // inter transform blocks with eob > 0, decode order
+  std::vector<int16_t> coeffs;          // their dequantised coefficients (n*n each, raster)
+  std::vector<DeferredIntra> intra;     // intra blocks, decode order
+  std::vector<DeferredIntraTx> intra_tx;
+  std::vector<int16_t> intra_coeffs;
+
+  void clear() {
+    blocks.clear();
+    coeffs.clear();
+    intra.clear();
+    intra_tx.clear();
+    intra_coeffs.clear();
+  }
+};
+
 // One tile column's decoder. Tiles of one tile row are independent: each worker has its own
 // bool decoder, left contexts, scratch, counts and counters, and writes only its tile's columns
 // of the shared frame arrays (grid, above contexts, loop-filter grid, motion, segment map,
@@ -97,8 +130,12 @@ struct TileWorker {
   TileStats stats;
   Counts own_counts;
 
+  TileDefer defer;
+
   // Scratch
   alignas(32) int16_t coeffs[32 * 32] = {};
+  // Where read_coefs writes (zeroed n*n int16): coeffs, or a block's place in a TileDefer array.
+  int16_t *coef_out = coeffs;
   alignas(32) uint8_t emu_buf[(64 * 2 + 16) * (64 * 2 + 16)];
   alignas(32) uint8_t pred_tmp[64 * 64];
 
@@ -116,6 +153,11 @@ struct TileDecoder::Impl {
   std::vector<V3dVp9LfInfo> lf_grid;
   std::vector<std::unique_ptr<TileWorker>> workers;  // one per tile column
   size_t last_worker = ~size_t{0};  // the worker that decoded the frame's last tile
+  // The frame path's list of several tile columns, gathered (tile_defer.cpp); kept between
+  // frames.
+  std::vector<V3dVp9TxBlock> defer_blocks;
+  std::vector<int16_t> defer_coeffs;
+  std::vector<size_t> defer_first_block, defer_first_coeff;
 };
 
 using Tile = TileWorker;
@@ -125,13 +167,28 @@ void read_mode_info(Tile &t, BlockCtx &b);
 // tile_mvs.cpp: reference frames already read; reads the inter modes and vectors.
 void read_inter_block_mode_info(Tile &t, BlockCtx &b);
 // tile_coefs.cpp: tokens of one transform block at (x4, y4) (4x4 units inside the block's
-// plane); writes the dequantised coefficients into t.coeffs (zeroed again by the caller's
-// transform); returns eob.
+// plane); writes the dequantised coefficients into t.coef_out (zeroed n*n values; t.coeffs,
+// zeroed again by the caller's transform, unless a TileDefer array is being filled); returns eob.
 int read_coefs(Tile &t, const BlockCtx &b, int plane, int x4, int y4, int tx_size, int tx_type,
                int max_x4, int max_y4);
 // tile_recon.cpp
 void reconstruct_intra(Tile &t, const BlockCtx &b);
 int reconstruct_inter_residual(Tile &t, const BlockCtx &b);  // returns the eob total
+// Frame path (t.defer.on): an intra block's tokens into t.defer (no prediction yet), and its
+// reconstruction from them once the frame's inter residuals are in the frame.
+void record_intra(Tile &t, const BlockCtx &b);
+void replay_intra(Tile &t, const DeferredIntra &d);
+// tile_defer.cpp: one transform block's tokens into a TileDefer coefficient array (zeroed space
+// appended for it, taken back when eob is 0); returns eob, *offset where they lie.
+int read_coefs_into(Tile &t, std::vector<int16_t> &dst, const BlockCtx &b, int plane, int x4,
+                    int y4, int tx_size, int tx_type, int max_x4, int max_y4, uint32_t *offset);
+// tile_defer.cpp: whether an inter frame's residuals take the frame path (residuals:
+// V3D_VP9_RESIDUALS_*; never for intra frames), and passes 2 and 3 of that path once every tile
+// is decoded (workers[0, tile_cols) filled their TileDefer): false with *error when the
+// transform call fails.
+bool frame_path_wanted(V3dContext *ctx, int residuals, const FrameHeader &h);
+bool run_frame_path(TileDecoder::Impl &d, const TileFrameInput &in, int tile_cols,
+                    std::string *error);
 // tile_inter.cpp
 void predict_inter(Tile &t, const BlockCtx &b);
 void setup_scale(RefScale *s, int ref_w, int ref_h, int cur_w, int cur_h);

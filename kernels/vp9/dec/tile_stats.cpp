@@ -39,6 +39,12 @@ std::string format_tile_stats(const TileStats &s) {
                 (unsigned long long)s.seg_pred_blocks, (unsigned long long)s.seg_skip_blocks,
                 (unsigned long long)s.seg_ref_blocks);
   out += line;
+  std::snprintf(line, sizeof line,
+                "# frame-path frames %llu tx %llu gpu-tx %llu deferred-intra %llu\n",
+                (unsigned long long)s.frame_path_frames, (unsigned long long)s.frame_path_tx,
+                (unsigned long long)s.frame_path_gpu_tx,
+                (unsigned long long)s.deferred_intra_blocks);
+  out += line;
   static const char *const kTx[4] = {"4x4", "8x8", "16x16", "32x32"};
   static const char *const kType[5] = {"dct_dct", "adst_dct", "dct_adst", "adst_adst", "wht"};
   out += "# tx";
