@@ -45,18 +45,18 @@ void test_adapt_modes() {
   fc = pre;
   Counts counts;
   std::memset(&counts, 0, sizeof(counts));
-  // Interp filter tree, context 0, counts EIGHTTAP 5, SMOOTH 3, SHARP 2, pre {100, 50}:
+  // Interp filter tree, context 0, counts regular 5, smooth 3, sharp 2, pre {100, 50}:
   // node 0 (5 vs 5): prob 128, factor 64 -> (100 * 192 + 128 * 64 + 128) >> 8 = 107;
   // node 1 (3 vs 2): prob 770 / 5 = 154, factor 32 -> (50 * 224 + 154 * 32 + 128) >> 8 = 63.
   pre.interp_filter_probs[0][0] = 100;
   pre.interp_filter_probs[0][1] = 50;
-  counts.interp_filter[0][EIGHTTAP] = 5;
-  counts.interp_filter[0][EIGHTTAP_SMOOTH] = 3;
-  counts.interp_filter[0][EIGHTTAP_SHARP] = 2;
+  counts.interp_filter[0][kFilterRegular] = 5;
+  counts.interp_filter[0][kFilterSmooth] = 3;
+  counts.interp_filter[0][kFilterSharp] = 2;
   counts.skip[1][0] = 3;
   counts.skip[1][1] = 7;
   pre.skip_prob[1] = 200;
-  adapt_mode_probs(pre, counts, SWITCHABLE, ONLY_4X4, fc);
+  adapt_mode_probs(pre, counts, true, ONLY_4X4, fc);
   check(fc.interp_filter_probs[0][0] == 107 && fc.interp_filter_probs[0][1] == 63,
         "interp filter tree merge gave {%d, %d}, want {107, 63}", fc.interp_filter_probs[0][0],
         fc.interp_filter_probs[0][1]);
@@ -65,16 +65,16 @@ void test_adapt_modes() {
   // Not switchable: the filter probabilities stay as the frame had them.
   FrameContext fc2 = pre;
   fc2.interp_filter_probs[0][0] = 33;
-  adapt_mode_probs(pre, counts, EIGHTTAP, ONLY_4X4, fc2);
+  adapt_mode_probs(pre, counts, false, ONLY_4X4, fc2);
   check(fc2.interp_filter_probs[0][0] == 33, "interp filter adapted on a non-switchable frame");
   // tx: only with TX_MODE_SELECT. 32x32 counts {1, 0, 0, 9}: node 0 (1 vs 9), default 3:
   // prob (256 + 5) / 10 = 26, factor 64 -> (3 * 192 + 26 * 64 + 128) >> 8 = 9.
   counts.tx_32x32[0][0] = 1;
   counts.tx_32x32[0][3] = 9;
   FrameContext fc3 = pre;
-  adapt_mode_probs(pre, counts, EIGHTTAP, ALLOW_32X32, fc3);
+  adapt_mode_probs(pre, counts, false, ALLOW_32X32, fc3);
   check(fc3.tx_probs_32x32[0][0] == pre.tx_probs_32x32[0][0], "tx adapted without TX_MODE_SELECT");
-  adapt_mode_probs(pre, counts, EIGHTTAP, TX_MODE_SELECT, fc3);
+  adapt_mode_probs(pre, counts, false, TX_MODE_SELECT, fc3);
   check(fc3.tx_probs_32x32[0][0] == 9, "tx 32x32 node 0 = %d, want 9", fc3.tx_probs_32x32[0][0]);
 }
 
@@ -105,17 +105,17 @@ void test_adapt_coef() {
   //  node 0 (5 vs 4): prob 1284 / 9 = 142, factor 112 * 9 / 24 = 42 -> 49
   //  node 1 (4 vs 3): prob 1027 / 7 = 146, factor 32 -> 112
   //  node 2 (2 vs 1): prob 513 / 3 = 171, factor 14 -> 169
-  uint32_t *c = counts.coef[TX_4X4][0][0][1][0];
+  uint32_t *c = counts.coef[kTx4x4][0][0][1][0];
   c[COUNT_ZERO_TOKEN] = 4;
   c[COUNT_ONE_TOKEN] = 2;
   c[COUNT_TWO_TOKEN] = 1;
   c[COUNT_EOB_MODEL_TOKEN] = 5;
-  counts.eob_branch[TX_4X4][0][0][1][0] = 9;
+  counts.eob_branch[kTx4x4][0][0][1][0] = 9;
   adapt_coef_probs(pre, counts, true, false, fc);
-  const uint8_t *p = fc.coef_probs[TX_4X4][0][0][1][0];
+  const uint8_t *p = fc.coef_probs[kTx4x4][0][0][1][0];
   check(p[0] == 49 && p[1] == 112 && p[2] == 169,
         "coef adaptation {%d, %d, %d}, want {49, 112, 169}", p[0], p[1], p[2]);
-  check(std::memcmp(fc.coef_probs[TX_8X8], pre.coef_probs[TX_8X8], sizeof(fc.coef_probs[0])) == 0,
+  check(std::memcmp(fc.coef_probs[kTx8x8], pre.coef_probs[kTx8x8], sizeof(fc.coef_probs[0])) == 0,
         "coef positions without counts changed");
   // The frame after a key frame: factor 128 * 9 / 24 = 48 -> (31 * 208 + 142 * 48 + 128) >> 8 = 52.
   adapt_coef_probs(pre, counts, false, true, fc);
@@ -284,9 +284,9 @@ void test_compressed_header() {
   check(ok && fh.tx_mode == ALLOW_16X16, "compressed header: %s, tx_mode %d", err.c_str(),
         fh.tx_mode);
   // Default 195: m = 194, 2m > 255: 255 - inv_recenter_nonneg(20, 60) = 255 - 70 = 185.
-  check(fc.coef_probs[TX_4X4][0][0][0][0][0] == 185, "coef prob after delta %d, want 185",
-        fc.coef_probs[TX_4X4][0][0][0][0][0]);
-  check(fc.coef_probs[TX_4X4][0][0][0][0][1] == 29, "coef prob without update changed");
+  check(fc.coef_probs[kTx4x4][0][0][0][0][0] == 185, "coef prob after delta %d, want 185",
+        fc.coef_probs[kTx4x4][0][0][0][0][0]);
+  check(fc.coef_probs[kTx4x4][0][0][0][0][1] == 29, "coef prob without update changed");
   // Default 128: m = 127, 2m <= 255: 1 + inv_recenter_nonneg(17, 127) = 1 + 127 - 9 = 119.
   check(fc.skip_prob[1] == 119 && fc.skip_prob[0] == 192, "skip probs %d %d, want 192 119",
         fc.skip_prob[0], fc.skip_prob[1]);

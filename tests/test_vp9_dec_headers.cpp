@@ -152,11 +152,12 @@ void compare(const std::string &name, const TraceFrame &t, const FrameHeader &fh
       if (!fh.reset_past) eq(b.c_str(), fh.ref_frame_sign_bias[r + 1], t.get(b.c_str()));
     }
     eq("allow_high_precision_mv", fh.allow_high_precision_mv, t.get("allow_high_precision_mv"));
-    static const int kLiteralToType[4] = {EIGHTTAP_SMOOTH, EIGHTTAP, EIGHTTAP_SHARP, BILINEAR};
-    const long f = t.get("is_filter_switchable")
-                       ? SWITCHABLE
-                       : kLiteralToType[t.get("raw_interpolation_filter_type") & 3];
-    eq("interp_filter", fh.interp_filter, f);
+    static const int kLiteralToType[4] = {kFilterSmooth, kFilterRegular, kFilterSharp,
+                                          kFilterBilinear};
+    const bool switchable = t.get("is_filter_switchable") != 0;
+    eq("is_filter_switchable", fh.is_filter_switchable, switchable);
+    if (!switchable)
+      eq("interp_filter", fh.interp_filter, kLiteralToType[t.get("raw_interpolation_filter_type") & 3]);
   }
   eq("refresh_frame_context", fh.refresh_frame_context, t.get("refresh_frame_context", 0));
   eq("frame_parallel_decoding_mode", fh.frame_parallel_decoding_mode,

@@ -56,7 +56,7 @@ awk -F '\t' -v top="${TOP:-25}" '
     if (dso ~ /libv3dkernels/) {
       if (base ~ /read_coefs|[Tt]oken|coef_ctx|read_coef/) g = "coefficient tokens"
       else if (base ~ /Ipred|ipred|[Ii]ntra|Pred$|::D[0-9]+|::Tm|::V[A-Z]?Pred|::H[A-Z]?Pred/) g = "intra prediction"
-      else if (base ~ /Mc[A-Z0-9]|mc_|tile_mc|predict_inter|[Ii]nter_pred|[Ss]caled|build_mc|mc$/) g = "inter prediction (mc)"
+      else if (base ~ /Mc[A-Z0-9]|mc_|predict_inter|[Ii]nter_pred|[Ss]caled|build_mc|mc$/) g = "inter prediction (mc)"
       else if (base ~ /Add2D|AddDc|Itx|itx|Tx[A-Z]|Idct|Iadst|Wht|idct|iadst|residual/) g = "inverse transforms"
       else if (base ~ /Lpf|lpf|loop_filter|filter_sb|vertical_pass|horizontal_pass|::edge$/) g = "loop filter"
       else if (base ~ /adapt|header|read_delta|compressed|uncompressed|merge_prob|update_prob|diff_update/) g = "probability adaptation, headers"

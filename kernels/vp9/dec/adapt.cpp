@@ -81,7 +81,7 @@ void adapt_coef_probs(const FrameContext &pre, const Counts &counts, bool frame_
           }
 }
 
-void adapt_mode_probs(const FrameContext &pre, const Counts &counts, InterpFilter interp_filter,
+void adapt_mode_probs(const FrameContext &pre, const Counts &counts, bool is_filter_switchable,
                       TxMode tx_mode, FrameContext &fc) {
   for (int i = 0; i < kIsInterContexts; ++i)
     fc.is_inter_prob[i] =
@@ -105,7 +105,7 @@ void adapt_mode_probs(const FrameContext &pre, const Counts &counts, InterpFilte
     merge_tree(kIntraModeTree, pre.uv_mode_probs[i], counts.uv_mode[i], fc.uv_mode_probs[i]);
   for (int i = 0; i < kPartitionContexts; ++i)
     merge_tree(kPartitionTree, pre.partition_probs[i], counts.partition[i], fc.partition_probs[i]);
-  if (interp_filter == SWITCHABLE)
+  if (is_filter_switchable)
     for (int i = 0; i < kInterpFilterContexts; ++i)
       merge_tree(kInterpFilterTree, pre.interp_filter_probs[i], counts.interp_filter[i],
                  fc.interp_filter_probs[i]);

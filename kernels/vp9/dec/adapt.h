@@ -24,8 +24,9 @@ uint8_t merge_prob_mode_mv(uint8_t pre_prob, uint32_t ct0, uint32_t ct1);
 // decoded frame was a key frame (its adaptation uses a larger update factor).
 void adapt_coef_probs(const FrameContext &pre, const Counts &counts, bool frame_is_intra,
                       bool last_frame_was_key, FrameContext &fc);
-// Mode probabilities; tx probs only with TX_MODE_SELECT, interp filter only with SWITCHABLE.
-void adapt_mode_probs(const FrameContext &pre, const Counts &counts, InterpFilter interp_filter,
+// Mode probabilities; tx probs only with TX_MODE_SELECT, interp filter probs only when the
+// frame's filter is switchable (FrameHeader::is_filter_switchable).
+void adapt_mode_probs(const FrameContext &pre, const Counts &counts, bool is_filter_switchable,
                       TxMode tx_mode, FrameContext &fc);
 void adapt_mv_probs(const FrameContext &pre, const Counts &counts, bool allow_high_precision_mv,
                     FrameContext &fc);

@@ -64,8 +64,8 @@ void read_tx_mode_probs(BoolDecoder &bd, FrameContext &fc) {
 // read_coef_probs(): per transform size up to the largest tx_mode allows, an update flag and
 // then every coded node (band 0 has 3 contexts).
 void read_coef_probs(BoolDecoder &bd, TxMode tx_mode, FrameContext &fc) {
-  static constexpr TxSize kMaxTx[5] = {TX_4X4, TX_8X8, TX_16X16, TX_32X32, TX_32X32};
-  for (int t = TX_4X4; t <= kMaxTx[tx_mode]; ++t) {
+  static constexpr TxSize kMaxTx[5] = {kTx4x4, kTx8x8, kTx16x16, kTx32x32, kTx32x32};
+  for (int t = kTx4x4; t <= kMaxTx[tx_mode]; ++t) {
     if (!bd.read_bit()) continue;
     for (auto &plane : fc.coef_probs[t])
       for (auto &ref : plane)
@@ -161,7 +161,7 @@ bool parse_compressed_header(const uint8_t *data, size_t size, FrameHeader &fh, 
   fh.reference_mode = SINGLE_REFERENCE;
   if (!fh.frame_is_intra) {
     for (auto &p : fc.inter_mode_probs) diff_update_all(bd, p);
-    if (fh.interp_filter == SWITCHABLE)
+    if (fh.is_filter_switchable)
       for (auto &p : fc.interp_filter_probs) diff_update_all(bd, p);
     diff_update_all(bd, fc.is_inter_prob);
     read_frame_reference_mode(bd, fh, fc);

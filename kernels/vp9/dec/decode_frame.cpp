@@ -37,7 +37,7 @@ void Decoder::finish_frame(const FrameHeader &fh, const FrameContext &pre, Frame
   if (!fh.error_resilient_mode && !fh.frame_parallel_decoding_mode) {
     adapt_coef_probs(pre, counts_, fh.frame_is_intra, last_frame_type_ == KEY_FRAME, fc);
     if (!fh.frame_is_intra) {
-      adapt_mode_probs(pre, counts_, fh.interp_filter, fh.tx_mode, fc);
+      adapt_mode_probs(pre, counts_, fh.is_filter_switchable, fh.tx_mode, fc);
       adapt_mv_probs(pre, counts_, fh.allow_high_precision_mv, fc);
     }
   }

@@ -196,10 +196,10 @@ const MvProbs kDefaultMvProbs = {{32, 64, 96},
                                    128}}};
 
 void load_default_coef_probs(FrameContext &fc) {
-  std::memcpy(fc.coef_probs[TX_4X4], kDefaultCoefProbs4x4, sizeof(kDefaultCoefProbs4x4));
-  std::memcpy(fc.coef_probs[TX_8X8], kDefaultCoefProbs8x8, sizeof(kDefaultCoefProbs8x8));
-  std::memcpy(fc.coef_probs[TX_16X16], kDefaultCoefProbs16x16, sizeof(kDefaultCoefProbs16x16));
-  std::memcpy(fc.coef_probs[TX_32X32], kDefaultCoefProbs32x32, sizeof(kDefaultCoefProbs32x32));
+  std::memcpy(fc.coef_probs[kTx4x4], kDefaultCoefProbs4x4, sizeof(kDefaultCoefProbs4x4));
+  std::memcpy(fc.coef_probs[kTx8x8], kDefaultCoefProbs8x8, sizeof(kDefaultCoefProbs8x8));
+  std::memcpy(fc.coef_probs[kTx16x16], kDefaultCoefProbs16x16, sizeof(kDefaultCoefProbs16x16));
+  std::memcpy(fc.coef_probs[kTx32x32], kDefaultCoefProbs32x32, sizeof(kDefaultCoefProbs32x32));
 }
 
 void load_default_probs(FrameContext &fc) {

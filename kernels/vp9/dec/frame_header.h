@@ -3,24 +3,21 @@
 // compressed header's frame-level choices (spec 6.3), plus the values derived from them.
 //
 // Enumerations use libvpx's numbering, which is what the probability and count tables are
-// indexed by (e.g. interp_filter EIGHTTAP = 0, EIGHTTAP_SMOOTH = 1; the spec's literal_to_type
-// mapping is applied by the parser). Filled by parse_uncompressed_header() and
-// parse_compressed_header(); read-only for the tile decoder.
+// indexed by (e.g. interp_filter kFilterRegular = 0, kFilterSmooth = 1; the spec's
+// literal_to_type mapping is applied by the parser). Transform sizes and interpolation filters
+// are the DSP families' enumerations (vp9/itx/itx.h TxSize, vp9/mc/mc.h InterpFilter), so that
+// a decoded value indexes the family's table directly. Filled by parse_uncompressed_header()
+// and parse_compressed_header(); read-only for the tile decoder.
 #pragma once
 
 #include <cstdint>
 
+#include "vp9/itx/itx.h"
+#include "vp9/mc/mc.h"
+
 namespace v3d::vp9 {
 
 enum FrameType : uint8_t { KEY_FRAME = 0, NON_KEY_FRAME = 1 };
-
-enum InterpFilter : uint8_t {
-  EIGHTTAP = 0,  // "regular"
-  EIGHTTAP_SMOOTH = 1,
-  EIGHTTAP_SHARP = 2,
-  BILINEAR = 3,
-  SWITCHABLE = 4,  // chosen per block (frame-level value only)
-};
 
 enum TxMode : uint8_t {
   ONLY_4X4 = 0,
@@ -29,8 +26,6 @@ enum TxMode : uint8_t {
   ALLOW_32X32 = 3,
   TX_MODE_SELECT = 4,
 };
-
-enum TxSize : uint8_t { TX_4X4 = 0, TX_8X8 = 1, TX_16X16 = 2, TX_32X32 = 3 };
 
 enum ReferenceMode : uint8_t {
   SINGLE_REFERENCE = 0,
@@ -127,7 +122,10 @@ struct FrameHeader {
   // Indexed by RefFrame (entry 0, INTRA_FRAME, is always 0).
   bool ref_frame_sign_bias[4] = {};
   bool allow_high_precision_mv = false;
-  InterpFilter interp_filter = EIGHTTAP;  // after literal_to_type; SWITCHABLE if per block
+  // read_interp_filter(): each inter block codes its own filter, or all use interp_filter
+  // (after literal_to_type; kFilterRegular when switchable).
+  bool is_filter_switchable = false;
+  InterpFilter interp_filter = kFilterRegular;
   // frame_size() / frame_size_with_refs()
   uint32_t frame_width = 0;  // 1..65536
   uint32_t frame_height = 0;

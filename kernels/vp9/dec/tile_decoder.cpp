@@ -213,6 +213,9 @@ void setup_worker(TileWorker &w, TileDecoder::Impl &d, const TileFrameInput &in)
   for (int p = 0; p < 3; ++p) w.above_nz[p] = d.above_nz[p].data();
   w.above_part = d.above_part.data();
   w.lf_grid = d.lf_grid.data();
+  w.itx = &itx_dsp();
+  w.ipred = &ipred_dsp();
+  w.mc = &mc_dsp();
   w.stats = TileStats{};
   w.counts = nullptr;
   if (in.counts) {
@@ -271,7 +274,7 @@ bool TileDecoder::decode_frame(const TileFrameInput &in, std::string *error) {
   st.lossless_frames += h.quant.lossless;
   st.seg_frames += h.seg.enabled;
   st.compound_frames += !h.frame_is_intra && h.reference_mode != SINGLE_REFERENCE;
-  st.switchable_frames += !h.frame_is_intra && h.interp_filter == SWITCHABLE;
+  st.switchable_frames += !h.frame_is_intra && h.is_filter_switchable;
   st.tx_select_frames += h.tx_mode == TX_MODE_SELECT;
   st.hp_mv_frames += !h.frame_is_intra && h.allow_high_precision_mv;
   st.sharpness_frames += h.lf.sharpness_level > 0;

@@ -11,7 +11,6 @@
 #include <cstring>
 
 #include "vp9/dec/tile_internal.h"
-#include "vp9/dec/tile_mc.h"
 
 namespace v3d {
 namespace vp9 {
@@ -32,7 +31,7 @@ int ilog2(int v) {
 
 void emu_edge(uint8_t *dst, const uint8_t *src, ptrdiff_t stride, int pw, int ph, int x, int y,
               int bw, int bh) {
-  tile_emu_edge(dst, bw, src, stride, pw, ph, x, y, bw, bh);
+  mc_emu_edge(dst, bw, src, stride, pw, ph, x, y, bw, bh);
 }
 
 struct PredTarget {
@@ -69,7 +68,7 @@ void predict_one(Tile &t, const BlockCtx &b, int plane, int ref, const PictureVi
       sstride = ew;
       ++t.stats.emu_edge_blocks;
     }
-    tile_mc(ilog2(w), filter, avg, out.dst, out.stride, src, sstride, h, sx, sy);
+    t.mc->mc[ilog2(w) - 2][filter][avg](out.dst, out.stride, src, sstride, h, sx, sy);
     return;
   }
 
@@ -128,7 +127,7 @@ void predict_one(Tile &t, const BlockCtx &b, int plane, int ref, const PictureVi
       sstride = ew;
     }
   }
-  tile_mc_scaled(filter, avg, out.dst, out.stride, src, sstride, w, h, sx, xs, sy, ys);
+  t.mc->scaled[filter][avg](out.dst, out.stride, src, sstride, w, h, sx, xs, sy, ys);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "vp9/dec/probs.h"
 #include "vp9/dec/tile_decoder.h"
 #include "vp9/dec/tile_tables.h"
+#include "vp9/ipred/ipred.h"
 
 namespace v3d {
 namespace vp9 {
@@ -114,6 +115,10 @@ struct TileWorker {
   uint8_t *above_nz[3] = {};           // non-zero flags per 4x4 column, per plane
   uint8_t *above_part = nullptr;       // partition context per 8x8 column
   V3dVp9LfInfo *lf_grid = nullptr;
+  // The DSP tables in force, fetched once per frame (their slots are called per block).
+  const ItxDsp *itx = nullptr;
+  const IpredDsp *ipred = nullptr;
+  const McDsp *mc = nullptr;
   RefScale scale[3];
   // Dequantisation factors [segment][0 luma, 1 chroma][0 dc, 1 ac] (spec 8.6.1).
   int16_t dequant[8][2][2] = {};

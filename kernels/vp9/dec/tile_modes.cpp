@@ -87,17 +87,17 @@ int read_tx_size(Tile &t, const BlockCtx &b, bool allow_select) {
   if (!b.left) left = above;
   if (!b.above) above = left;
   const int ctx = (above + left) > max_tx;
-  const uint8_t *p = max_tx == TX_8X8 ? t.fc->tx_probs_8x8[ctx]
-                     : max_tx == TX_16X16 ? t.fc->tx_probs_16x16[ctx]
+  const uint8_t *p = max_tx == kTx8x8 ? t.fc->tx_probs_8x8[ctx]
+                     : max_tx == kTx16x16 ? t.fc->tx_probs_16x16[ctx]
                                           : t.fc->tx_probs_32x32[ctx];
   int tx = t.r.read_bool(p[0]);
-  if (tx != TX_4X4 && max_tx >= TX_16X16) {
+  if (tx != kTx4x4 && max_tx >= kTx16x16) {
     tx += t.r.read_bool(p[1]);
-    if (tx != TX_8X8 && max_tx >= TX_32X32) tx += t.r.read_bool(p[2]);
+    if (tx != kTx8x8 && max_tx >= kTx32x32) tx += t.r.read_bool(p[2]);
   }
   if (t.counts) {
-    if (max_tx == TX_8X8) ++t.counts->tx_8x8[ctx][tx];
-    else if (max_tx == TX_16X16) ++t.counts->tx_16x16[ctx][tx];
+    if (max_tx == kTx8x8) ++t.counts->tx_8x8[ctx][tx];
+    else if (max_tx == kTx16x16) ++t.counts->tx_16x16[ctx][tx];
     else ++t.counts->tx_32x32[ctx][tx];
   }
   return tx;

@@ -265,7 +265,7 @@ void read_inter_block_mode_info(Tile &t, BlockCtx &b) {
   } else if (b.bsize >= kBlock8x8) {
     mi->mode = uint8_t(read_inter_mode(t, ctx));
   }
-  if (h.interp_filter == SWITCHABLE) {
+  if (h.is_filter_switchable) {
     const int fctx = interp_filter_ctx(b);
     mi->interp_filter = uint8_t(t.r.read_tree(kInterpFilterTree, t.fc->interp_filter_probs[fctx]));
     if (t.counts) ++t.counts->interp_filter[fctx][mi->interp_filter];

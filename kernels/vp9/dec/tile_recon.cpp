@@ -14,8 +14,6 @@
 #include <cstring>
 
 #include "vp9/dec/tile_internal.h"
-#include "vp9/dec/tile_ipred.h"
-#include "vp9/dec/tile_itx.h"
 
 namespace v3d {
 namespace vp9 {
@@ -26,8 +24,6 @@ enum { kNeedLeft = 2, kNeedAbove = 4, kNeedAboveRight = 8 };
 constexpr uint8_t kExtendModes[10] = {
     kNeedAbove | kNeedLeft, kNeedAbove, kNeedLeft, kNeedAboveRight, kNeedLeft | kNeedAbove,
     kNeedLeft | kNeedAbove, kNeedLeft | kNeedAbove, kNeedLeft, kNeedAboveRight, kNeedLeft | kNeedAbove};
-// Slots of the ipred table beyond the ten modes: DC from one edge or none.
-constexpr int kSlotDcLeft = 10, kSlotDcTop = 11, kSlot128 = 12;
 
 struct PlaneGeom {
   int ss;              // 0 luma, 1 chroma (4:2:0)
@@ -92,13 +88,13 @@ void predict_intra(const Tile &t, const BlockCtx &b, const PlaneGeom &g, int tx,
     }
   }
   int slot = mode;
-  if (mode == DC_PRED) slot = have_left ? (have_top ? DC_PRED : kSlotDcLeft) : (have_top ? kSlotDcTop : kSlot128);
-  tile_ipred(tx, slot, dst, g.stride, above, left_col);
+  if (mode == DC_PRED) slot = have_left ? (have_top ? kIpredDc : kIpredDcLeft) : (have_top ? kIpredDcTop : kIpredDc128);
+  t.ipred->pred[tx][slot](dst, g.stride, above, left_col);
 }
 
 void add_residual(Tile &t, uint8_t *dst, ptrdiff_t stride, int tx, int tx_type, int eob) {
-  const int itx_type = t.lossless ? 4 : tx_type;
-  tile_itx_add(dst, stride, t.coeffs, tx, itx_type, eob);
+  const int itx_type = t.lossless ? kWhtWht : tx_type;
+  t.itx->add[tx][itx_type](dst, stride, t.coeffs, eob);
   ++t.stats.tx[tx][itx_type];
   const int n = 4 << tx;
   std::memset(t.coeffs, 0, sizeof(int16_t) * n * n);

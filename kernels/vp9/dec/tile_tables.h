@@ -18,9 +18,9 @@ enum BlockSize : uint8_t {
   kBlock16x32, kBlock32x16, kBlock32x32, kBlock32x64, kBlock64x32, kBlock64x64, kNumBlockSizes
 };
 
-// Interpolation filters as frame_header.h's InterpFilter (0 regular, 1 smooth, 2 sharp,
-// 3 bilinear); the partition types, prediction modes and reference frames are those of
-// probs.h / frame_header.h.
+// Interpolation filters are vp9/mc/mc.h's InterpFilter (0 regular, 1 smooth, 2 sharp,
+// 3 bilinear), transform sizes vp9/itx/itx.h's TxSize; the partition types, prediction modes and
+// reference frames are those of probs.h / frame_header.h.
 
 // Width / height of each block size in 4x4 units, log2 (spec num_4x4_blocks_wide_lookup...).
 constexpr uint8_t kBwl[kNumBlockSizes] = {0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4};

@@ -24,7 +24,8 @@ inline constexpr TreeIndex kInterModeTree[6] = {-(ZEROMV - NEARESTMV),    2,
                                                 -(NEARESTMV - NEARESTMV), 4,
                                                 -(NEARMV - NEARESTMV),    -(NEWMV - NEARESTMV)};
 
-inline constexpr TreeIndex kInterpFilterTree[4] = {-EIGHTTAP, 2, -EIGHTTAP_SMOOTH, -EIGHTTAP_SHARP};
+inline constexpr TreeIndex kInterpFilterTree[4] = {-kFilterRegular, 2, -kFilterSmooth,
+                                                   -kFilterSharp};
 
 inline constexpr TreeIndex kMvJointTree[6] = {
     -MV_JOINT_ZERO, 2, -MV_JOINT_HNZVZ, 4, -MV_JOINT_HZVNZ, -MV_JOINT_HNZVNZ};
@@ -36,9 +37,9 @@ inline constexpr TreeIndex kMvClass0Tree[2] = {0, -1};
 
 inline constexpr TreeIndex kMvFrTree[6] = {0, 2, -1, 4, -2, -3};
 
-// tx_size with the largest allowed size max_tx (TX_8X8..TX_32X32): tx_size_8 / 16 / 32 trees.
-inline constexpr TreeIndex kTxSize8Tree[2] = {-TX_4X4, -TX_8X8};
-inline constexpr TreeIndex kTxSize16Tree[4] = {-TX_4X4, 2, -TX_8X8, -TX_16X16};
-inline constexpr TreeIndex kTxSize32Tree[6] = {-TX_4X4, 2, -TX_8X8, 4, -TX_16X16, -TX_32X32};
+// tx_size with the largest allowed size max_tx (kTx8x8..kTx32x32): tx_size_8 / 16 / 32 trees.
+inline constexpr TreeIndex kTxSize8Tree[2] = {-kTx4x4, -kTx8x8};
+inline constexpr TreeIndex kTxSize16Tree[4] = {-kTx4x4, 2, -kTx8x8, -kTx16x16};
+inline constexpr TreeIndex kTxSize32Tree[6] = {-kTx4x4, 2, -kTx8x8, 4, -kTx16x16, -kTx32x32};
 
 }  // namespace v3d::vp9

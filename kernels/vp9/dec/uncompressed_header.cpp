@@ -191,9 +191,10 @@ bool read_non_key(BitReader &br, HeaderState &state, FrameHeader &fh, std::strin
   if (!read_frame_size_with_refs(br, state, fh, error)) return false;
   fh.allow_high_precision_mv = br.f1();
   // read_interp_filter(): is_filter_switchable, else literal_to_type.
-  static constexpr InterpFilter kLiteralToType[4] = {EIGHTTAP_SMOOTH, EIGHTTAP, EIGHTTAP_SHARP,
-                                                     BILINEAR};
-  fh.interp_filter = br.f1() ? SWITCHABLE : kLiteralToType[br.f(2)];
+  static constexpr InterpFilter kLiteralToType[4] = {kFilterSmooth, kFilterRegular, kFilterSharp,
+                                                     kFilterBilinear};
+  fh.is_filter_switchable = br.f1();
+  fh.interp_filter = fh.is_filter_switchable ? kFilterRegular : kLiteralToType[br.f(2)];
   return true;
 }
 
