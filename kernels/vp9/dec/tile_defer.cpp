@@ -23,7 +23,6 @@
 #include "threads/thread_pool.h"
 #include "v3d/vp9_itx.h"
 #include "vp9/dec/tile_internal.h"
-#include "vp9/dec/tile_itx.h"
 
 namespace v3d {
 namespace vp9 {
@@ -128,11 +127,14 @@ bool run_frame_path(TileDecoder::Impl &d, const TileFrameInput &in, int tile_col
       v3d_context_get_kernel_stats(ctx, V3D_KERNEL_VP9_ITX, &after);
       d.stats.frame_path_gpu_tx += after.units_gpu - before.units_gpu;
     } else {
+      // No context: the worker's DSP table on this thread (blocks stay inside the decoded
+      // area, which the current frame's planes hold whole).
+      const ItxDsp &itx = *d.workers[0]->itx;
       for (size_t i = 0; i < n_blocks; ++i) {
         const V3dVp9TxBlock &b = blocks[i];
-        tile_itx_add(in.cur.planes[b.plane] + ptrdiff_t(b.y) * in.cur.strides[b.plane] + b.x,
-                     in.cur.strides[b.plane], coeffs + b.coeff_offset, b.tx_size, b.tx_type,
-                     int(b.eob));
+        itx.add[b.tx_size][b.tx_type](
+            in.cur.planes[b.plane] + ptrdiff_t(b.y) * in.cur.strides[b.plane] + b.x,
+            in.cur.strides[b.plane], coeffs + b.coeff_offset, int(b.eob));
       }
     }
   }

@@ -135,7 +135,7 @@ int defer_inter_tx(Tile &t, const BlockCtx &b, const PlaneGeom &g, int plane, in
   blk.y = static_cast<uint16_t>(((b.mi_row * 8) >> g.ss) + 4 * row);
   blk.plane = static_cast<uint8_t>(plane);
   blk.tx_size = static_cast<uint8_t>(tx);
-  blk.tx_type = t.lossless ? 4 : 0;
+  blk.tx_type = t.lossless ? kWhtWht : kDctDct;
   blk.reserved = 0;
   blk.eob = static_cast<uint32_t>(eob);
   blk.coeff_offset = offset;
@@ -182,9 +182,9 @@ void replay_intra(Tile &t, const DeferredIntra &rec) {
     if (skip) return;
     const DeferredIntraTx r = *tx_rec++;
     if (r.eob == 0) return;
-    const int itx_type = t.lossless ? 4 : tx_type;
-    tile_itx_add(g.dst + 4 * row * g.stride + 4 * col, g.stride,
-                 t.defer.intra_coeffs.data() + r.coeff_offset, tx, itx_type, int(r.eob));
+    const int itx_type = t.lossless ? kWhtWht : tx_type;
+    t.itx->add[tx][itx_type](g.dst + 4 * row * g.stride + 4 * col, g.stride,
+                             t.defer.intra_coeffs.data() + r.coeff_offset, int(r.eob));
     ++t.stats.tx[tx][itx_type];
   });
 }
