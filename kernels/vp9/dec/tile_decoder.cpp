@@ -149,33 +149,32 @@ void Tile::decode_partition(int mi_row, int mi_col, BlockSize bsize) {
   }
 }
 
-bool Tile::decode_tile(int tile_row, int tile_col, const uint8_t *data, size_t size,
-                       std::string *err) {
-  const FrameHeader &h = *hdr;
-  tile_col_start = tile_offset(tile_col, mi_cols, h.tile_cols_log2);
-  tile_col_end = tile_offset(tile_col + 1, mi_cols, h.tile_cols_log2);
-  const int row_start = tile_offset(tile_row, mi_rows, h.tile_rows_log2);
-  const int row_end = tile_offset(tile_row + 1, mi_rows, h.tile_rows_log2);
+bool Tile::begin_tile(int tile_row, int tile_col, const uint8_t *data, size_t size,
+                      std::string *err) {
+  tile_col_start = tile_offset(tile_col, mi_cols, hdr->tile_cols_log2);
+  tile_col_end = tile_offset(tile_col + 1, mi_cols, hdr->tile_cols_log2);
   if (!r.init(data, size)) {
     if (err) *err = where(tile_row, tile_col) + ": empty tile or invalid marker bit";
     return false;
   }
   ++stats.tiles;
-  for (int mi_row = row_start; mi_row < row_end; mi_row += 8) {
-    std::memset(left_nz, 0, sizeof(left_nz));
-    std::memset(left_part, 0, sizeof(left_part));
-    for (int mi_col = tile_col_start; mi_col < tile_col_end; mi_col += 8)
-      decode_partition(mi_row, mi_col, kBlock64x64);
-    if (!block_error.empty()) {
-      if (err) *err = where(tile_row, tile_col) + ": " + block_error;
-      return false;
-    }
-    if (r.has_error()) {
-      if (err)
-        *err = where(tile_row, tile_col) + ": tile data ends before superblock row " +
-               std::to_string(mi_row / 8);
-      return false;
-    }
+  return true;
+}
+
+bool Tile::decode_sb_row(int tile_row, int tile_col, int mi_row, std::string *err) {
+  std::memset(left_nz, 0, sizeof(left_nz));
+  std::memset(left_part, 0, sizeof(left_part));
+  for (int mi_col = tile_col_start; mi_col < tile_col_end; mi_col += 8)
+    decode_partition(mi_row, mi_col, kBlock64x64);
+  if (!block_error.empty()) {
+    if (err) *err = where(tile_row, tile_col) + ": " + block_error;
+    return false;
+  }
+  if (r.has_error()) {
+    if (err)
+      *err = where(tile_row, tile_col) + ": tile data ends before superblock row " +
+             std::to_string(mi_row / 8);
+    return false;
   }
   return true;
 }
@@ -241,11 +240,6 @@ void add_stats(TileStats &d, const TileStats &s) {
   for (size_t i = 0; i < sizeof(TileStats) / sizeof(uint64_t); ++i) dp[i] += sp[i];
 }
 
-struct TileData {
-  const uint8_t *data;
-  size_t size;
-};
-
 }  // namespace
 
 bool TileDecoder::decode_frame(const TileFrameInput &in, std::string *error) {
@@ -305,34 +299,19 @@ bool TileDecoder::decode_frame(const TileFrameInput &in, std::string *error) {
   d.last_worker = size_t(tile_cols - 1);
   for (int tc = 0; tc < tile_cols; ++tc) setup_worker(*d.workers[tc], d, in);
 
-  // Tile rows in order (a row continues the above contexts of the one before); the tile columns
-  // of a row on the context's threads when there are several.
+  // The CPU backend filters in the loop, behind the decoding; the others filter the whole frame
+  // afterwards (the GPU's share needs the whole frame).
   ThreadPool *pool = in.lf_context ? in.lf_context->pool.get() : nullptr;
-  std::vector<std::string> errors(tile_cols);
-  std::vector<char> ok(tile_cols, 1);
-  for (int tr = 0; tr < tile_rows; ++tr) {
-    auto body = [&](int tc, int) {
-      const TileData &td = tiles[size_t(tr) * tile_cols + tc];
-      ok[tc] = d.workers[tc]->decode_tile(tr, tc, td.data, td.size, &errors[tc]);
-    };
-    if (pool && tile_cols > 1 && pool->size() > 1)
-      pool->run(tile_cols, body);
-    else
-      for (int tc = 0; tc < tile_cols; ++tc) body(tc, 0);
-    for (int tc = 0; tc < tile_cols; ++tc) {
-      if (!ok[tc]) {
-        if (error) *error = errors[tc];
-        return false;
-      }
-    }
-  }
+  const bool in_loop_filter =
+      h.lf.filter_level > 0 && in.lf_context && in.lf_context->backend == Backend::kSimd;
+  if (!decode_tiles(d, in, tiles, pool, in_loop_filter, error)) return false;
   for (int tc = 0; tc < tile_cols; ++tc) {
     add_stats(d.stats, d.workers[tc]->stats);
     if (in.counts) add_counts(*in.counts, d.workers[tc]->own_counts);
   }
 
-  if (h.lf.filter_level > 0) {
-    ++d.stats.lf_frames;
+  if (h.lf.filter_level > 0) ++d.stats.lf_frames;
+  if (h.lf.filter_level > 0 && !in_loop_filter) {
     const int rc = v3d_vp9_loop_filter_frame(in.lf_context, in.cur.planes, in.cur.strides,
                                              h.frame_width, h.frame_height, d.lf_grid.data(),
                                              h.mi_cols, h.lf.sharpness_level);
