@@ -38,7 +38,7 @@ void Tile::decode_block(int mi_row, int mi_col, BlockSize bsize, int bwl, int bh
   b.bhl = bhl;
   b.x_mis = std::min(bw8, mi_cols - mi_col);
   b.y_mis = std::min(bh8, mi_rows - mi_row);
-  ModeInfo *mi = &mi_pool[size_t(mi_row) * mi_cols + mi_col];
+  ModeInfo *mi = mi_next++;
   *mi = ModeInfo{};
   mi->sb_type = bsize;
   for (int y = 0; y < b.y_mis; ++y)
@@ -153,6 +153,9 @@ bool Tile::begin_tile(int tile_row, int tile_col, const uint8_t *data, size_t si
                       std::string *err) {
   tile_col_start = tile_offset(tile_col, mi_cols, hdr->tile_cols_log2);
   tile_col_end = tile_offset(tile_col + 1, mi_cols, hdr->tile_cols_log2);
+  // This column's share of mi_pool: its blocks cover disjoint cells of its columns, at least one
+  // each, so mi_rows * width slots hold them; consecutive blocks get consecutive slots.
+  if (tile_row == 0) mi_next = mi_pool + size_t(mi_rows) * tile_col_start;
   if (!r.init(data, size)) {
     if (err) *err = where(tile_row, tile_col) + ": empty tile or invalid marker bit";
     return false;
@@ -246,9 +249,14 @@ bool TileDecoder::decode_frame(const TileFrameInput &in, std::string *error) {
   Impl &d = *impl_;
   const FrameHeader &h = *in.hdr;
   const size_t cells = size_t(h.mi_rows) * h.mi_cols;
-  d.mi_pool.assign(cells, ModeInfo{});
-  d.grid.assign(cells, nullptr);
-  d.lf_grid.assign(cells, V3dVp9LfInfo{});
+  // Every block clears its ModeInfo and writes its cells of grid and lf_grid before anything
+  // reads them (neighbours come from blocks decoded earlier in the frame), so the arrays are only
+  // cleared when the frame size changes: a stale grid entry then still points into mi_pool.
+  if (d.mi_pool.size() != cells) {
+    d.mi_pool.assign(cells, ModeInfo{});
+    d.grid.assign(cells, nullptr);
+    d.lf_grid.assign(cells, V3dVp9LfInfo{});
+  }
   const int sb_cols = (h.mi_cols + 7) >> 3;
   for (int p = 0; p < 3; ++p) d.above_nz[p].assign(size_t(sb_cols) * (p ? 8 : 16), 0);
   d.above_part.assign(size_t(sb_cols) * 8, 0);

@@ -77,7 +77,7 @@ struct TileWorker {
   TileFrameInput in;
   int mi_rows = 0, mi_cols = 0;
   int aligned_w = 0, aligned_h = 0;    // luma decode area (8-aligned)
-  ModeInfo *mi_pool = nullptr;         // one slot per 8x8 cell: a block lives at its top-left cell
+  ModeInfo *mi_pool = nullptr;         // one slot per 8x8 cell, handed out in decoding order
   ModeInfo **grid = nullptr;           // mi_rows x mi_cols
   uint8_t *above_nz[3] = {};           // non-zero flags per 4x4 column, per plane
   uint8_t *above_part = nullptr;       // partition context per 8x8 column
@@ -92,6 +92,7 @@ struct TileWorker {
   // Tile
   BoolDecoder r;
   int tile_col_start = 0, tile_col_end = 0;  // in 8x8 units
+  ModeInfo *mi_next = nullptr;               // the next block's slot in mi_pool
   uint8_t left_nz[3][16] = {};
   uint8_t left_part[8] = {};
   std::string block_error;  // set by a block that cannot be decoded; checked per superblock row
