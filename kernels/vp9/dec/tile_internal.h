@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "threads/thread_pool.h"
 #include "v3d/v3d.h"
 #include "vp9/dec/bool_decoder.h"
 #include "vp9/dec/frame_header.h"
@@ -110,7 +111,7 @@ struct TileWorker {
   TileFrameInput in;
   int mi_rows = 0, mi_cols = 0;
   int aligned_w = 0, aligned_h = 0;    // luma decode area (8-aligned)
-  ModeInfo *mi_pool = nullptr;         // one slot per 8x8 cell: a block lives at its top-left cell
+  ModeInfo *mi_pool = nullptr;         // one slot per 8x8 cell, handed out in decoding order
   ModeInfo **grid = nullptr;           // mi_rows x mi_cols
   uint8_t *above_nz[3] = {};           // non-zero flags per 4x4 column, per plane
   uint8_t *above_part = nullptr;       // partition context per 8x8 column
@@ -129,6 +130,7 @@ struct TileWorker {
   // Tile
   BoolDecoder r;
   int tile_col_start = 0, tile_col_end = 0;  // in 8x8 units
+  ModeInfo *mi_next = nullptr;               // the next block's slot in mi_pool
   uint8_t left_nz[3][16] = {};
   uint8_t left_part[8] = {};
   std::string block_error;  // set by a block that cannot be decoded; checked per superblock row
@@ -144,7 +146,12 @@ struct TileWorker {
   alignas(32) uint8_t emu_buf[(64 * 2 + 16) * (64 * 2 + 16)];
   alignas(32) uint8_t pred_tmp[64 * 64];
 
-  bool decode_tile(int tile_row, int tile_col, const uint8_t *data, size_t size, std::string *err);
+  // Starts tile (tile_row, tile_col): its column bounds and its bool decoder over data. Returns
+  // false with *err naming the tile when the data cannot start a tile.
+  bool begin_tile(int tile_row, int tile_col, const uint8_t *data, size_t size, std::string *err);
+  // Decodes the superblock row at mi_row of the tile begun last (rows in order). Returns false
+  // with *err naming the tile and the problem.
+  bool decode_sb_row(int tile_row, int tile_col, int mi_row, std::string *err);
   void decode_partition(int mi_row, int mi_col, BlockSize bsize);
   void decode_block(int mi_row, int mi_col, BlockSize bsize, int bwl, int bhl);
 };
@@ -166,6 +173,22 @@ struct TileDecoder::Impl {
 };
 
 using Tile = TileWorker;
+
+// One tile's compressed data.
+struct TileData {
+  const uint8_t *data;
+  size_t size;
+};
+
+// tile_sched.cpp: decodes every tile of the frame (tiles[tile_row * tile_cols + tile_col]) on
+// the workers d.workers[0 .. tile_cols-1], set up for the frame, and with in_loop_filter also
+// loop filters the frame (in.cur, d.lf_grid) on the CPU's SIMD kernels behind the decoding.
+// Runs on pool's threads when pool is not null. Returns false with *error naming the first
+// failing tile (lowest tile row, then lowest tile column), as decoding the tile rows in order,
+// the tile columns of each in order, would.
+bool decode_tiles(TileDecoder::Impl &d, const TileFrameInput &in,
+                  const std::vector<TileData> &tiles, ThreadPool *pool, bool in_loop_filter,
+                  std::string *error);
 
 // tile_modes.cpp: mode info of one block (spec 6.4.5 intra_frame_mode_info / inter_frame_...).
 void read_mode_info(Tile &t, BlockCtx &b);
