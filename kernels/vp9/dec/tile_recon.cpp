@@ -128,7 +128,8 @@ int defer_inter_tx(Tile &t, const BlockCtx &b, const PlaneGeom &g, int plane, in
                    int tx) {
   TileDefer &d = t.defer;
   uint32_t offset;
-  const int eob = read_coefs_into(t, d.coeffs, b, plane, col, row, tx, 0, g.max_w, g.max_h, &offset);
+  const int eob =
+      read_coefs_into(t, d.coeffs, b, plane, col, row, tx, kDctDct, g.max_w, g.max_h, &offset);
   if (eob == 0) return 0;
   V3dVp9TxBlock blk;
   blk.x = static_cast<uint16_t>(((b.mi_col * 8) >> g.ss) + 4 * col);
