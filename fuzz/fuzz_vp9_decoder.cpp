@@ -2,6 +2,7 @@
 // libFuzzer target: the whole VP9 decoder (v3d/vp9_decoder.h) on damaged streams. The input is
 // either an IVF file (seeds: vpxenc streams, which the fuzzer then damages) or, when it does not
 // start with "DKIF", a sequence of packets, each a 16-bit little-endian size and that many bytes.
+// Inputs of odd length take the frame-level residual path (V3D_VP9_RESIDUALS_FRAME).
 // Properties: no crash, leak or sanitizer finding; every call returns 0 or a documented error
 // code; every picture's planes are readable over its size and no larger than the frame size
 // limit.
@@ -53,6 +54,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   V3dVp9DecoderSettings s;
   v3d_vp9_decoder_default_settings(&s);
   s.frame_size_limit = kFrameSizeLimit;
+  // Half the inputs (by length) through the frame-level residual path, which the scalar
+  // context would not take by itself.
+  s.residuals = (size & 1) ? V3D_VP9_RESIDUALS_FRAME : V3D_VP9_RESIDUALS_PER_BLOCK;
   V3dVp9Decoder *dec = v3d_vp9_decoder_new(context(), &s);
   v3d::vp9::IvfReader ivf;
   v3d::vp9::IvfHeader hdr;

@@ -123,6 +123,10 @@ void vp9dec_add_decoder_counters(GstStructure *s, const V3dVp9DecoderCounters &c
       {"vp9-seg-predicted", c.seg_predicted_blocks},
       {"vp9-seg-skip", c.seg_skip_blocks},
       {"vp9-seg-ref", c.seg_ref_blocks},
+      {"vp9-frame-path-frames", c.frame_path_frames},
+      {"vp9-frame-path-tx", c.frame_path_transforms},
+      {"vp9-frame-path-gpu-tx", c.frame_path_gpu_transforms},
+      {"vp9-deferred-intra", c.deferred_intra_blocks},
   };
   for (const auto &f : scalars) gst_structure_set(s, f.name, G_TYPE_UINT64, f.value, nullptr);
   static const char *const kTxSize[4] = {"4x4", "8x8", "16x16", "32x32"};

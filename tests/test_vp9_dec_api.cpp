@@ -2,9 +2,10 @@
 // The public VP9 decoder API (v3d/vp9_decoder.h) on a vpxenc stream made at test time: every
 // picture's MD5 equals vpxdec's, pictures outlive the decoder, a full queue answers
 // V3D_ERROR_AGAIN without consuming data, damaged and unsupported data fail with messages naming
-// the frame, and decoding resumes at the next key frame; flush forgets the references. The
-// feature counters (v3d_vp9_decoder_get_counters) against what the test reads from the packets'
-// own bytes (superframe indexes, each frame's first header bits) and against the text of
+// the frame, and decoding resumes at the next key frame; flush forgets the references; both
+// residual paths (per block, frame path) give vpxdec's pictures. The feature counters
+// (v3d_vp9_decoder_get_counters) against what the test reads from the packets' own bytes
+// (superframe indexes, each frame's first header bits) and against the text of
 // v3d_vp9_decoder_stats(), on that stream and on one with hidden alt-ref frames; the struct's
 // size handshake. Exit 77 (skip) without vpxenc/vpxdec.
 #include <unistd.h>
@@ -451,6 +452,36 @@ int main() {
         "empty packet accepted");
   v3d_vp9_decoder_free(dec);
   test_counters_hidden(ctx, dir);
+  v3d_context_free(ctx);
+
+  // Residual paths: each gives vpxdec's pictures; the frame path takes every inter frame (14 of
+  // 16: two key frames) and says so in the counters; an unknown value is refused.
+  ctx = v3d_context_new("simd", 2);
+  for (int residuals : {V3D_VP9_RESIDUALS_PER_BLOCK, V3D_VP9_RESIDUALS_FRAME}) {
+    v3d_vp9_decoder_default_settings(&s);
+    s.residuals = residuals;
+    dec = v3d_vp9_decoder_new(ctx, &s);
+    for (size_t i = 0; i < pkts.size(); ++i) {
+      check(v3d_vp9_decoder_send_data(dec, pkts[i].data, pkts[i].size, int64_t(i)) == 0,
+            "residuals %d: packet %zu: %s", residuals, i, v3d_last_error());
+      if (v3d_vp9_decoder_get_picture(dec, &pic) == 0) {
+        check(md5_of(pic) == ref[i], "residuals %d: picture %zu differs from vpxdec", residuals, i);
+        v3d_vp9_picture_unref(&pic);
+      }
+    }
+    const std::string stats = v3d_vp9_decoder_stats(dec);
+    const char *want = residuals == V3D_VP9_RESIDUALS_FRAME ? "# frame-path frames 14 tx "
+                                                            : "# frame-path frames 0 tx 0 ";
+    check(stats.find(want) != std::string::npos, "residuals %d: counters lack '%s':\n%s",
+          residuals, want, stats.c_str());
+    v3d_vp9_decoder_free(dec);
+  }
+  v3d_vp9_decoder_default_settings(&s);
+  s.residuals = 3;
+  dec = v3d_vp9_decoder_new(ctx, &s);
+  check(dec == nullptr && std::string(v3d_last_error()).find("residuals") != std::string::npos,
+        "residuals 3 accepted");
+  v3d_vp9_decoder_free(dec);
   v3d_context_free(ctx);
   system(("rm -rf " + dir).c_str());
   return v3dtest::finish();

@@ -23,6 +23,23 @@ extern "C" {
 
 typedef struct V3dVp9Decoder V3dVp9Decoder;
 
+/* Where an inter frame's residuals (inverse transforms) are added. Key frames and intra-only
+ * frames always add each block's residual as it is decoded: every block there predicts from the
+ * reconstruction of the ones before. */
+enum {
+  /* The frame path when the context's backend can give transforms to the GPU (gpu, hybrid, or
+   * auto with a GPU in use); else per block. The environment variable V3D_VP9_DEFER_RESIDUALS
+   * overrides this default: 1 = V3D_VP9_RESIDUALS_FRAME, 0 = V3D_VP9_RESIDUALS_PER_BLOCK. */
+  V3D_VP9_RESIDUALS_AUTO = 0,
+  /* Each transform block added on the decoding thread as soon as its tokens are read (the
+   * fastest on the CPU: the pixels are still in cache). */
+  V3D_VP9_RESIDUALS_PER_BLOCK = 1,
+  /* The frame's inter residuals in one v3d_vp9_itx_frame call on the decoder's context, which
+   * divides them between the CPU workers and the GPU as its backend says; the intra blocks of
+   * the frame are reconstructed after it. Same output. */
+  V3D_VP9_RESIDUALS_FRAME = 2
+};
+
 typedef struct {
   /* Largest frame accepted, in luma samples (width * height); 0 = no limit beyond VP9's
    * 65536 x 65536. Larger frames fail with V3D_ERROR_INVALID_DATA. */
@@ -30,13 +47,17 @@ typedef struct {
   /* Pictures waiting in the output queue before send_data refuses more data with
    * V3D_ERROR_AGAIN (get_picture drains it). At least 1. */
   int max_queued_pictures;
+  /* V3D_VP9_RESIDUALS_*: where inter frames' residuals are added. */
+  int residuals;
 } V3dVp9DecoderSettings;
 
-/* Fills s with the defaults (no size limit, 8 queued pictures). */
+/* Fills s with the defaults (no size limit, 8 queued pictures, V3D_VP9_RESIDUALS_AUTO). */
 V3D_API void v3d_vp9_decoder_default_settings(V3dVp9DecoderSettings *s);
 
 /* A new decoder running its kernels on ctx (which it references; the caller keeps its own
- * reference). settings NULL = defaults. Returns NULL with v3d_last_error() on failure. */
+ * reference). settings NULL = defaults. Returns NULL with v3d_last_error() on failure
+ * (V3D_ERROR_INVALID_ARGUMENT: no context, max_queued_pictures < 1, an unknown residuals
+ * value). */
 V3D_API V3dVp9Decoder *v3d_vp9_decoder_new(V3dContext *ctx, const V3dVp9DecoderSettings *settings);
 
 /* Moves the decoder's work to ctx (which it references, releasing the previous context) from
@@ -135,6 +156,12 @@ typedef struct V3dVp9DecoderCounters {
   uint64_t inter_modes[4];
   /* Inter blocks per interpolation filter ("# filters": regular, smooth, sharp, bilinear) */
   uint64_t interp_filters[4];
+  /* The frame path of residuals ("# frame-path", V3dVp9DecoderSettings.residuals): inter frames
+   * whose residuals went through the transform family's frame entry, their transform blocks,
+   * how many of those the GPU ran (the context's GPU count for the family over those calls),
+   * and the intra blocks of those frames reconstructed after the residuals. */
+  uint64_t frame_path_frames, frame_path_transforms, frame_path_gpu_transforms;
+  uint64_t deferred_intra_blocks;
 } V3dVp9DecoderCounters;
 
 /* Fills *counters with the decoder's feature counters. counters->size must be set by the caller

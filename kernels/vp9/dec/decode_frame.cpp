@@ -180,6 +180,7 @@ int Decoder::decode_frame(const uint8_t *data, size_t size, FrameBuffer **shown,
   in.prev_seg_map = seg_maps_[cur_seg_ ^ 1].data();
   in.cur_seg_map = seg_maps_[cur_seg_].data();
   in.lf_context = ctx_;
+  in.residuals = settings_.residuals;
   if (in.size == 0) return fail(V3D_ERROR_INVALID_DATA, "no tile data after the headers");
   if (!tile_.decode_frame(in, &err)) return fail(V3D_ERROR_INVALID_DATA, err);
   finish_frame(fh, pre, fc, cur);

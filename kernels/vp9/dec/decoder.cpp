@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The public VP9 decoder API (v3d/vp9_decoder.h): packets, the output queue, pictures.
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 
@@ -142,6 +143,7 @@ V3D_API void v3d_vp9_decoder_default_settings(V3dVp9DecoderSettings *s) {
   if (!s) return;
   s->frame_size_limit = 0;
   s->max_queued_pictures = 8;
+  s->residuals = V3D_VP9_RESIDUALS_AUTO;
 }
 
 V3D_API V3dVp9Decoder *v3d_vp9_decoder_new(V3dContext *ctx, const V3dVp9DecoderSettings *settings) {
@@ -156,6 +158,19 @@ V3D_API V3dVp9Decoder *v3d_vp9_decoder_new(V3dContext *ctx, const V3dVp9DecoderS
     v3d::set_error(V3D_ERROR_INVALID_ARGUMENT, "v3d_vp9_decoder_new: max_queued_pictures %d < 1",
                    s.max_queued_pictures);
     return nullptr;
+  }
+  if (s.residuals < V3D_VP9_RESIDUALS_AUTO || s.residuals > V3D_VP9_RESIDUALS_FRAME) {
+    v3d::set_error(V3D_ERROR_INVALID_ARGUMENT, "v3d_vp9_decoder_new: unknown residuals value %d",
+                   s.residuals);
+    return nullptr;
+  }
+  if (s.residuals == V3D_VP9_RESIDUALS_AUTO) {
+    // The override that lets CPU-only machines (and their CI) run the frame path.
+    const char *env = std::getenv("V3D_VP9_DEFER_RESIDUALS");
+    if (env && std::strcmp(env, "1") == 0) s.residuals = V3D_VP9_RESIDUALS_FRAME;
+    else if (env && std::strcmp(env, "0") == 0) s.residuals = V3D_VP9_RESIDUALS_PER_BLOCK;
+    else if (env && *env)
+      v3d::log(v3d::kLogWarning, "ignoring V3D_VP9_DEFER_RESIDUALS=%s: not 0 or 1", env);
   }
   auto *dec = new (std::nothrow) V3dVp9Decoder(ctx, s);
   if (!dec) v3d::set_error(V3D_ERROR_NO_MEMORY, "v3d_vp9_decoder_new: out of memory");

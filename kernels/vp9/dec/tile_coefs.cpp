@@ -22,7 +22,7 @@ int read_extra(BoolDecoder &r, const uint8_t *probs, int n) {
 // / libvpx's scan neighbours): above and left, the column scan (tx_type DCT_ADST) using only the
 // above one, the row scan (ADST_DCT) only the left one; on the first row / column the one
 // neighbour that exists.
-inline int coef_ctx(const uint8_t *cache, int pos, int log2n, int tx_type) {
+void coef_neighbours(int pos, int log2n, int tx_type, uint16_t out[2]) {
   const int n = 1 << log2n;
   const int i = pos >> log2n, j = pos & (n - 1);
   int a, l;
@@ -40,7 +40,42 @@ inline int coef_ctx(const uint8_t *cache, int pos, int log2n, int tx_type) {
   } else {
     a = l = pos - 1;
   }
-  return (1 + cache[a] + cache[l]) >> 1;
+  out[0] = uint16_t(a);
+  out[1] = uint16_t(l);
+}
+
+// Per transform size and type (WHT as DCT_DCT): the context neighbours of each scan position
+// (entry 0 unused: position 0 takes its context from the non-zero flags), so that the token
+// loop looks them up instead of deriving them; and the band of each position of 8x8 and larger.
+struct CoefTables {
+  uint16_t nb4[4][16][2], nb8[4][64][2], nb16[4][256][2], nb32[4][1024][2];
+  uint8_t band8[1024];
+  CoefTables() {
+    uint16_t(*const nb[4])[2] = {nb4[0], nb8[0], nb16[0], nb32[0]};
+    for (int s = 0; s < 4; ++s) {
+      const int count = 16 << (2 * s);
+      for (int t = 0; t < 4; ++t) {
+        const int16_t *scan = scan_for(s, t);
+        uint16_t(*tab)[2] = nb[s] + t * count;
+        tab[0][0] = tab[0][1] = 0;
+        for (int c = 1; c < count; ++c) coef_neighbours(scan[c], s + 2, t, tab[c]);
+      }
+    }
+    for (int c = 0; c < 1024; ++c) band8[c] = uint8_t(coef_band_8x8plus(c));
+  }
+  const uint16_t (*neighbours(int tx_size, int tx_type) const)[2] {
+    switch (tx_size) {
+      case 0: return nb4[tx_type];
+      case 1: return nb8[tx_type];
+      case 2: return nb16[tx_type];
+      default: return nb32[tx_type];
+    }
+  }
+};
+
+const CoefTables &coef_tables() {
+  static const CoefTables tables;
+  return tables;
 }
 
 }  // namespace
@@ -66,17 +101,19 @@ int read_coefs(Tile &t, const BlockCtx &b, int plane, int x4, int y4, int tx_siz
   uint32_t(*eob_cnt)[kCoefContexts] = t.counts ? t.counts->eob_branch[tx_size][ptype][ref] : nullptr;
   const int16_t *dq = t.dequant[b.mi->segment_id][ptype];
   const int16_t *scan = scan_for(tx_size, tx_type == 4 ? 0 : tx_type);
-  const int log2n = tx_size + 2;
+  const CoefTables &tables = coef_tables();
+  const uint16_t(*nb)[2] = tables.neighbours(tx_size, tx_type == 4 ? 0 : tx_type);
+  const uint8_t *bands = tx_size == 0 ? kCoefBand4x4 : tables.band8;
   const int max_eob = 16 << (2 * tx_size);
   const int dq_shift = tx_size == 3;
-  int16_t *coeffs = t.coeffs;
+  int16_t *coeffs = t.coef_out;
   uint8_t cache[32 * 32];
   BoolDecoder &r = t.r;
 
   int c = 0;
   int dqv = dq[0];
   while (c < max_eob) {
-    int band = tx_size == 0 ? kCoefBand4x4[c] : coef_band_8x8plus(c);
+    int band = bands[c];
     const uint8_t *p = probs[band][ctx];
     if (eob_cnt) ++eob_cnt[band][ctx];
     if (!r.read_bool(p[0])) {
@@ -93,8 +130,8 @@ int read_coefs(Tile &t, const BlockCtx &b, int plane, int x4, int y4, int tx_siz
         ended = true;
         break;
       }
-      ctx = coef_ctx(cache, scan[c], log2n, tx_type);
-      band = tx_size == 0 ? kCoefBand4x4[c] : coef_band_8x8plus(c);
+      ctx = (1 + cache[nb[c][0]] + cache[nb[c][1]]) >> 1;
+      band = bands[c];
       p = probs[band][ctx];
     }
     if (ended) break;
@@ -130,7 +167,7 @@ int read_coefs(Tile &t, const BlockCtx &b, int plane, int x4, int y4, int tx_siz
     }
     coeffs[pos] = int16_t(r.read_bool(128) ? -v : v);
     ++c;
-    if (c < max_eob) ctx = coef_ctx(cache, scan[c], log2n, tx_type);
+    if (c < max_eob) ctx = (1 + cache[nb[c][0]] + cache[nb[c][1]]) >> 1;
     dqv = dq[1];
   }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The tile decoder's frame loop: tile sizes and boundaries (spec 6.4 decode_tiles), the
 // superblock walk and partition tree (spec 6.4.3 decode_partition with its contexts), each
-// block's decoding and reconstruction, the loop-filter grid, and the loop filter itself.
+// block's decoding and reconstruction (or, on the frame path, its recording: tile_defer.cpp),
+// the loop-filter grid, and the loop filter itself (after every residual is in the frame).
 #include <algorithm>
 #include <cstring>
 
@@ -39,7 +40,7 @@ void Tile::decode_block(int mi_row, int mi_col, BlockSize bsize, int bwl, int bh
   b.bhl = bhl;
   b.x_mis = std::min(bw8, mi_cols - mi_col);
   b.y_mis = std::min(bh8, mi_rows - mi_row);
-  ModeInfo *mi = &mi_pool[size_t(mi_row) * mi_cols + mi_col];
+  ModeInfo *mi = mi_next++;
   *mi = ModeInfo{};
   mi->sb_type = bsize;
   for (int y = 0; y < b.y_mis; ++y)
@@ -68,7 +69,10 @@ void Tile::decode_block(int mi_row, int mi_col, BlockSize bsize, int bwl, int bh
   if (bsize < kBlock8x8) ++stats.sub8x8_blocks;
   if (!mi->is_inter()) {
     ++stats.intra_blocks;
-    reconstruct_intra(*this, b);
+    if (defer.on)
+      record_intra(*this, b);
+    else
+      reconstruct_intra(*this, b);
   } else {
     ++stats.inter_blocks;
     if (mi->has_second_ref()) ++stats.compound_blocks;
@@ -150,33 +154,35 @@ void Tile::decode_partition(int mi_row, int mi_col, BlockSize bsize) {
   }
 }
 
-bool Tile::decode_tile(int tile_row, int tile_col, const uint8_t *data, size_t size,
-                       std::string *err) {
-  const FrameHeader &h = *hdr;
-  tile_col_start = tile_offset(tile_col, mi_cols, h.tile_cols_log2);
-  tile_col_end = tile_offset(tile_col + 1, mi_cols, h.tile_cols_log2);
-  const int row_start = tile_offset(tile_row, mi_rows, h.tile_rows_log2);
-  const int row_end = tile_offset(tile_row + 1, mi_rows, h.tile_rows_log2);
+bool Tile::begin_tile(int tile_row, int tile_col, const uint8_t *data, size_t size,
+                      std::string *err) {
+  tile_col_start = tile_offset(tile_col, mi_cols, hdr->tile_cols_log2);
+  tile_col_end = tile_offset(tile_col + 1, mi_cols, hdr->tile_cols_log2);
+  // This column's share of mi_pool: its blocks cover disjoint cells of its columns, at least one
+  // each, so mi_rows * width slots hold them; consecutive blocks get consecutive slots.
+  if (tile_row == 0) mi_next = mi_pool + size_t(mi_rows) * tile_col_start;
   if (!r.init(data, size)) {
     if (err) *err = where(tile_row, tile_col) + ": empty tile or invalid marker bit";
     return false;
   }
   ++stats.tiles;
-  for (int mi_row = row_start; mi_row < row_end; mi_row += 8) {
-    std::memset(left_nz, 0, sizeof(left_nz));
-    std::memset(left_part, 0, sizeof(left_part));
-    for (int mi_col = tile_col_start; mi_col < tile_col_end; mi_col += 8)
-      decode_partition(mi_row, mi_col, kBlock64x64);
-    if (!block_error.empty()) {
-      if (err) *err = where(tile_row, tile_col) + ": " + block_error;
-      return false;
-    }
-    if (r.has_error()) {
-      if (err)
-        *err = where(tile_row, tile_col) + ": tile data ends before superblock row " +
-               std::to_string(mi_row / 8);
-      return false;
-    }
+  return true;
+}
+
+bool Tile::decode_sb_row(int tile_row, int tile_col, int mi_row, std::string *err) {
+  std::memset(left_nz, 0, sizeof(left_nz));
+  std::memset(left_part, 0, sizeof(left_part));
+  for (int mi_col = tile_col_start; mi_col < tile_col_end; mi_col += 8)
+    decode_partition(mi_row, mi_col, kBlock64x64);
+  if (!block_error.empty()) {
+    if (err) *err = where(tile_row, tile_col) + ": " + block_error;
+    return false;
+  }
+  if (r.has_error()) {
+    if (err)
+      *err = where(tile_row, tile_col) + ": tile data ends before superblock row " +
+             std::to_string(mi_row / 8);
+    return false;
   }
   return true;
 }
@@ -245,20 +251,20 @@ void add_stats(TileStats &d, const TileStats &s) {
   for (size_t i = 0; i < sizeof(TileStats) / sizeof(uint64_t); ++i) dp[i] += sp[i];
 }
 
-struct TileData {
-  const uint8_t *data;
-  size_t size;
-};
-
 }  // namespace
 
 bool TileDecoder::decode_frame(const TileFrameInput &in, std::string *error) {
   Impl &d = *impl_;
   const FrameHeader &h = *in.hdr;
   const size_t cells = size_t(h.mi_rows) * h.mi_cols;
-  d.mi_pool.assign(cells, ModeInfo{});
-  d.grid.assign(cells, nullptr);
-  d.lf_grid.assign(cells, V3dVp9LfInfo{});
+  // Every block clears its ModeInfo and writes its cells of grid and lf_grid before anything
+  // reads them (neighbours come from blocks decoded earlier in the frame), so the arrays are only
+  // cleared when the frame size changes: a stale grid entry then still points into mi_pool.
+  if (d.mi_pool.size() != cells) {
+    d.mi_pool.assign(cells, ModeInfo{});
+    d.grid.assign(cells, nullptr);
+    d.lf_grid.assign(cells, V3dVp9LfInfo{});
+  }
   const int sb_cols = (h.mi_cols + 7) >> 3;
   for (int p = 0; p < 3; ++p) d.above_nz[p].assign(size_t(sb_cols) * (p ? 8 : 16), 0);
   d.above_part.assign(size_t(sb_cols) * 8, 0);
@@ -307,36 +313,31 @@ bool TileDecoder::decode_frame(const TileFrameInput &in, std::string *error) {
 
   while (d.workers.size() < size_t(tile_cols)) d.workers.emplace_back(new TileWorker);
   d.last_worker = size_t(tile_cols - 1);
-  for (int tc = 0; tc < tile_cols; ++tc) setup_worker(*d.workers[tc], d, in);
-
-  // Tile rows in order (a row continues the above contexts of the one before); the tile columns
-  // of a row on the context's threads when there are several.
-  ThreadPool *pool = in.lf_context ? in.lf_context->pool.get() : nullptr;
-  std::vector<std::string> errors(tile_cols);
-  std::vector<char> ok(tile_cols, 1);
-  for (int tr = 0; tr < tile_rows; ++tr) {
-    auto body = [&](int tc, int) {
-      const TileData &td = tiles[size_t(tr) * tile_cols + tc];
-      ok[tc] = d.workers[tc]->decode_tile(tr, tc, td.data, td.size, &errors[tc]);
-    };
-    if (pool && tile_cols > 1 && pool->size() > 1)
-      pool->run(tile_cols, body);
-    else
-      for (int tc = 0; tc < tile_cols; ++tc) body(tc, 0);
-    for (int tc = 0; tc < tile_cols; ++tc) {
-      if (!ok[tc]) {
-        if (error) *error = errors[tc];
-        return false;
-      }
-    }
+  const bool frame_path = frame_path_wanted(in.lf_context, in.residuals, h);
+  for (int tc = 0; tc < tile_cols; ++tc) {
+    setup_worker(*d.workers[tc], d, in);
+    d.workers[tc]->defer.clear();
+    d.workers[tc]->defer.on = frame_path;
   }
+
+  // The CPU backend filters in the loop, behind the decoding; the others filter the whole frame
+  // afterwards (the GPU's share needs the whole frame).
+  ThreadPool *pool = in.lf_context ? in.lf_context->pool.get() : nullptr;
+  // The frame path writes pixels anywhere in the frame until run_frame_path returns (inter
+  // residuals, then intra blocks), so the loop filter waits for it: in-loop filtering is for the
+  // per-block path only.
+  const bool in_loop_filter = h.lf.filter_level > 0 && in.lf_context &&
+                              in.lf_context->backend == Backend::kSimd && !frame_path;
+  if (!decode_tiles(d, in, tiles, pool, in_loop_filter, error)) return false;
+  // The frame path's transform pass and intra blocks (they add to the workers' counters).
+  if (frame_path && !run_frame_path(d, in, tile_cols, error)) return false;
   for (int tc = 0; tc < tile_cols; ++tc) {
     add_stats(d.stats, d.workers[tc]->stats);
     if (in.counts) add_counts(*in.counts, d.workers[tc]->own_counts);
   }
 
-  if (h.lf.filter_level > 0) {
-    ++d.stats.lf_frames;
+  if (h.lf.filter_level > 0) ++d.stats.lf_frames;
+  if (h.lf.filter_level > 0 && !in_loop_filter) {
     // The grid is a partition of valid entries by construction (decode_block fills every cell
     // of each block with its entry; levels clamped to 0..63, transform sizes the block allows):
     // the trusted entry point skips the public call's per-entry checks.

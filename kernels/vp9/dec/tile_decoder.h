@@ -2,9 +2,10 @@
 // VP9 tile decoding and frame reconstruction: the entry point the frame driver (decoder.cpp)
 // calls once per frame after parsing the uncompressed and compressed headers. It decodes every
 // tile of the frame (partitions, mode info, motion vectors, coefficient tokens), reconstructs
-// the frame (intra prediction, inter prediction, inverse transforms) and applies the loop
-// filter. The tile columns of a tile row run on lf_context's CPU threads (tiles are independent
-// until the loop filter). Not thread-safe per TileDecoder; separate TileDecoders are independent.
+// the frame (intra prediction, inter prediction, inverse transforms; an inter frame's residuals
+// either block by block or through the transform family's frame path, tile_defer.cpp) and
+// applies the loop filter. The tile columns of a tile row run on lf_context's CPU threads (tiles
+// are independent until the loop filter). Not thread-safe per TileDecoder; separate TileDecoders are independent.
 #pragma once
 
 #include <cstddef>
@@ -52,6 +53,11 @@ struct TileStats {
   uint64_t seg_skip_blocks = 0;    // skip implied by the segment's skip feature
   uint64_t seg_ref_blocks = 0;     // reference (or intra) fixed by the segment's feature
   uint64_t lf_frames = 0, tiles = 0;
+  // The frame-level residual path (tile_defer.cpp): inter frames that took it, their transform
+  // blocks given to v3d_vp9_itx_frame, how many of those the GPU ran (the transform family's
+  // count), and the intra blocks reconstructed after that pass.
+  uint64_t frame_path_frames = 0, frame_path_tx = 0, frame_path_gpu_tx = 0,
+           deferred_intra_blocks = 0;
   // Frames by header feature.
   uint64_t error_res_frames = 0, frame_parallel_frames = 0, lossless_frames = 0, seg_frames = 0,
            compound_frames = 0, switchable_frames = 0, tx_select_frames = 0, hp_mv_frames = 0,
@@ -78,8 +84,11 @@ struct TileFrameInput {
   // frame writes (when segmentation is enabled).
   const uint8_t *prev_seg_map = nullptr;
   uint8_t *cur_seg_map = nullptr;
-  // Context for v3d_vp9_loop_filter_frame, whose thread pool also runs the tile columns.
+  // Context for v3d_vp9_loop_filter_frame and v3d_vp9_itx_frame, whose thread pool also runs
+  // the tile columns.
   V3dContext *lf_context = nullptr;
+  // Where inter frames' residuals are added: V3D_VP9_RESIDUALS_* (v3d/vp9_decoder.h).
+  int residuals = 0;
 };
 
 // The counters as the public struct (all of it: size is sizeof(V3dVp9DecoderCounters)), and

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "threads/thread_pool.h"
 #include "v3d/v3d.h"
 #include "vp9/dec/bool_decoder.h"
 #include "vp9/dec/frame_header.h"
@@ -65,6 +66,39 @@ struct BlockCtx {
   int to_left = 0, to_right = 0, to_top = 0, to_bottom = 0;
 };
 
+// One intra block of an inter frame whose reconstruction waits for the frame's transform pass
+// (tile_defer.cpp): its context, and where its transform blocks' records start in
+// TileDefer::intra_tx (one record per transform block it has, in reconstruction order: plane,
+// then rows, then columns; none when the block is skipped).
+struct DeferredIntra {
+  BlockCtx b;
+  uint32_t first_tx = 0;
+};
+struct DeferredIntraTx {
+  uint32_t eob = 0;
+  uint32_t coeff_offset = 0;  // in TileDefer::intra_coeffs (when eob > 0)
+};
+
+// One worker's part of an inter frame's frame-level residual path (tile_defer.cpp): the inter
+// blocks' transform blocks for v3d_vp9_itx_frame, and what the intra blocks need to be
+// reconstructed after it. Cleared per frame; the arrays keep their capacity across frames.
+struct TileDefer {
+  bool on = false;                      // this frame's residuals take the frame path
+  std::vector<V3dVp9TxBlock> blocks;    // inter transform blocks with eob > 0, decode order
+  std::vector<int16_t> coeffs;          // their dequantised coefficients (n*n each, raster)
+  std::vector<DeferredIntra> intra;     // intra blocks, decode order
+  std::vector<DeferredIntraTx> intra_tx;
+  std::vector<int16_t> intra_coeffs;
+
+  void clear() {
+    blocks.clear();
+    coeffs.clear();
+    intra.clear();
+    intra_tx.clear();
+    intra_coeffs.clear();
+  }
+};
+
 // One tile column's decoder. Tiles of one tile row are independent: each worker has its own
 // bool decoder, left contexts, scratch, counts and counters, and writes only its tile's columns
 // of the shared frame arrays (grid, above contexts, loop-filter grid, motion, segment map,
@@ -77,7 +111,7 @@ struct TileWorker {
   TileFrameInput in;
   int mi_rows = 0, mi_cols = 0;
   int aligned_w = 0, aligned_h = 0;    // luma decode area (8-aligned)
-  ModeInfo *mi_pool = nullptr;         // one slot per 8x8 cell: a block lives at its top-left cell
+  ModeInfo *mi_pool = nullptr;         // one slot per 8x8 cell, handed out in decoding order
   ModeInfo **grid = nullptr;           // mi_rows x mi_cols
   uint8_t *above_nz[3] = {};           // non-zero flags per 4x4 column, per plane
   uint8_t *above_part = nullptr;       // partition context per 8x8 column
@@ -96,18 +130,28 @@ struct TileWorker {
   // Tile
   BoolDecoder r;
   int tile_col_start = 0, tile_col_end = 0;  // in 8x8 units
+  ModeInfo *mi_next = nullptr;               // the next block's slot in mi_pool
   uint8_t left_nz[3][16] = {};
   uint8_t left_part[8] = {};
   std::string block_error;  // set by a block that cannot be decoded; checked per superblock row
   TileStats stats;
   Counts own_counts;
 
+  TileDefer defer;
+
   // Scratch
   alignas(32) int16_t coeffs[32 * 32] = {};
+  // Where read_coefs writes (zeroed n*n int16): coeffs, or a block's place in a TileDefer array.
+  int16_t *coef_out = coeffs;
   alignas(32) uint8_t emu_buf[(64 * 2 + 16) * (64 * 2 + 16)];
   alignas(32) uint8_t pred_tmp[64 * 64];
 
-  bool decode_tile(int tile_row, int tile_col, const uint8_t *data, size_t size, std::string *err);
+  // Starts tile (tile_row, tile_col): its column bounds and its bool decoder over data. Returns
+  // false with *err naming the tile when the data cannot start a tile.
+  bool begin_tile(int tile_row, int tile_col, const uint8_t *data, size_t size, std::string *err);
+  // Decodes the superblock row at mi_row of the tile begun last (rows in order). Returns false
+  // with *err naming the tile and the problem.
+  bool decode_sb_row(int tile_row, int tile_col, int mi_row, std::string *err);
   void decode_partition(int mi_row, int mi_col, BlockSize bsize);
   void decode_block(int mi_row, int mi_col, BlockSize bsize, int bwl, int bhl);
 };
@@ -121,22 +165,58 @@ struct TileDecoder::Impl {
   std::vector<V3dVp9LfInfo> lf_grid;
   std::vector<std::unique_ptr<TileWorker>> workers;  // one per tile column
   size_t last_worker = ~size_t{0};  // the worker that decoded the frame's last tile
+  // The frame path's list of several tile columns, gathered (tile_defer.cpp); kept between
+  // frames.
+  std::vector<V3dVp9TxBlock> defer_blocks;
+  std::vector<int16_t> defer_coeffs;
+  std::vector<size_t> defer_first_block, defer_first_coeff;
 };
 
 using Tile = TileWorker;
+
+// One tile's compressed data.
+struct TileData {
+  const uint8_t *data;
+  size_t size;
+};
+
+// tile_sched.cpp: decodes every tile of the frame (tiles[tile_row * tile_cols + tile_col]) on
+// the workers d.workers[0 .. tile_cols-1], set up for the frame, and with in_loop_filter also
+// loop filters the frame (in.cur, d.lf_grid) on the CPU's SIMD kernels behind the decoding.
+// Runs on pool's threads when pool is not null. Returns false with *error naming the first
+// failing tile (lowest tile row, then lowest tile column), as decoding the tile rows in order,
+// the tile columns of each in order, would.
+bool decode_tiles(TileDecoder::Impl &d, const TileFrameInput &in,
+                  const std::vector<TileData> &tiles, ThreadPool *pool, bool in_loop_filter,
+                  std::string *error);
 
 // tile_modes.cpp: mode info of one block (spec 6.4.5 intra_frame_mode_info / inter_frame_...).
 void read_mode_info(Tile &t, BlockCtx &b);
 // tile_mvs.cpp: reference frames already read; reads the inter modes and vectors.
 void read_inter_block_mode_info(Tile &t, BlockCtx &b);
 // tile_coefs.cpp: tokens of one transform block at (x4, y4) (4x4 units inside the block's
-// plane); writes the dequantised coefficients into t.coeffs (zeroed again by the caller's
-// transform); returns eob.
+// plane); writes the dequantised coefficients into t.coef_out (zeroed n*n values; t.coeffs,
+// zeroed again by the caller's transform, unless a TileDefer array is being filled); returns eob.
 int read_coefs(Tile &t, const BlockCtx &b, int plane, int x4, int y4, int tx_size, int tx_type,
                int max_x4, int max_y4);
 // tile_recon.cpp
 void reconstruct_intra(Tile &t, const BlockCtx &b);
 int reconstruct_inter_residual(Tile &t, const BlockCtx &b);  // returns the eob total
+// Frame path (t.defer.on): an intra block's tokens into t.defer (no prediction yet), and its
+// reconstruction from them once the frame's inter residuals are in the frame.
+void record_intra(Tile &t, const BlockCtx &b);
+void replay_intra(Tile &t, const DeferredIntra &d);
+// tile_defer.cpp: one transform block's tokens into a TileDefer coefficient array (zeroed space
+// appended for it, taken back when eob is 0); returns eob, *offset where they lie.
+int read_coefs_into(Tile &t, std::vector<int16_t> &dst, const BlockCtx &b, int plane, int x4,
+                    int y4, int tx_size, int tx_type, int max_x4, int max_y4, uint32_t *offset);
+// tile_defer.cpp: whether an inter frame's residuals take the frame path (residuals:
+// V3D_VP9_RESIDUALS_*; never for intra frames), and passes 2 and 3 of that path once every tile
+// is decoded (workers[0, tile_cols) filled their TileDefer): false with *error when the
+// transform call fails.
+bool frame_path_wanted(V3dContext *ctx, int residuals, const FrameHeader &h);
+bool run_frame_path(TileDecoder::Impl &d, const TileFrameInput &in, int tile_cols,
+                    std::string *error);
 // tile_inter.cpp
 void predict_inter(Tile &t, const BlockCtx &b);
 void setup_scale(RefScale *s, int ref_w, int ref_h, int cur_w, int cur_h);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Reconstruction of a block's transform blocks: intra prediction with libvpx's edge rules, then
 // the residual (tokens + inverse transform) for intra blocks; the residual alone for inter blocks.
+// On an inter frame's frame path (tile_defer.cpp) the tokens are read here in decode order but
+// the transforms wait: the inter blocks' go to the frame's list, and intra blocks are recorded
+// and reconstructed (predicted, then their residual added) after the frame's transform pass.
 //
 // Intra edges (libvpx build_intra_predictors, which the bitstream's encoder mirrors): the frame
 // edge is the 8-aligned decoded width / height (pixels between the visible edge and it are real
@@ -97,9 +100,11 @@ void add_residual(Tile &t, uint8_t *dst, ptrdiff_t stride, int tx, int tx_type, 
   std::memset(t.coeffs, 0, sizeof(int16_t) * n * n);
 }
 
-}  // namespace
-
-void reconstruct_intra(Tile &t, const BlockCtx &b) {
+// Calls fn(plane geometry, tx_size, mode, tx_type, col, row, n4wl) for each transform block of
+// an intra block, in reconstruction order (plane, rows, columns: each one's prediction reads the
+// ones before).
+template <typename Fn>
+void for_each_intra_tx(const Tile &t, const BlockCtx &b, Fn &&fn) {
   const ModeInfo *mi = b.mi;
   for (int plane = 0; plane < 3; ++plane) {
     const PlaneGeom g = plane_geom(t, b, plane);
@@ -110,15 +115,79 @@ void reconstruct_intra(Tile &t, const BlockCtx &b) {
       for (int col = 0; col < g.max_w; col += step) {
         int mode = plane ? mi->uv_mode : mi->mode;
         if (plane == 0 && b.bsize < kBlock8x8) mode = mi->bmode[(row << 1) + col];
-        if (plane == 0) ++t.stats.intra_modes[mode];
-        predict_intra(t, b, g, tx, mode, col, row, n4wl);
-        if (mi->skip) continue;
         const int tx_type = (plane || t.lossless || tx == 3) ? 0 : kModeToTxType[mode];
-        const int eob = read_coefs(t, b, plane, col, row, tx, tx_type, g.max_w, g.max_h);
-        if (eob > 0) add_residual(t, g.dst + 4 * row * g.stride + 4 * col, g.stride, tx, tx_type, eob);
+        fn(plane, g, tx, mode, tx_type, col, row, n4wl);
       }
     }
   }
+}
+
+// Frame path: an inter transform block's tokens into the worker's list for the frame's
+// transform pass (its pixels are added there); returns eob.
+int defer_inter_tx(Tile &t, const BlockCtx &b, const PlaneGeom &g, int plane, int col, int row,
+                   int tx) {
+  TileDefer &d = t.defer;
+  uint32_t offset;
+  const int eob =
+      read_coefs_into(t, d.coeffs, b, plane, col, row, tx, kDctDct, g.max_w, g.max_h, &offset);
+  if (eob == 0) return 0;
+  V3dVp9TxBlock blk;
+  blk.x = static_cast<uint16_t>(((b.mi_col * 8) >> g.ss) + 4 * col);
+  blk.y = static_cast<uint16_t>(((b.mi_row * 8) >> g.ss) + 4 * row);
+  blk.plane = static_cast<uint8_t>(plane);
+  blk.tx_size = static_cast<uint8_t>(tx);
+  blk.tx_type = t.lossless ? kWhtWht : kDctDct;
+  blk.reserved = 0;
+  blk.eob = static_cast<uint32_t>(eob);
+  blk.coeff_offset = offset;
+  d.blocks.push_back(blk);
+  ++t.stats.tx[tx][blk.tx_type];
+  return eob;
+}
+
+}  // namespace
+
+void reconstruct_intra(Tile &t, const BlockCtx &b) {
+  const bool skip = b.mi->skip;
+  for_each_intra_tx(t, b, [&](int plane, const PlaneGeom &g, int tx, int mode, int tx_type,
+                              int col, int row, int n4wl) {
+    if (plane == 0) ++t.stats.intra_modes[mode];
+    predict_intra(t, b, g, tx, mode, col, row, n4wl);
+    if (skip) return;
+    const int eob = read_coefs(t, b, plane, col, row, tx, tx_type, g.max_w, g.max_h);
+    if (eob > 0) add_residual(t, g.dst + 4 * row * g.stride + 4 * col, g.stride, tx, tx_type, eob);
+  });
+}
+
+void record_intra(Tile &t, const BlockCtx &b) {
+  TileDefer &d = t.defer;
+  d.intra.push_back(DeferredIntra{b, static_cast<uint32_t>(d.intra_tx.size())});
+  if (b.mi->skip) return;
+  for_each_intra_tx(t, b, [&](int plane, const PlaneGeom &g, int tx, int, int tx_type, int col,
+                              int row, int) {
+    DeferredIntraTx rec;
+    rec.eob = static_cast<uint32_t>(read_coefs_into(t, d.intra_coeffs, b, plane, col, row, tx,
+                                                    tx_type, g.max_w, g.max_h, &rec.coeff_offset));
+    d.intra_tx.push_back(rec);
+  });
+}
+
+void replay_intra(Tile &t, const DeferredIntra &rec) {
+  const BlockCtx &b = rec.b;
+  const bool skip = b.mi->skip;
+  const DeferredIntraTx *tx_rec = t.defer.intra_tx.data() + rec.first_tx;
+  for_each_intra_tx(t, b, [&](int plane, const PlaneGeom &g, int tx, int mode, int tx_type,
+                              int col, int row, int n4wl) {
+    if (plane == 0) ++t.stats.intra_modes[mode];
+    predict_intra(t, b, g, tx, mode, col, row, n4wl);
+    if (skip) return;
+    const DeferredIntraTx r = *tx_rec++;
+    if (r.eob == 0) return;
+    const int itx_type = t.lossless ? kWhtWht : tx_type;
+    t.itx->add[tx][itx_type](g.dst + 4 * row * g.stride + 4 * col, g.stride,
+                             t.defer.intra_coeffs.data() + r.coeff_offset, int(r.eob));
+    ++t.stats.tx[tx][itx_type];
+  });
 }
 
 int reconstruct_inter_residual(Tile &t, const BlockCtx &b) {
@@ -130,6 +199,10 @@ int reconstruct_inter_residual(Tile &t, const BlockCtx &b) {
     const int step = 1 << tx;
     for (int row = 0; row < g.max_h; row += step) {
       for (int col = 0; col < g.max_w; col += step) {
+        if (t.defer.on) {
+          total += defer_inter_tx(t, b, g, plane, col, row, tx);
+          continue;
+        }
         const int eob = read_coefs(t, b, plane, col, row, tx, 0, g.max_w, g.max_h);
         if (eob > 0) add_residual(t, g.dst + 4 * row * g.stride + 4 * col, g.stride, tx, 0, eob);
         total += eob;

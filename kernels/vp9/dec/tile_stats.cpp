@@ -61,6 +61,10 @@ void tile_stats_to_counters(const TileStats &s, V3dVp9DecoderCounters *c) {
   for (int m = 0; m < 10; ++m) c->intra_modes[m] = s.intra_modes[m];
   for (int m = 0; m < 4; ++m) c->inter_modes[m] = s.inter_modes[m];
   for (int f = 0; f < 4; ++f) c->interp_filters[f] = s.filters[f];
+  c->frame_path_frames = s.frame_path_frames;
+  c->frame_path_transforms = s.frame_path_tx;
+  c->frame_path_gpu_transforms = s.frame_path_gpu_tx;
+  c->deferred_intra_blocks = s.deferred_intra_blocks;
 }
 
 std::string format_counters(const V3dVp9DecoderCounters &c) {
@@ -91,6 +95,11 @@ std::string format_counters(const V3dVp9DecoderCounters &c) {
                 ull(c.sub8x8_blocks), ull(c.skip_blocks), ull(c.scaled_predictions),
                 ull(c.edge_emulated_predictions), ull(c.seg_predicted_blocks),
                 ull(c.seg_skip_blocks), ull(c.seg_ref_blocks));
+  out += line;
+  std::snprintf(line, sizeof line,
+                "# frame-path frames %llu tx %llu gpu-tx %llu deferred-intra %llu\n",
+                ull(c.frame_path_frames), ull(c.frame_path_transforms),
+                ull(c.frame_path_gpu_transforms), ull(c.deferred_intra_blocks));
   out += line;
   out += "# tx";
   for (int t = 0; t < 4; ++t)
