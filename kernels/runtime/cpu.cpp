@@ -16,20 +16,23 @@
 #include "v3d/v3d.h"
 
 namespace v3d {
+
+// The generation of the target in force (runtime/dsp_table.h): the families' DspTables refill
+// themselves when it moves; 0 until the first target is set.
+std::atomic<uint64_t> g_cpu_generation{0};
+
 namespace {
 
-// The target in force (a Highway target bit, 0 = the scalar references) and its generation: the
-// families' DspTables refill themselves when the generation moves (runtime/dsp_table.h).
+// The target in force (a Highway target bit, 0 = the scalar references).
 int64_t g_bit = 0;
 const char *g_target = "scalar";
-std::atomic<uint64_t> g_generation{0};
 std::once_flag g_once;
 std::mutex g_fill_mutex;
 
 void set_target(int64_t target) {
   g_bit = target;
   g_target = target == 0 ? "scalar" : hwy::TargetName(target);
-  g_generation.fetch_add(1, std::memory_order_release);
+  g_cpu_generation.fetch_add(1, std::memory_order_release);
 }
 
 // Highway targets compiled in and supported here, best first.
@@ -69,9 +72,9 @@ void cpu_init() {
   g_ready.store(true, std::memory_order_release);
 }
 
-uint64_t cpu_target_generation() {
+uint64_t cpu_target_generation_slow() {
   cpu_init();
-  return g_generation.load(std::memory_order_acquire);
+  return g_cpu_generation.load(std::memory_order_acquire);
 }
 
 void cpu_fill_simd(void (*fill)(void *arg), void *arg) {

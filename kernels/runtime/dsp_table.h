@@ -11,9 +11,20 @@
 
 namespace v3d {
 
+// The generation of the target in force (runtime/cpu.cpp): 0 until the runtime is initialised,
+// then bumped each time the target changes (v3d_cpu_force_target()). Read it through
+// cpu_target_generation().
+extern std::atomic<uint64_t> g_cpu_generation;
+// Initialises the runtime (first use) and returns the generation; out of line.
+uint64_t cpu_target_generation_slow();
+
 // Changes each time the SIMD target in force changes (first use, v3d_cpu_force_target()); never 0.
-// Thread-safe; one acquire load once the runtime is initialised.
-uint64_t cpu_target_generation();
+// Thread-safe. Inline, one acquire load once the runtime is initialised: the public per-block and
+// per-edge functions reach their table through it on every call, so it must cost no call.
+inline uint64_t cpu_target_generation() {
+  const uint64_t g = g_cpu_generation.load(std::memory_order_acquire);
+  return g ? g : cpu_target_generation_slow();
+}
 
 // Calls fill(arg) with Highway's chosen target set to the target in force, so that the fill's
 // HWY_DYNAMIC_DISPATCH picks that target's functions. Does nothing when the target in force is
@@ -37,7 +48,7 @@ class DspTable {
   }
 
  private:
-  void refill(uint64_t g) {
+  [[gnu::noinline]] void refill(uint64_t g) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (generation_.load(std::memory_order_relaxed) == g) return;
     init_ref_(&dsp_);

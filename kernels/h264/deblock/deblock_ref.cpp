@@ -112,13 +112,9 @@ const DeblockDsp &ref_table() {
 }
 
 // Argument check and clamp shared by every entry point: false means "do nothing".
-// The table in use (its address is fixed; v3d_cpu_force_target refills it in place). Cached in a
-// function-local static: deblock_dsp() goes through cpu_init()'s std::call_once on every call,
-// which costs ~15 ns per call with libstdc++ (TLS + pthread_once), more than a chroma edge.
-const DeblockDsp &table() {
-  static const DeblockDsp &t = deblock_dsp();
-  return t;
-}
+// The table in use. Through deblock_dsp() on every call (one inline acquire load of the target
+// generation, runtime/dsp_table.h), so that a v3d_cpu_force_target() refills it before use.
+const DeblockDsp &table() { return deblock_dsp(); }
 
 bool args_ok(const uint8_t *pix, int dir, int *alpha, int *beta) {
   if (!pix || (dir != 0 && dir != 1)) return false;
