@@ -47,6 +47,16 @@ class DspTable {
     return dsp_;
   }
 
+  // The table if it is filled for the target in force, else nullptr (then get() refills it).
+  // No call on any path: a per-call entry point that tail-calls a slot through it needs no
+  // stack frame, where get()'s possible refill call makes the compiler save the caller's
+  // arguments on every call. Such an entry point calls a cold copy of itself through get()
+  // when this returns nullptr.
+  const Dsp *current() const {
+    const uint64_t g = g_cpu_generation.load(std::memory_order_acquire);
+    return g != 0 && generation_.load(std::memory_order_acquire) == g ? &dsp_ : nullptr;
+  }
+
  private:
   [[gnu::noinline]] void refill(uint64_t g) {
     std::lock_guard<std::mutex> lock(mutex_);

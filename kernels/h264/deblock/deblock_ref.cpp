@@ -111,11 +111,24 @@ const DeblockDsp &ref_table() {
   return t;
 }
 
-// Argument check and clamp shared by every entry point: false means "do nothing".
-// The table in use. Through deblock_dsp() on every call (one inline acquire load of the target
-// generation, runtime/dsp_table.h), so that a v3d_cpu_force_target() refills it before use.
-const DeblockDsp &table() { return deblock_dsp(); }
+DspTable<DeblockDsp> g_deblock_table(deblock_dsp_init_ref, deblock_dsp_init_simd);
 
+// The public functions' path when the table needs a fill (first use, a new target): kept out of
+// line so that their common path has no call before the tail call (runtime/dsp_table.h).
+template <auto kSlot, class... A>
+[[gnu::noinline, gnu::cold]] void call_refill(int dir, A... a) {
+  (g_deblock_table.get().*kSlot)[dir](a...);
+}
+
+// Calls slot kSlot[dir] of the table in force (filled for the target in force first if needed).
+template <auto kSlot, class... A>
+inline void call_slot(int dir, A... a) {
+  const DeblockDsp *t = g_deblock_table.current();
+  if (!t) return call_refill<kSlot>(dir, a...);
+  (t->*kSlot)[dir](a...);
+}
+
+// Argument check and clamp shared by every entry point: false means "do nothing".
 bool args_ok(const uint8_t *pix, int dir, int *alpha, int *beta) {
   if (!pix || (dir != 0 && dir != 1)) return false;
   *alpha = std::clamp(*alpha, 0, 255);
@@ -140,24 +153,27 @@ void deblock_dsp_init_ref(DeblockDsp *dsp) {
 }  // namespace v3d
 
 using v3d::h264::args_ok;
-using v3d::h264::table;
+using v3d::h264::call_slot;
+using v3d::h264::DeblockDsp;
 using v3d::h264::ref_table;
 
 extern "C" {
 
 void v3d_h264_loop_filter_luma(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta,
                                const int8_t tc0[4]) {
-  if (tc0 && args_ok(pix, dir, &alpha, &beta)) table().luma[dir](pix, stride, alpha, beta, tc0);
+  if (tc0 && args_ok(pix, dir, &alpha, &beta))
+    call_slot<&DeblockDsp::luma>(dir, pix, stride, alpha, beta, tc0);
 }
 void v3d_h264_loop_filter_luma_intra(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta) {
-  if (args_ok(pix, dir, &alpha, &beta)) table().luma_intra[dir](pix, stride, alpha, beta);
+  if (args_ok(pix, dir, &alpha, &beta)) call_slot<&DeblockDsp::luma_intra>(dir, pix, stride, alpha, beta);
 }
 void v3d_h264_loop_filter_chroma(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta,
                                  const int8_t tc0[4]) {
-  if (tc0 && args_ok(pix, dir, &alpha, &beta)) table().chroma[dir](pix, stride, alpha, beta, tc0);
+  if (tc0 && args_ok(pix, dir, &alpha, &beta))
+    call_slot<&DeblockDsp::chroma>(dir, pix, stride, alpha, beta, tc0);
 }
 void v3d_h264_loop_filter_chroma_intra(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta) {
-  if (args_ok(pix, dir, &alpha, &beta)) table().chroma_intra[dir](pix, stride, alpha, beta);
+  if (args_ok(pix, dir, &alpha, &beta)) call_slot<&DeblockDsp::chroma_intra>(dir, pix, stride, alpha, beta);
 }
 
 void v3d_h264_loop_filter_luma_ref(uint8_t *pix, ptrdiff_t stride, int dir, int alpha, int beta,
@@ -181,9 +197,6 @@ void v3d_h264_loop_filter_chroma_intra_ref(uint8_t *pix, ptrdiff_t stride, int d
 
 namespace v3d {
 namespace h264 {
-namespace {
-DspTable<DeblockDsp> g_deblock_table(deblock_dsp_init_ref, deblock_dsp_init_simd);
-}  // namespace
 
 const DeblockDsp &deblock_dsp() { return g_deblock_table.get(); }
 

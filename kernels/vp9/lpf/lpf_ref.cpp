@@ -150,14 +150,6 @@ extern "C" void v3d_vp9_loop_filter_edge_ref(uint8_t *dst, ptrdiff_t stride, int
   table.edge[dir][w][l](dst, stride, E, I, H);
 }
 
-extern "C" void v3d_vp9_loop_filter_edge(uint8_t *dst, ptrdiff_t stride, int dir,
-                                         int filter_width, int len, int E, int I, int H) {
-  using namespace v3d::vp9;
-  int w, l;
-  if (!dst || !lpf_edge_args(dir, filter_width, len, &E, &I, &H, &w, &l)) return;
-  lpf_dsp().edge[dir][w][l](dst, stride, E, I, H);
-}
-
 namespace v3d {
 namespace vp9 {
 namespace {
@@ -166,5 +158,24 @@ DspTable<LpfDsp> g_lpf_table(lpf_dsp_init_ref, lpf_dsp_init_simd);
 
 const LpfDsp &lpf_dsp() { return g_lpf_table.get(); }
 
+namespace {
+// v3d_vp9_loop_filter_edge's path when the table needs a fill (first use, a new target): kept
+// out of line so that the common path has no call before its tail call (runtime/dsp_table.h).
+[[gnu::noinline, gnu::cold]] void edge_refill(uint8_t *dst, ptrdiff_t stride, int dir, int w,
+                                               int l, int E, int I, int H) {
+  lpf_dsp().edge[dir][w][l](dst, stride, E, I, H);
+}
+}  // namespace
+
 }  // namespace vp9
 }  // namespace v3d
+
+extern "C" void v3d_vp9_loop_filter_edge(uint8_t *dst, ptrdiff_t stride, int dir,
+                                         int filter_width, int len, int E, int I, int H) {
+  using namespace v3d::vp9;
+  int w, l;
+  if (!dst || !lpf_edge_args(dir, filter_width, len, &E, &I, &H, &w, &l)) return;
+  const LpfDsp *t = g_lpf_table.current();
+  if (!t) return edge_refill(dst, stride, dir, w, l, E, I, H);
+  t->edge[dir][w][l](dst, stride, E, I, H);
+}
