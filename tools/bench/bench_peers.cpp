@@ -68,7 +68,7 @@ void print_row(const Peer &peer, const std::string &row, const std::string &peer
   for (int i = 0; i < n_ours; i++) printf(" %9.1f", ours[i]);
   auto it = peer.figs.find(peer_name);
   if (!peer.given || it == peer.figs.end() || peer.units_per_ns <= 0) {
-    printf(" %9s %-9s\n", "-", peer.given ? "absent" : "");
+    printf(" %9s %-9s\n", "-", peer.given ? "no SIMD" : "");
     return;
   }
   const double p = it->second.units / peer.units_per_ns;
