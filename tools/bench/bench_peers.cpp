@@ -248,7 +248,10 @@ void bench_peers(const Options &opt) {
                             : "checkasm's native timer (x86: TSC, aarch64: cntvct), calibrated "
                               "here against steady_clock",
            peer.units_per_ns);
-    if (peer.figs.empty()) printf("peer: checkasm listed nothing; its stderr:\n%s", log.c_str());
+    if (peer.figs.empty()) {  // no peer column rather than a column of "no SIMD"
+      printf("peer: checkasm listed nothing; its stderr:\n%s", log.c_str());
+      peer.given = false;
+    }
   }
   printf("project: SIMD target %s, timed through its DSP table slots; one thread (pin with "
          "taskset: the peer inherits the affinity)\n", v3d_cpu_target());
