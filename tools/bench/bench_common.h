@@ -31,6 +31,8 @@ struct Options {
                              // (cpu_1,cpu_n,gpu,cpu_n1_gpu,cpu_n_gpu,auto): VP9 transforms' M4 and
                              // the frames-in-flight M4s (cpu_n1 there, no cpu_1)
   double bandwidth_gbs = 0;  // device memory bandwidth, for the batch table's ratio
+  std::string peer_checkasm;  // --section peers: a peer's checkasm program ("" = none)
+  double peer_ghz = 0;        // its timer units per ns (0 = calibrate its native timer here)
 };
 
 // Sets V3D_POOL_SPIN_US to spin_us for its scope (spin_us < 0: leaves the environment alone), so
@@ -313,6 +315,8 @@ inline void fif_percentages(const std::vector<double> (&times)[kFifConfigs], Jso
 }
 
 void print_machine(Json &json, const Options &opt);
+void bench_peers(const Options &opt);  // bench_peers.cpp: --section peers
+void bench_calls();                    // bench_calls.cpp: --section calls
 int bench_vp9_itx(const Options &opt, Json &json);
 // The VP9 transforms' ceiling for any split: each side alone and both at once on their own frames.
 void bench_vp9_itx_ceiling(const Options &opt, Json &json);

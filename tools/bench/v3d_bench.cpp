@@ -4,8 +4,9 @@
 // device machine.
 //
 //   v3d-bench [--json FILE] [--cpu-json FILE] [--quick] [--frames N] [--threads N] [--no-gpu]
-//             [--only SIZE] [--no-cpu-targets] [--section itx|lpf|lpf-fif|h264|h264-fif|ceiling|fif|pool|memory|itx-rows|h264-rows]
+//             [--only SIZE] [--no-cpu-targets] [--section itx|lpf|lpf-fif|h264|h264-fif|ceiling|fif|pool|memory|itx-rows|h264-rows|peers|calls]
 //             [--configs LIST] [--warmup N] [--gpu-share F] [--fresh-frames]
+//             [--section peers --peer-checkasm PATH [--peer-ghz F]] [--section calls]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -43,11 +44,13 @@ int main(int argc, char **argv) {
     else if (a == "--warmup") v3dbench::warmup_frames() = std::max(0, atoi(next()));
     else if (a == "--gpu-share") v3dbench::fixed_gpu_share() = std::min(1.0, atof(next()));
     else if (a == "--fresh-frames") v3dbench::fresh_frames() = true;
+    else if (a == "--peer-checkasm") opt.peer_checkasm = next();
+    else if (a == "--peer-ghz") opt.peer_ghz = atof(next());
     else if (a == "--help" || a == "-h") {
       printf("usage: v3d-bench [--json FILE] [--quick] [--frames N] [--threads N] [--no-gpu] "
              "[--only 4x4|8x8|16x16|32x32|mixed|h264|intra|inter] [--cpu-json FILE] [--no-cpu-targets]\n"
              "       [--bandwidth-gbs B] [--section itx|lpf|lpf-fif|h264|h264-fif|ceiling|fif|pool|memory] [--configs LIST] [--warmup N]\n"
-             "       [--gpu-share F] [--fresh-frames]\n"
+             "       [--gpu-share F] [--fresh-frames] [--peer-checkasm PATH] [--peer-ghz F]\n"
              "  --bandwidth-gbs B  the GPU's memory bandwidth (GB/s), to print batches against it\n"
              "  --warmup N   untimed frames before the per-frame M4s' timed ones (default 3; more: steady state)\n"
              "  --gpu-share F  VP9 transforms, one frame per call: the hybrid configurations with the GPU's share\n"
@@ -65,12 +68,18 @@ int main(int argc, char **argv) {
              "               VP9 transforms per frame with each kind of pool; --only, --configs)\n"
              "               itx-rows (VP9 transforms: checkasm-style ns per call, every CPU target, nothing else)\n"
              "               h264-rows (H.264 deblocking edges: the same)\n"
+             "               peers (per-call rows of the VP9 transforms, VP9 loop filter and H.264 edges,\n"
+             "               beside a peer's checkasm --bench figures: --peer-checkasm PATH; docs/benchmarks.md)\n"
+             "               calls (the public per-block/per-edge functions against their kernels)\n"
              "               or memory (one thread reading, writing, copying and transforming in the GPU's\n"
              "               host-visible memory against plain memory)\n"
              "  --configs L  VP9 transforms: only the M4 configurations in the comma-separated list L\n"
              "               (cpu_1,cpu_n,gpu,cpu_n1_gpu,cpu_n_gpu,auto), and no frames-in-flight or batch tables;\n"
              "               the frames-in-flight sections (fif, lpf-fif, h264-fif): only those of\n"
-             "               cpu_n1,cpu_n,gpu,cpu_n1_gpu,cpu_n_gpu,auto\n");
+             "               cpu_n1,cpu_n,gpu,cpu_n1_gpu,cpu_n_gpu,auto\n"
+             "  --peer-checkasm P  --section peers: a peer's checkasm program (FFmpeg's tests/checkasm/checkasm)\n"
+             "  --peer-ghz F  its timer units per ns (default: its native timer, calibrated here;\n"
+             "               give the core clock in GHz if it was built with --enable-linux-perf)\n");
       return 0;
     } else {
       fprintf(stderr, "unknown option %s (try --help)\n", a.c_str());
@@ -84,6 +93,14 @@ int main(int argc, char **argv) {
   }
   if (opt.section == "h264-rows") {  // the same for the H.264 deblocking edges
     bench_h264_deblock_cpu(stdout);
+    return 0;
+  }
+  if (opt.section == "peers") {  // per-call rows beside a peer's checkasm: no probe, no GPU
+    v3dbench::bench_peers(opt);
+    return 0;
+  }
+  if (opt.section == "calls") {  // public functions against their kernels
+    v3dbench::bench_calls();
     return 0;
   }
   v3dbench::Json json;

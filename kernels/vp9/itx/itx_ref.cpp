@@ -151,6 +151,16 @@ DspTable<ItxDsp> g_itx_table(itx_dsp_init_ref, itx_dsp_init_simd);
 
 const ItxDsp &itx_dsp() { return g_itx_table.get(); }
 
+namespace {
+// v3d_vp9_itxfm_add's path when the table needs a fill (first use, a new target): kept out of
+// line so that the common path has no call before its tail call (runtime/dsp_table.h).
+[[gnu::noinline, gnu::cold]] void itxfm_add_refill(uint8_t *dst, ptrdiff_t stride,
+                                                    const int16_t *coeffs, int tx_size,
+                                                    int tx_type, int eob) {
+  itx_dsp().add[tx_size][tx_type](dst, stride, coeffs, eob);
+}
+}  // namespace
+
 }  // namespace vp9
 }  // namespace v3d
 
@@ -158,5 +168,7 @@ extern "C" void v3d_vp9_itxfm_add(uint8_t *dst, ptrdiff_t stride, const int16_t 
                                   int tx_size, int tx_type, int eob) {
   using namespace v3d::vp9;
   if (eob <= 0 || !valid_tx(tx_size, tx_type) || !dst || !coeffs) return;
-  itx_dsp().add[tx_size][tx_type](dst, stride, coeffs, eob);
+  const ItxDsp *t = g_itx_table.current();
+  if (!t) return itxfm_add_refill(dst, stride, coeffs, tx_size, tx_type, eob);
+  t->add[tx_size][tx_type](dst, stride, coeffs, eob);
 }

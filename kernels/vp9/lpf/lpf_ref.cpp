@@ -118,16 +118,19 @@ void lpf_dsp_init_ref(LpfDsp *dsp) {
 
 // Checks and maps the public arguments to a table slot; false for invalid ones. Clamps E, I, H
 // to 0..255 (the range of libvpx's uint8 limits) so that every backend sees the same values.
+// Branch-light: the public per-edge function runs it on every call (v3d-bench --section calls).
 bool lpf_edge_args(int dir, int filter_width, int len, int *E, int *I, int *H, int *w, int *l) {
-  if ((dir != 0 && dir != 1) || (len != 8 && len != 16)) return false;
-  if (filter_width == 4) *w = kLpf4;
-  else if (filter_width == 8) *w = kLpf8;
-  else if (filter_width == 16) *w = kLpf16;
-  else return false;
-  *l = len == 16;
-  *E = std::clamp(*E, 0, 255);
-  *I = std::clamp(*I, 0, 255);
-  *H = std::clamp(*H, 0, 255);
+  static_assert(kLpf4 == 0 && kLpf8 == 1 && kLpf16 == 2, "width index = filter_width >> 3");
+  // 0x10110: bits 4, 8 and 16, the valid filter widths.
+  if (static_cast<unsigned>(dir) > 1 || (len != 8 && len != 16) ||
+      static_cast<unsigned>(filter_width) > 16 || !((0x10110u >> filter_width) & 1))
+    return false;
+  *w = filter_width >> 3;
+  *l = len >> 4;
+  auto clamp_u8 = [](int v) { return static_cast<unsigned>(v) <= 255 ? v : v < 0 ? 0 : 255; };
+  *E = clamp_u8(*E);
+  *I = clamp_u8(*I);
+  *H = clamp_u8(*H);
   return true;
 }
 
@@ -186,6 +189,7 @@ namespace v3d {
 namespace vp9 {
 
 const LpfDsp &lpf_dsp() { return g_lpf_table.get(); }
+
 
 }  // namespace vp9
 }  // namespace v3d

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// v3d-bench --section peers [--peer-checkasm PATH] [--peer-ghz F]: the project's kernels beside a
+// peer's (FFmpeg's checkasm, built outside the repository: docs/benchmarks.md says how), one
+// thread, ns per call, on the rows checkasm benchmarks:
+//  * VP9 inverse transform + add, every size/type and WHT, and for DCT_DCT every "subN" row
+//    (non-zero coefficients only in the top-left N x N, eob = the scan position where the scan
+//    first leaves that square: checkasm's copy_subcoefs rule). The peer's assembly does the same
+//    work for any coefficient values with a given eob; the project's kernels choose a 16-bit or a
+//    32-bit path from the coefficients, so the project gets two columns: "small" (|c| <= 48,
+//    inside every 16-bit bound, as typical dequantized residuals) and "large" (|c| <= 2047).
+//  * VP9 loop filter edges: 4/8/16-wide over 8 pixels, 16-wide over 16, and the 16-pixel
+//    4+4 / 8+8 pairs (checkasm's mix2 44 / 88), E 20, I 10, H 7, lines of every regime (flat16,
+//    flat8, normal, off: two of each per 8 lines, as checkasm builds them).
+//  * H.264 edges (luma, luma intra, chroma, chroma intra; both directions): random pixels and
+//    checkasm's 35 alpha/beta/tc0 sets, averaged over the sets.
+// The project is timed through its DSP table slots (the peer through its DSP pointers); the
+// public functions' extra cost is the calls section's business (bench_calls.cpp). Without a
+// peer, the project's column alone is printed.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bench_common.h"
+#include "bench_peer_run.h"
+#include "h264/deblock/deblock.h"
+#include "v3d/v3d.h"
+#include "vp9/itx/itx.h"
+#include "vp9/lpf/lpf.h"
+
+namespace v3d {
+namespace vp9 {
+// The decoder's scan tables (vp9/dec/tile_scan_tables.cpp; its header's enums clash with
+// vp9/itx/itx.h's, so they are declared here).
+extern const int16_t kDefaultScan4x4[16], kColScan4x4[16], kRowScan4x4[16];
+extern const int16_t kDefaultScan8x8[64], kColScan8x8[64], kRowScan8x8[64];
+extern const int16_t kDefaultScan16x16[256], kColScan16x16[256], kRowScan16x16[256];
+extern const int16_t kDefaultScan32x32[1024];
+}  // namespace vp9
+}  // namespace v3d
+
+namespace v3dbench {
+namespace {
+
+// Scan of a size and type (spec get_scan: ADST_DCT reads rows, DCT_ADST columns).
+const int16_t *scan_for(int size, int type) {
+  using namespace v3d::vp9;
+  static const int16_t *const table[4][4] = {
+      {kDefaultScan4x4, kRowScan4x4, kColScan4x4, kDefaultScan4x4},
+      {kDefaultScan8x8, kRowScan8x8, kColScan8x8, kDefaultScan8x8},
+      {kDefaultScan16x16, kRowScan16x16, kColScan16x16, kDefaultScan16x16},
+      {kDefaultScan32x32, kDefaultScan32x32, kDefaultScan32x32, kDefaultScan32x32}};
+  return table[size][type];
+}
+
+struct Peer {
+  std::map<std::string, PeerFigure> figs;
+  double units_per_ns = 0;
+  bool given = false;
+};
+
+void print_row(const Peer &peer, const std::string &row, const std::string &peer_name,
+               const double *ours, int n_ours) {
+  printf("%-34s", row.c_str());
+  for (int i = 0; i < n_ours; i++) printf(" %9.1f", ours[i]);
+  auto it = peer.figs.find(peer_name);
+  if (!peer.given || it == peer.figs.end() || peer.units_per_ns <= 0) {
+    printf(" %9s %-9s\n", "-", peer.given ? "no SIMD" : "");
+    return;
+  }
+  const double p = it->second.units / peer.units_per_ns;
+  printf(" %9.1f %-9s", p, it->second.cpu.c_str());
+  for (int i = 0; i < n_ours; i++) printf(" %6.2f", ours[i] / p);
+  printf("\n");
+}
+
+const char *const kTypeName[5] = {"dct_dct", "adst_dct", "dct_adst", "adst_adst", "wht_wht"};
+
+// Coefficients of one "subN" row: scan positions in order while they stay inside the top-left
+// sub x sub square get a random non-zero value in [-max, max]; returns the eob (the count).
+int sub_coeffs(int size, int type, int sub, int max, Rng &rng, std::vector<int16_t> &c) {
+  const int n = 4 << size, nn = n * n;
+  c.assign(static_cast<size_t>(nn), 0);
+  const int16_t *scan = scan_for(size, type == v3d::vp9::kWhtWht ? 0 : type);
+  int eob = 0;
+  for (; eob < nn; eob++) {
+    const int rc = scan[eob];
+    if (rc % n >= sub || rc / n >= sub) break;
+    int v = rng.range(-max, max);
+    c[static_cast<size_t>(rc)] = static_cast<int16_t>(v ? v : 1);
+  }
+  return eob;
+}
+
+void itx_rows(const Peer &peer) {
+  using namespace v3d::vp9;
+  printf("\nVP9 inverse transform + add, ns per call%s\n",
+         peer.given ? "; ratio = project / peer" : "");
+  printf("%-34s %9s %9s %9s %-9s %6s %6s\n", "row (checkasm name)", "small", "large", "peer",
+         "peer simd", "small", "large");
+  const ItxDsp &dsp = itx_dsp();
+  Rng rng{24};
+  std::vector<uint8_t> dst(64 * 64);
+  for (auto &p : dst) p = static_cast<uint8_t>(rng.below(256));
+  std::vector<int16_t> c;
+  for (int s = 0; s < 4; s++) {
+    const int n = 4 << s;
+    for (int t = 0; t < kNumTxTypes; t++) {
+      if (!valid_tx(s, t)) continue;
+      // checkasm's sub sequence: 1, 2, 4, 8, 12, ... for DCT_DCT, the full block otherwise.
+      for (int sub = (t == kDctDct) ? 1 : n; sub <= n; sub = sub < 4 ? sub * 2 : sub + 4) {
+        double ours[2];
+        for (int k = 0; k < 2; k++) {
+          const int eob = sub_coeffs(s, t, sub, k ? 2047 : 48, rng, c);
+          ItxAddFn fn = dsp.add[s][t];
+          ours[k] = ns_per_call([&] { fn(dst.data(), 64, c.data(), eob); }, 200);
+        }
+        char name[64];
+        snprintf(name, sizeof name, "vp9_inv_%s_%dx%d_sub%d_add_8", kTypeName[t], n, n, sub);
+        print_row(peer, name, name, ours, 2);
+      }
+    }
+  }
+}
+
+// One line across a VP9 edge, p7..p0 at v[0..7], q0..q7 at v[8..15], of regime cls: 0 flat16,
+// 1 flat8 (outer pixels random), 2 normal (inner steps within I, outer random), 3 off (random).
+void lpf_line(Rng &rng, int cls, int E, int I, uint8_t v[16]) {
+  int px[16];
+  for (int &x : px) x = rng.range(0, 255);
+  if (cls < 3) {
+    const int q0 = rng.range(0, 255);
+    const int p0 = q0 + rng.range(-(E >> 2), E >> 2);
+    px[8] = q0;
+    px[7] = p0;
+    const int inner = cls == 0 ? 8 : 4, step = cls == 2 ? I : 1;
+    for (int j = 1; j < inner; j++) {
+      px[7 - j] = (cls == 2 ? px[8 - j] : p0) + rng.range(-step, step);
+      px[8 + j] = (cls == 2 ? px[7 + j] : q0) + rng.range(-step, step);
+    }
+  }
+  for (int j = 0; j < 16; j++) v[j] = static_cast<uint8_t>(std::min(255, std::max(0, px[j])));
+}
+
+void lpf_rows(const Peer &peer) {
+  using namespace v3d::vp9;
+  printf("\nVP9 loop filter edge, ns per call (h: vertical edge, v: horizontal edge)\n");
+  printf("%-34s %9s %9s %-9s %6s\n", "row (checkasm name)", "project", "peer", "peer simd", "ratio");
+  const LpfDsp &dsp = lpf_dsp();
+  constexpr int kStride = 64, E = 20, I = 10, H = 7;
+  struct R {
+    const char *name;  // checkasm's, with %s for h / v
+    int w, len;        // our slot: width index (kLpf4/8/16), len 0 = 8 pixels, 1 = 16
+  };
+  static const R kRows[] = {{"vp9_loop_filter_%s_4_8_8bpp", kLpf4, 0},
+                            {"vp9_loop_filter_%s_8_8_8bpp", kLpf8, 0},
+                            {"vp9_loop_filter_%s_16_8_8bpp", kLpf16, 0},
+                            {"vp9_loop_filter_%s_16_16_8bpp", kLpf16, 1},
+                            {"vp9_loop_filter_mix2_%s_44_16_8bpp", kLpf4, 1},
+                            {"vp9_loop_filter_mix2_%s_88_16_8bpp", kLpf8, 1}};
+  Rng rng{9};
+  for (const R &r : kRows)
+    for (int dir = 0; dir < 2; dir++) {
+      std::vector<uint8_t> buf(kStride * 48);
+      uint8_t *edge = buf.data() + 16 * kStride + 16;  // q0 of the first line
+      const int len = r.len ? 16 : 8;
+      for (int i = 0; i < len; i++) {
+        uint8_t v[16];
+        lpf_line(rng, (i % 8) / 2, E, I, v);
+        for (int j = 0; j < 16; j++) {
+          const int off = j - 8;  // across the edge
+          if (dir == 0) edge[i * kStride + off] = v[j];
+          else edge[off * kStride + i] = v[j];
+        }
+      }
+      LpfEdgeFn fn = dsp.edge[dir][r.w][r.len];
+      const double ours = ns_per_call([&] { fn(edge, kStride, E, I, H); });
+      char name[64];
+      snprintf(name, sizeof name, r.name, dir ? "v" : "h");
+      print_row(peer, name, name, &ours, 1);
+    }
+}
+
+void h264_rows(const Peer &peer) {
+  using namespace v3d::h264;
+  printf("\nH.264 deblocking edge, ns per call, mean over checkasm's 35 alpha/beta/tc0 sets "
+         "(h: vertical edge, v: horizontal edge)\n");
+  printf("%-34s %9s %9s %-9s %6s\n", "row (checkasm name)", "project", "peer", "peer simd", "ratio");
+  const DeblockDsp &dsp = deblock_dsp();
+  constexpr int kSets = 35;
+  int alphas[kSets], betas[kSets];
+  int8_t tc0[kSets][4];
+  for (int i = kSets, a = 255, c = 250; --i >= 0;) {  // checkasm h264dsp's parameter sets
+    alphas[i] = a;
+    betas[i] = (i + 2) / 2;
+    tc0[i][0] = tc0[i][3] = static_cast<int8_t>((c + 6) / 10);
+    tc0[i][1] = static_cast<int8_t>((c + 7) / 15);
+    tc0[i][2] = static_cast<int8_t>((c + 9) / 20);
+    a = a * 9 / 10;
+    c = c * 9 / 10;
+  }
+  static const char *const kKind[4] = {"luma", "luma_intra", "chroma", "chroma_intra"};
+  Rng rng{264};
+  for (int k = 0; k < 4; k++)
+    for (int dir = 1; dir >= 0; dir--) {
+      double sum = 0;
+      for (int j = 0; j < kSets; j++) {
+        std::vector<uint8_t> buf(32 * 32);
+        for (auto &p : buf) p = static_cast<uint8_t>(rng.below(256));
+        uint8_t *pix = buf.data() + 8 * 32 + (dir ? 0 : (j & 15) * 4);
+        const int al = alphas[j], be = betas[j];
+        const int8_t *tc = tc0[j];
+        switch (k) {
+          case 0: sum += ns_per_call([&] { dsp.luma[dir](pix, 32, al, be, tc); }, 60); break;
+          case 1: sum += ns_per_call([&] { dsp.luma_intra[dir](pix, 32, al, be); }, 60); break;
+          case 2: sum += ns_per_call([&] { dsp.chroma[dir](pix, 32, al, be, tc); }, 60); break;
+          default: sum += ns_per_call([&] { dsp.chroma_intra[dir](pix, 32, al, be); }, 60); break;
+        }
+      }
+      const double ours = sum / kSets;
+      char name[64];
+      snprintf(name, sizeof name, "%s_loop_filter_%s_8bpp", dir ? "v" : "h", kKind[k]);
+      print_row(peer, name, name, &ours, 1);
+    }
+}
+
+}  // namespace
+
+void bench_peers(const Options &opt) {
+  Peer peer;
+  peer.given = !opt.peer_checkasm.empty();
+  if (peer.given) {
+    std::string log;
+    auto add = [&](const char *test, const char *pattern) {
+      for (auto &f : run_checkasm(opt.peer_checkasm, test, pattern, &log)) peer.figs[f.first] = f.second;
+    };
+    // checkasm matches --bench=PATTERN against whole names, '*' a wildcard.
+    add("vp9dsp", "vp9_inv_*");
+    add("vp9dsp", "vp9_loop_filter_*");
+    add("h264dsp", "*_loop_filter_*");
+    peer.units_per_ns = opt.peer_ghz > 0 ? opt.peer_ghz : native_timer_per_ns();
+    printf("peer: %s, %zu functions with SIMD figures; its units: %s, %.4f per ns\n",
+           opt.peer_checkasm.c_str(), peer.figs.size(),
+           opt.peer_ghz > 0 ? "as given by --peer-ghz"
+                            : "checkasm's native timer (x86: TSC, aarch64: cntvct), calibrated "
+                              "here against steady_clock",
+           peer.units_per_ns);
+    if (peer.figs.empty()) {  // no peer column rather than a column of "no SIMD"
+      printf("peer: checkasm listed nothing; its stderr:\n%s", log.c_str());
+      peer.given = false;
+    }
+  }
+  printf("project: SIMD target %s, timed through its DSP table slots; one thread (pin with "
+         "taskset: the peer inherits the affinity)\n", v3d_cpu_target());
+  itx_rows(peer);
+  lpf_rows(peer);
+  h264_rows(peer);
+}
+
+}  // namespace v3dbench
