@@ -215,7 +215,10 @@ void check_counters(V3dVp9Decoder *dec, const std::vector<Packet> &pkts, size_t 
       {"segmentation", c.segmentation_frames}, {"switchable-filter", c.switchable_filter_frames},
       {"tx-select", c.tx_select_frames}, {"high-precision-mv", c.high_precision_mv_frames},
       {"sharpness", c.sharpness_frames}, {"lf-deltas", c.lf_delta_frames},
-      {"tile-rows", c.tile_row_frames}, {"blocks", c.blocks}, {"intra", c.intra_blocks},
+      {"tile-rows", c.tile_row_frames},
+      {"frame-path-frames", c.frame_path_frames}, {"frame-path-tx", c.frame_path_transforms},
+      {"frame-path-gpu-tx", c.frame_path_gpu_transforms},
+      {"deferred-intra", c.deferred_intra_blocks}, {"blocks", c.blocks}, {"intra", c.intra_blocks},
       {"inter", c.inter_blocks}, {"sub8x8", c.sub8x8_blocks}, {"skip", c.skip_blocks},
       {"scaled-preds", c.scaled_predictions}, {"edge-emulated-preds", c.edge_emulated_predictions},
       {"seg-predicted", c.seg_predicted_blocks}, {"seg-skip", c.seg_skip_blocks},
@@ -470,8 +473,8 @@ int main() {
       }
     }
     const std::string stats = v3d_vp9_decoder_stats(dec);
-    const char *want = residuals == V3D_VP9_RESIDUALS_FRAME ? "# frame-path frames 14 tx "
-                                                            : "# frame-path frames 0 tx 0 ";
+    const char *want = residuals == V3D_VP9_RESIDUALS_FRAME ? "# frame-path-frames 14 frame-path-tx "
+                                                            : "# frame-path-frames 0 frame-path-tx 0 ";
     check(stats.find(want) != std::string::npos, "residuals %d: counters lack '%s':\n%s",
           residuals, want, stats.c_str());
     v3d_vp9_decoder_free(dec);

@@ -97,7 +97,8 @@ std::string format_counters(const V3dVp9DecoderCounters &c) {
                 ull(c.seg_skip_blocks), ull(c.seg_ref_blocks));
   out += line;
   std::snprintf(line, sizeof line,
-                "# frame-path frames %llu tx %llu gpu-tx %llu deferred-intra %llu\n",
+                "# frame-path-frames %llu frame-path-tx %llu frame-path-gpu-tx %llu "
+                "deferred-intra %llu\n",
                 ull(c.frame_path_frames), ull(c.frame_path_transforms),
                 ull(c.frame_path_gpu_transforms), ull(c.deferred_intra_blocks));
   out += line;
