@@ -4,9 +4,11 @@
 // Units of work: one superblock row of one tile column (its worker keeps the bool decoder and
 // contexts between rows, so a column's rows run in order, one at a time), and one superblock
 // row of the loop filter (lpf_filter_sb over the row, the lpf family's own per-superblock
-// process). Threads take the filter row when it is ready, else the tile column that is furthest
-// behind, so the frame is decoded roughly row by row across tile columns and the filter follows
-// a row or two behind while the rows are still in cache.
+// process). Threads take the filter row when it is ready and the filter row above is done, else
+// the tile column that is furthest behind, else a ready filter row behind one still running; so
+// the frame is decoded roughly row by row across tile columns, the filter follows a row or two
+// behind while the rows are still in cache, and a thread waits on another's filter row only
+// when it has nothing else to do.
 //
 // When a filter row is ready: intra prediction reads the current frame's unfiltered pixels, and
 // the filter of superblock row r writes pixel rows 64r-8 .. 64r+63 (luma; chroma with 32); the
@@ -104,6 +106,7 @@ class FrameSchedule {
   std::vector<int> next_row_;  // per tile column: the next superblock row to decode
   std::vector<char> busy_;     // per tile column: a thread decodes it now
   int lf_next_ = 0;            // next filter row to take
+  int lf_finished_ = 0;        // filter rows done
   int fail_tile_row_ = 0, fail_col_ = 0, fail_row_ = -1;
   std::string fail_msg_;
 
@@ -142,19 +145,23 @@ void FrameSchedule::filter_row(int sb_row) {
 void FrameSchedule::run() {
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
-    // The filter first: its rows form a chain, and what it filters was decoded last.
-    if (lf_ && fail_row_ < 0 && lf_next_ < sb_rows_ &&
-        rows_decoded() >= std::min(lf_next_ + 2, sb_rows_)) {
-      const int r = lf_next_++;
-      lock.unlock();
-      filter_row(r);
-      lock.lock();
-      continue;
-    }
+    // The filter first when its row above is done (its rows form a chain, and what it filters
+    // was decoded last); a filter row behind one still running only when no column is free,
+    // since it waits on that row as it goes.
+    const bool lf_ready = lf_ && fail_row_ < 0 && lf_next_ < sb_rows_ &&
+                          rows_decoded() >= std::min(lf_next_ + 2, sb_rows_);
     int col = -1;
     for (int c = 0; c < tile_cols_; ++c) {
       if (busy_[size_t(c)] || next_row_[size_t(c)] >= limit_) continue;
       if (col < 0 || next_row_[size_t(c)] < next_row_[size_t(col)]) col = c;
+    }
+    if (lf_ready && (lf_finished_ == lf_next_ || col < 0)) {
+      const int r = lf_next_++;
+      lock.unlock();
+      filter_row(r);
+      lock.lock();
+      ++lf_finished_;  // rows finish in order: each waits for the one above to finish
+      continue;
     }
     if (col >= 0) {
       const int row = next_row_[size_t(col)];
