@@ -27,7 +27,6 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
-#include <thread>
 
 #include "sched/context.h"
 #include "vp9/dec/tile_internal.h"
@@ -110,8 +109,14 @@ class FrameSchedule {
   int fail_tile_row_ = 0, fail_col_ = 0, fail_row_ = -1;
   std::string fail_msg_;
 
-  // Filter progress: superblocks done per filter row (written by the row's thread only).
+  // Filter progress: superblocks done per filter row (written by the row's thread only), and
+  // the sleep of a filter row waiting for the one above (lf_waiters_: threads asleep or about
+  // to sleep there).
   std::unique_ptr<std::atomic<int>[]> lf_cols_;
+  std::mutex lf_mu_;
+  std::condition_variable lf_cv_;
+  std::atomic<int> lf_waiters_{0};
+  static constexpr int kSpins = 200;  // pause rounds (about 10 us) before sleeping
 };
 
 bool FrameSchedule::decode_unit(int col, int sb_row, std::string *err) {
@@ -127,18 +132,31 @@ bool FrameSchedule::decode_unit(int col, int sb_row, std::string *err) {
 void FrameSchedule::filter_row(int sb_row) {
   const LpfDsp &dsp = lpf_dsp();
   std::atomic<int> *above = sb_row > 0 ? &lf_cols_[size_t(sb_row) - 1] : nullptr;
+  std::atomic<int> &mine = lf_cols_[size_t(sb_row)];
   for (int c = 0; c < sb_cols_; ++c) {
     if (above) {
       const int need = std::min(c + 2, sb_cols_);
+      // A short spin (the row above is usually a superblock ahead), then sleep: a thread that
+      // yields instead waits a whole time slice behind other processes on a busy machine.
       for (int spins = 0; above->load(std::memory_order_acquire) < need; ++spins) {
-        if (spins < 64)
+        if (spins < kSpins) {
           cpu_relax();
-        else
-          std::this_thread::yield();  // the row above's thread may have lost its core
+          continue;
+        }
+        std::unique_lock<std::mutex> lock(lf_mu_);
+        lf_waiters_.fetch_add(1, std::memory_order_seq_cst);
+        lf_cv_.wait(lock, [&] { return above->load(std::memory_order_acquire) >= need; });
+        lf_waiters_.fetch_sub(1, std::memory_order_relaxed);
+        break;
       }
     }
     lpf_filter_sb(*lf_, dsp, sb_row, c);
-    lf_cols_[size_t(sb_row)].store(c + 1, std::memory_order_release);
+    mine.store(c + 1, std::memory_order_seq_cst);
+    if (lf_waiters_.load(std::memory_order_seq_cst) > 0) {
+      // Under lf_mu_, so that a waiter between its check and its sleep cannot miss this.
+      std::lock_guard<std::mutex> lock(lf_mu_);
+      lf_cv_.notify_all();
+    }
   }
 }
 
