@@ -4,9 +4,11 @@
 // Units of work: one superblock row of one tile column (its worker keeps the bool decoder and
 // contexts between rows, so a column's rows run in order, one at a time), and one superblock
 // row of the loop filter (lpf_filter_sb over the row, the lpf family's own per-superblock
-// process). Threads take the filter row when it is ready, else the tile column that is furthest
-// behind, so the frame is decoded roughly row by row across tile columns and the filter follows
-// a row or two behind while the rows are still in cache.
+// process). Threads take the filter row when it is ready and the filter row above is done, else
+// the tile column that is furthest behind, else a ready filter row behind one still running; so
+// the frame is decoded roughly row by row across tile columns, the filter follows a row or two
+// behind while the rows are still in cache, and a thread waits on another's filter row only
+// when it has nothing else to do.
 //
 // When a filter row is ready: intra prediction reads the current frame's unfiltered pixels, and
 // the filter of superblock row r writes pixel rows 64r-8 .. 64r+63 (luma; chroma with 32); the
@@ -25,7 +27,6 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
-#include <thread>
 
 #include "sched/context.h"
 #include "vp9/dec/tile_internal.h"
@@ -104,11 +105,18 @@ class FrameSchedule {
   std::vector<int> next_row_;  // per tile column: the next superblock row to decode
   std::vector<char> busy_;     // per tile column: a thread decodes it now
   int lf_next_ = 0;            // next filter row to take
+  int lf_finished_ = 0;        // filter rows done
   int fail_tile_row_ = 0, fail_col_ = 0, fail_row_ = -1;
   std::string fail_msg_;
 
-  // Filter progress: superblocks done per filter row (written by the row's thread only).
+  // Filter progress: superblocks done per filter row (written by the row's thread only), and
+  // the sleep of a filter row waiting for the one above (lf_waiters_: threads asleep or about
+  // to sleep there).
   std::unique_ptr<std::atomic<int>[]> lf_cols_;
+  std::mutex lf_mu_;
+  std::condition_variable lf_cv_;
+  std::atomic<int> lf_waiters_{0};
+  static constexpr int kSpins = 200;  // pause rounds (about 10 us) before sleeping
 };
 
 bool FrameSchedule::decode_unit(int col, int sb_row, std::string *err) {
@@ -124,37 +132,54 @@ bool FrameSchedule::decode_unit(int col, int sb_row, std::string *err) {
 void FrameSchedule::filter_row(int sb_row) {
   const LpfDsp &dsp = lpf_dsp();
   std::atomic<int> *above = sb_row > 0 ? &lf_cols_[size_t(sb_row) - 1] : nullptr;
+  std::atomic<int> &mine = lf_cols_[size_t(sb_row)];
   for (int c = 0; c < sb_cols_; ++c) {
     if (above) {
       const int need = std::min(c + 2, sb_cols_);
+      // A short spin (the row above is usually a superblock ahead), then sleep: a thread that
+      // yields instead waits a whole time slice behind other processes on a busy machine.
       for (int spins = 0; above->load(std::memory_order_acquire) < need; ++spins) {
-        if (spins < 64)
+        if (spins < kSpins) {
           cpu_relax();
-        else
-          std::this_thread::yield();  // the row above's thread may have lost its core
+          continue;
+        }
+        std::unique_lock<std::mutex> lock(lf_mu_);
+        lf_waiters_.fetch_add(1, std::memory_order_seq_cst);
+        lf_cv_.wait(lock, [&] { return above->load(std::memory_order_acquire) >= need; });
+        lf_waiters_.fetch_sub(1, std::memory_order_relaxed);
+        break;
       }
     }
     lpf_filter_sb(*lf_, dsp, sb_row, c);
-    lf_cols_[size_t(sb_row)].store(c + 1, std::memory_order_release);
+    mine.store(c + 1, std::memory_order_seq_cst);
+    if (lf_waiters_.load(std::memory_order_seq_cst) > 0) {
+      // Under lf_mu_, so that a waiter between its check and its sleep cannot miss this.
+      std::lock_guard<std::mutex> lock(lf_mu_);
+      lf_cv_.notify_all();
+    }
   }
 }
 
 void FrameSchedule::run() {
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
-    // The filter first: its rows form a chain, and what it filters was decoded last.
-    if (lf_ && fail_row_ < 0 && lf_next_ < sb_rows_ &&
-        rows_decoded() >= std::min(lf_next_ + 2, sb_rows_)) {
-      const int r = lf_next_++;
-      lock.unlock();
-      filter_row(r);
-      lock.lock();
-      continue;
-    }
+    // The filter first when its row above is done (its rows form a chain, and what it filters
+    // was decoded last); a filter row behind one still running only when no column is free,
+    // since it waits on that row as it goes.
+    const bool lf_ready = lf_ && fail_row_ < 0 && lf_next_ < sb_rows_ &&
+                          rows_decoded() >= std::min(lf_next_ + 2, sb_rows_);
     int col = -1;
     for (int c = 0; c < tile_cols_; ++c) {
       if (busy_[size_t(c)] || next_row_[size_t(c)] >= limit_) continue;
       if (col < 0 || next_row_[size_t(c)] < next_row_[size_t(col)]) col = c;
+    }
+    if (lf_ready && (lf_finished_ == lf_next_ || col < 0)) {
+      const int r = lf_next_++;
+      lock.unlock();
+      filter_row(r);
+      lock.lock();
+      ++lf_finished_;  // rows finish in order: each waits for the one above to finish
+      continue;
     }
     if (col >= 0) {
       const int row = next_row_[size_t(col)];
