@@ -3,7 +3,7 @@
 // again on the same 64x64 destination, ns per call (the minimum over many short timings, so a
 // sample that lost the CPU on a shared machine does not count). One row per case that issue
 // reports compare against FFmpeg's checkasm: full blocks of every size and type, DC only
-// (eob 1), and the low-eob corners (non-zero coefficients only in the top-left 4x4 or 8x8).
+// (eob 1), and the low-eob corners (non-zero coefficients only in a top-left square).
 // Printed for every CPU target this machine has (v3d_cpu_targets()).
 //
 // Coefficients: "full" blocks are random in [-kFullMax, kFullMax] (every coefficient non-zero
@@ -63,31 +63,47 @@ double time_row(v3d::vp9::ItxAddFn fn, const Row &r, uint64_t seed) {
   return best;
 }
 
+// The rows: every valid (size, type) pair with all coefficients non-zero ("full") and with only
+// the DC coefficient ("sub1"); for 4x4 and 8x8 also "small" (inside the 16-bit bounds); for
+// DCT_DCT of 8x8 and up also the top-left sub x sub corners (FFmpeg checkasm's "subN" rows).
+// The eob passed is what a decoder would pass for such a block: 1 for DC only, n*n for full
+// blocks, and 3/2 sub^2 (the scan reaches a corner's last coefficient about there) otherwise.
+std::vector<Row> make_rows() {
+  using namespace v3d::vp9;
+  static const char *kTypes[] = {"DCT_DCT", "ADST_DCT", "DCT_ADST", "ADST_ADST", "WHT_WHT"};
+  static char names[128][40];
+  std::vector<Row> rows;
+  auto add = [&](int size, int type, int corner, int max, const char *what) {
+    const int n = 4 << size;
+    const int eob = corner == 1 ? 1 : corner == n ? n * n : corner * corner * 3 / 2;
+    char *name = names[rows.size()];
+    snprintf(name, sizeof names[0], "%dx%d %s %s", n, n, kTypes[type], what);
+    rows.push_back(Row{name, size, type, corner, max, eob});
+  };
+  char sub[16];
+  for (int size = 0; size < kNumTxSizes; size++) {
+    const int n = 4 << size;
+    for (int type = 0; type < kNumTxTypes; type++) {
+      if (!valid_tx(size, type)) continue;
+      add(size, type, n, type == kWhtWht ? 256 : kFullMax, "full");
+      if (size <= kTx8x8 && type != kWhtWht) add(size, type, n, kSmallMax, "small");
+      if (type == kWhtWht) continue;
+      add(size, type, 1, kFullMax, "sub1");
+      if (type != kDctDct) continue;
+      for (int c = 2; c < n; c *= 2) {  // FFmpeg checkasm's sub2, sub4, ... below n
+        snprintf(sub, sizeof sub, "sub%d", c);
+        add(size, type, c, kFullMax, sub);
+      }
+    }
+  }
+  return rows;
+}
+
 }  // namespace
 
 void bench_itx_rows(FILE *out) {
   using namespace v3d::vp9;
-  static const Row kRows[] = {
-      {"4x4 DCT_DCT full", kTx4x4, kDctDct, 4, kFullMax, 16},
-      {"4x4 DCT_DCT small", kTx4x4, kDctDct, 4, kSmallMax, 16},
-      {"4x4 ADST_ADST full", kTx4x4, kAdstAdst, 4, kFullMax, 16},
-      {"4x4 ADST_ADST small", kTx4x4, kAdstAdst, 4, kSmallMax, 16},
-      {"4x4 WHT_WHT", kTx4x4, kWhtWht, 4, 256, 16},
-      {"8x8 DCT_DCT full", kTx8x8, kDctDct, 8, kFullMax, 64},
-      {"8x8 DCT_DCT small", kTx8x8, kDctDct, 8, kSmallMax, 64},
-      {"8x8 ADST_ADST full", kTx8x8, kAdstAdst, 8, kFullMax, 64},
-      {"8x8 ADST_ADST small", kTx8x8, kAdstAdst, 8, kSmallMax, 64},
-      {"16x16 DCT_DCT full", kTx16x16, kDctDct, 16, kFullMax, 256},
-      {"16x16 ADST_ADST full", kTx16x16, kAdstAdst, 16, kFullMax, 256},
-      {"32x32 DCT_DCT full", kTx32x32, kDctDct, 32, kFullMax, 1024},
-      {"4x4 DCT_DCT DC only", kTx4x4, kDctDct, 1, kFullMax, 1},
-      {"8x8 DCT_DCT DC only", kTx8x8, kDctDct, 1, kFullMax, 1},
-      {"16x16 DCT_DCT DC only", kTx16x16, kDctDct, 1, kFullMax, 1},
-      {"32x32 DCT_DCT DC only", kTx32x32, kDctDct, 1, kFullMax, 1},
-      {"8x8 DCT_DCT 4x4 corner", kTx8x8, kDctDct, 4, kFullMax, 12},
-      {"16x16 DCT_DCT 4x4 corner", kTx16x16, kDctDct, 4, kFullMax, 24},
-      {"32x32 DCT_DCT 8x8 corner", kTx32x32, kDctDct, 8, kFullMax, 34},
-  };
+  const std::vector<Row> rows = make_rows();
   const char *names[16];
   int nt = v3d_cpu_targets(names, 16);
   if (nt > 16) nt = 16;
@@ -102,11 +118,12 @@ void bench_itx_rows(FILE *out) {
   }
   v3d_cpu_force_target(nullptr);
   int seed = 1;
-  for (const Row &r : kRows) {
+  for (const Row &r : rows) {
     fprintf(out, "%-26s", r.name);
     for (int t = 0; t < nt; t++)
       fprintf(out, " %9.1f", time_row(dsps[t].add[r.size][r.type], r, seed));
     fprintf(out, "\n");
+    fflush(out);
     seed++;
   }
 }

@@ -86,18 +86,78 @@ HWY_INLINE void AddRow(D d, uint8_t *p, hn::Vec<D> x) {
 #endif
 }
 
+// Lanes [0, L) of a full-width vector from kK = L / Lr narrower vectors p[0], p[s], p[2s], ...
+// (lowest lanes first).
+template <size_t kK, class D, class VR>
+HWY_INLINE hn::Vec<D> ConcatTiles(D d, const VR *p, size_t s) {
+  if constexpr (kK == 1) {
+    return p[0];
+  } else if constexpr (kK == 2) {
+    return hn::Combine(d, p[s], p[0]);
+  } else {
+    static_assert(kK == 4, "1, 2 or 4 tiles");
+    const hn::Half<D> dh;
+    return hn::Combine(d, hn::Combine(dh, p[3 * s], p[2 * s]), hn::Combine(dh, p[s], p[0]));
+  }
+}
+
+// Row pass of the rows [g, g + Lr) of a block whose non-zero coefficients lie in rows < kNzR
+// and columns < kNzC, Lr = the lanes of DR (lane = row): afterwards v[t * Lr + i] lane l =
+// intermediate (g + i, t * Lr + l).
+template <size_t kN, class Row, int kNzR, int kNzC, class DR, class VR = hn::Vec<DR>>
+HWY_INLINE void RowPass(DR dr, const int16_t *coeffs, size_t g, VR *v) {
+  const hn::Rebind<int16_t, DR> dr16;
+  constexpr size_t Lr = hn::MaxLanes(DR());
+  constexpr size_t kR = static_cast<size_t>(kNzR);
+  constexpr size_t kTiles = (static_cast<size_t>(kNzC) + Lr - 1) / Lr;  // column tiles read
+  V3D_UNROLL
+  for (size_t t = 0; t < kN / Lr; t++) {
+    VR *tile = v + t * Lr;
+    if (t < kTiles) {
+      V3D_UNROLL
+      for (size_t l = 0; l < Lr; l++)
+        tile[l] = g + l < kR ? hn::PromoteTo(dr, hn::LoadU(dr16, coeffs + (g + l) * kN + t * Lr))
+                             : hn::Zero(dr);
+      TransposeTile(dr, tile);
+    } else {
+      V3D_UNROLL
+      for (size_t l = 0; l < Lr; l++) tile[l] = hn::Zero(dr);
+    }
+  }
+  Row::template Run<kN, kNzC>(dr, v);
+  V3D_UNROLL
+  for (size_t t = 0; t < kN / Lr; t++) TransposeTile(dr, v + t * Lr);
+}
+
+// Column pass of the columns [c, c + L) (lane = column; u[i] = intermediate row i, zero from
+// kNzR on), rounded and added to dst.
+template <size_t kN, class Col, int kNzR, class D, class V = hn::Vec<D>>
+HWY_INLINE void ColPass(D d, uint8_t *dst, ptrdiff_t stride, size_t c, V *u) {
+  constexpr int kShift = kN == 4 ? 4 : kN == 8 ? 5 : 6;
+  Col::template Run<kN, kNzR>(d, u);
+  V3D_UNROLL
+  for (size_t i = 0; i < kN; i++) {
+    AddRow<kShift>(d, dst + static_cast<ptrdiff_t>(i) * stride + c, u[i]);
+  }
+}
+
 // 2-D transform of an kN x kN block whose non-zero coefficients all lie in rows < kNzR and
 // columns < kNzC. Row transform Row, column transform Col (TxDct / TxAdst).
+// Row pass: lane = row; column pass: full-width vectors, lane = column. Full blocks that fit one
+// vector (kN == L) stay in registers. A corner block of up to 16 x 16 whose non-zero rows fit
+// one narrow vector (4, 8 or 16 lanes) transforms and transposes only those rows, and its
+// column vectors are put together in registers from the row pass's tiles. Otherwise the row
+// results go through a small aligned stack buffer.
 template <size_t kN, class Row, class Col, int kNzR, int kNzC>
 HWY_NOINLINE void Add2D(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs) {
   using D = hn::CappedTag<int32_t, kN>;
   using V = hn::Vec<D>;
   const D d;
-  const hn::Rebind<int16_t, D> d16;
   constexpr size_t L = hn::MaxLanes(D());
   constexpr int kShift = kN == 4 ? 4 : kN == 8 ? 5 : 6;
   constexpr size_t kR = static_cast<size_t>(kNzR);
-  if constexpr (L == kN) {
+  if constexpr (L == kN && (kR == kN || kN == 4)) {
+    const hn::Rebind<int16_t, D> d16;
     V v[kN];
     V3D_UNROLL
     for (size_t i = 0; i < kN; i++)
@@ -110,45 +170,46 @@ HWY_NOINLINE void Add2D(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs) {
     for (size_t i = 0; i < kN; i++) {
       AddRow<kShift>(d, dst + static_cast<ptrdiff_t>(i) * stride, v[i]);
     }
+    return;
+  }
+  // Narrow row pass: the fewest of 4, 8, 16 lanes holding the kR rows. Kept in registers when
+  // one group of rows does and kN <= 16 (32 vectors of both passes at once would spill). The
+  // buffered form uses full-width rows: loads wider than the stores that wrote them would miss
+  // store-to-load forwarding.
+  constexpr size_t kWant = kR <= 4 ? 4 : kR <= 8 ? 8 : 16;
+  constexpr size_t kNarrow = kWant < L ? kWant : L;
+  constexpr bool kInRegs = kR <= kNarrow && kN <= 16;
+  using DR = hn::CappedTag<int32_t, (kInRegs ? kNarrow : L)>;
+  using VR = hn::Vec<DR>;
+  const DR dr;
+  constexpr size_t Lr = hn::MaxLanes(DR());
+  constexpr size_t kRows = (kR + Lr - 1) / Lr * Lr;  // rows the row pass computes
+  if constexpr (kInRegs) {
+    VR v[kN];
+    RowPass<kN, Row, kNzR, kNzC>(dr, coeffs, 0, v);
+    V3D_UNROLL
+    for (size_t c = 0; c < kN; c += L) {
+      V u[kN];
+      V3D_UNROLL
+      for (size_t i = 0; i < kN; i++)
+        u[i] = i < kR ? ConcatTiles<L / Lr>(d, v + c / Lr * Lr + i, Lr) : hn::Zero(d);
+      ColPass<kN, Col, kNzR>(d, dst, stride, c, u);
+    }
   } else {
-    constexpr size_t kRows = (kR + L - 1) / L * L;  // rows the row pass computes
-    constexpr size_t kTiles = (static_cast<size_t>(kNzC) + L - 1) / L;  // column tiles read
     HWY_ALIGN int32_t tmp[kRows * kN];
     V3D_NO_UNROLL
-    for (size_t g = 0; g < kRows; g += L) {
-      V v[kN];
+    for (size_t g = 0; g < kRows; g += Lr) {
+      VR v[kN];
+      RowPass<kN, Row, kNzR, kNzC>(dr, coeffs, g, v);
       V3D_UNROLL
-      for (size_t t = 0; t < kN / L; t++) {
-        V *tile = v + t * L;
-        if (t < kTiles) {
-          V3D_UNROLL
-          for (size_t l = 0; l < L; l++)
-            tile[l] = g + l < kR ? hn::PromoteTo(d, hn::LoadU(d16, coeffs + (g + l) * kN + t * L))
-                                 : hn::Zero(d);
-          TransposeTile(d, tile);
-        } else {
-          V3D_UNROLL
-          for (size_t l = 0; l < L; l++) tile[l] = hn::Zero(d);
-        }
-      }
-      Row::template Run<kN, kNzC>(d, v);
-      V3D_UNROLL
-      for (size_t t = 0; t < kN / L; t++) {
-        TransposeTile(d, v + t * L);
-        V3D_UNROLL
-        for (size_t l = 0; l < L; l++) hn::Store(v[t * L + l], d, tmp + (g + l) * kN + t * L);
-      }
+      for (size_t j = 0; j < kN; j++) hn::Store(v[j], dr, tmp + (g + j % Lr) * kN + j / Lr * Lr);
     }
     V3D_NO_UNROLL
     for (size_t c = 0; c < kN; c += L) {
       V u[kN];
       V3D_UNROLL
       for (size_t i = 0; i < kN; i++) u[i] = i < kR ? hn::Load(d, tmp + i * kN + c) : hn::Zero(d);
-      Col::template Run<kN, kNzR>(d, u);
-      V3D_UNROLL
-      for (size_t i = 0; i < kN; i++) {
-        AddRow<kShift>(d, dst + static_cast<ptrdiff_t>(i) * stride + c, u[i]);
-      }
+      ColPass<kN, Col, kNzR>(d, dst, stride, c, u);
     }
   }
 }
