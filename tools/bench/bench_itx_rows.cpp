@@ -6,9 +6,14 @@
 // (eob 1), and the low-eob corners (non-zero coefficients only in a top-left square).
 // Printed for every CPU target this machine has (v3d_cpu_targets()).
 //
-// Coefficients: "full" blocks are random in [-kFullMax, kFullMax] (every coefficient non-zero
-// with high probability); "small" blocks in [-kSmallMax, kSmallMax], a range inside every
-// 16-bit-arithmetic bound of the table (docs/itx_int16_bounds.md), so both paths get a row.
+// Coefficients: the plain rows ("full", "subN") are made as FFmpeg's checkasm makes its own:
+// the forward transform of a random residual in [-255, 255], quantized with the finest VP9
+// step (4), so nearly every coefficient is non-zero and the block is one a valid stream can
+// hold; "subN" then keeps only the top-left N x N corner. "wide" rows are uniform in
+// [-kWideMax, kWideMax] (far outside what a valid stream holds: every 16-bit path's bound is
+// exceeded, so they time the 32-bit paths and the cost of the checks that reject the 16-bit
+// ones); "small" rows uniform in [-kSmallMax, kSmallMax], inside every 16-bit bound
+// (docs/itx_int16_bounds.md).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -16,6 +21,7 @@
 #include <vector>
 
 #include "bench_common.h"
+#include "common/vp9_itx_inputs.h"
 #include "v3d/v3d.h"
 #include "vp9/itx/itx.h"
 
@@ -25,7 +31,7 @@ namespace {
 
 using v3dbench::Rng;
 
-constexpr int kFullMax = 2047, kSmallMax = 48;
+constexpr int kReal = 0, kWideMax = 2047, kSmallMax = 48;
 
 double now_ns() {
   return std::chrono::duration<double, std::nano>(
@@ -37,7 +43,7 @@ struct Row {
   const char *name;
   int size, type;
   int corner;  // non-zero coefficients inside the top-left corner x corner square
-  int max;     // coefficient magnitude bound
+  int max;     // kReal, or the bound of uniformly random coefficients
   int eob;     // the hint passed (as a decoder would: 1 for DC only)
 };
 
@@ -45,12 +51,23 @@ double time_row(v3d::vp9::ItxAddFn fn, const Row &r, uint64_t seed) {
   const int n = 4 << r.size;
   std::vector<int16_t> c(static_cast<size_t>(n) * n, 0);
   Rng rng{seed};
-  for (int i = 0; i < r.corner; i++)
-    for (int j = 0; j < r.corner; j++) {
-      int v = static_cast<int>(rng.next() % static_cast<uint64_t>(2 * r.max + 1)) - r.max;
-      if (v == 0) v = 1;
-      c[static_cast<size_t>(i) * n + j] = static_cast<int16_t>(v);
-    }
+  if (r.max == kReal) {
+    v3dtest::Rng trng(seed);
+    int residual[v3dtest::vp9::kMaxCoeffs];
+    v3dtest::vp9::make_residual(trng, r.size, v3dtest::vp9::kPatRandom, residual);
+    v3dtest::vp9::quantize_residual(residual, r.size, r.type, 4, 4, 32, c.data());
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++)
+        if (i >= r.corner || j >= r.corner) c[static_cast<size_t>(i) * n + j] = 0;
+    if (c[0] == 0) c[0] = 1;
+  } else {
+    for (int i = 0; i < r.corner; i++)
+      for (int j = 0; j < r.corner; j++) {
+        int v = static_cast<int>(rng.next() % static_cast<uint64_t>(2 * r.max + 1)) - r.max;
+        if (v == 0) v = 1;
+        c[static_cast<size_t>(i) * n + j] = static_cast<int16_t>(v);
+      }
+  }
   std::vector<uint8_t> dst(64 * 64);
   for (auto &p : dst) p = static_cast<uint8_t>(rng.next() >> 56);
   constexpr int kCalls = 64, kRounds = 400;
@@ -63,9 +80,9 @@ double time_row(v3d::vp9::ItxAddFn fn, const Row &r, uint64_t seed) {
   return best;
 }
 
-// The rows: every valid (size, type) pair with all coefficients non-zero ("full") and with only
-// the DC coefficient ("sub1"); for 4x4 and 8x8 also "small" (inside the 16-bit bounds); for
-// DCT_DCT of 8x8 and up also the top-left sub x sub corners (FFmpeg checkasm's "subN" rows).
+// The rows: every valid (size, type) pair "full", "wide", "small" and with only the DC
+// coefficient ("sub1"); for DCT_DCT also the top-left sub x sub corners (FFmpeg checkasm's
+// "subN" rows).
 // The eob passed is what a decoder would pass for such a block: 1 for DC only, n*n for full
 // blocks, and 3/2 sub^2 (the scan reaches a corner's last coefficient about there) otherwise.
 std::vector<Row> make_rows() {
@@ -85,14 +102,15 @@ std::vector<Row> make_rows() {
     const int n = 4 << size;
     for (int type = 0; type < kNumTxTypes; type++) {
       if (!valid_tx(size, type)) continue;
-      add(size, type, n, type == kWhtWht ? 256 : kFullMax, "full");
-      if (size <= kTx8x8 && type != kWhtWht) add(size, type, n, kSmallMax, "small");
+      add(size, type, n, kReal, "full");
       if (type == kWhtWht) continue;
-      add(size, type, 1, kFullMax, "sub1");
+      add(size, type, n, kWideMax, "wide");
+      add(size, type, n, kSmallMax, "small");
+      add(size, type, 1, kReal, "sub1");
       if (type != kDctDct) continue;
       for (int c = 2; c < n; c *= 2) {  // FFmpeg checkasm's sub2, sub4, ... below n
         snprintf(sub, sizeof sub, "sub%d", c);
-        add(size, type, c, kFullMax, sub);
+        add(size, type, c, kReal, sub);
       }
     }
   }

@@ -141,6 +141,121 @@ HWY_INLINE void ColPass(D d, uint8_t *dst, ptrdiff_t stride, size_t c, V *u) {
   }
 }
 
+// Row results for the column passes: Get(i, c) = intermediate row i, columns [c, c + L).
+// From the stack buffer (row-major, kN per row):
+template <size_t kN, class D>
+struct FromBuffer {
+  const int32_t *tmp;
+  HWY_INLINE hn::Vec<D> operator()(size_t i, size_t c) const {
+    return hn::Load(D(), tmp + i * kN + c);
+  }
+};
+// From the row pass's transposed tiles of Lr lanes (RowPass's layout, one group of rows):
+template <class D, class DR>
+struct FromTiles {
+  const hn::Vec<DR> *v;
+  HWY_INLINE hn::Vec<D> operator()(size_t i, size_t c) const {
+    constexpr size_t Lr = hn::MaxLanes(DR()), L = hn::MaxLanes(D());
+    return ConcatTiles<L / Lr>(D(), v + c / Lr * Lr + i, Lr);
+  }
+};
+
+#if V3D_ITX_HAVE_16
+// DCT columns [c, c + 2L) in 16-bit lanes (kN = 16, 32), when every row result there is within
+// kInt16ColumnBound (itx_int16_bound.h); returns false, having written nothing, otherwise.
+// The row results are narrowed with signed saturation, so a value outside int16 comes out as
+// +-32767/-32768, which the bound check rejects as well.
+template <size_t kN, int kNzR, class D, class Get>
+HWY_INLINE bool ColPass16(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const Get &get) {
+  const hn::Repartition<int16_t, D> d16;  // 2L lanes
+  const hn::Rebind<int16_t, D> dh;        // L lanes
+  const hn::Rebind<uint8_t, decltype(d16)> d8;
+  using V16 = hn::Vec<decltype(d16)>;
+  constexpr size_t L = hn::MaxLanes(D());
+  constexpr int16_t kB = static_cast<int16_t>(kInt16ColumnBound[kN == 16 ? 2 : 3]);
+  static_assert(kN >= 16 && kB > 0, "column bound");
+  V16 x[kN];
+  V3D_UNROLL
+  for (size_t i = 0; i < kN; i++) {
+    x[i] = i < static_cast<size_t>(kNzR)
+               ? hn::Combine(d16, hn::DemoteTo(dh, get(i, c + L)), hn::DemoteTo(dh, get(i, c)))
+               : hn::Zero(d16);
+  }
+  V16 mx = x[0], mn = x[0];
+  V3D_UNROLL
+  for (size_t i = 1; i < static_cast<size_t>(kNzR); i++) {
+    mx = hn::Max(mx, x[i]);
+    mn = hn::Min(mn, x[i]);
+  }
+  const auto big = hn::Or(hn::Gt(mx, hn::Set(d16, kB)), hn::Lt(mn, hn::Set(d16, -kB)));
+  if (!hn::AllFalse(d16, big)) return false;
+  TxDct::template Run<kN, kNzR>(d16, x);
+  // Round2(x, 6) as one rounding multiply by 2^9: exactly (x + 32) >> 6.
+  const V16 rnd = hn::Set(d16, static_cast<int16_t>(1 << 9));
+  V3D_UNROLL
+  for (size_t i = 0; i < kN; i++) {
+    uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride + c;
+    const V16 sum = hn::Add(hn::MulFixedPoint15(x[i], rnd), hn::PromoteTo(d16, hn::LoadU(d8, p)));
+    hn::StoreU(hn::DemoteTo(d8, sum), d8, p);
+  }
+  return true;
+}
+#endif
+
+// Column pass of the columns [c, c + L) in 32-bit lanes, from the row results get(i, c).
+template <size_t kN, class Col, int kNzR, class D, class Get>
+HWY_INLINE void Col32(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const Get &get) {
+  hn::Vec<D> u[kN];
+  V3D_UNROLL
+  for (size_t i = 0; i < kN; i++) u[i] = i < static_cast<size_t>(kNzR) ? get(i, c) : hn::Zero(d);
+  ColPass<kN, Col, kNzR>(d, dst, stride, c, u);
+}
+
+// The same, and ColPass16, as separate functions: for 32x32 the column passes inlined into one
+// body together spill far more than they do apart.
+template <size_t kN, class Col, int kNzR, class D, class Get>
+HWY_NOINLINE void Col32Apart(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const Get &get) {
+  Col32<kN, Col, kNzR>(d, dst, stride, c, get);
+}
+#if V3D_ITX_HAVE_16
+template <size_t kN, int kNzR, class D, class Get>
+HWY_NOINLINE bool ColPass16Apart(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const Get &get) {
+  return ColPass16<kN, kNzR>(d, dst, stride, c, get);
+}
+#endif
+
+// The column passes of the whole block from the row results get(i, c), rows < kNzR. With
+// try16, DCT columns run in 16-bit lanes, two vectors' worth of columns at once, where the
+// vectors are narrower than the block and the row results are within the column bound; every
+// other column block runs in 32-bit lanes.
+template <size_t kN, class Col, int kNzR, class D, class Get>
+HWY_INLINE void Columns(D d, uint8_t *dst, ptrdiff_t stride, const Get &get, bool try16) {
+  constexpr size_t L = hn::MaxLanes(D());
+#if V3D_ITX_HAVE_16
+  constexpr bool k16 = std::is_same<Col, TxDct>::value && kN >= 16 && 2 * L <= kN;
+#else
+  constexpr bool k16 = false;
+#endif
+  if constexpr (k16) {
+    V3D_NO_UNROLL
+    for (size_t c = 0; c < kN; c += 2 * L) {
+      if constexpr (kN >= 32) {
+        if (try16 && ColPass16Apart<kN, kNzR>(d, dst, stride, c, get)) continue;
+        Col32Apart<kN, Col, kNzR>(d, dst, stride, c, get);
+        Col32Apart<kN, Col, kNzR>(d, dst, stride, c + L, get);
+      } else {
+        if (try16 && ColPass16<kN, kNzR>(d, dst, stride, c, get)) continue;
+        Col32<kN, Col, kNzR>(d, dst, stride, c, get);
+        Col32<kN, Col, kNzR>(d, dst, stride, c + L, get);
+      }
+    }
+  } else {
+    (void)try16;
+    V3D_NO_UNROLL
+    for (size_t c = 0; c < kN; c += L) Col32<kN, Col, kNzR>(d, dst, stride, c, get);
+  }
+}
+
 // 2-D transform of an kN x kN block whose non-zero coefficients all lie in rows < kNzR and
 // columns < kNzC. Row transform Row, column transform Col (TxDct / TxAdst).
 // Row pass: lane = row; column pass: full-width vectors, lane = column. Full blocks that fit one
@@ -148,8 +263,9 @@ HWY_INLINE void ColPass(D d, uint8_t *dst, ptrdiff_t stride, size_t c, V *u) {
 // one narrow vector (4, 8 or 16 lanes) transforms and transposes only those rows, and its
 // column vectors are put together in registers from the row pass's tiles. Otherwise the row
 // results go through a small aligned stack buffer.
+// try16: whether to look for the 16-bit column pass (a hint; both passes are exact).
 template <size_t kN, class Row, class Col, int kNzR, int kNzC>
-HWY_NOINLINE void Add2D(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs) {
+HWY_NOINLINE void Add2D(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, bool try16 = true) {
   using D = hn::CappedTag<int32_t, kN>;
   using V = hn::Vec<D>;
   const D d;
@@ -187,14 +303,7 @@ HWY_NOINLINE void Add2D(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs) {
   if constexpr (kInRegs) {
     VR v[kN];
     RowPass<kN, Row, kNzR, kNzC>(dr, coeffs, 0, v);
-    V3D_UNROLL
-    for (size_t c = 0; c < kN; c += L) {
-      V u[kN];
-      V3D_UNROLL
-      for (size_t i = 0; i < kN; i++)
-        u[i] = i < kR ? ConcatTiles<L / Lr>(d, v + c / Lr * Lr + i, Lr) : hn::Zero(d);
-      ColPass<kN, Col, kNzR>(d, dst, stride, c, u);
-    }
+    Columns<kN, Col, kNzR>(d, dst, stride, FromTiles<D, DR>{v}, try16);
   } else {
     HWY_ALIGN int32_t tmp[kRows * kN];
     V3D_NO_UNROLL
@@ -204,13 +313,7 @@ HWY_NOINLINE void Add2D(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs) {
       V3D_UNROLL
       for (size_t j = 0; j < kN; j++) hn::Store(v[j], dr, tmp + (g + j % Lr) * kN + j / Lr * Lr);
     }
-    V3D_NO_UNROLL
-    for (size_t c = 0; c < kN; c += L) {
-      V u[kN];
-      V3D_UNROLL
-      for (size_t i = 0; i < kN; i++) u[i] = i < kR ? hn::Load(d, tmp + i * kN + c) : hn::Zero(d);
-      ColPass<kN, Col, kNzR>(d, dst, stride, c, u);
-    }
+    Columns<kN, Col, kNzR>(d, dst, stride, FromBuffer<kN, D>{tmp}, try16);
   }
 }
 
@@ -373,7 +476,10 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
     }
   }
 #endif
-  const size_t region = (kN > 4 && eob > kN2 / 2) ? kN : NonZeroRegion<kN>(c);
+  // Dense blocks (by the hint) go straight to the 32-bit paths: their row results are the most
+  // likely to exceed the 16-bit column bound, and the check would be wasted.
+  const bool dense = kN > 4 && eob > kN2 / 2;
+  const size_t region = dense ? kN : NonZeroRegion<kN>(c);
   switch (region) {
     case 1:
       if constexpr (kDctDct) return AddDc<kN>(dst, stride, c[0]);
@@ -390,7 +496,7 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
     default:
       break;
   }
-  Add2D<kN, Row, Col, static_cast<int>(kN), static_cast<int>(kN)>(dst, stride, c);
+  Add2D<kN, Row, Col, static_cast<int>(kN), static_cast<int>(kN)>(dst, stride, c, !dense);
 }
 
 // Lossless 4x4 Walsh-Hadamard (no final rounding).

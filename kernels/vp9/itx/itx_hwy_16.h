@@ -117,7 +117,38 @@ struct Ops<hn::Simd<int16_t, N, kPow2>> {
   HWY_INLINE V Z() const { return hn::Zero(d); }
   // R(x * cos64(16)) = (x * 2c + 2^14) >> 15 with 2c < 2^15.
   HWY_INLINE V H(V x) const { return hn::MulFixedPoint15(x, hn::Set(d, 2 * kC[16])); }
-  HWY_INLINE V B(V a, int32_t ka, V b, int32_t kb) const { return Rnd(Mul2(a, ka, b, kb)); }
+  HWY_INLINE V B(V a, int32_t ka, V b, int32_t kb) const {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+    if constexpr (sizeof(V) > 16) return BWide(a, ka, b, kb);
+    else return Rnd(Mul2(a, ka, b, kb));
+#else
+    return Rnd(Mul2(a, ka, b, kb));
+#endif
+  }
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+  // 256- and 512-bit vectors: the same pmaddwd pairs. unpack*_epi16, madd and packs all work
+  // within 128-bit blocks, so the packed result comes back in the lanes' original order.
+  HWY_INLINE V BWide(V a, int32_t ka, V b, int32_t kb) const {
+    const int32_t pair = static_cast<int32_t>((static_cast<uint32_t>(kb) << 16) |
+                                              (static_cast<uint32_t>(ka) & 0xFFFFu));
+#if HWY_TARGET <= HWY_AVX3
+    if constexpr (sizeof(V) == 64) {
+      const __m512i k = _mm512_set1_epi32(pair), r = _mm512_set1_epi32(8192);
+      const __m512i lo = _mm512_madd_epi16(_mm512_unpacklo_epi16(a.raw, b.raw), k);
+      const __m512i hi = _mm512_madd_epi16(_mm512_unpackhi_epi16(a.raw, b.raw), k);
+      return V{_mm512_packs_epi32(_mm512_srai_epi32(_mm512_add_epi32(lo, r), 14),
+                                  _mm512_srai_epi32(_mm512_add_epi32(hi, r), 14))};
+    } else
+#endif
+    {
+      const __m256i k = _mm256_set1_epi32(pair), r = _mm256_set1_epi32(8192);
+      const __m256i lo = _mm256_madd_epi16(_mm256_unpacklo_epi16(a.raw, b.raw), k);
+      const __m256i hi = _mm256_madd_epi16(_mm256_unpackhi_epi16(a.raw, b.raw), k);
+      return V{_mm256_packs_epi32(_mm256_srai_epi32(_mm256_add_epi32(lo, r), 14),
+                                  _mm256_srai_epi32(_mm256_add_epi32(hi, r), 14))};
+    }
+  }
+#endif
 };
 
 // 4-point ADST on int16 lanes: the reference's iadst4 with its product sums merged per input
