@@ -82,7 +82,7 @@ double time_row(v3d::vp9::ItxAddFn fn, const Row &r, uint64_t seed) {
 
 // The rows: every valid (size, type) pair "full", "wide", "small" and with only the DC
 // coefficient ("sub1"); for DCT_DCT also the top-left sub x sub corners (FFmpeg checkasm's
-// "subN" rows), for 16x16 and 32x32 also with "small" coefficients.
+// "subN" rows), from 8x8 on also with "small" coefficients.
 // The eob passed is what a decoder would pass for such a block: 1 for DC only, n*n for full
 // blocks, and 3/2 sub^2 (the scan reaches a corner's last coefficient about there) otherwise.
 std::vector<Row> make_rows() {
@@ -111,7 +111,7 @@ std::vector<Row> make_rows() {
       for (int c = 2; c < n; c *= 2) {  // FFmpeg checkasm's sub2, sub4, ... below n
         snprintf(sub, sizeof sub, "sub%d", c);
         add(size, type, c, kReal, sub);
-        if (size >= kTx16x16 && c >= 4) {  // corners of a quieter block (16-bit columns)
+        if (size >= kTx8x8 && c >= 4) {  // corners of a quieter block (16-bit paths)
           snprintf(sub, sizeof sub, "sub%d small", c);
           add(size, type, c, kSmallMax, sub);
         }

@@ -472,7 +472,18 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
     constexpr bool kPays = kN == 4 || hn::MaxLanes(hn::ScalableTag<int32_t>()) < 8 ||
                            (!kRowAdst && !kColAdst);
     if constexpr (kBound > 0 && kPays) {
-      if (InBound16<kN>(c, kBound)) return Add2D16<kN, kRowAdst, kColAdst>(dst, stride, c);
+      if (InBound16<kN>(c, kBound)) {
+        // 8x8 blocks that are not dense by the hint: the 4x4 corner (DCT rows and columns
+        // skip the zero inputs), or DC only.
+        if constexpr (kN == 8) {
+          if (eob <= kN2 / 2) {
+            const size_t region = NonZeroRegion<kN>(c);
+            if (region == 1 && kDctDct) return AddDc<kN>(dst, stride, c[0]);
+            if (region <= 4) return Add2D16<kN, kRowAdst, kColAdst, 4>(dst, stride, c);
+          }
+        }
+        return Add2D16<kN, kRowAdst, kColAdst>(dst, stride, c);
+      }
     }
   }
 #endif
