@@ -8,7 +8,9 @@
 //
 // 16-bit path (itx_hwy_16.h): 4x4 and 8x8 blocks whose coefficients are all within the proven
 // bounds of itx_int16_bound.h run in int16 lanes, as FFmpeg's and libvpx's SIMD do; every other
-// block takes the int32 path below, which is exact for any int16 input.
+// block takes the int32 path below, which is exact for any int16 input. 16x16 and 32x32 DCT
+// columns run in int16 lanes where the int32 row pass's results are within the proven column
+// bound (ColPass16).
 //
 // Layout: int32 lanes throughout (exact 32-bit wrapping arithmetic, see itx_hwy_1d.h). Lanes
 // L = min(n, vector lanes): 4 on SSE4/NEON, 8 on AVX2, 16 on AVX3. Row pass: L rows at once,
