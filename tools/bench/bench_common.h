@@ -26,6 +26,7 @@ struct Options {
   int threads = 0;  // 0 = online cores
   bool gpu = true;
   std::string only;
+  std::string peer_checkasm;  // itx-rows: FFmpeg's checkasm program, for a side-by-side column
   std::string section;       // "" = every frame-level section (and pool), else the one named
   std::string configs;       // "" = every M4 configuration, else a comma-separated list of labels
                              // (cpu_1,cpu_n,gpu,cpu_n1_gpu,cpu_n_gpu,auto): VP9 transforms' M4 and

@@ -18,14 +18,20 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <map>
+#include <string>
 #include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
 
 #include "bench_common.h"
 #include "common/vp9_itx_inputs.h"
 #include "v3d/v3d.h"
 #include "vp9/itx/itx.h"
 
-void bench_itx_rows(FILE *out);
+void bench_itx_rows(FILE *out, const char *peer_checkasm);
 
 namespace {
 
@@ -121,17 +127,77 @@ std::vector<Row> make_rows() {
   return rows;
 }
 
+// Ticks of the x86 time-stamp counter per ns (FFmpeg's checkasm reports in those ticks there),
+// from 100 ms against the steady clock; 0 where there is no such counter.
+double tsc_per_ns() {
+#if defined(__x86_64__) || defined(__i386__)
+  const double t0 = now_ns();
+  const uint64_t c0 = __rdtsc();
+  while (now_ns() - t0 < 1e8) {
+  }
+  return static_cast<double>(__rdtsc() - c0) / (now_ns() - t0);
+#else
+  return 0;
+#endif
+}
+
+// FFmpeg's figures from its checkasm program (`checkasm --test=vp9dsp --bench`, run here), ns
+// per call: for each 8-bit function "<type>_<n>x<n>_sub<s>" the best SIMD version's figure.
+// Empty without a program, or where its ticks cannot be converted.
+std::map<std::string, double> peer_rows(const char *checkasm, FILE *out) {
+  std::map<std::string, double> best;
+  if (!checkasm) return best;
+  const double per_ns = tsc_per_ns();
+  if (per_ns <= 0) {
+    fprintf(out, "peer: checkasm's timer is the TSC only on x86; no peer column\n");
+    return best;
+  }
+  const std::string cmd = std::string(checkasm) + " --test=vp9dsp --bench 2>&1";
+  FILE *p = popen(cmd.c_str(), "r");
+  if (!p) return best;
+  char line[512], name[160];
+  double ticks;
+  while (fgets(line, sizeof line, p)) {
+    if (sscanf(line, "vp9_inv_%159[^:]: %lf", name, &ticks) != 2) continue;
+    const std::string s(name);
+    const size_t k = s.find("_add_8_");
+    if (k == std::string::npos || s.substr(k + 7) == "c") continue;
+    const std::string key = s.substr(0, k);
+    const double ns = ticks / per_ns;
+    auto it = best.find(key);
+    if (it == best.end() || ns < it->second) best[key] = ns;
+  }
+  pclose(p);
+  fprintf(out, "peer: %s, %zu rows, TSC %.3f GHz (its figures: mean ticks per call)\n", checkasm,
+          best.size(), per_ns);
+  return best;
+}
+
+// The peer's name for a row: "dct_adst_8x8_sub8" ("full" is sub n); "" for rows it has not.
+std::string peer_key(const Row &r) {
+  static const char *kTypes[] = {"dct_dct", "adst_dct", "dct_adst", "adst_adst", "wht_wht"};
+  const int n = 4 << r.size;
+  if (r.max != kReal) return "";
+  char key[64];
+  snprintf(key, sizeof key, "%s_%dx%d_sub%d", kTypes[r.type], n, n, r.corner);
+  return key;
+}
+
 }  // namespace
 
-void bench_itx_rows(FILE *out) {
+// peer_checkasm: FFmpeg's checkasm program, or nullptr; with it, two more columns: FFmpeg's best
+// SIMD figure for the same row (measured now, by that program) and the first target's ratio.
+void bench_itx_rows(FILE *out, const char *peer_checkasm) {
   using namespace v3d::vp9;
   const std::vector<Row> rows = make_rows();
   const char *names[16];
   int nt = v3d_cpu_targets(names, 16);
   if (nt > 16) nt = 16;
+  const std::map<std::string, double> peer = peer_rows(peer_checkasm, out);
   fprintf(out, "VP9 itx + add, checkasm-style rows, 1 thread, ns/call (min of many)\n");
   fprintf(out, "%-26s", "row");
   for (int t = 0; t < nt; t++) fprintf(out, " %9s", names[t]);
+  if (!peer.empty()) fprintf(out, " %9s %9s", "FFmpeg", "ratio");
   fprintf(out, "\n");
   std::vector<ItxDsp> dsps;
   for (int t = 0; t < nt; t++) {
@@ -142,8 +208,16 @@ void bench_itx_rows(FILE *out) {
   int seed = 1;
   for (const Row &r : rows) {
     fprintf(out, "%-26s", r.name);
-    for (int t = 0; t < nt; t++)
-      fprintf(out, " %9.1f", time_row(dsps[t].add[r.size][r.type], r, seed));
+    double first = 0;
+    for (int t = 0; t < nt; t++) {
+      const double ns = time_row(dsps[t].add[r.size][r.type], r, seed);
+      if (t == 0) first = ns;
+      fprintf(out, " %9.1f", ns);
+    }
+    if (!peer.empty()) {
+      auto it = peer.find(peer_key(r));
+      if (it != peer.end()) fprintf(out, " %9.1f %9.2f", it->second, first / it->second);
+    }
     fprintf(out, "\n");
     fflush(out);
     seed++;
@@ -151,8 +225,8 @@ void bench_itx_rows(FILE *out) {
 }
 
 #ifdef BENCH_ITX_ROWS_MAIN
-int main() {
-  bench_itx_rows(stdout);
+int main(int argc, char **argv) {
+  bench_itx_rows(stdout, argc > 1 ? argv[1] : nullptr);
   return 0;
 }
 #endif

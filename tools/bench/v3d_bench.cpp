@@ -16,7 +16,7 @@
 
 void bench_itx_cpu(FILE *json_or_null);           // bench_itx_cpu.cpp
 void bench_h264_deblock_cpu(FILE *out);           // bench_h264_cpu.cpp: text table
-void bench_itx_rows(FILE *out);                   // bench_itx_rows.cpp: text table
+void bench_itx_rows(FILE *out, const char *peer_checkasm);                   // bench_itx_rows.cpp: text table
 
 int main(int argc, char **argv) {
   v3dbench::Options opt;
@@ -39,6 +39,7 @@ int main(int argc, char **argv) {
     else if (a == "--bandwidth-gbs") opt.bandwidth_gbs = atof(next());
     else if (a == "--only") opt.only = next();
     else if (a == "--section") opt.section = next();
+    else if (a == "--peer-checkasm") opt.peer_checkasm = next();
     else if (a == "--configs") opt.configs = next();
     else if (a == "--warmup") v3dbench::warmup_frames() = std::max(0, atoi(next()));
     else if (a == "--gpu-share") v3dbench::fixed_gpu_share() = std::min(1.0, atof(next()));
@@ -47,11 +48,13 @@ int main(int argc, char **argv) {
       printf("usage: v3d-bench [--json FILE] [--quick] [--frames N] [--threads N] [--no-gpu] "
              "[--only 4x4|8x8|16x16|32x32|mixed|h264|intra|inter] [--cpu-json FILE] [--no-cpu-targets]\n"
              "       [--bandwidth-gbs B] [--section itx|lpf|lpf-fif|h264|h264-fif|ceiling|fif|pool|memory] [--configs LIST] [--warmup N]\n"
-             "       [--gpu-share F] [--fresh-frames]\n"
+             "       [--gpu-share F] [--fresh-frames] [--peer-checkasm PROGRAM]\n"
              "  --bandwidth-gbs B  the GPU's memory bandwidth (GB/s), to print batches against it\n"
              "  --warmup N   untimed frames before the per-frame M4s' timed ones (default 3; more: steady state)\n"
              "  --gpu-share F  VP9 transforms, one frame per call: the hybrid configurations with the GPU's share\n"
              "               fixed at F (0..1) instead of adaptive\n"
+             "  --peer-checkasm P  itx-rows: run FFmpeg's checkasm program P (--test=vp9dsp --bench) first and\n"
+             "               print its best SIMD figure and the first target's ratio beside each row it has\n"
              "  --fresh-frames  VP9 transforms, one frame per call: each frame's pixels and coefficients are\n"
              "               written anew before it (untimed), as a decoder's prediction and entropy decoding do\n"
              "  --cpu-json F  per-SIMD-target single-thread kernel table (M3 for every target) as JSON\n"
@@ -78,7 +81,7 @@ int main(int argc, char **argv) {
   }
   if (opt.frames <= 0) opt.frames = opt.quick ? 3 : 20;
   if (opt.section == "itx-rows") {  // checkasm-style per-call rows only: no machine probe, no GPU
-    bench_itx_rows(stdout);
+    bench_itx_rows(stdout, opt.peer_checkasm.empty() ? nullptr : opt.peer_checkasm.c_str());
     return 0;
   }
   v3dbench::Json json;
