@@ -210,14 +210,24 @@ void test_golden() {
 // 2. Every target against the reference.
 
 constexpr int kGuard = 16;  // bytes (and rows) of guard around the block
-enum Source { kSrcExtreme = kNumCuts, kSrcRaw, kSrcBoundIn, kSrcBoundOut, kNumSources };
+enum Source {
+  kSrcExtreme = kNumCuts,
+  kSrcRaw,
+  kSrcBoundIn,
+  kSrcBoundOut,
+  kSrcColumnIn,
+  kSrcColumnOut,
+  kNumSources
+};
 
 const char *source_name(int s) {
   return s < kNumCuts         ? cut_name(s)
          : s == kSrcExtreme   ? "extreme"
          : s == kSrcRaw       ? "raw-int16"
          : s == kSrcBoundIn   ? "int16-bound-inside"
-                              : "int16-bound-outside";
+         : s == kSrcBoundOut  ? "int16-bound-outside"
+         : s == kSrcColumnIn  ? "column-bound-inside"
+                              : "column-bound-outside";
 }
 
 // Around the 16-bit path's bound B (vp9/itx/itx_int16_bound.h; 256 for pairs without one):
@@ -246,6 +256,62 @@ int make_bound_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs) 
   return eob;
 }
 
+// Largest |value| among the row-pass results of the reference (the inputs of the column pass).
+int row_pass_max(const TxPair &p, const int16_t *coeffs) {
+  namespace ref = v3d::vp9::ref;
+  const int n = tx_n(p.tx_size);
+  const bool row_adst = p.tx_type == 2 || p.tx_type == 3;  // DCT_ADST, ADST_ADST
+  int32_t in[32], out[32];
+  int m = 0;
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++) in[j] = coeffs[i * n + j];
+    if (n == 16) row_adst ? ref::iadst16(in, out) : ref::idct16(in, out);
+    else ref::idct32(in, out);
+    for (int j = 0; j < n; j++) m = std::max(m, std::abs(out[j]));
+  }
+  return m;
+}
+
+// Around the 16-bit column pass's bound B (kInt16ColumnBound; 16x16 and 32x32 pairs with DCT
+// columns; the others get int16-bound inputs): a random corner of small coefficients plus one
+// coefficient v chosen by bisection so that the reference's largest row-pass result is the
+// largest one <= B (inside: the 16-bit column pass) or just above B (outside: the 32-bit one).
+// *straddled counts the cases whose row-pass maximum was verified on the wanted side.
+int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs, int *straddled) {
+  const int n = tx_n(p.tx_size);
+  const bool col_dct = p.tx_type == 0 || p.tx_type == 2;
+  if (p.tx_size < 2 || !col_dct) return make_bound_coeffs(rng, p, outside, coeffs);
+  const int b = v3d::vp9::kInt16ColumnBound[p.tx_size];
+  const int corner = rng.range(1, n);
+  std::fill(coeffs, coeffs + n * n, int16_t{0});
+  for (int i = 0; i < corner; i++)
+    for (int j = 0; j < corner; j++) coeffs[i * n + j] = static_cast<int16_t>(rng.range(-8, 8));
+  const int r = rng.range(0, corner - 1), c = rng.range(0, corner - 1);
+  const int sign = rng.range(0, 1) ? 1 : -1;
+  auto max_with = [&](int v) {
+    coeffs[r * n + c] = static_cast<int16_t>(sign * v);
+    return row_pass_max(p, coeffs);
+  };
+  int lo = 0, hi = 32767;  // max_with(lo) <= b (tiny values), max_with(hi) > b
+  if (max_with(lo) <= b && max_with(hi) > b) {
+    while (hi - lo > 1) {
+      const int mid = (lo + hi) / 2;
+      (max_with(mid) <= b ? lo : hi) = mid;
+    }
+    const int m = max_with(outside ? hi : lo);
+    *straddled += outside ? m > b : m <= b;
+  } else {
+    max_with(0);
+  }
+  int eob = 0;
+  for (int k = 0; k < n * n; k++)
+    if (coeffs[k]) eob = k + 1;  // a raster eob: only a hint
+  return eob;
+}
+
+// Cases of the column-bound sources verified inside / outside the bound.
+int g_straddled[2];
+
 // One case on the current target; returns false (after printing) on a mismatch.
 bool run_case(const char *target, const TxPair &p, int source, int it) {
   const int n = tx_n(p.tx_size);
@@ -260,8 +326,10 @@ bool run_case(const char *target, const TxPair &p, int source, int it) {
     eob = make_extreme_coeffs(rng, p.tx_size, p.tx_type, coeffs);
   else if (source == kSrcRaw)
     eob = make_raw_coeffs(rng, p.tx_size, coeffs);
-  else
+  else if (source == kSrcBoundIn || source == kSrcBoundOut)
     eob = make_bound_coeffs(rng, p, source == kSrcBoundOut, coeffs);
+  else
+    eob = make_column_coeffs(rng, p, source == kSrcColumnOut, coeffs, &g_straddled[source - kSrcColumnIn]);
   if (eob == 0) eob = 1;
   const std::vector<int16_t> saved(coeffs, coeffs + n * n);
 
@@ -328,6 +396,13 @@ void test_targets() {
       }
     printf("target %-8s %d cases x 3 eob values, %d failed\n", names[t], cases, failed);
   }
+  // Both sides of the column bound were reached (on every target, by the same inputs): 16x16
+  // and 32x32 DCT-column pairs, iterations per source each.
+  printf("column bound: %d cases inside, %d outside (per target)\n", g_straddled[0] / nt,
+         g_straddled[1] / nt);
+  check(g_straddled[0] > 0 && g_straddled[1] > 0 && g_straddled[0] == g_straddled[1],
+        "column-bound inputs straddle the bound: %d inside, %d outside", g_straddled[0],
+        g_straddled[1]);
   v3d_cpu_force_target(nullptr);
 }
 

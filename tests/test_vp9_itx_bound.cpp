@@ -101,7 +101,43 @@ template <typename V>
 void run1d(int n, bool adst, const V *in, V *out) {
   if (n == 4) adst ? ref::iadst4(in, out) : ref::idct4(in, out);
   else if (n == 8) adst ? ref::iadst8(in, out) : ref::idct8(in, out);
-  else adst ? ref::iadst16(in, out) : ref::idct16(in, out);
+  else if (n == 16) adst ? ref::iadst16(in, out) : ref::idct16(in, out);
+  else ref::idct32(in, out);
+}
+
+// Largest B for one n-point DCT column on inputs |x| <= B (the column bound: the inputs are the
+// row pass's results, checked at run time); the output forms go to *fin.
+double analyse_column(int n, std::vector<aff::Val> *fin) {
+  aff::Tracker t;
+  aff::g_tracker = &t;
+  std::vector<aff::Val> in(n);
+  for (int j = 0; j < n; j++) {
+    in[j].a.assign(static_cast<size_t>(n), 0.0);
+    in[j].a[static_cast<size_t>(j)] = 1.0;
+    aff::record(in[j]);
+  }
+  fin->resize(n);
+  run1d(n, false, in.data(), fin->data());
+  aff::g_tracker = nullptr;
+  return std::floor(t.max_b);
+}
+
+// The int32 reference column on random inputs with |x| <= b must land inside the forms.
+void cross_check_column(int n, int b, const std::vector<aff::Val> &fin) {
+  v3dtest::Rng rng(v3dtest::base_seed() ^ static_cast<uint64_t>(0xC0 + n));
+  int bad = 0;
+  for (int it = 0; it < 256; it++) {
+    std::vector<int32_t> in(n), out(n);
+    for (auto &v : in) v = it % 2 ? (rng.u32() & 1 ? b : -b) : rng.range(-b, b);
+    run1d(n, false, in.data(), out.data());
+    for (int i = 0; i < n; i++) {
+      double v = 0;
+      for (int k = 0; k < n; k++) v += fin[i].a[k] * in[k];
+      bad += out[i] < v + fin[i].lo - 1e-6 || out[i] > v + fin[i].hi + 1e-6;
+    }
+  }
+  check(bad == 0, "%d-point DCT column: %d reference outputs outside the affine forms (seed %" PRIu64
+        ")", n, bad, v3dtest::base_seed());
 }
 
 // Largest B for the 2-D transform of size n, row transform row_adst, column col_adst; the final
@@ -182,5 +218,15 @@ int main() {
   }
   for (int ty = 0; ty < 4; ty++)
     check(v3d::vp9::kInt16Bound[3][ty] == 0, "32x32 has no 16-bit path (type %d)", ty);
+  for (int sz = 0; sz < 4; sz++) {
+    const int n = 4 << sz;
+    std::vector<aff::Val> fin;
+    const double b = analyse_column(n, &fin);
+    const int have = v3d::vp9::kInt16ColumnBound[sz];
+    cross_check_column(n, static_cast<int>(b), fin);
+    printf("%2d-point DCT column: proven bound %6.0f, table %d\n", n, b, have);
+    check(have >= 0 && have <= b, "%d-point kInt16ColumnBound %d exceeds the proven bound %.0f", n,
+          have, b);
+  }
   return v3dtest::finish();
 }

@@ -31,7 +31,7 @@ struct Options {
                              // (cpu_1,cpu_n,gpu,cpu_n1_gpu,cpu_n_gpu,auto): VP9 transforms' M4 and
                              // the frames-in-flight M4s (cpu_n1 there, no cpu_1)
   double bandwidth_gbs = 0;  // device memory bandwidth, for the batch table's ratio
-  std::string peer_checkasm;  // --section peers: a peer's checkasm program ("" = none)
+  std::string peer_checkasm;  // sections peers and itx-rows: a peer's checkasm program ("" = none)
   double peer_ghz = 0;        // its timer units per ns (0 = calibrate its native timer here)
 };
 

@@ -17,7 +17,7 @@
 
 void bench_itx_cpu(FILE *json_or_null);           // bench_itx_cpu.cpp
 void bench_h264_deblock_cpu(FILE *out);           // bench_h264_cpu.cpp: text table
-void bench_itx_rows(FILE *out);                   // bench_itx_rows.cpp: text table
+void bench_itx_rows(FILE *out, const char *peer_checkasm);                   // bench_itx_rows.cpp: text table
 
 int main(int argc, char **argv) {
   v3dbench::Options opt;
@@ -77,7 +77,8 @@ int main(int argc, char **argv) {
              "               (cpu_1,cpu_n,gpu,cpu_n1_gpu,cpu_n_gpu,auto), and no frames-in-flight or batch tables;\n"
              "               the frames-in-flight sections (fif, lpf-fif, h264-fif): only those of\n"
              "               cpu_n1,cpu_n,gpu,cpu_n1_gpu,cpu_n_gpu,auto\n"
-             "  --peer-checkasm P  --section peers: a peer's checkasm program (FFmpeg's tests/checkasm/checkasm)\n"
+             "  --peer-checkasm P  sections peers and itx-rows: a peer's checkasm program (FFmpeg's\n"
+             "               tests/checkasm/checkasm), run first; its best SIMD figure beside each row it has\n"
              "  --peer-ghz F  its timer units per ns (default: its native timer, calibrated here;\n"
              "               give the core clock in GHz if it was built with --enable-linux-perf)\n");
       return 0;
@@ -88,7 +89,7 @@ int main(int argc, char **argv) {
   }
   if (opt.frames <= 0) opt.frames = opt.quick ? 3 : 20;
   if (opt.section == "itx-rows") {  // checkasm-style per-call rows only: no machine probe, no GPU
-    bench_itx_rows(stdout);
+    bench_itx_rows(stdout, opt.peer_checkasm.empty() ? nullptr : opt.peer_checkasm.c_str());
     return 0;
   }
   if (opt.section == "h264-rows") {  // the same for the H.264 deblocking edges

@@ -8,7 +8,9 @@
 //
 // 16-bit path (itx_hwy_16.h): 4x4 and 8x8 blocks whose coefficients are all within the proven
 // bounds of itx_int16_bound.h run in int16 lanes, as FFmpeg's and libvpx's SIMD do; every other
-// block takes the int32 path below, which is exact for any int16 input.
+// block takes the int32 path below, which is exact for any int16 input. 16x16 and 32x32 DCT
+// columns run in int16 lanes where the int32 row pass's results are within the proven column
+// bound (ColPass16).
 //
 // Layout: int32 lanes throughout (exact 32-bit wrapping arithmetic, see itx_hwy_1d.h). Lanes
 // L = min(n, vector lanes): 4 on SSE4/NEON, 8 on AVX2, 16 on AVX3. Row pass: L rows at once,
@@ -86,18 +88,194 @@ HWY_INLINE void AddRow(D d, uint8_t *p, hn::Vec<D> x) {
 #endif
 }
 
+// Lanes [0, L) of a full-width vector from kK = L / Lr narrower vectors p[0], p[s], p[2s], ...
+// (lowest lanes first).
+template <size_t kK, class D, class VR>
+HWY_INLINE hn::Vec<D> ConcatTiles(D d, const VR *p, size_t s) {
+  if constexpr (kK == 1) {
+    return p[0];
+  } else if constexpr (kK == 2) {
+    return hn::Combine(d, p[s], p[0]);
+  } else {
+    static_assert(kK == 4, "1, 2 or 4 tiles");
+    const hn::Half<D> dh;
+    return hn::Combine(d, hn::Combine(dh, p[3 * s], p[2 * s]), hn::Combine(dh, p[s], p[0]));
+  }
+}
+
+// Row pass of the rows [g, g + Lr) of a block whose non-zero coefficients lie in rows < kNzR
+// and columns < kNzC, Lr = the lanes of DR (lane = row): afterwards v[t * Lr + i] lane l =
+// intermediate (g + i, t * Lr + l).
+template <size_t kN, class Row, int kNzR, int kNzC, class DR, class VR = hn::Vec<DR>>
+HWY_INLINE void RowPass(DR dr, const int16_t *coeffs, size_t g, VR *v) {
+  const hn::Rebind<int16_t, DR> dr16;
+  constexpr size_t Lr = hn::MaxLanes(DR());
+  constexpr size_t kR = static_cast<size_t>(kNzR);
+  constexpr size_t kTiles = (static_cast<size_t>(kNzC) + Lr - 1) / Lr;  // column tiles read
+  V3D_UNROLL
+  for (size_t t = 0; t < kN / Lr; t++) {
+    VR *tile = v + t * Lr;
+    if (t < kTiles) {
+      V3D_UNROLL
+      for (size_t l = 0; l < Lr; l++)
+        tile[l] = g + l < kR ? hn::PromoteTo(dr, hn::LoadU(dr16, coeffs + (g + l) * kN + t * Lr))
+                             : hn::Zero(dr);
+      TransposeTile(dr, tile);
+    } else {
+      V3D_UNROLL
+      for (size_t l = 0; l < Lr; l++) tile[l] = hn::Zero(dr);
+    }
+  }
+  Row::template Run<kN, kNzC>(dr, v);
+  V3D_UNROLL
+  for (size_t t = 0; t < kN / Lr; t++) TransposeTile(dr, v + t * Lr);
+}
+
+// Column pass of the columns [c, c + L) (lane = column; u[i] = intermediate row i, zero from
+// kNzR on), rounded and added to dst.
+template <size_t kN, class Col, int kNzR, class D, class V = hn::Vec<D>>
+HWY_INLINE void ColPass(D d, uint8_t *dst, ptrdiff_t stride, size_t c, V *u) {
+  constexpr int kShift = kN == 4 ? 4 : kN == 8 ? 5 : 6;
+  Col::template Run<kN, kNzR>(d, u);
+  V3D_UNROLL
+  for (size_t i = 0; i < kN; i++) {
+    AddRow<kShift>(d, dst + static_cast<ptrdiff_t>(i) * stride + c, u[i]);
+  }
+}
+
+// Row results for the column passes: Get(i, c) = intermediate row i, columns [c, c + L).
+// From the stack buffer (row-major, kN per row):
+template <size_t kN, class D>
+struct FromBuffer {
+  const int32_t *tmp;
+  HWY_INLINE hn::Vec<D> operator()(size_t i, size_t c) const {
+    return hn::Load(D(), tmp + i * kN + c);
+  }
+};
+// From the row pass's transposed tiles of Lr lanes (RowPass's layout, one group of rows):
+template <class D, class DR>
+struct FromTiles {
+  const hn::Vec<DR> *v;
+  HWY_INLINE hn::Vec<D> operator()(size_t i, size_t c) const {
+    constexpr size_t Lr = hn::MaxLanes(DR()), L = hn::MaxLanes(D());
+    return ConcatTiles<L / Lr>(D(), v + c / Lr * Lr + i, Lr);
+  }
+};
+
+#if V3D_ITX_HAVE_16
+// DCT columns [c, c + 2L) in 16-bit lanes (kN = 16, 32), when every row result there is within
+// kInt16ColumnBound (itx_int16_bound.h); returns false, having written nothing, otherwise.
+// The row results are narrowed with signed saturation, so a value outside int16 comes out as
+// +-32767/-32768, which the bound check rejects as well.
+template <size_t kN, int kNzR, class D, class Get>
+HWY_INLINE bool ColPass16(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const Get &get) {
+  const hn::Repartition<int16_t, D> d16;  // 2L lanes
+  const hn::Rebind<int16_t, D> dh;        // L lanes
+  const hn::Rebind<uint8_t, decltype(d16)> d8;
+  using V16 = hn::Vec<decltype(d16)>;
+  constexpr size_t L = hn::MaxLanes(D());
+  constexpr int16_t kB = static_cast<int16_t>(kInt16ColumnBound[kN == 16 ? 2 : 3]);
+  static_assert(kN >= 16 && kB > 0, "column bound");
+  V16 x[kN];
+  V3D_UNROLL
+  for (size_t i = 0; i < kN; i++) {
+    x[i] = i < static_cast<size_t>(kNzR)
+               ? hn::Combine(d16, hn::DemoteTo(dh, get(i, c + L)), hn::DemoteTo(dh, get(i, c)))
+               : hn::Zero(d16);
+  }
+  V16 mx = x[0], mn = x[0];
+  V3D_UNROLL
+  for (size_t i = 1; i < static_cast<size_t>(kNzR); i++) {
+    mx = hn::Max(mx, x[i]);
+    mn = hn::Min(mn, x[i]);
+  }
+  const auto big = hn::Or(hn::Gt(mx, hn::Set(d16, kB)), hn::Lt(mn, hn::Set(d16, -kB)));
+  if (!hn::AllFalse(d16, big)) return false;
+  TxDct::template Run<kN, kNzR>(d16, x);
+  // Round2(x, 6) as one rounding multiply by 2^9: exactly (x + 32) >> 6.
+  const V16 rnd = hn::Set(d16, static_cast<int16_t>(1 << 9));
+  V3D_UNROLL
+  for (size_t i = 0; i < kN; i++) {
+    uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride + c;
+    const V16 sum = hn::Add(hn::MulFixedPoint15(x[i], rnd), hn::PromoteTo(d16, hn::LoadU(d8, p)));
+    hn::StoreU(hn::DemoteTo(d8, sum), d8, p);
+  }
+  return true;
+}
+#endif
+
+// Column pass of the columns [c, c + L) in 32-bit lanes, from the row results get(i, c).
+template <size_t kN, class Col, int kNzR, class D, class Get>
+HWY_INLINE void Col32(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const Get &get) {
+  hn::Vec<D> u[kN];
+  V3D_UNROLL
+  for (size_t i = 0; i < kN; i++) u[i] = i < static_cast<size_t>(kNzR) ? get(i, c) : hn::Zero(d);
+  ColPass<kN, Col, kNzR>(d, dst, stride, c, u);
+}
+
+// The same, and ColPass16, as separate functions: for 32x32 the column passes inlined into one
+// body together spill far more than they do apart.
+template <size_t kN, class Col, int kNzR, class D, class Get>
+HWY_NOINLINE void Col32Apart(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const Get &get) {
+  Col32<kN, Col, kNzR>(d, dst, stride, c, get);
+}
+#if V3D_ITX_HAVE_16
+template <size_t kN, int kNzR, class D, class Get>
+HWY_NOINLINE bool ColPass16Apart(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const Get &get) {
+  return ColPass16<kN, kNzR>(d, dst, stride, c, get);
+}
+#endif
+
+// The column passes of the whole block from the row results get(i, c), rows < kNzR. With
+// try16, DCT columns run in 16-bit lanes, two vectors' worth of columns at once, where the
+// vectors are narrower than the block and the row results are within the column bound; every
+// other column block runs in 32-bit lanes.
+template <size_t kN, class Col, int kNzR, class D, class Get>
+HWY_INLINE void Columns(D d, uint8_t *dst, ptrdiff_t stride, const Get &get, bool try16) {
+  constexpr size_t L = hn::MaxLanes(D());
+#if V3D_ITX_HAVE_16
+  constexpr bool k16 = std::is_same<Col, TxDct>::value && kN >= 16 && 2 * L <= kN;
+#else
+  constexpr bool k16 = false;
+#endif
+  if constexpr (k16) {
+    V3D_NO_UNROLL
+    for (size_t c = 0; c < kN; c += 2 * L) {
+      if constexpr (kN >= 32) {
+        if (try16 && ColPass16Apart<kN, kNzR>(d, dst, stride, c, get)) continue;
+        Col32Apart<kN, Col, kNzR>(d, dst, stride, c, get);
+        Col32Apart<kN, Col, kNzR>(d, dst, stride, c + L, get);
+      } else {
+        if (try16 && ColPass16<kN, kNzR>(d, dst, stride, c, get)) continue;
+        Col32<kN, Col, kNzR>(d, dst, stride, c, get);
+        Col32<kN, Col, kNzR>(d, dst, stride, c + L, get);
+      }
+    }
+  } else {
+    (void)try16;
+    V3D_NO_UNROLL
+    for (size_t c = 0; c < kN; c += L) Col32<kN, Col, kNzR>(d, dst, stride, c, get);
+  }
+}
+
 // 2-D transform of an kN x kN block whose non-zero coefficients all lie in rows < kNzR and
 // columns < kNzC. Row transform Row, column transform Col (TxDct / TxAdst).
+// Row pass: lane = row; column pass: full-width vectors, lane = column. Full blocks that fit one
+// vector (kN == L) stay in registers. A corner block of up to 16 x 16 whose non-zero rows fit
+// one narrow vector (4, 8 or 16 lanes) transforms and transposes only those rows, and its
+// column vectors are put together in registers from the row pass's tiles. Otherwise the row
+// results go through a small aligned stack buffer.
+// try16: whether to look for the 16-bit column pass (a hint; both passes are exact).
 template <size_t kN, class Row, class Col, int kNzR, int kNzC>
-HWY_NOINLINE void Add2D(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs) {
+HWY_NOINLINE void Add2D(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, bool try16 = true) {
   using D = hn::CappedTag<int32_t, kN>;
   using V = hn::Vec<D>;
   const D d;
-  const hn::Rebind<int16_t, D> d16;
   constexpr size_t L = hn::MaxLanes(D());
   constexpr int kShift = kN == 4 ? 4 : kN == 8 ? 5 : 6;
   constexpr size_t kR = static_cast<size_t>(kNzR);
-  if constexpr (L == kN) {
+  if constexpr (L == kN && (kR == kN || kN == 4)) {
+    const hn::Rebind<int16_t, D> d16;
     V v[kN];
     V3D_UNROLL
     for (size_t i = 0; i < kN; i++)
@@ -110,46 +288,34 @@ HWY_NOINLINE void Add2D(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs) {
     for (size_t i = 0; i < kN; i++) {
       AddRow<kShift>(d, dst + static_cast<ptrdiff_t>(i) * stride, v[i]);
     }
+    return;
+  }
+  // Narrow row pass: the fewest of 4, 8, 16 lanes holding the kR rows. Kept in registers when
+  // one group of rows does and kN <= 16 (32 vectors of both passes at once would spill). The
+  // buffered form uses full-width rows: loads wider than the stores that wrote them would miss
+  // store-to-load forwarding.
+  constexpr size_t kWant = kR <= 4 ? 4 : kR <= 8 ? 8 : 16;
+  constexpr size_t kNarrow = kWant < L ? kWant : L;
+  constexpr bool kInRegs = kR <= kNarrow && kN <= 16;
+  using DR = hn::CappedTag<int32_t, (kInRegs ? kNarrow : L)>;
+  using VR = hn::Vec<DR>;
+  const DR dr;
+  constexpr size_t Lr = hn::MaxLanes(DR());
+  constexpr size_t kRows = (kR + Lr - 1) / Lr * Lr;  // rows the row pass computes
+  if constexpr (kInRegs) {
+    VR v[kN];
+    RowPass<kN, Row, kNzR, kNzC>(dr, coeffs, 0, v);
+    Columns<kN, Col, kNzR>(d, dst, stride, FromTiles<D, DR>{v}, try16);
   } else {
-    constexpr size_t kRows = (kR + L - 1) / L * L;  // rows the row pass computes
-    constexpr size_t kTiles = (static_cast<size_t>(kNzC) + L - 1) / L;  // column tiles read
     HWY_ALIGN int32_t tmp[kRows * kN];
     V3D_NO_UNROLL
-    for (size_t g = 0; g < kRows; g += L) {
-      V v[kN];
+    for (size_t g = 0; g < kRows; g += Lr) {
+      VR v[kN];
+      RowPass<kN, Row, kNzR, kNzC>(dr, coeffs, g, v);
       V3D_UNROLL
-      for (size_t t = 0; t < kN / L; t++) {
-        V *tile = v + t * L;
-        if (t < kTiles) {
-          V3D_UNROLL
-          for (size_t l = 0; l < L; l++)
-            tile[l] = g + l < kR ? hn::PromoteTo(d, hn::LoadU(d16, coeffs + (g + l) * kN + t * L))
-                                 : hn::Zero(d);
-          TransposeTile(d, tile);
-        } else {
-          V3D_UNROLL
-          for (size_t l = 0; l < L; l++) tile[l] = hn::Zero(d);
-        }
-      }
-      Row::template Run<kN, kNzC>(d, v);
-      V3D_UNROLL
-      for (size_t t = 0; t < kN / L; t++) {
-        TransposeTile(d, v + t * L);
-        V3D_UNROLL
-        for (size_t l = 0; l < L; l++) hn::Store(v[t * L + l], d, tmp + (g + l) * kN + t * L);
-      }
+      for (size_t j = 0; j < kN; j++) hn::Store(v[j], dr, tmp + (g + j % Lr) * kN + j / Lr * Lr);
     }
-    V3D_NO_UNROLL
-    for (size_t c = 0; c < kN; c += L) {
-      V u[kN];
-      V3D_UNROLL
-      for (size_t i = 0; i < kN; i++) u[i] = i < kR ? hn::Load(d, tmp + i * kN + c) : hn::Zero(d);
-      Col::template Run<kN, kNzR>(d, u);
-      V3D_UNROLL
-      for (size_t i = 0; i < kN; i++) {
-        AddRow<kShift>(d, dst + static_cast<ptrdiff_t>(i) * stride + c, u[i]);
-      }
-    }
+    Columns<kN, Col, kNzR>(d, dst, stride, FromBuffer<kN, D>{tmp}, try16);
   }
 }
 
@@ -308,11 +474,25 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
     constexpr bool kPays = kN == 4 || hn::MaxLanes(hn::ScalableTag<int32_t>()) < 8 ||
                            (!kRowAdst && !kColAdst);
     if constexpr (kBound > 0 && kPays) {
-      if (InBound16<kN>(c, kBound)) return Add2D16<kN, kRowAdst, kColAdst>(dst, stride, c);
+      if (InBound16<kN>(c, kBound)) {
+        // 8x8 blocks that are not dense by the hint: the 4x4 corner (DCT rows and columns
+        // skip the zero inputs), or DC only.
+        if constexpr (kN == 8) {
+          if (eob <= kN2 / 2) {
+            const size_t region = NonZeroRegion<kN>(c);
+            if (region == 1 && kDctDct) return AddDc<kN>(dst, stride, c[0]);
+            if (region <= 4) return Add2D16<kN, kRowAdst, kColAdst, 4>(dst, stride, c);
+          }
+        }
+        return Add2D16<kN, kRowAdst, kColAdst>(dst, stride, c);
+      }
     }
   }
 #endif
-  const size_t region = (kN > 4 && eob > kN2 / 2) ? kN : NonZeroRegion<kN>(c);
+  // Dense blocks (by the hint) go straight to the 32-bit paths: their row results are the most
+  // likely to exceed the 16-bit column bound, and the check would be wasted.
+  const bool dense = kN > 4 && eob > kN2 / 2;
+  const size_t region = dense ? kN : NonZeroRegion<kN>(c);
   switch (region) {
     case 1:
       if constexpr (kDctDct) return AddDc<kN>(dst, stride, c[0]);
@@ -329,7 +509,7 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
     default:
       break;
   }
-  Add2D<kN, Row, Col, static_cast<int>(kN), static_cast<int>(kN)>(dst, stride, c);
+  Add2D<kN, Row, Col, static_cast<int>(kN), static_cast<int>(kN)>(dst, stride, c, !dense);
 }
 
 // Lossless 4x4 Walsh-Hadamard (no final rounding).

@@ -117,7 +117,42 @@ struct Ops<hn::Simd<int16_t, N, kPow2>> {
   HWY_INLINE V Z() const { return hn::Zero(d); }
   // R(x * cos64(16)) = (x * 2c + 2^14) >> 15 with 2c < 2^15.
   HWY_INLINE V H(V x) const { return hn::MulFixedPoint15(x, hn::Set(d, 2 * kC[16])); }
-  HWY_INLINE V B(V a, int32_t ka, V b, int32_t kb) const { return Rnd(Mul2(a, ka, b, kb)); }
+  // R(a*ka) likewise: every constant passed is a cos64(k), k = 1..31, |2 ka| <= 32728.
+  HWY_INLINE V B1(V a, int32_t ka) const {
+    return hn::MulFixedPoint15(a, hn::Set(d, static_cast<int16_t>(2 * ka)));
+  }
+  HWY_INLINE V B(V a, int32_t ka, V b, int32_t kb) const {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+    if constexpr (sizeof(V) > 16) return BWide(a, ka, b, kb);
+    else return Rnd(Mul2(a, ka, b, kb));
+#else
+    return Rnd(Mul2(a, ka, b, kb));
+#endif
+  }
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+  // 256- and 512-bit vectors: the same pmaddwd pairs. unpack*_epi16, madd and packs all work
+  // within 128-bit blocks, so the packed result comes back in the lanes' original order.
+  HWY_INLINE V BWide(V a, int32_t ka, V b, int32_t kb) const {
+    const int32_t pair = static_cast<int32_t>((static_cast<uint32_t>(kb) << 16) |
+                                              (static_cast<uint32_t>(ka) & 0xFFFFu));
+#if HWY_TARGET <= HWY_AVX3
+    if constexpr (sizeof(V) == 64) {
+      const __m512i k = _mm512_set1_epi32(pair), r = _mm512_set1_epi32(8192);
+      const __m512i lo = _mm512_madd_epi16(_mm512_unpacklo_epi16(a.raw, b.raw), k);
+      const __m512i hi = _mm512_madd_epi16(_mm512_unpackhi_epi16(a.raw, b.raw), k);
+      return V{_mm512_packs_epi32(_mm512_srai_epi32(_mm512_add_epi32(lo, r), 14),
+                                  _mm512_srai_epi32(_mm512_add_epi32(hi, r), 14))};
+    } else
+#endif
+    {
+      const __m256i k = _mm256_set1_epi32(pair), r = _mm256_set1_epi32(8192);
+      const __m256i lo = _mm256_madd_epi16(_mm256_unpacklo_epi16(a.raw, b.raw), k);
+      const __m256i hi = _mm256_madd_epi16(_mm256_unpackhi_epi16(a.raw, b.raw), k);
+      return V{_mm256_packs_epi32(_mm256_srai_epi32(_mm256_add_epi32(lo, r), 14),
+                                  _mm256_srai_epi32(_mm256_add_epi32(hi, r), 14))};
+    }
+  }
+#endif
 };
 
 // 4-point ADST on int16 lanes: the reference's iadst4 with its product sums merged per input
@@ -202,16 +237,17 @@ HWY_INLINE void Transpose16(D d, V *v) {
   }
 }
 
-// kAdst: ADST (else DCT) on n = 4 or 8 lanes' worth of int16 values, in place.
-template <bool kAdst, size_t kN, class D, class V = hn::Vec<D>>
+// kAdst: ADST (else DCT) on n = 4 or 8 lanes' worth of int16 values, in place; inputs from kNz
+// on are zero (the DCT skips them).
+template <bool kAdst, size_t kN, int kNz, class D, class V = hn::Vec<D>>
 HWY_INLINE void Run16(D d, V *v) {
   V out[kN];
   if constexpr (kAdst) {
     if constexpr (kN == 4) Iadst4x16(d, v, out);
     else Iadst8x16(d, v, out);
   } else {
-    if constexpr (kN == 4) Idct4<4>(d, v, out);
-    else Idct8<8>(d, v, out);
+    if constexpr (kN == 4) Idct4<kNz>(d, v, out);
+    else Idct8<kNz>(d, v, out);
   }
   V3D_UNROLL
   for (size_t k = 0; k < kN; k++) v[k] = out[k];
@@ -235,8 +271,9 @@ HWY_INLINE bool InBound16(const int16_t *c, int b) {
 }
 
 // The whole kN x kN block (kN = 4 or 8) in 16-bit lanes: rows (kRowAdst), then columns
-// (kColAdst), Round2 by 4 / 5, added to dst with unsigned saturation.
-template <size_t kN, bool kRowAdst, bool kColAdst>
+// (kColAdst), Round2 by 4 / 5, added to dst with unsigned saturation. The non-zero
+// coefficients lie in the top-left kNz x kNz square.
+template <size_t kN, bool kRowAdst, bool kColAdst, int kNz = static_cast<int>(kN)>
 HWY_NOINLINE void Add2D16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs) {
   const hn::CappedTag<int16_t, kN> d;
   using V = hn::Vec<decltype(d)>;
@@ -244,11 +281,12 @@ HWY_NOINLINE void Add2D16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs)
   constexpr int kShift = kN == 4 ? 4 : 5;
   V v[kN];
   V3D_UNROLL
-  for (size_t i = 0; i < kN; i++) v[i] = hn::LoadU(d, coeffs + i * kN);
+  for (size_t i = 0; i < kN; i++)
+    v[i] = i < static_cast<size_t>(kNz) ? hn::LoadU(d, coeffs + i * kN) : hn::Zero(d);
   Transpose16(d, v);  // v[k] lane i = coefficient (i, k)
-  Run16<kRowAdst, kN>(d, v);
+  Run16<kRowAdst, kN, kNz>(d, v);
   Transpose16(d, v);  // v[i] lane k = row i of the intermediate
-  Run16<kColAdst, kN>(d, v);
+  Run16<kColAdst, kN, kNz>(d, v);
 #if HWY_TARGET == HWY_NEON
   constexpr bool kPairRows = kN == 4;
 #else

@@ -75,6 +75,7 @@ struct Ops {
     return hn::ShiftRight<14>(MA(MA(K(8192), a, ka), b, kb));
   }
   HWY_INLINE V H(V x) const { return hn::ShiftRight<14>(MA(K(8192), x, kC[16])); }
+  HWY_INLINE V B1(V a, int32_t ka) const { return hn::ShiftRight<14>(MA(K(8192), a, ka)); }
 #else
   // acc + a*ka
   HWY_INLINE V MA(V acc, V a, int32_t ka) const { return hn::Add(acc, hn::Mul(a, K(ka))); }
@@ -84,6 +85,8 @@ struct Ops {
   }
   // R(x * cospi_16_64)
   HWY_INLINE V H(V x) const { return R(hn::Mul(x, K(kC[16]))); }
+  // R(a*ka)
+  HWY_INLINE V B1(V a, int32_t ka) const { return R(hn::Mul(a, K(ka))); }
 #endif
 };
 
@@ -91,6 +94,18 @@ struct Ops {
 template <int kNz, class V, class D>
 HWY_INLINE V In(const Ops<D> &o, const V *v, int k) {
   return k < kNz ? v[k] : o.Z();
+}
+
+// R(a*ka + b*kb) where a is input element ia and b input element ib of a transform whose inputs
+// from kNz on are known zero: the one-product form R(a*ka) (or R(b*kb)) when one of them is
+// (equal values: the zero product adds nothing), zero when both are. The 16-bit lanes' one-
+// product form is a single rounding multiply, cheaper than the product pair.
+template <int kNz, class D, class V>
+HWY_INLINE V BZ(const Ops<D> &o, int ia, V a, int32_t ka, int ib, V b, int32_t kb) {
+  if (ia >= kNz && ib >= kNz) return o.Z();
+  if (ib >= kNz) return o.B1(a, ka);
+  if (ia >= kNz) return o.B1(b, kb);
+  return o.B(a, ka, b, kb);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -104,7 +119,7 @@ HWY_INLINE void Idct4(D d, const V *in, V *out) {
   const V i0 = In<kNz>(o, in, 0), i1 = In<kNz>(o, in, 1);
   const V i2 = In<kNz>(o, in, 2), i3 = In<kNz>(o, in, 3);
   const V s0 = o.H(i0 + i2), s1 = o.H(i0 - i2);
-  const V s2 = o.B(i1, kC[24], i3, -kC[8]), s3 = o.B(i1, kC[8], i3, kC[24]);
+  const V s2 = BZ<kNz>(o, 1, i1, kC[24], 3, i3, -kC[8]), s3 = BZ<kNz>(o, 1, i1, kC[8], 3, i3, kC[24]);
   out[0] = s0 + s3;
   out[1] = s1 + s2;
   out[2] = s1 - s2;
@@ -116,11 +131,11 @@ HWY_INLINE void Idct8(D d, const V *in, V *out) {
   const Ops<D> o{d};
   V e[4];
   const V ev[4] = {In<kNz>(o, in, 0), In<kNz>(o, in, 2), In<kNz>(o, in, 4), In<kNz>(o, in, 6)};
-  Idct4<4>(d, ev, e);
+  Idct4<(kNz + 1) / 2>(d, ev, e);
   const V i1 = In<kNz>(o, in, 1), i3 = In<kNz>(o, in, 3);
   const V i5 = In<kNz>(o, in, 5), i7 = In<kNz>(o, in, 7);
-  const V s4 = o.B(i1, kC[28], i7, -kC[4]), s7 = o.B(i1, kC[4], i7, kC[28]);
-  const V s5 = o.B(i5, kC[12], i3, -kC[20]), s6 = o.B(i5, kC[20], i3, kC[12]);
+  const V s4 = BZ<kNz>(o, 1, i1, kC[28], 7, i7, -kC[4]), s7 = BZ<kNz>(o, 1, i1, kC[4], 7, i7, kC[28]);
+  const V s5 = BZ<kNz>(o, 5, i5, kC[12], 3, i3, -kC[20]), s6 = BZ<kNz>(o, 5, i5, kC[20], 3, i3, kC[12]);
   const V t4 = s4 + s5, t5 = s4 - s5, t6 = s7 - s6, t7 = s6 + s7;
   const V u5 = o.H(t6 - t5), u6 = o.H(t5 + t6);
   out[0] = e[0] + t7;
@@ -144,10 +159,10 @@ HWY_INLINE void Idct16(D d, const V *in, V *out) {
   const V i7 = In<kNz>(o, in, 7), i9 = In<kNz>(o, in, 9), i11 = In<kNz>(o, in, 11);
   const V i13 = In<kNz>(o, in, 13), i15 = In<kNz>(o, in, 15);
   // stage 2
-  const V a8 = o.B(i1, kC[30], i15, -kC[2]), a15 = o.B(i1, kC[2], i15, kC[30]);
-  const V a9 = o.B(i9, kC[14], i7, -kC[18]), a14 = o.B(i9, kC[18], i7, kC[14]);
-  const V a10 = o.B(i5, kC[22], i11, -kC[10]), a13 = o.B(i5, kC[10], i11, kC[22]);
-  const V a11 = o.B(i13, kC[6], i3, -kC[26]), a12 = o.B(i13, kC[26], i3, kC[6]);
+  const V a8 = BZ<kNz>(o, 1, i1, kC[30], 15, i15, -kC[2]), a15 = BZ<kNz>(o, 1, i1, kC[2], 15, i15, kC[30]);
+  const V a9 = BZ<kNz>(o, 9, i9, kC[14], 7, i7, -kC[18]), a14 = BZ<kNz>(o, 9, i9, kC[18], 7, i7, kC[14]);
+  const V a10 = BZ<kNz>(o, 5, i5, kC[22], 11, i11, -kC[10]), a13 = BZ<kNz>(o, 5, i5, kC[10], 11, i11, kC[22]);
+  const V a11 = BZ<kNz>(o, 13, i13, kC[6], 3, i3, -kC[26]), a12 = BZ<kNz>(o, 13, i13, kC[26], 3, i3, kC[6]);
   // stage 3
   const V b8 = a8 + a9, b9 = a8 - a9, b10 = a11 - a10, b11 = a10 + a11;
   const V b12 = a12 + a13, b13 = a12 - a13, b14 = a15 - a14, b15 = a14 + a15;
@@ -177,14 +192,14 @@ HWY_INLINE void Idct32(D d, const V *in, V *out) {
   Idct16<(kNz + 1) / 2>(d, ev, e);
   auto I = [&](int k) { return In<kNz>(o, in, k); };
   // stage 1
-  const V s16 = o.B(I(1), kC[31], I(31), -kC[1]), s31 = o.B(I(1), kC[1], I(31), kC[31]);
-  const V s17 = o.B(I(17), kC[15], I(15), -kC[17]), s30 = o.B(I(17), kC[17], I(15), kC[15]);
-  const V s18 = o.B(I(9), kC[23], I(23), -kC[9]), s29 = o.B(I(9), kC[9], I(23), kC[23]);
-  const V s19 = o.B(I(25), kC[7], I(7), -kC[25]), s28 = o.B(I(25), kC[25], I(7), kC[7]);
-  const V s20 = o.B(I(5), kC[27], I(27), -kC[5]), s27 = o.B(I(5), kC[5], I(27), kC[27]);
-  const V s21 = o.B(I(21), kC[11], I(11), -kC[21]), s26 = o.B(I(21), kC[21], I(11), kC[11]);
-  const V s22 = o.B(I(13), kC[19], I(19), -kC[13]), s25 = o.B(I(13), kC[13], I(19), kC[19]);
-  const V s23 = o.B(I(29), kC[3], I(3), -kC[29]), s24 = o.B(I(29), kC[29], I(3), kC[3]);
+  const V s16 = BZ<kNz>(o, 1, I(1), kC[31], 31, I(31), -kC[1]), s31 = BZ<kNz>(o, 1, I(1), kC[1], 31, I(31), kC[31]);
+  const V s17 = BZ<kNz>(o, 17, I(17), kC[15], 15, I(15), -kC[17]), s30 = BZ<kNz>(o, 17, I(17), kC[17], 15, I(15), kC[15]);
+  const V s18 = BZ<kNz>(o, 9, I(9), kC[23], 23, I(23), -kC[9]), s29 = BZ<kNz>(o, 9, I(9), kC[9], 23, I(23), kC[23]);
+  const V s19 = BZ<kNz>(o, 25, I(25), kC[7], 7, I(7), -kC[25]), s28 = BZ<kNz>(o, 25, I(25), kC[25], 7, I(7), kC[7]);
+  const V s20 = BZ<kNz>(o, 5, I(5), kC[27], 27, I(27), -kC[5]), s27 = BZ<kNz>(o, 5, I(5), kC[5], 27, I(27), kC[27]);
+  const V s21 = BZ<kNz>(o, 21, I(21), kC[11], 11, I(11), -kC[21]), s26 = BZ<kNz>(o, 21, I(21), kC[21], 11, I(11), kC[11]);
+  const V s22 = BZ<kNz>(o, 13, I(13), kC[19], 19, I(19), -kC[13]), s25 = BZ<kNz>(o, 13, I(13), kC[13], 19, I(19), kC[19]);
+  const V s23 = BZ<kNz>(o, 29, I(29), kC[3], 3, I(3), -kC[29]), s24 = BZ<kNz>(o, 29, I(29), kC[29], 3, I(3), kC[3]);
   // stage 2
   const V t16 = s16 + s17, t17 = s16 - s17, t18 = s19 - s18, t19 = s18 + s19;
   const V t20 = s20 + s21, t21 = s20 - s21, t22 = s23 - s22, t23 = s22 + s23;

@@ -30,5 +30,12 @@ constexpr int kInt16Bound[4][4] = {
     {0, 0, 0, 0},  // 32x32: no 16-bit path
 };
 
+// [tx_size]: the column bound of the 16-bit column pass (16x16 and 32x32, DCT columns). The row
+// pass runs in 32-bit lanes (exact for every input); where every row result it hands to a
+// block of columns satisfies |x| <= B, the n-point DCT of those columns keeps every narrow
+// value inside int16 and every product sum inside int32 (proven as above, with the n column
+// inputs as the variables), so the columns may run in 16-bit lanes. 0: no such path.
+constexpr int kInt16ColumnBound[4] = {0, 0, 3150, 1590};
+
 }  // namespace vp9
 }  // namespace v3d
