@@ -354,7 +354,7 @@ HWY_INLINE void ChromaVertical(uint8_t *pix, ptrdiff_t stride, Fn fn) {
   const hn::Full128<int16_t> d;
   const uint8_t *s = pix - 2;
   hn::Vec<decltype(d32)> g[2];  // u32 lane c = column c of lines 4h..4h+3
-#if HWY_ARCH_X86
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSSE3
   // x86: a 4-byte load is a whole register (upper bytes zero), so a byte interleave of two lines
   // and a 16-bit interleave of two such pairs group the columns: 3 shuffles per 4 lines.
   auto line = [&](int l) { return hn::Vec128<uint8_t>{hn::LoadU(dq, s + l * stride).raw}; };
