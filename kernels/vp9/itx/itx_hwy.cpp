@@ -474,6 +474,15 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
     constexpr bool kPays = kN == 4 || hn::MaxLanes(hn::ScalableTag<int32_t>()) < 8 ||
                            (!kRowAdst && !kColAdst);
     if constexpr (kBound > 0 && kPays) {
+      // 8x8 DCT_DCT with every non-zero coefficient in the 2x2 or 4x4 corner, within that
+      // corner's bound: the corner path.
+      if constexpr (kN == 8 && kDctDct) {
+        if (eob <= kN2 / 2) {
+          const int corner = Corner8x8(c);
+          if (corner == 2) return AddCorner8x8<2>(dst, stride, c);
+          if (corner == 4) return AddCorner8x8<4>(dst, stride, c);
+        }
+      }
       if (InBound16<kN>(c, kBound)) {
         // 8x8 blocks that are not dense by the hint: the 4x4 corner (DCT rows and columns
         // skip the zero inputs), or DC only.

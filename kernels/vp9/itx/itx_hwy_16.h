@@ -318,6 +318,91 @@ HWY_NOINLINE void Add2D16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs)
   }
 }
 
+// Which top-left square of an 8x8 DCT_DCT block holds every non-zero coefficient, for the
+// corner path below: 2 (the 2x2 square), 4 (the 4x4 square), or 0 when neither does or when a
+// coefficient exceeds that square's proven bound (kInt16CornerBound8x8). One pass over the
+// block in the widest int16 vectors up to 32 lanes: rows 0..3 masked by constant tables, rows
+// 4..7 ORed.
+HWY_INLINE int Corner8x8(const int16_t *c) {
+  const hn::CappedTag<int16_t, 32> d;
+  constexpr size_t W = hn::MaxLanes(d);
+  // Per row of 8: -1 marks the lanes outside the 4x4 (kOut4) or 2x2 (kOut2) square.
+  alignas(64) static constexpr int16_t kOut4[32] = {
+      0, 0, 0, 0, -1, -1, -1, -1, 0, 0, 0, 0, -1, -1, -1, -1,
+      0, 0, 0, 0, -1, -1, -1, -1, 0, 0, 0, 0, -1, -1, -1, -1};
+  alignas(64) static constexpr int16_t kOut2[32] = {
+      0, 0, -1, -1, -1, -1, -1, -1, 0, 0, -1, -1, -1, -1, -1, -1,
+      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+  auto top = hn::LoadU(d, c);
+  auto out4 = hn::Or(hn::And(top, hn::Load(d, kOut4)), hn::LoadU(d, c + 32));
+  auto out2 = hn::And(top, hn::Load(d, kOut2));
+  auto mx = top, mn = top;
+  V3D_UNROLL
+  for (size_t i = W; i < 32; i += W) {
+    top = hn::LoadU(d, c + i);
+    out4 = hn::Or(out4, hn::Or(hn::And(top, hn::Load(d, kOut4 + i)), hn::LoadU(d, c + 32 + i)));
+    out2 = hn::Or(out2, hn::And(top, hn::Load(d, kOut2 + i)));
+    mx = hn::Max(mx, top);
+    mn = hn::Min(mn, top);
+  }
+  if (!hn::AllTrue(d, hn::Eq(out4, hn::Zero(d)))) return 0;
+  // Outside the square every lane is zero, so the extremes are the square's.
+  const int k = hn::AllTrue(d, hn::Eq(out2, hn::Zero(d))) ? 0 : 1;
+  const auto b = hn::Set(d, static_cast<int16_t>(kInt16CornerBound8x8[k]));
+  const auto big = hn::Or(hn::Gt(mx, b), hn::Lt(mn, hn::Neg(b)));
+  return hn::AllFalse(d, big) ? 2 << k : 0;
+}
+
+// 8x8 DCT_DCT block whose non-zero coefficients lie in the top-left kNz x kNz square (kNz = 2
+// or 4) and within that square's bound (kInt16CornerBound8x8): the row pass transforms only the first four rows, in
+// 4-lane vectors (lane = row), and the column pass sees kNz non-zero inputs per column, so its
+// butterflies are one rounding multiply each. Every value is one the reference forms (the
+// known-zero products it skips add nothing), so the corner bound's proof covers it.
+template <int kNz>
+HWY_NOINLINE void AddCorner8x8(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs) {
+  const hn::CappedTag<int16_t, 4> d4;
+  const hn::CappedTag<int16_t, 8> d8;
+  const hn::Repartition<int32_t, decltype(d8)> d32;
+  const hn::Repartition<int64_t, decltype(d8)> d64;
+  const hn::Rebind<uint8_t, decltype(d8)> du8;
+  using V4 = hn::Vec<decltype(d4)>;
+  using V8 = hn::Vec<decltype(d8)>;
+  V4 v[4], o[8];
+  V3D_UNROLL
+  for (size_t i = 0; i < 4; i++)
+    v[i] = i < static_cast<size_t>(kNz) ? hn::LoadU(d4, coeffs + 8 * i) : hn::Zero(d4);
+  Transpose16(d4, v);  // v[k] lane i = coefficient (i, k), k < 4
+  Idct8<kNz>(d4, v, o);  // o[k] lane i = intermediate (i, k); zero for rows i >= kNz
+  // 4 x 8 transpose: u[i] lane k = o[k] lane i.
+  const V8 x0 = hn::Combine(d8, o[4], o[0]), x1 = hn::Combine(d8, o[5], o[1]);
+  const V8 x2 = hn::Combine(d8, o[6], o[2]), x3 = hn::Combine(d8, o[7], o[3]);
+  const auto a = hn::BitCast(d32, hn::InterleaveLower(d8, x0, x1));  // o0 o1, rows 0..3
+  const auto b = hn::BitCast(d32, hn::InterleaveUpper(d8, x0, x1));  // o4 o5
+  const auto c = hn::BitCast(d32, hn::InterleaveLower(d8, x2, x3));  // o2 o3
+  const auto e = hn::BitCast(d32, hn::InterleaveUpper(d8, x2, x3));  // o6 o7
+  const auto p01 = hn::BitCast(d64, hn::InterleaveLower(d32, a, c));  // o0..o3, rows 0 1
+  const auto q01 = hn::BitCast(d64, hn::InterleaveLower(d32, b, e));  // o4..o7, rows 0 1
+  V8 u[8];
+  u[0] = hn::BitCast(d8, hn::InterleaveLower(d64, p01, q01));
+  u[1] = hn::BitCast(d8, hn::InterleaveUpper(d64, p01, q01));
+  if constexpr (kNz > 2) {
+    const auto p23 = hn::BitCast(d64, hn::InterleaveUpper(d32, a, c));
+    const auto q23 = hn::BitCast(d64, hn::InterleaveUpper(d32, b, e));
+    u[2] = hn::BitCast(d8, hn::InterleaveLower(d64, p23, q23));
+    u[3] = hn::BitCast(d8, hn::InterleaveUpper(d64, p23, q23));
+  }
+  V8 w[8];
+  Idct8<kNz>(d8, u, w);
+  // Round2(x, 5) as one rounding multiply by 2^10.
+  const V8 rnd = hn::Set(d8, static_cast<int16_t>(1 << 10));
+  V3D_UNROLL
+  for (size_t i = 0; i < 8; i++) {
+    uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride;
+    const V8 sum = hn::Add(hn::MulFixedPoint15(w[i], rnd), hn::PromoteTo(d8, hn::LoadU(du8, p)));
+    hn::StoreU(hn::DemoteTo(du8, sum), du8, p);
+  }
+}
+
 #else
 #define V3D_ITX_HAVE_16 0
 #endif
