@@ -474,6 +474,12 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
     constexpr bool kPays = kN == 4 || hn::MaxLanes(hn::ScalableTag<int32_t>()) < 8 ||
                            (!kRowAdst && !kColAdst);
     if constexpr (kBound > 0 && kPays) {
+#if HWY_ARCH_X86
+      // 4x4: the two-register path, with its own bound check.
+      if constexpr (kN == 4) {
+        if (Add4x4x86<kRowAdst, kColAdst>(dst, stride, c, kBound)) return;
+      }
+#endif
       // 8x8 DCT_DCT with every non-zero coefficient in the 2x2 or 4x4 corner, within that
       // corner's bound: the corner path.
       if constexpr (kN == 8 && kDctDct) {

@@ -403,6 +403,94 @@ HWY_NOINLINE void AddCorner8x8(uint8_t *dst, ptrdiff_t stride, const int16_t *co
   }
 }
 
+#if HWY_ARCH_X86
+// The whole 4x4 block in two 128-bit registers of int16 (x86, within the 4x4 bounds of
+// kInt16Bound). Each 1-D pass takes its inputs as two vectors of (in0, in2) and (in1, in3)
+// pairs, one pair per lane of the pass (4 rows, then 4 columns), and forms every product sum
+// with one pmaddwd per output: R((i0 + i2) c16) as i0 c16 + i2 c16 and the ADST's merged sums
+// (as Iadst4x16) are the same integers, inside int32 by the bound, so each rounded value is the
+// reference's. Outputs come back as [out0 | out1] and [out3 | out2], 4 lanes each.
+struct Pass4x4 {
+  __m128i a, b;  // [out0 | out1], [out3 | out2]
+};
+
+HWY_INLINE __m128i Pair16(int32_t k0, int32_t k1) {
+  return _mm_set1_epi32(static_cast<int32_t>((static_cast<uint32_t>(k1) << 16) |
+                                             (static_cast<uint32_t>(k0) & 0xFFFFu)));
+}
+HWY_INLINE __m128i Rnd4(__m128i x) {
+  return _mm_srai_epi32(_mm_add_epi32(x, _mm_set1_epi32(8192)), 14);
+}
+
+// u: (in0, in2) pairs, w: (in1, in3) pairs.
+template <bool kAdst>
+HWY_INLINE Pass4x4 Run4x4(__m128i u, __m128i w) {
+  if constexpr (!kAdst) {
+    const __m128i s0 = Rnd4(_mm_madd_epi16(u, Pair16(kC[16], kC[16])));
+    const __m128i s1 = Rnd4(_mm_madd_epi16(u, Pair16(kC[16], -kC[16])));
+    const __m128i s2 = Rnd4(_mm_madd_epi16(w, Pair16(kC[24], -kC[8])));
+    const __m128i s3 = Rnd4(_mm_madd_epi16(w, Pair16(kC[8], kC[24])));
+    const __m128i p = _mm_packs_epi32(s0, s1), q = _mm_packs_epi32(s3, s2);
+    return Pass4x4{_mm_add_epi16(p, q), _mm_sub_epi16(p, q)};
+  } else {
+    const __m128i o0 = _mm_add_epi32(_mm_madd_epi16(u, Pair16(kS1, kS4)),
+                                     _mm_madd_epi16(w, Pair16(kS3, kS2)));
+    const __m128i o1 = _mm_add_epi32(_mm_madd_epi16(u, Pair16(kS2, -kS1)),
+                                     _mm_madd_epi16(w, Pair16(kS3, -kS4)));
+    const __m128i o2 = _mm_add_epi32(_mm_madd_epi16(u, Pair16(kS3, -kS3)),
+                                     _mm_madd_epi16(w, Pair16(0, kS3)));
+    const __m128i o3 = _mm_add_epi32(_mm_madd_epi16(u, Pair16(kS1 + kS2, kS4 - kS1)),
+                                     _mm_madd_epi16(w, Pair16(-kS3, kS2 - kS4)));
+    return Pass4x4{_mm_packs_epi32(Rnd4(o0), Rnd4(o1)), _mm_packs_epi32(Rnd4(o3), Rnd4(o2))};
+  }
+}
+
+// 4x4 block (row transform kRowAdst, column kColAdst) added to dst, Round2 by 4, when every
+// coefficient lies in [-bound, bound]; returns false, having written nothing, otherwise.
+template <bool kRowAdst, bool kColAdst>
+HWY_INLINE bool Add4x4x86(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, int bound) {
+  const __m128i c01 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(coeffs));
+  const __m128i c23 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(coeffs + 8));
+  const __m128i bv = _mm_set1_epi16(static_cast<int16_t>(bound));
+  const __m128i nbv = _mm_set1_epi16(static_cast<int16_t>(-bound));
+  const __m128i big = _mm_or_si128(_mm_cmpgt_epi16(_mm_max_epi16(c01, c23), bv),
+                                   _mm_cmpgt_epi16(nbv, _mm_min_epi16(c01, c23)));
+  if (_mm_movemask_epi8(big) != 0) return false;
+  // Word permutations: [x0 x2 x4 x6 x1 x3 x5 x7] and [x4 x6 x0 x2 x5 x7 x1 x3].
+  const __m128i even_odd = _mm_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
+  const __m128i swap_eo = _mm_setr_epi8(8, 9, 12, 13, 0, 1, 4, 5, 10, 11, 14, 15, 2, 3, 6, 7);
+  // Rows 0 1 and 2 3 of coefficients -> (c(r,0), c(r,2)) and (c(r,1), c(r,3)), r = 0..3.
+  const __m128i r01 = _mm_shuffle_epi8(c01, even_odd), r23 = _mm_shuffle_epi8(c23, even_odd);
+  const Pass4x4 rows = Run4x4<kRowAdst>(_mm_unpacklo_epi64(r01, r23), _mm_unpackhi_epi64(r01, r23));
+  // rows.a = [I(r,0) | I(r,1)], rows.b = [I(r,3) | I(r,2)] over r = 0..3 -> (I(0,c), I(2,c))
+  // and (I(1,c), I(3,c)), c = 0..3.
+  const __m128i a = _mm_shuffle_epi8(rows.a, even_odd), b = _mm_shuffle_epi8(rows.b, swap_eo);
+  const Pass4x4 cols = Run4x4<kColAdst>(_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b));
+  // cols.a = [row 0 | row 1], cols.b = [row 3 | row 2] of the residual; Round2(x, 4) as one
+  // rounding multiply by 2^11.
+  const __m128i rnd = _mm_set1_epi16(1 << 11);
+  uint8_t *p0 = dst, *p1 = dst + stride, *p2 = dst + 2 * stride, *p3 = dst + 3 * stride;
+  auto load2 = [](const uint8_t *lo, const uint8_t *hi) {
+    int32_t x, y;
+    memcpy(&x, lo, 4);
+    memcpy(&y, hi, 4);
+    return _mm_unpacklo_epi8(_mm_unpacklo_epi32(_mm_cvtsi32_si128(x), _mm_cvtsi32_si128(y)),
+                             _mm_setzero_si128());
+  };
+  const __m128i s01 = _mm_add_epi16(_mm_mulhrs_epi16(cols.a, rnd), load2(p0, p1));
+  const __m128i s32 = _mm_add_epi16(_mm_mulhrs_epi16(cols.b, rnd), load2(p3, p2));
+  const __m128i out = _mm_packus_epi16(s01, s32);  // rows 0 1 3 2, 4 bytes each
+  const int32_t w0 = _mm_cvtsi128_si32(out), w1 = _mm_cvtsi128_si32(_mm_srli_si128(out, 4));
+  const int32_t w3 = _mm_cvtsi128_si32(_mm_srli_si128(out, 8));
+  const int32_t w2 = _mm_cvtsi128_si32(_mm_srli_si128(out, 12));
+  memcpy(p0, &w0, 4);
+  memcpy(p1, &w1, 4);
+  memcpy(p2, &w2, 4);
+  memcpy(p3, &w3, 4);
+  return true;
+}
+#endif  // HWY_ARCH_X86
+
 #else
 #define V3D_ITX_HAVE_16 0
 #endif
