@@ -236,6 +236,16 @@ int main() {
     check(have >= 0 && have <= b, "%s: kInt16CornerBound8x8 %d exceeds the proven bound %.0f",
           name, have, b);
   }
+  // The 16x16 DCT_DCT corner path: blocks non-zero only in the top-left 4x4 square.
+  {
+    std::vector<aff::Val> fin(256);
+    const double b = analyse(16, false, false, &fin, 4);
+    const int have = v3d::vp9::kInt16CornerBound16x16;
+    cross_check(16, false, false, static_cast<int>(b), fin, "16x16 DCT_DCT 4x4 corner", 4);
+    printf("16x16 DCT_DCT 4x4 corner: proven bound %6.0f, table %d\n", b, have);
+    check(have >= 0 && have <= b, "16x16 4x4 corner: kInt16CornerBound16x16 %d exceeds the "
+          "proven bound %.0f", have, b);
+  }
   for (int ty = 0; ty < 4; ty++)
     check(v3d::vp9::kInt16Bound[3][ty] == 0, "32x32 has no 16-bit path (type %d)", ty);
   for (int sz = 0; sz < 4; sz++) {

@@ -513,6 +513,13 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
       if constexpr (kDctDct) return AddDc<kN>(dst, stride, c[0]);
       else return Add2D<kN, Row, Col, 1, 1>(dst, stride, c);
     case 4:
+#if V3D_ITX_HAVE_16
+      if constexpr (kN == 16 && kDctDct) {
+        if (Corner16InBound(c, kInt16CornerBound16x16)) {
+          return AddCorner16x16(hn::CappedTag<int16_t, 16>(), dst, stride, c);
+        }
+      }
+#endif
       if constexpr (kN == 8 || kN == 16) return Add2D<kN, Row, Col, 4, 4>(dst, stride, c);
       break;
     case 8:

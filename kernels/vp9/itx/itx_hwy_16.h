@@ -353,6 +353,31 @@ HWY_INLINE int Corner8x8(const int16_t *c) {
   return hn::AllFalse(d, big) ? 2 << k : 0;
 }
 
+// 4 x 8 transpose of int16: u[i] lane k = o[k] lane i, for the rows i < kNz (2 or 4) of the
+// eight 4-lane vectors o[0..8).
+template <int kNz, class D8, class V4>
+HWY_INLINE void Transpose4x8(D8 d8, const V4 *o, hn::Vec<D8> *u) {
+  const hn::Repartition<int32_t, D8> d32;
+  const hn::Repartition<int64_t, D8> d64;
+  using V8 = hn::Vec<D8>;
+  const V8 x0 = hn::Combine(d8, o[4], o[0]), x1 = hn::Combine(d8, o[5], o[1]);
+  const V8 x2 = hn::Combine(d8, o[6], o[2]), x3 = hn::Combine(d8, o[7], o[3]);
+  const auto a = hn::BitCast(d32, hn::InterleaveLower(d8, x0, x1));  // o0 o1, rows 0..3
+  const auto b = hn::BitCast(d32, hn::InterleaveUpper(d8, x0, x1));  // o4 o5
+  const auto c = hn::BitCast(d32, hn::InterleaveLower(d8, x2, x3));  // o2 o3
+  const auto e = hn::BitCast(d32, hn::InterleaveUpper(d8, x2, x3));  // o6 o7
+  const auto p01 = hn::BitCast(d64, hn::InterleaveLower(d32, a, c));  // o0..o3, rows 0 1
+  const auto q01 = hn::BitCast(d64, hn::InterleaveLower(d32, b, e));  // o4..o7, rows 0 1
+  u[0] = hn::BitCast(d8, hn::InterleaveLower(d64, p01, q01));
+  u[1] = hn::BitCast(d8, hn::InterleaveUpper(d64, p01, q01));
+  if constexpr (kNz > 2) {
+    const auto p23 = hn::BitCast(d64, hn::InterleaveUpper(d32, a, c));
+    const auto q23 = hn::BitCast(d64, hn::InterleaveUpper(d32, b, e));
+    u[2] = hn::BitCast(d8, hn::InterleaveLower(d64, p23, q23));
+    u[3] = hn::BitCast(d8, hn::InterleaveUpper(d64, p23, q23));
+  }
+}
+
 // 8x8 DCT_DCT block whose non-zero coefficients lie in the top-left kNz x kNz square (kNz = 2
 // or 4) and within that square's bound (kInt16CornerBound8x8): the row pass transforms only the first four rows, in
 // 4-lane vectors (lane = row), and the column pass sees kNz non-zero inputs per column, so its
@@ -362,8 +387,6 @@ template <int kNz>
 HWY_NOINLINE void AddCorner8x8(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs) {
   const hn::CappedTag<int16_t, 4> d4;
   const hn::CappedTag<int16_t, 8> d8;
-  const hn::Repartition<int32_t, decltype(d8)> d32;
-  const hn::Repartition<int64_t, decltype(d8)> d64;
   const hn::Rebind<uint8_t, decltype(d8)> du8;
   using V4 = hn::Vec<decltype(d4)>;
   using V8 = hn::Vec<decltype(d8)>;
@@ -373,24 +396,8 @@ HWY_NOINLINE void AddCorner8x8(uint8_t *dst, ptrdiff_t stride, const int16_t *co
     v[i] = i < static_cast<size_t>(kNz) ? hn::LoadU(d4, coeffs + 8 * i) : hn::Zero(d4);
   Transpose16(d4, v);  // v[k] lane i = coefficient (i, k), k < 4
   Idct8<kNz>(d4, v, o);  // o[k] lane i = intermediate (i, k); zero for rows i >= kNz
-  // 4 x 8 transpose: u[i] lane k = o[k] lane i.
-  const V8 x0 = hn::Combine(d8, o[4], o[0]), x1 = hn::Combine(d8, o[5], o[1]);
-  const V8 x2 = hn::Combine(d8, o[6], o[2]), x3 = hn::Combine(d8, o[7], o[3]);
-  const auto a = hn::BitCast(d32, hn::InterleaveLower(d8, x0, x1));  // o0 o1, rows 0..3
-  const auto b = hn::BitCast(d32, hn::InterleaveUpper(d8, x0, x1));  // o4 o5
-  const auto c = hn::BitCast(d32, hn::InterleaveLower(d8, x2, x3));  // o2 o3
-  const auto e = hn::BitCast(d32, hn::InterleaveUpper(d8, x2, x3));  // o6 o7
-  const auto p01 = hn::BitCast(d64, hn::InterleaveLower(d32, a, c));  // o0..o3, rows 0 1
-  const auto q01 = hn::BitCast(d64, hn::InterleaveLower(d32, b, e));  // o4..o7, rows 0 1
   V8 u[8];
-  u[0] = hn::BitCast(d8, hn::InterleaveLower(d64, p01, q01));
-  u[1] = hn::BitCast(d8, hn::InterleaveUpper(d64, p01, q01));
-  if constexpr (kNz > 2) {
-    const auto p23 = hn::BitCast(d64, hn::InterleaveUpper(d32, a, c));
-    const auto q23 = hn::BitCast(d64, hn::InterleaveUpper(d32, b, e));
-    u[2] = hn::BitCast(d8, hn::InterleaveLower(d64, p23, q23));
-    u[3] = hn::BitCast(d8, hn::InterleaveUpper(d64, p23, q23));
-  }
+  Transpose4x8<kNz>(d8, o, u);
   V8 w[8];
   Idct8<kNz>(d8, u, w);
   // Round2(x, 5) as one rounding multiply by 2^10.
@@ -400,6 +407,65 @@ HWY_NOINLINE void AddCorner8x8(uint8_t *dst, ptrdiff_t stride, const int16_t *co
     uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride;
     const V8 sum = hn::Add(hn::MulFixedPoint15(w[i], rnd), hn::PromoteTo(d8, hn::LoadU(du8, p)));
     hn::StoreU(hn::DemoteTo(du8, sum), du8, p);
+  }
+}
+
+// True iff every coefficient of the top-left 4x4 square of a 16x16 block lies in [-b, b].
+HWY_INLINE bool Corner16InBound(const int16_t *c, int b) {
+  const hn::CappedTag<int16_t, 4> d4;
+  auto mx = hn::LoadU(d4, c), mn = mx;
+  V3D_UNROLL
+  for (size_t i = 1; i < 4; i++) {
+    const auto v = hn::LoadU(d4, c + 16 * i);
+    mx = hn::Max(mx, v);
+    mn = hn::Min(mn, v);
+  }
+  const auto big = hn::Or(hn::Gt(mx, hn::Set(d4, static_cast<int16_t>(b))),
+                          hn::Lt(mn, hn::Set(d4, static_cast<int16_t>(-b))));
+  return hn::AllFalse(d4, big);
+}
+
+// 16x16 DCT_DCT block whose non-zero coefficients lie in the top-left 4x4 square, within
+// kInt16CornerBound16x16: as AddCorner8x8, in 16-bit lanes throughout. The column pass runs on
+// vectors of up to 16 lanes (one or two per row).
+// DC: the column vectors' tag, CappedTag<int16_t, 16> (16 lanes, or 8).
+template <class DC>
+HWY_NOINLINE void AddCorner16x16(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs) {
+  const hn::CappedTag<int16_t, 4> d4;
+  const hn::CappedTag<int16_t, 8> d8;
+  const hn::Rebind<uint8_t, DC> du8;
+  using V4 = hn::Vec<decltype(d4)>;
+  using V8 = hn::Vec<decltype(d8)>;
+  using VC = hn::Vec<decltype(dc)>;
+  constexpr size_t Lc = hn::MaxLanes(dc);
+  V4 v[4], o[16];
+  V3D_UNROLL
+  for (size_t i = 0; i < 4; i++) v[i] = hn::LoadU(d4, coeffs + 16 * i);
+  Transpose16(d4, v);     // v[k] lane i = coefficient (i, k), k < 4
+  Idct16<4>(d4, v, o);    // o[k] lane i = intermediate (i, k)
+  V8 lo[8], hi[8];        // rows 0..3: columns 0..7, 8..15
+  Transpose4x8<4>(d8, o, lo);
+  Transpose4x8<4>(d8, o + 8, hi);
+  // Round2(x, 6) as one rounding multiply by 2^9.
+  const VC rnd = hn::Set(dc, static_cast<int16_t>(1 << 9));
+  V3D_UNROLL
+  for (size_t c = 0; c < 16; c += Lc) {
+    VC u[16], w[16];
+    V3D_UNROLL
+    for (size_t i = 0; i < 4; i++) {
+      if constexpr (Lc == 16) {
+        u[i] = hn::Combine(dc, hi[i], lo[i]);
+      } else {
+        u[i] = c == 0 ? lo[i] : hi[i];
+      }
+    }
+    Idct16<4>(dc, u, w);
+    V3D_UNROLL
+    for (size_t i = 0; i < 16; i++) {
+      uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride + c;
+      const VC sum = hn::Add(hn::MulFixedPoint15(w[i], rnd), hn::PromoteTo(dc, hn::LoadU(du8, p)));
+      hn::StoreU(hn::DemoteTo(du8, sum), du8, p);
+    }
   }
 }
 

@@ -42,6 +42,8 @@ constexpr int kInt16ColumnBound[4] = {0, 0, 3150, 1590};
 // are the constant zero in the proof), for the corner path. Larger than kInt16Bound[1][0], as
 // fewer coefficients add into each value.
 constexpr int kInt16CornerBound8x8[2] = {11400, 2750};
+// The same for the 16x16 DCT_DCT blocks non-zero only in the top-left 4x4 square.
+constexpr int kInt16CornerBound16x16 = 2450;
 
 }  // namespace vp9
 }  // namespace v3d
