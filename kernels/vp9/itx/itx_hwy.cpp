@@ -7,8 +7,10 @@
 // itx_hwy_16.h (the 16-bit path).
 //
 // 16-bit path (itx_hwy_16.h): 4x4 and 8x8 blocks whose coefficients are all within the proven
-// bounds of itx_int16_bound.h run in int16 lanes, as FFmpeg's and libvpx's SIMD do; every other
-// block takes the int32 path below, which is exact for any int16 input. 16x16 and 32x32 DCT
+// bounds of itx_int16_bound.h run in int16 lanes, as FFmpeg's and libvpx's SIMD do (x86 4x4 in
+// two registers; 8x8 DCT_DCT 2x2/4x4 corners and 16x16 DCT_DCT 4x4 corners on their own paths
+// behind per-corner bounds); every other block takes the int32 path below, which is exact for
+// any int16 input. 16x16 and 32x32 DCT
 // columns run in int16 lanes where the int32 row pass's results are within the proven column
 // bound (ColPass16).
 //
