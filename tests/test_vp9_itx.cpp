@@ -230,16 +230,23 @@ const char *source_name(int s) {
                               : "column-bound-outside";
 }
 
-// Around the 16-bit path's bound B (vp9/itx/itx_int16_bound.h; 256 for pairs without one):
+// Around the 16-bit path's bound B (vp9/itx/itx_int16_bound.h, the corner bounds for 8x8 and
+// 16x16 DCT_DCT corners of up to 4x4; 256 for pairs without one):
 // inside, every coefficient in [-B, B] with many at +-B exactly (the 16-bit path); outside, the
 // same plus one coefficient at +-(B + 1) (the 32-bit path). A random corner of the block is
 // non-zero, so the DC-only and corner fast paths see these magnitudes too.
 int make_bound_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs) {
   const int n = tx_n(p.tx_size);
-  const int b = p.tx_size < 4 && p.tx_type < 4 && v3d::vp9::kInt16Bound[p.tx_size][p.tx_type] > 0
-                    ? v3d::vp9::kInt16Bound[p.tx_size][p.tx_type]
-                    : 256;
   const int corner = rng.range(1, 4) == 1 ? n : rng.range(1, n);
+  int b = p.tx_size < 4 && p.tx_type < 4 && v3d::vp9::kInt16Bound[p.tx_size][p.tx_type] > 0
+              ? v3d::vp9::kInt16Bound[p.tx_size][p.tx_type]
+              : 256;
+  // 8x8 DCT_DCT corners of up to 2x2 / 4x4 have their own, larger bound (the corner path).
+  if (p.tx_size == 1 && p.tx_type == 0 && corner <= 4)
+    b = v3d::vp9::kInt16CornerBound8x8[corner <= 2 ? 0 : 1];
+  // 16x16 DCT_DCT corners of 2x2 to 4x4 likewise (a 1x1 corner is DC only, its own path).
+  if (p.tx_size == 2 && p.tx_type == 0 && corner >= 2 && corner <= 4)
+    b = v3d::vp9::kInt16CornerBound16x16;
   std::fill(coeffs, coeffs + n * n, int16_t{0});
   for (int i = 0; i < corner; i++)
     for (int j = 0; j < corner; j++) {

@@ -140,9 +140,12 @@ void cross_check_column(int n, int b, const std::vector<aff::Val> &fin) {
         ")", n, bad, v3dtest::base_seed());
 }
 
-// Largest B for the 2-D transform of size n, row transform row_adst, column col_adst; the final
-// forms (output (i, j) at fin[i*n + j]) go to *fin.
-double analyse(int n, bool row_adst, bool col_adst, std::vector<aff::Val> *fin) {
+// Largest B for the 2-D transform of size n, row transform row_adst, column col_adst, of the
+// blocks whose coefficients outside the top-left corner x corner square are zero (corner = n:
+// every block); the final forms (output (i, j) at fin[i*n + j]) go to *fin.
+double analyse(int n, bool row_adst, bool col_adst, std::vector<aff::Val> *fin,
+               int corner = 0) {
+  if (corner == 0) corner = n;
   aff::Tracker t;
   aff::g_tracker = &t;
   std::vector<aff::Val> tmp(static_cast<size_t>(n) * n);
@@ -150,7 +153,7 @@ double analyse(int n, bool row_adst, bool col_adst, std::vector<aff::Val> *fin) 
   for (int i = 0; i < n; i++) {
     for (int j = 0; j < n; j++) {
       in[j].a.assign(static_cast<size_t>(n) * n, 0.0);
-      in[j].a[static_cast<size_t>(i) * n + j] = 1.0;
+      if (i < corner && j < corner) in[j].a[static_cast<size_t>(i) * n + j] = 1.0;
       in[j].lo = in[j].hi = 0;
       in[j].wide = false;
       aff::record(in[j]);
@@ -169,12 +172,16 @@ double analyse(int n, bool row_adst, bool col_adst, std::vector<aff::Val> *fin) 
 
 // The int32 reference on random coefficients with |c| <= b must land inside the forms.
 void cross_check(int n, bool row_adst, bool col_adst, int b, const std::vector<aff::Val> &fin,
-                 const char *name) {
+                 const char *name, int corner = 0) {
+  if (corner == 0) corner = n;
   v3dtest::Rng rng(v3dtest::base_seed() ^ static_cast<uint64_t>(n * 16 + row_adst * 2 + col_adst));
   int bad = 0;
   for (int it = 0; it < 64; it++) {
     std::vector<int32_t> c(static_cast<size_t>(n) * n), tmp(c.size());
-    for (auto &v : c) v = it % 2 ? (rng.u32() & 1 ? b : -b) : rng.range(-b, b);
+    for (size_t k = 0; k < c.size(); k++) {
+      const bool in_corner = static_cast<int>(k) / n < corner && static_cast<int>(k) % n < corner;
+      c[k] = !in_corner ? 0 : it % 2 ? (rng.u32() & 1 ? b : -b) : rng.range(-b, b);
+    }
     std::vector<int32_t> in(n), out(n);
     for (int i = 0; i < n; i++) {
       for (int j = 0; j < n; j++) in[j] = c[static_cast<size_t>(i) * n + j];
@@ -215,6 +222,29 @@ int main() {
       check(have >= 0 && have <= b, "%dx%d %s: kInt16Bound %d exceeds the proven bound %.0f", n,
             n, kTypes[ty], have, b);
     }
+  }
+  // The 8x8 DCT_DCT corner path: blocks non-zero only in the top-left 2x2 / 4x4 square.
+  for (int k = 0; k < 2; k++) {
+    const int corner = 2 << k;
+    std::vector<aff::Val> fin(64);
+    const double b = analyse(8, false, false, &fin, corner);
+    const int have = v3d::vp9::kInt16CornerBound8x8[k];
+    char name[48];
+    snprintf(name, sizeof name, "8x8 DCT_DCT %dx%d corner", corner, corner);
+    cross_check(8, false, false, static_cast<int>(b), fin, name, corner);
+    printf("%s: proven bound %6.0f, table %d\n", name, b, have);
+    check(have >= 0 && have <= b, "%s: kInt16CornerBound8x8 %d exceeds the proven bound %.0f",
+          name, have, b);
+  }
+  // The 16x16 DCT_DCT corner path: blocks non-zero only in the top-left 4x4 square.
+  {
+    std::vector<aff::Val> fin(256);
+    const double b = analyse(16, false, false, &fin, 4);
+    const int have = v3d::vp9::kInt16CornerBound16x16;
+    cross_check(16, false, false, static_cast<int>(b), fin, "16x16 DCT_DCT 4x4 corner", 4);
+    printf("16x16 DCT_DCT 4x4 corner: proven bound %6.0f, table %d\n", b, have);
+    check(have >= 0 && have <= b, "16x16 4x4 corner: kInt16CornerBound16x16 %d exceeds the "
+          "proven bound %.0f", have, b);
   }
   for (int ty = 0; ty < 4; ty++)
     check(v3d::vp9::kInt16Bound[3][ty] == 0, "32x32 has no 16-bit path (type %d)", ty);

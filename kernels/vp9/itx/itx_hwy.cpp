@@ -7,8 +7,10 @@
 // itx_hwy_16.h (the 16-bit path).
 //
 // 16-bit path (itx_hwy_16.h): 4x4 and 8x8 blocks whose coefficients are all within the proven
-// bounds of itx_int16_bound.h run in int16 lanes, as FFmpeg's and libvpx's SIMD do; every other
-// block takes the int32 path below, which is exact for any int16 input. 16x16 and 32x32 DCT
+// bounds of itx_int16_bound.h run in int16 lanes, as FFmpeg's and libvpx's SIMD do (x86 4x4 in
+// two registers; 8x8 DCT_DCT 2x2/4x4 corners and 16x16 DCT_DCT 4x4 corners on their own paths
+// behind per-corner bounds); every other block takes the int32 path below, which is exact for
+// any int16 input. 16x16 and 32x32 DCT
 // columns run in int16 lanes where the int32 row pass's results are within the proven column
 // bound (ColPass16).
 //
@@ -474,6 +476,21 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
     constexpr bool kPays = kN == 4 || hn::MaxLanes(hn::ScalableTag<int32_t>()) < 8 ||
                            (!kRowAdst && !kColAdst);
     if constexpr (kBound > 0 && kPays) {
+#if HWY_ARCH_X86
+      // 4x4: the two-register path, with its own bound check.
+      if constexpr (kN == 4) {
+        if (Add4x4x86<kRowAdst, kColAdst>(dst, stride, c, kBound)) return;
+      }
+#endif
+      // 8x8 DCT_DCT with every non-zero coefficient in the 2x2 or 4x4 corner, within that
+      // corner's bound: the corner path.
+      if constexpr (kN == 8 && kDctDct) {
+        if (eob <= kN2 / 2) {
+          const int corner = Corner8x8(c);
+          if (corner == 2) return AddCorner8x8<2>(dst, stride, c);
+          if (corner == 4) return AddCorner8x8<4>(dst, stride, c);
+        }
+      }
       if (InBound16<kN>(c, kBound)) {
         // 8x8 blocks that are not dense by the hint: the 4x4 corner (DCT rows and columns
         // skip the zero inputs), or DC only.
@@ -498,6 +515,13 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
       if constexpr (kDctDct) return AddDc<kN>(dst, stride, c[0]);
       else return Add2D<kN, Row, Col, 1, 1>(dst, stride, c);
     case 4:
+#if V3D_ITX_HAVE_16
+      if constexpr (kN == 16 && kDctDct) {
+        if (Corner16InBound(c, kInt16CornerBound16x16)) {
+          return AddCorner16x16(hn::CappedTag<int16_t, 16>(), dst, stride, c);
+        }
+      }
+#endif
       if constexpr (kN == 8 || kN == 16) return Add2D<kN, Row, Col, 4, 4>(dst, stride, c);
       break;
     case 8:

@@ -318,6 +318,245 @@ HWY_NOINLINE void Add2D16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs)
   }
 }
 
+// Which top-left square of an 8x8 DCT_DCT block holds every non-zero coefficient, for the
+// corner path below: 2 (the 2x2 square), 4 (the 4x4 square), or 0 when neither does or when a
+// coefficient exceeds that square's proven bound (kInt16CornerBound8x8). One pass over the
+// block in the widest int16 vectors up to 32 lanes: rows 0..3 masked by constant tables, rows
+// 4..7 ORed.
+HWY_INLINE int Corner8x8(const int16_t *c) {
+  const hn::CappedTag<int16_t, 32> d;
+  constexpr size_t W = hn::MaxLanes(d);
+  // Per row of 8: -1 marks the lanes outside the 4x4 (kOut4) or 2x2 (kOut2) square.
+  alignas(64) static constexpr int16_t kOut4[32] = {
+      0, 0, 0, 0, -1, -1, -1, -1, 0, 0, 0, 0, -1, -1, -1, -1,
+      0, 0, 0, 0, -1, -1, -1, -1, 0, 0, 0, 0, -1, -1, -1, -1};
+  alignas(64) static constexpr int16_t kOut2[32] = {
+      0, 0, -1, -1, -1, -1, -1, -1, 0, 0, -1, -1, -1, -1, -1, -1,
+      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+  auto top = hn::LoadU(d, c);
+  auto out4 = hn::Or(hn::And(top, hn::Load(d, kOut4)), hn::LoadU(d, c + 32));
+  auto out2 = hn::And(top, hn::Load(d, kOut2));
+  auto mx = top, mn = top;
+  V3D_UNROLL
+  for (size_t i = W; i < 32; i += W) {
+    top = hn::LoadU(d, c + i);
+    out4 = hn::Or(out4, hn::Or(hn::And(top, hn::Load(d, kOut4 + i)), hn::LoadU(d, c + 32 + i)));
+    out2 = hn::Or(out2, hn::And(top, hn::Load(d, kOut2 + i)));
+    mx = hn::Max(mx, top);
+    mn = hn::Min(mn, top);
+  }
+  if (!hn::AllTrue(d, hn::Eq(out4, hn::Zero(d)))) return 0;
+  // Outside the square every lane is zero, so the extremes are the square's.
+  const int k = hn::AllTrue(d, hn::Eq(out2, hn::Zero(d))) ? 0 : 1;
+  const auto b = hn::Set(d, static_cast<int16_t>(kInt16CornerBound8x8[k]));
+  const auto big = hn::Or(hn::Gt(mx, b), hn::Lt(mn, hn::Neg(b)));
+  return hn::AllFalse(d, big) ? 2 << k : 0;
+}
+
+// 4 x 8 transpose of int16: u[i] lane k = o[k] lane i, for the rows i < kNz (2 or 4) of the
+// eight 4-lane vectors o[0..8).
+template <int kNz, class D8, class V4>
+HWY_INLINE void Transpose4x8(D8 d8, const V4 *o, hn::Vec<D8> *u) {
+  const hn::Repartition<int32_t, D8> d32;
+  const hn::Repartition<int64_t, D8> d64;
+  using V8 = hn::Vec<D8>;
+  const V8 x0 = hn::Combine(d8, o[4], o[0]), x1 = hn::Combine(d8, o[5], o[1]);
+  const V8 x2 = hn::Combine(d8, o[6], o[2]), x3 = hn::Combine(d8, o[7], o[3]);
+  const auto a = hn::BitCast(d32, hn::InterleaveLower(d8, x0, x1));  // o0 o1, rows 0..3
+  const auto b = hn::BitCast(d32, hn::InterleaveUpper(d8, x0, x1));  // o4 o5
+  const auto c = hn::BitCast(d32, hn::InterleaveLower(d8, x2, x3));  // o2 o3
+  const auto e = hn::BitCast(d32, hn::InterleaveUpper(d8, x2, x3));  // o6 o7
+  const auto p01 = hn::BitCast(d64, hn::InterleaveLower(d32, a, c));  // o0..o3, rows 0 1
+  const auto q01 = hn::BitCast(d64, hn::InterleaveLower(d32, b, e));  // o4..o7, rows 0 1
+  u[0] = hn::BitCast(d8, hn::InterleaveLower(d64, p01, q01));
+  u[1] = hn::BitCast(d8, hn::InterleaveUpper(d64, p01, q01));
+  if constexpr (kNz > 2) {
+    const auto p23 = hn::BitCast(d64, hn::InterleaveUpper(d32, a, c));
+    const auto q23 = hn::BitCast(d64, hn::InterleaveUpper(d32, b, e));
+    u[2] = hn::BitCast(d8, hn::InterleaveLower(d64, p23, q23));
+    u[3] = hn::BitCast(d8, hn::InterleaveUpper(d64, p23, q23));
+  }
+}
+
+// 8x8 DCT_DCT block whose non-zero coefficients lie in the top-left kNz x kNz square (kNz = 2
+// or 4) and within that square's bound (kInt16CornerBound8x8): the row pass transforms only the first four rows, in
+// 4-lane vectors (lane = row), and the column pass sees kNz non-zero inputs per column, so its
+// butterflies are one rounding multiply each. Every value is one the reference forms (the
+// known-zero products it skips add nothing), so the corner bound's proof covers it.
+template <int kNz>
+HWY_NOINLINE void AddCorner8x8(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs) {
+  const hn::CappedTag<int16_t, 4> d4;
+  const hn::CappedTag<int16_t, 8> d8;
+  const hn::Rebind<uint8_t, decltype(d8)> du8;
+  using V4 = hn::Vec<decltype(d4)>;
+  using V8 = hn::Vec<decltype(d8)>;
+  V4 v[4], o[8];
+  V3D_UNROLL
+  for (size_t i = 0; i < 4; i++)
+    v[i] = i < static_cast<size_t>(kNz) ? hn::LoadU(d4, coeffs + 8 * i) : hn::Zero(d4);
+  Transpose16(d4, v);  // v[k] lane i = coefficient (i, k), k < 4
+  Idct8<kNz>(d4, v, o);  // o[k] lane i = intermediate (i, k); zero for rows i >= kNz
+  V8 u[8];
+  Transpose4x8<kNz>(d8, o, u);
+  V8 w[8];
+  Idct8<kNz>(d8, u, w);
+  // Round2(x, 5) as one rounding multiply by 2^10.
+  const V8 rnd = hn::Set(d8, static_cast<int16_t>(1 << 10));
+  V3D_UNROLL
+  for (size_t i = 0; i < 8; i++) {
+    uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride;
+    const V8 sum = hn::Add(hn::MulFixedPoint15(w[i], rnd), hn::PromoteTo(d8, hn::LoadU(du8, p)));
+    hn::StoreU(hn::DemoteTo(du8, sum), du8, p);
+  }
+}
+
+// True iff every coefficient of the top-left 4x4 square of a 16x16 block lies in [-b, b].
+HWY_INLINE bool Corner16InBound(const int16_t *c, int b) {
+  const hn::CappedTag<int16_t, 4> d4;
+  auto mx = hn::LoadU(d4, c), mn = mx;
+  V3D_UNROLL
+  for (size_t i = 1; i < 4; i++) {
+    const auto v = hn::LoadU(d4, c + 16 * i);
+    mx = hn::Max(mx, v);
+    mn = hn::Min(mn, v);
+  }
+  const auto big = hn::Or(hn::Gt(mx, hn::Set(d4, static_cast<int16_t>(b))),
+                          hn::Lt(mn, hn::Set(d4, static_cast<int16_t>(-b))));
+  return hn::AllFalse(d4, big);
+}
+
+// 16x16 DCT_DCT block whose non-zero coefficients lie in the top-left 4x4 square, within
+// kInt16CornerBound16x16: as AddCorner8x8, in 16-bit lanes throughout. The column pass runs on
+// vectors of up to 16 lanes (one or two per row).
+// DC: the column vectors' tag, CappedTag<int16_t, 16> (16 lanes, or 8).
+template <class DC>
+HWY_NOINLINE void AddCorner16x16(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs) {
+  const hn::CappedTag<int16_t, 4> d4;
+  const hn::CappedTag<int16_t, 8> d8;
+  const hn::Rebind<uint8_t, DC> du8;
+  using V4 = hn::Vec<decltype(d4)>;
+  using V8 = hn::Vec<decltype(d8)>;
+  using VC = hn::Vec<decltype(dc)>;
+  constexpr size_t Lc = hn::MaxLanes(dc);
+  V4 v[4], o[16];
+  V3D_UNROLL
+  for (size_t i = 0; i < 4; i++) v[i] = hn::LoadU(d4, coeffs + 16 * i);
+  Transpose16(d4, v);     // v[k] lane i = coefficient (i, k), k < 4
+  Idct16<4>(d4, v, o);    // o[k] lane i = intermediate (i, k)
+  V8 lo[8], hi[8];        // rows 0..3: columns 0..7, 8..15
+  Transpose4x8<4>(d8, o, lo);
+  Transpose4x8<4>(d8, o + 8, hi);
+  // Round2(x, 6) as one rounding multiply by 2^9.
+  const VC rnd = hn::Set(dc, static_cast<int16_t>(1 << 9));
+  V3D_UNROLL
+  for (size_t c = 0; c < 16; c += Lc) {
+    VC u[16], w[16];
+    V3D_UNROLL
+    for (size_t i = 0; i < 4; i++) {
+      if constexpr (Lc == 16) {
+        u[i] = hn::Combine(dc, hi[i], lo[i]);
+      } else {
+        u[i] = c == 0 ? lo[i] : hi[i];
+      }
+    }
+    Idct16<4>(dc, u, w);
+    V3D_UNROLL
+    for (size_t i = 0; i < 16; i++) {
+      uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride + c;
+      const VC sum = hn::Add(hn::MulFixedPoint15(w[i], rnd), hn::PromoteTo(dc, hn::LoadU(du8, p)));
+      hn::StoreU(hn::DemoteTo(du8, sum), du8, p);
+    }
+  }
+}
+
+#if HWY_ARCH_X86
+// The whole 4x4 block in two 128-bit registers of int16 (x86, within the 4x4 bounds of
+// kInt16Bound). Each 1-D pass takes its inputs as two vectors of (in0, in2) and (in1, in3)
+// pairs, one pair per lane of the pass (4 rows, then 4 columns), and forms every product sum
+// with one pmaddwd per output: R((i0 + i2) c16) as i0 c16 + i2 c16 and the ADST's merged sums
+// (as Iadst4x16) are the same integers, inside int32 by the bound, so each rounded value is the
+// reference's. Outputs come back as [out0 | out1] and [out3 | out2], 4 lanes each.
+struct Pass4x4 {
+  __m128i a, b;  // [out0 | out1], [out3 | out2]
+};
+
+HWY_INLINE __m128i Pair16(int32_t k0, int32_t k1) {
+  return _mm_set1_epi32(static_cast<int32_t>((static_cast<uint32_t>(k1) << 16) |
+                                             (static_cast<uint32_t>(k0) & 0xFFFFu)));
+}
+HWY_INLINE __m128i Rnd4(__m128i x) {
+  return _mm_srai_epi32(_mm_add_epi32(x, _mm_set1_epi32(8192)), 14);
+}
+
+// u: (in0, in2) pairs, w: (in1, in3) pairs.
+template <bool kAdst>
+HWY_INLINE Pass4x4 Run4x4(__m128i u, __m128i w) {
+  if constexpr (!kAdst) {
+    const __m128i s0 = Rnd4(_mm_madd_epi16(u, Pair16(kC[16], kC[16])));
+    const __m128i s1 = Rnd4(_mm_madd_epi16(u, Pair16(kC[16], -kC[16])));
+    const __m128i s2 = Rnd4(_mm_madd_epi16(w, Pair16(kC[24], -kC[8])));
+    const __m128i s3 = Rnd4(_mm_madd_epi16(w, Pair16(kC[8], kC[24])));
+    const __m128i p = _mm_packs_epi32(s0, s1), q = _mm_packs_epi32(s3, s2);
+    return Pass4x4{_mm_add_epi16(p, q), _mm_sub_epi16(p, q)};
+  } else {
+    const __m128i o0 = _mm_add_epi32(_mm_madd_epi16(u, Pair16(kS1, kS4)),
+                                     _mm_madd_epi16(w, Pair16(kS3, kS2)));
+    const __m128i o1 = _mm_add_epi32(_mm_madd_epi16(u, Pair16(kS2, -kS1)),
+                                     _mm_madd_epi16(w, Pair16(kS3, -kS4)));
+    const __m128i o2 = _mm_add_epi32(_mm_madd_epi16(u, Pair16(kS3, -kS3)),
+                                     _mm_madd_epi16(w, Pair16(0, kS3)));
+    const __m128i o3 = _mm_add_epi32(_mm_madd_epi16(u, Pair16(kS1 + kS2, kS4 - kS1)),
+                                     _mm_madd_epi16(w, Pair16(-kS3, kS2 - kS4)));
+    return Pass4x4{_mm_packs_epi32(Rnd4(o0), Rnd4(o1)), _mm_packs_epi32(Rnd4(o3), Rnd4(o2))};
+  }
+}
+
+// 4x4 block (row transform kRowAdst, column kColAdst) added to dst, Round2 by 4, when every
+// coefficient lies in [-bound, bound]; returns false, having written nothing, otherwise.
+template <bool kRowAdst, bool kColAdst>
+HWY_INLINE bool Add4x4x86(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, int bound) {
+  const __m128i c01 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(coeffs));
+  const __m128i c23 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(coeffs + 8));
+  const __m128i bv = _mm_set1_epi16(static_cast<int16_t>(bound));
+  const __m128i nbv = _mm_set1_epi16(static_cast<int16_t>(-bound));
+  const __m128i big = _mm_or_si128(_mm_cmpgt_epi16(_mm_max_epi16(c01, c23), bv),
+                                   _mm_cmpgt_epi16(nbv, _mm_min_epi16(c01, c23)));
+  if (_mm_movemask_epi8(big) != 0) return false;
+  // Word permutations: [x0 x2 x4 x6 x1 x3 x5 x7] and [x4 x6 x0 x2 x5 x7 x1 x3].
+  const __m128i even_odd = _mm_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
+  const __m128i swap_eo = _mm_setr_epi8(8, 9, 12, 13, 0, 1, 4, 5, 10, 11, 14, 15, 2, 3, 6, 7);
+  // Rows 0 1 and 2 3 of coefficients -> (c(r,0), c(r,2)) and (c(r,1), c(r,3)), r = 0..3.
+  const __m128i r01 = _mm_shuffle_epi8(c01, even_odd), r23 = _mm_shuffle_epi8(c23, even_odd);
+  const Pass4x4 rows = Run4x4<kRowAdst>(_mm_unpacklo_epi64(r01, r23), _mm_unpackhi_epi64(r01, r23));
+  // rows.a = [I(r,0) | I(r,1)], rows.b = [I(r,3) | I(r,2)] over r = 0..3 -> (I(0,c), I(2,c))
+  // and (I(1,c), I(3,c)), c = 0..3.
+  const __m128i a = _mm_shuffle_epi8(rows.a, even_odd), b = _mm_shuffle_epi8(rows.b, swap_eo);
+  const Pass4x4 cols = Run4x4<kColAdst>(_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b));
+  // cols.a = [row 0 | row 1], cols.b = [row 3 | row 2] of the residual; Round2(x, 4) as one
+  // rounding multiply by 2^11.
+  const __m128i rnd = _mm_set1_epi16(1 << 11);
+  uint8_t *p0 = dst, *p1 = dst + stride, *p2 = dst + 2 * stride, *p3 = dst + 3 * stride;
+  auto load2 = [](const uint8_t *lo, const uint8_t *hi) {
+    int32_t x, y;
+    memcpy(&x, lo, 4);
+    memcpy(&y, hi, 4);
+    return _mm_unpacklo_epi8(_mm_unpacklo_epi32(_mm_cvtsi32_si128(x), _mm_cvtsi32_si128(y)),
+                             _mm_setzero_si128());
+  };
+  const __m128i s01 = _mm_add_epi16(_mm_mulhrs_epi16(cols.a, rnd), load2(p0, p1));
+  const __m128i s32 = _mm_add_epi16(_mm_mulhrs_epi16(cols.b, rnd), load2(p3, p2));
+  const __m128i out = _mm_packus_epi16(s01, s32);  // rows 0 1 3 2, 4 bytes each
+  const int32_t w0 = _mm_cvtsi128_si32(out), w1 = _mm_cvtsi128_si32(_mm_srli_si128(out, 4));
+  const int32_t w3 = _mm_cvtsi128_si32(_mm_srli_si128(out, 8));
+  const int32_t w2 = _mm_cvtsi128_si32(_mm_srli_si128(out, 12));
+  memcpy(p0, &w0, 4);
+  memcpy(p1, &w1, 4);
+  memcpy(p2, &w2, 4);
+  memcpy(p3, &w3, 4);
+  return true;
+}
+#endif  // HWY_ARCH_X86
+
 #else
 #define V3D_ITX_HAVE_16 0
 #endif

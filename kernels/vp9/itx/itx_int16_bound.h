@@ -37,5 +37,13 @@ constexpr int kInt16Bound[4][4] = {
 // inputs as the variables), so the columns may run in 16-bit lanes. 0: no such path.
 constexpr int kInt16ColumnBound[4] = {0, 0, 3150, 1590};
 
+// The 8x8 DCT_DCT blocks whose non-zero coefficients all lie in the top-left 2x2 ([0]) or 4x4
+// ([1]) square: the bound of kInt16Bound proven over those blocks only (the other coefficients
+// are the constant zero in the proof), for the corner path. Larger than kInt16Bound[1][0], as
+// fewer coefficients add into each value.
+constexpr int kInt16CornerBound8x8[2] = {11400, 2750};
+// The same for the 16x16 DCT_DCT blocks non-zero only in the top-left 4x4 square.
+constexpr int kInt16CornerBound16x16 = 2450;
+
 }  // namespace vp9
 }  // namespace v3d
