@@ -13,11 +13,11 @@
 // (v3d_context_open_async) while the first packets decode on a "simd" context; the decoder moves
 // to the opened context at the first packet boundary after it is ready. Backend gpu opens its
 // device before the first packet: without one it is an error.
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <cctype>
 #include <string>
 #include <vector>
 
@@ -148,9 +148,9 @@ struct Output {
 
 // The context the decoder runs on, and for auto and hybrid the one opening in the background.
 struct Contexts {
-  V3dContext *ctx = nullptr;                // the decoder's context (one reference)
-  V3dContextOpening *opening = nullptr;     // until adopted
-  std::string backend;                      // as asked, for messages
+  V3dContext *ctx = nullptr;             // the decoder's context (one reference)
+  V3dContextOpening *opening = nullptr;  // until adopted
+  std::string backend;                   // as asked, for messages
 
   // Moves dec to the opened context once it is ready. False (message printed) when its creation
   // failed: auto and hybrid fail only for a named device that cannot be opened, an error as it
