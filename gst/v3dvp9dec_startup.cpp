@@ -2,6 +2,8 @@
 // v3dvp9dec's start-up: the context opened on a thread of its own. See v3dvp9dec_startup.h.
 #include "v3dvp9dec_startup.h"
 
+#include <utility>
+
 #include "gstv3delements.h"
 
 GST_DEBUG_CATEGORY_EXTERN(gst_v3d_vp9_dec_debug);
@@ -11,30 +13,25 @@ namespace v3d {
 
 void ContextOpener::start(const ElementContextOptions &opts) {
   cancel();
+  V3dContextOptions o = {};  // copied by the library: the element's options may change later
+  o.backend = gst_v3d_backend_to_string(opts.backend);
+  o.cpu_threads = static_cast<int>(opts.cpu_threads);
+  o.gpu_device = opts.gpu_device.empty() ? nullptr : opts.gpu_device.c_str();
+  o.gpu_share = opts.gpu_share;
+  V3dContextOpening *op = v3d_context_open_async(&o);
   std::lock_guard<std::mutex> lock(lock_);
+  op_ = op;
   pending_ = true;
-  done_ = false;
-  error_.clear();
-  // The thread's own copies: the element's options may change once it returns.
-  const std::string backend = gst_v3d_backend_to_string(opts.backend);
-  const std::string device = opts.gpu_device;
-  const int threads = static_cast<int>(opts.cpu_threads);
-  const double share = opts.gpu_share;
-  thread_ = std::thread([this, backend, device, threads, share] {
-    const gint64 t0 = g_get_monotonic_time();
-    V3dContextOptions o = {};
-    o.backend = backend.c_str();
-    o.cpu_threads = threads;
-    o.gpu_device = device.empty() ? nullptr : device.c_str();
-    o.gpu_share = share;
-    V3dContext *ctx = v3d_context_new_with_options(&o);
-    const std::string why = ctx ? "" : v3d_last_error();  // the error is per thread
-    std::lock_guard<std::mutex> l(lock_);
-    ctx_ = ctx;
-    error_ = why;
-    seconds_ = (g_get_monotonic_time() - t0) / 1e6;
-    done_ = true;
-  });
+  done_ = !op;  // no thread: a failed creation
+  error_ = op ? "" : "could not start the thread that opens the context";
+  seconds_ = 0;
+}
+
+void ContextOpener::poll_locked() {
+  if (!op_ || done_) return;
+  if (v3d_context_opening_poll(op_, &ctx_, &seconds_) != 1) return;
+  error_ = ctx_ ? "" : v3d_context_opening_error(op_);
+  done_ = true;
 }
 
 bool ContextOpener::pending() {
@@ -44,11 +41,13 @@ bool ContextOpener::pending() {
 
 bool ContextOpener::opening() {
   std::lock_guard<std::mutex> lock(lock_);
+  poll_locked();
   return pending_ && !done_;
 }
 
 V3dContext *ContextOpener::take(bool *done, std::string *error, double *seconds) {
   std::lock_guard<std::mutex> lock(lock_);
+  poll_locked();
   *done = pending_ && done_;
   if (!*done) return nullptr;
   pending_ = false;
@@ -60,12 +59,12 @@ V3dContext *ContextOpener::take(bool *done, std::string *error, double *seconds)
 }
 
 void ContextOpener::cancel() {
-  std::thread t;
+  V3dContextOpening *op;
   {
     std::lock_guard<std::mutex> lock(lock_);
-    t = std::move(thread_);
+    op = std::exchange(op_, nullptr);
   }
-  if (t.joinable()) t.join();  // outside the lock: the thread takes it to finish
+  v3d_context_opening_free(op);  // outside the lock: waits for a device still opening
   std::lock_guard<std::mutex> lock(lock_);
   if (ctx_) v3d_context_free(ctx_);
   ctx_ = nullptr;

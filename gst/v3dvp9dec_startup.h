@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // v3dvp9dec's start-up (gstv3dvp9dec.cpp): a context of backend auto or hybrid opens its Vulkan
 // device when it is created (0.2 s on a desktop GPU, over a second on lavapipe), which would
-// hold up the first frame. ContextOpener creates that context on a thread of its own instead,
-// while the decoder starts on a CPU context; the element moves the decoder to the opened context
-// (v3d_vp9_decoder_set_context) before the first packet after it is ready.
+// hold up the first frame. ContextOpener creates that context on a thread of its own instead
+// (v3d_context_open_async, the mechanism v3d-vp9dec uses too), while the decoder starts on a CPU
+// context; the element moves the decoder to the opened context (v3d_vp9_decoder_set_context)
+// before the first packet after it is ready.
 //
 // Ownership and threads: one opener per element; its methods are thread-safe. The opening
-// thread only calls the kernel library (never GStreamer).
+// thread is the kernel library's and never calls GStreamer.
 #pragma once
 
 #include <gst/gst.h>
@@ -14,7 +15,6 @@
 
 #include <mutex>
 #include <string>
-#include <thread>
 
 #include "v3dfilter_context.h"
 
@@ -42,10 +42,13 @@ class ContextOpener {
   void cancel();
 
  private:
+  // Collects the library's result once it is ready. Called with lock_ held.
+  void poll_locked();
+
   std::mutex lock_;
-  std::thread thread_;
+  V3dContextOpening *op_ = nullptr;
   bool pending_ = false;  // started, result not taken
-  bool done_ = false;     // the thread has finished
+  bool done_ = false;     // the creation has finished (its result is in ctx_ / error_)
   V3dContext *ctx_ = nullptr;
   std::string error_;
   double seconds_ = 0;

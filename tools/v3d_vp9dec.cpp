@@ -8,6 +8,12 @@
 // then the decoder's feature counters as '#' lines; --md5 prints one MD5 over all frames' I420
 // bytes, as `vpxdec --i420 --md5` does; -o writes raw I420 (.yuv) or Y4M (.y4m); --frames N
 // stops after N packets of the file. Exit status 0, or 1 with the error on stderr.
+//
+// Backends auto and hybrid open their Vulkan device on a thread of their own
+// (v3d_context_open_async) while the first packets decode on a "simd" context; the decoder moves
+// to the opened context at the first packet boundary after it is ready. Backend gpu opens its
+// device before the first packet: without one it is an error.
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -140,6 +146,39 @@ struct Output {
   }
 };
 
+// The context the decoder runs on, and for auto and hybrid the one opening in the background.
+struct Contexts {
+  V3dContext *ctx = nullptr;             // the decoder's context (one reference)
+  V3dContextOpening *opening = nullptr;  // until adopted
+  std::string backend;                   // as asked, for messages
+
+  // Moves dec to the opened context once it is ready. False (message printed) when its creation
+  // failed: auto and hybrid fail only for a named device that cannot be opened, an error as it
+  // would be without the background opening.
+  bool adopt(V3dVp9Decoder *dec) {
+    if (!opening) return true;
+    V3dContext *opened = nullptr;
+    const int r = v3d_context_opening_poll(opening, &opened, nullptr);
+    if (r == 0) return true;
+    if (!opened) {
+      fprintf(stderr, "v3d-vp9dec: backend %s: %s\n", backend.c_str(),
+              v3d_context_opening_error(opening));
+      return false;
+    }
+    v3d_context_opening_free(opening);
+    opening = nullptr;
+    v3d_vp9_decoder_set_context(dec, opened);  // the decoder holds its own reference
+    v3d_context_free(ctx);
+    ctx = opened;
+    return true;
+  }
+
+  ~Contexts() {
+    v3d_context_opening_free(opening);  // waits for a device still opening
+    v3d_context_free(ctx);
+  }
+};
+
 bool drain(V3dVp9Decoder *dec, Output &out) {
   V3dVp9Picture pic;
   while (v3d_vp9_decoder_get_picture(dec, &pic) == 0) {
@@ -150,7 +189,7 @@ bool drain(V3dVp9Decoder *dec, Output &out) {
   return true;
 }
 
-int run(const Options &opt, V3dVp9Decoder *dec, Output &out) {
+int run(const Options &opt, V3dVp9Decoder *dec, Contexts &ctxs, Output &out) {
   std::vector<uint8_t> file;
   if (!read_file(opt.in, file)) return 1;
   v3d::vp9::IvfReader ivf;
@@ -175,6 +214,7 @@ int run(const Options &opt, V3dVp9Decoder *dec, Output &out) {
   long packets = 0;
   while ((opt.frames < 0 || packets < opt.frames) && (rc = ivf.next(frame, size, pts, err)) > 0) {
     ++packets;
+    if (!ctxs.adopt(dec)) return 1;
     int r = v3d_vp9_decoder_send_data(dec, frame, size, int64_t(pts));
     if (r == V3D_ERROR_AGAIN) {
       if (!drain(dec, out)) return 1;
@@ -201,15 +241,34 @@ int run(const Options &opt, V3dVp9Decoder *dec, Output &out) {
 int main(int argc, char **argv) {
   Options opt;
   if (!parse(argc, argv, opt)) return usage();
-  V3dContext *ctx = v3d_context_new(opt.backend.c_str(), opt.threads);
-  if (!ctx) {
-    fprintf(stderr, "v3d-vp9dec: backend %s: %s\n", opt.backend.c_str(), v3d_last_error());
-    return 1;
+  Contexts ctxs;
+  ctxs.backend = opt.backend;
+  std::string lower = opt.backend;
+  for (char &c : lower) c = char(tolower(static_cast<unsigned char>(c)));
+  if (lower == "auto" || lower == "hybrid") {
+    V3dContextOptions o = {};
+    o.backend = opt.backend.c_str();
+    o.cpu_threads = opt.threads;
+    o.gpu_share = -1;
+    ctxs.opening = v3d_context_open_async(&o);
+    if (ctxs.opening) {
+      ctxs.ctx = v3d_context_new("simd", opt.threads);
+      if (!ctxs.ctx) {
+        fprintf(stderr, "v3d-vp9dec: backend simd: %s\n", v3d_last_error());
+        return 1;
+      }
+    }
   }
-  V3dVp9Decoder *dec = v3d_vp9_decoder_new(ctx, nullptr);
+  if (!ctxs.ctx) {
+    ctxs.ctx = v3d_context_new(opt.backend.c_str(), opt.threads);
+    if (!ctxs.ctx) {
+      fprintf(stderr, "v3d-vp9dec: backend %s: %s\n", opt.backend.c_str(), v3d_last_error());
+      return 1;
+    }
+  }
+  V3dVp9Decoder *dec = v3d_vp9_decoder_new(ctxs.ctx, nullptr);
   if (!dec) {
     fprintf(stderr, "v3d-vp9dec: %s\n", v3d_last_error());
-    v3d_context_free(ctx);
     return 1;
   }
   Output out;
@@ -223,9 +282,8 @@ int main(int argc, char **argv) {
       rc = 1;
     }
   }
-  if (rc == 0) rc = run(opt, dec, out);
+  if (rc == 0) rc = run(opt, dec, ctxs, out);
   if (out.file && fclose(out.file) != 0) rc = 1;
   v3d_vp9_decoder_free(dec);
-  v3d_context_free(ctx);
   return rc;
 }

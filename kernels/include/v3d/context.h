@@ -102,6 +102,32 @@ typedef struct {
 /* As v3d_context_new, with options (NULL = the defaults). */
 V3D_API V3dContext *v3d_context_new_with_options(const V3dContextOptions *options);
 
+/* A context being created on a thread of its own, so that a Vulkan device's opening (a fraction
+ * of a second on a GPU, more on lavapipe) need not hold up the caller: a decoder can start on a
+ * "simd" context and move to the opened one later (v3d_vp9_decoder_set_context). */
+typedef struct V3dContextOpening V3dContextOpening;
+
+/* Starts v3d_context_new_with_options(options) (NULL = the defaults; the options and their
+ * strings are copied) on a new thread. Returns the handle (free it with
+ * v3d_context_opening_free), or NULL when the thread could not be started. Does not block on
+ * the opening; thread-safe. */
+V3D_API V3dContextOpening *v3d_context_open_async(const V3dContextOptions *options);
+
+/* Never blocks. Returns 0 while the context is still being created; 1 once the creation is done
+ * and its result not yet taken: *ctx (when not NULL) receives the context, owning one reference,
+ * or NULL when the creation failed (v3d_context_opening_error says why); *seconds (when not
+ * NULL) how long the creation took. Later calls return -1 and take nothing, as does a NULL op.
+ * One caller at a time. */
+V3D_API int v3d_context_opening_poll(V3dContextOpening *op, V3dContext **ctx, double *seconds);
+
+/* The message of a failed creation ("" before it is done or when it succeeded); the string
+ * belongs to op. */
+V3D_API const char *v3d_context_opening_error(const V3dContextOpening *op);
+
+/* Waits for the creation to finish (blocks while a device is still opening), drops a context
+ * that poll did not hand out, and frees op (NULL: does nothing). */
+V3D_API void v3d_context_opening_free(V3dContextOpening *op);
+
 /* Adds a reference to ctx and returns ctx (NULL: returns NULL). Does not block; thread-safe. */
 V3D_API V3dContext *v3d_context_ref(V3dContext *ctx);
 
