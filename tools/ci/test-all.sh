@@ -32,7 +32,24 @@ meson setup build-aarch64 --wipe --cross-file .ci/aarch64-linux-gnu.ini -Dgst=di
   meson setup build-aarch64 --cross-file .ci/aarch64-linux-gnu.ini -Dgst=disabled \
     -Dvulkan=disabled -Dbench=disabled || exit 1
 ninja -C build-aarch64 -j"$jobs" || exit 1
-meson test -C build-aarch64 --print-errorlogs --num-processes 1 || fail=1
+if ! meson test -C build-aarch64 --print-errorlogs --num-processes 1; then
+  # A test that hangs under qemu-aarch64 (TIMEOUT, no output: seen for h264_deblock_frame about
+  # once in five runs, never natively or under the sanitizers; docs/reliability.md) runs once
+  # more; the stage still fails on any failure, on a second hang, and on a rerun that fails.
+  hung=$(python3 -c 'import json,sys
+rs=[json.loads(l) for l in open(sys.argv[1])]
+bad=[r for r in rs if r["result"] not in ("OK","SKIP","EXPECTEDFAIL")]
+if bad and all(r["result"]=="TIMEOUT" for r in bad): print(" ".join(r["name"].split(" / ")[-1] for r in bad))' \
+    build-aarch64/meson-logs/testlog.json)
+  if [ -n "$hung" ]; then
+    echo "== hung under qemu-aarch64, run once more: $hung"
+    # shellcheck disable=SC2086
+    meson test -C build-aarch64 --print-errorlogs --num-processes 1 --logbase testlog-rerun $hung ||
+      fail=1
+  else
+    fail=1
+  fi
+fi
 lap "aarch64 build and tests (qemu)"
 
 # Sanitizers: the whole suite again under ASan + UBSan + LeakSanitizer (tools/ci/asan.sh).
@@ -63,8 +80,19 @@ for path in sys.argv[1:]:
         print(f"missing test log {path}: counted as one failure")
         failed += 1
         continue
+    # Tests rerun after a hang under qemu (above): the rerun's result stands, and says so.
+    rerun = {}
+    try:
+        for line in open(path.replace("testlog.json", "testlog-rerun.json")):
+            r = json.loads(line)
+            rerun[r["name"]] = r
+    except OSError:
+        pass
     for line in lines:
         r = json.loads(line)
+        if r.get("result") == "TIMEOUT" and r["name"] in rerun:
+            print(f"== {r['name']} hung under qemu-aarch64; its rerun: {rerun[r['name']]['result']}")
+            r = rerun[r["name"]]
         res = r.get("result")
         if res == "OK" or res == "EXPECTEDFAIL": passed += 1
         elif res == "SKIP": skipped += 1
