@@ -7,6 +7,9 @@ namespace {
 
 int align64(int v) { return (v + 63) & ~63; }
 
+// Bytes a motion-compensation kernel may load past the last pixel it uses (its widest vector).
+constexpr size_t kMcOverread = 64;
+
 }  // namespace
 
 FrameBuffer *FramePool::get(V3dContext *ctx, int w, int h) {
@@ -37,7 +40,10 @@ FrameBuffer *FramePool::get(V3dContext *ctx, int w, int h) {
   auto *f = new FrameBuffer();
   const size_t y_stride = static_cast<size_t>(aw), uv_stride = static_cast<size_t>(align64(aw / 2));
   const size_t y_size = y_stride * ah, uv_size = uv_stride * (ah / 2);
-  f->mem_size = y_size + 2 * uv_size;
+  // The SIMD motion compensation loads whole vectors: at the last row of the last plane it may
+  // read up to a vector past the last pixel a prediction uses (never using those bytes), so the
+  // block ends with that much slack.
+  f->mem_size = y_size + 2 * uv_size + kMcOverread;
   f->mem = static_cast<uint8_t *>(v3d_shared_alloc(ctx, f->mem_size));
   if (!f->mem) {
     delete f;
