@@ -16,6 +16,7 @@
 
 #include "runtime/fault.h"
 #include "runtime/log.h"
+#include "threads/store_load.h"
 
 namespace v3d {
 
@@ -125,7 +126,7 @@ void ThreadPool::caller_wait(const Done &done) {
   // The flag, then the condition (in the wait's predicate); a thread changes the condition, then
   // reads the flag: one of the two sees the other's write. The notifier takes mutex_, so its
   // notification comes after this thread waits.
-  caller_waiting_.store(true, std::memory_order_seq_cst);
+  store_before_load(caller_waiting_, true);
   done_cv_.wait(lock, done);
   caller_waiting_.store(false, std::memory_order_relaxed);
 }
@@ -195,7 +196,7 @@ void ThreadPool::run(int n_tasks, const std::function<void(int, int)> &body,
   if (!beside || then_tasks) run_tasks(0);
   caller_wait([&] { return tasks_done_.load(std::memory_order_acquire) == n_tasks; });
   // Close the loop, then wait for the threads inside it to leave (they find no task left).
-  open_.store(false, std::memory_order_seq_cst);
+  store_before_load(open_, false);
   caller_wait([&] { return inside_.load(std::memory_order_seq_cst) == 0; });
   body_ = nullptr;
 }

@@ -21,7 +21,8 @@
 // for the threads inside it to leave (they find no task left); a thread enters by counting itself
 // in and then checking that the loop is open, the caller closes by clearing the flag and then
 // reading the count (sequentially consistent both), so that either the thread sees the loop
-// closed or the caller sees the thread inside.
+// closed or the caller sees the thread inside (the flag is cleared with store_before_load, see
+// threads/store_load.h).
 #pragma once
 
 #include <atomic>

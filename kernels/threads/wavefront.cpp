@@ -8,6 +8,8 @@
 #include <mutex>
 #include <vector>
 
+#include "threads/store_load.h"
+
 namespace v3d {
 namespace {
 
@@ -101,7 +103,7 @@ void run_wavefronts(ThreadPool &pool, const std::vector<WaveGrid> &grids, int la
       cell(k, r, c);
       if ((c + 1) % publish != 0 && c + 1 != cols) continue;
       RowProgress &mine = progress[t];
-      mine.done.store(c + 1);
+      store_before_load(mine.done, c + 1);
       if (mine.sleepers.load() > 0) {
         { std::lock_guard<std::mutex> lock(mine.mutex); }  // a sleeper is past its check, or asleep
         mine.cv.notify_all();

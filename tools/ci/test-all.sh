@@ -33,9 +33,9 @@ meson setup build-aarch64 --wipe --cross-file .ci/aarch64-linux-gnu.ini -Dgst=di
     -Dvulkan=disabled -Dbench=disabled || exit 1
 ninja -C build-aarch64 -j"$jobs" || exit 1
 if ! meson test -C build-aarch64 --print-errorlogs --num-processes 1; then
-  # A test that hangs under qemu-aarch64 (TIMEOUT, no output: seen for h264_deblock_frame about
-  # once in five runs, never natively or under the sanitizers; docs/reliability.md) runs once
-  # more; the stage still fails on any failure, on a second hang, and on a rerun that fails.
+  # A test that hangs under qemu-aarch64 (TIMEOUT, no output: qemu-user lets a load pass an
+  # earlier seq_cst store, which lost wake-ups until threads/store_load.h; docs/reliability.md)
+  # runs once more; the stage still fails on any failure, a second hang, or a failing rerun.
   hung=$(python3 -c 'import json,sys
 rs=[json.loads(l) for l in open(sys.argv[1])]
 bad=[r for r in rs if r["result"] not in ("OK","SKIP","EXPECTEDFAIL")]

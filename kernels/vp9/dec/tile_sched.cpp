@@ -29,6 +29,7 @@
 #include <mutex>
 
 #include "sched/context.h"
+#include "threads/store_load.h"
 #include "vp9/dec/tile_internal.h"
 #include "vp9/lpf/lpf.h"
 #include "vp9/lpf/lpf_frame.h"
@@ -151,7 +152,7 @@ void FrameSchedule::filter_row(int sb_row) {
       }
     }
     lpf_filter_sb(*lf_, dsp, sb_row, c);
-    mine.store(c + 1, std::memory_order_seq_cst);
+    store_before_load(mine, c + 1);
     if (lf_waiters_.load(std::memory_order_seq_cst) > 0) {
       // Under lf_mu_, so that a waiter between its check and its sleep cannot miss this.
       std::lock_guard<std::mutex> lock(lf_mu_);
