@@ -268,6 +268,23 @@ void check_counters_size(V3dVp9Decoder *dec) {
         "NULL accepted");
 }
 
+// The loop-filter family's statistics of ctx since `before`, after a decoder on ctx decoded the
+// 96x64 stream (12 x 8 blocks of 8x8 a frame): one frame per loop-filtered frame of the
+// decoder's counters, its blocks on the CPU side, some CPU time.
+void check_lf_stats(V3dContext *ctx, const V3dKernelStats &before, const V3dVp9DecoderCounters &c,
+                    int residuals) {
+  V3dKernelStats after;
+  check(v3d_context_get_kernel_stats(ctx, V3D_KERNEL_VP9_LPF, &after) == V3D_OK,
+        "get_kernel_stats failed");
+  const uint64_t frames = after.frames - before.frames;
+  const uint64_t units = after.units_cpu - before.units_cpu;
+  check(c.loop_filtered_frames > 0 && frames == c.loop_filtered_frames &&
+            units == frames * 12 * 8 && after.units_gpu == before.units_gpu &&
+            after.cpu_busy_seconds > before.cpu_busy_seconds,
+        "residuals %d: loop-filter stats: %llu frames, %llu units (decoder: %llu frames "
+        "filtered)", residuals, ull(frames), ull(units), ull(c.loop_filtered_frames));
+}
+
 // A stream with hidden alt-ref frames (in superframes): the counters after its first packet
 // (a key frame: intra blocks only) and after all of it; flush keeps them.
 void test_counters_hidden(V3dContext *ctx, const std::string &dir) {
@@ -403,12 +420,17 @@ int main() {
   v3d_context_free(ctx);
 
   // Residual paths: each gives vpxdec's pictures; the frame path takes every inter frame (14 of
-  // 16: two key frames) and says so in the counters; an unknown value is refused.
+  // 16: two key frames) and says so in the counters; an unknown value is refused. The context's
+  // loop-filter statistics count every filtered frame and its 8x8 blocks on both paths: per
+  // block, the cpu backend filters every frame in the loop; on the frame path, the key frames
+  // in the loop and the inter frames through the whole-frame entry.
   ctx = v3d_context_new("simd", 2);
   for (int residuals : {V3D_VP9_RESIDUALS_PER_BLOCK, V3D_VP9_RESIDUALS_FRAME}) {
     v3d_vp9_decoder_default_settings(&s);
     s.residuals = residuals;
     dec = v3d_vp9_decoder_new(ctx, &s);
+    V3dKernelStats lf_before;
+    v3d_context_get_kernel_stats(ctx, V3D_KERNEL_VP9_LPF, &lf_before);
     for (size_t i = 0; i < pkts.size(); ++i) {
       check(v3d_vp9_decoder_send_data(dec, pkts[i].data, pkts[i].size, int64_t(i)) == 0,
             "residuals %d: packet %zu: %s", residuals, i, v3d_last_error());
@@ -423,6 +445,7 @@ int main() {
                                                             : "# frame-path-frames 0 frame-path-tx 0 ";
     check(stats.find(want) != std::string::npos, "residuals %d: counters lack '%s':\n%s",
           residuals, want, stats.c_str());
+    check_lf_stats(ctx, lf_before, get_counters(dec), residuals);
     v3d_vp9_decoder_free(dec);
   }
   v3d_vp9_decoder_default_settings(&s);
