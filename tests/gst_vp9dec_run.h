@@ -1,17 +1,25 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Pipeline runs of the v3dvp9dec tests (tests/test_gst_vp9dec*.c): a gst-launch description
- * whose decoder is named "dec" and sink "sink" (a fakesink) run to EOS, every output buffer's MD5
- * (visible I420 bytes, as `vpxdec --i420 --md5` per frame), timestamp and size recorded, the
- * decoder's stats read at the end; checks against vpxdec's MD5s. Everything is static: include
- * once, after <gst/check/gstcheck.h> and <gst/video/video.h>.
+ * The harness of the v3dvp9dec tests (tests/test_gst_vp9dec*.c), on the streams of
+ * vp9dec_streams.h:
+ *  - pipeline runs: a gst-launch description whose decoder is named "dec" and sink "sink" (a
+ *    fakesink) run to EOS, every output buffer's MD5 (visible I420 bytes, as
+ *    `vpxdec --i420 --md5` per frame), timestamp and size recorded, the decoder's stats read at
+ *    the end; checks against vpxdec's MD5s;
+ *  - GstHarness runs: the decoder (named "d") fed packet by packet, each buffer pulled checked
+ *    against vpxdec's frame;
+ *  - the tests' main: the scratch folder, the skip without vpxenc/vpxdec, the suite run.
+ * Everything is static: include once, after <gst/check/gstcheck.h> and <gst/video/video.h>.
  */
 #ifndef V3D_TESTS_GST_VP9DEC_RUN_H
 #define V3D_TESTS_GST_VP9DEC_RUN_H
 
 #include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 #include <stdio.h>
+
+#include "vp9dec_streams.h"
 
 /* 30 frames/s: the time base vpxenc writes for a 30/1 source. */
 #define FRAME_NS(i) gst_util_uint64_scale_int((i), GST_SECOND, 30)
@@ -87,33 +95,59 @@ static void run_free(Run *r) {
   g_free(r);
 }
 
-/* Answers the allocation queries reaching the sink with GST_VIDEO_META_API_TYPE, as a sink that
- * handles GstVideoMeta does (fakesink answers none): the decoder then takes its zero-copy path. */
-static GstPadProbeReturn answer_video_meta(G_GNUC_UNUSED GstPad *pad, GstPadProbeInfo *info,
-                                           G_GNUC_UNUSED gpointer user_data) {
+/* What the sink answers to allocation queries: nothing (fakesink's own answer), or
+ * GST_VIDEO_META_API_TYPE as a sink that handles GstVideoMeta does (the decoder then takes its
+ * zero-copy path), or that and a GstVideoBufferPool of its own, as GstVideoEncoder and
+ * GstVideoFilter answer by default (the decoder then copies). */
+typedef enum { SINK_PLAIN, SINK_VIDEO_META, SINK_VIDEO_META_POOL } SinkAnswer;
+
+static GstPadProbeReturn answer_allocation(G_GNUC_UNUSED GstPad *pad, GstPadProbeInfo *info,
+                                           gpointer user_data) {
   GstQuery *q = GST_PAD_PROBE_INFO_QUERY(info);
   if (GST_QUERY_TYPE(q) != GST_QUERY_ALLOCATION) return GST_PAD_PROBE_OK;
+  if (GPOINTER_TO_INT(user_data) == SINK_VIDEO_META_POOL) {
+    GstCaps *caps = NULL;
+    GstVideoInfo vi;
+    gst_query_parse_allocation(q, &caps, NULL);
+    fail_unless(caps && gst_video_info_from_caps(&vi, caps));
+    GstBufferPool *pool = gst_video_buffer_pool_new();
+    GstStructure *config = gst_buffer_pool_get_config(pool);
+    gst_buffer_pool_config_set_params(config, caps, (guint)GST_VIDEO_INFO_SIZE(&vi), 0, 0);
+    fail_unless(gst_buffer_pool_set_config(pool, config));
+    gst_query_add_allocation_pool(q, pool, (guint)GST_VIDEO_INFO_SIZE(&vi), 0, 0);
+    gst_object_unref(pool);
+  }
   gst_query_add_allocation_meta(q, GST_VIDEO_META_API_TYPE, NULL);
   return GST_PAD_PROBE_HANDLED;
 }
 
-/* Runs a pipeline description whose decoder is named "dec" and sink "sink" (a fakesink) to EOS
- * or its first error; video_meta: the sink supports GstVideoMeta (answer_video_meta). */
-static Run *run_pipeline_full(const gchar *desc, gboolean video_meta) {
-  Run *r = run_new();
+/* The pipeline of a description whose sink is named "sink" (a fakesink), its buffers recorded
+ * in r from PLAYING on; answer: what the sink answers to allocation queries. */
+static GstElement *pipeline_new(const gchar *desc, Run *r, SinkAnswer answer) {
   GError *err = NULL;
   GstElement *pipe = gst_parse_launch(desc, &err);
   fail_unless(pipe != NULL && err == NULL, "%s: %s", desc, err ? err->message : "");
   GstElement *sink = gst_bin_get_by_name(GST_BIN(pipe), "sink");
-  GstElement *dec = gst_bin_get_by_name(GST_BIN(pipe), "dec");
-  fail_unless(sink && dec);
+  fail_unless(sink != NULL);
   g_object_set(sink, "signal-handoffs", TRUE, "sync", FALSE, NULL);
   g_signal_connect(sink, "handoff", G_CALLBACK(on_handoff), r);
-  if (video_meta) {
+  if (answer != SINK_PLAIN) {
     GstPad *pad = gst_element_get_static_pad(sink, "sink");
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, answer_video_meta, NULL, NULL);
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, answer_allocation,
+                      GINT_TO_POINTER(answer), NULL);
     gst_object_unref(pad);
   }
+  gst_object_unref(sink);
+  return pipe;
+}
+
+/* Runs a pipeline description whose decoder is named "dec" and sink "sink" (a fakesink) to EOS
+ * or its first error; answer: what the sink answers to allocation queries. */
+static Run *run_pipeline_full(const gchar *desc, SinkAnswer answer) {
+  Run *r = run_new();
+  GstElement *pipe = pipeline_new(desc, r, answer);
+  GstElement *dec = gst_bin_get_by_name(GST_BIN(pipe), "dec");
+  fail_unless(dec != NULL);
   GstBus *bus = gst_element_get_bus(pipe);
   fail_unless(gst_element_set_state(pipe, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
   GstMessage *m = gst_bus_timed_pop_filtered(bus, 300 * GST_SECOND,
@@ -134,13 +168,12 @@ static Run *run_pipeline_full(const gchar *desc, gboolean video_meta) {
   g_object_get(dec, "stats", &r->stats, NULL);
   gst_element_set_state(pipe, GST_STATE_NULL);
   gst_object_unref(bus);
-  gst_object_unref(sink);
   gst_object_unref(dec);
   gst_object_unref(pipe);
   return r;
 }
 
-static Run *run_pipeline(const gchar *desc) { return run_pipeline_full(desc, FALSE); }
+static Run *run_pipeline(const gchar *desc) { return run_pipeline_full(desc, SINK_PLAIN); }
 
 static guint64 stat_u64(const Run *r, const gchar *field) {
   guint64 v = 0;
@@ -169,6 +202,93 @@ static void check_equal_slack(const gchar *what, const Run *r, GPtrArray *ref,
 
 static void check_equal(const gchar *what, const Run *r, GPtrArray *ref) {
   check_equal_slack(what, r, ref, 0);
+}
+
+/* Encodes tmp/NAME (encode()), failing the test when vpxenc fails; *ref: vpxdec's MD5s
+ * (g_ptr_array_unref); ivf, when not NULL: the stream's packets (ivf_clear). Returns the path
+ * (g_free). */
+static gchar *stream_with_ref(const gchar *name, int w, int h, int n, const gchar *extra,
+                              GPtrArray **ref, Ivf *ivf) {
+  gchar *s = encode(name, w, h, n, extra);
+  fail_unless(s != NULL, "vpxenc failed on %s", name);
+  *ref = vpxdec_md5s(s);
+  if (ivf) fail_unless(ivf_read(s, ivf));
+  return s;
+}
+
+/* Packet i of ivf as a buffer with pts i/30 s, lasting 1/30 s. */
+static GstBuffer *packet_buffer(const Ivf *ivf, guint i) {
+  GstBuffer *buf = gst_buffer_new_wrapped_bytes(g_ptr_array_index(ivf->packets, i));
+  GST_BUFFER_PTS(buf) = FRAME_NS(i);
+  GST_BUFFER_DURATION(buf) = FRAME_NS(1);
+  return buf;
+}
+
+/* A GstHarness of "v3dvp9dec name=d PROPS" fed video/x-vp9 of w x h at 30 frames/s; video_meta:
+ * its sink lists GstVideoMeta in allocation queries (the decoder may then take its zero-copy
+ * path). */
+static GstHarness *harness_new(const gchar *props, gboolean video_meta, int w, int h) {
+  gchar *launch = g_strdup_printf("v3dvp9dec name=d %s", props);
+  GstHarness *hr = gst_harness_new_parse(launch);
+  g_free(launch);
+  if (video_meta) gst_harness_add_propose_allocation_meta(hr, GST_VIDEO_META_API_TYPE, NULL);
+  gchar *caps = g_strdup_printf("video/x-vp9, width=(int)%d, height=(int)%d, "
+                                "framerate=(fraction)30/1", w, h);
+  gst_harness_set_src_caps_str(hr, caps);
+  g_free(caps);
+  return hr;
+}
+
+/* The decoder's stats field `field` (a guint64) in a harness of harness_new. */
+static guint64 harness_stat_u64(GstHarness *hr, const gchar *field) {
+  GstElement *dec = gst_bin_get_by_name(GST_BIN(hr->element), "d");
+  GstStructure *st = NULL;
+  g_object_get(dec, "stats", &st, NULL);
+  gst_object_unref(dec);
+  guint64 v = 0;
+  fail_unless(st && gst_structure_get_uint64(st, field, &v), "no stats field %s", field);
+  gst_structure_free(st);
+  return v;
+}
+
+/* The next buffer the harness holds (NULL when none), whose MD5 must be ref[n]. caps: receives
+ * the sink pad's caps (gst_caps_unref), or NULL. */
+static GstBuffer *harness_pull_exact(GstHarness *hr, GPtrArray *ref, guint n, GstCaps **caps) {
+  GstBuffer *buf = gst_harness_try_pull(hr);
+  if (!buf) return NULL;
+  GstCaps *c = gst_pad_get_current_caps(hr->sinkpad);
+  int w, h;
+  gchar *md5 = frame_md5(buf, c, &w, &h);
+  fail_unless(n < ref->len, "frame %u: vpxdec has %u", n, ref->len);
+  fail_unless_equals_string(md5, g_ptr_array_index(ref, n));
+  g_free(md5);
+  if (caps) *caps = c;
+  else gst_caps_unref(c);
+  return buf;
+}
+
+/* The tests' main after gst_check_init: the scratch folder made before the tests' forks (and
+ * removed when this process exits), exit 77 without vpxenc or vpxdec, then the suite. */
+static int run_vp9dec_suite(Suite *suite, const gchar *name, const gchar *file) {
+  tmp_dir();
+  for (int i = 0; i < 2; i++) {
+    gchar *p = g_find_program_in_path(i ? "vpxdec" : "vpxenc");
+    if (!p) {
+      printf("SKIP: %s not found\n", i ? "vpxdec" : "vpxenc");
+      return 77;
+    }
+    g_free(p);
+  }
+  return gst_check_run_suite(suite, name, file);
+}
+
+/* A suite of one test case "general" with a 600 s timeout; *tc receives the case. */
+static Suite *vp9dec_suite_new(const gchar *name, TCase **tc) {
+  Suite *s = suite_create(name);
+  *tc = tcase_create("general");
+  tcase_set_timeout(*tc, 600);
+  suite_add_tcase(s, *tc);
+  return s;
 }
 
 #endif /* V3D_TESTS_GST_VP9DEC_RUN_H */

@@ -16,14 +16,12 @@
  * Exit 77 (skipped) when vpxenc or vpxdec is missing. V3D_TEST_KEEP=1 keeps the scratch folder.
  */
 #include <gst/check/gstcheck.h>
-#include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 #include <gst/v3d/v3dallocator.h>
 #include <v3d/v3d.h>
 #include <stdlib.h>
 
 #include "gst_vp9dec_run.h"
-#include "vp9dec_streams.h"
 
 static void check_ivf(const gchar *stream, const gchar *backend, const gchar *parser) {
   GPtrArray *ref = vpxdec_md5s(stream);
@@ -76,9 +74,8 @@ GST_START_TEST(test_ivf_gpu_backends) {
 GST_END_TEST;
 
 GST_START_TEST(test_webm) {
-  gchar *w = encode("clip.webm", 160, 90, 16, "--kf-max-dist=8");
-  fail_unless(w != NULL, "vpxenc --webm failed");
-  GPtrArray *ref = vpxdec_md5s(w);
+  GPtrArray *ref;
+  gchar *w = stream_with_ref("clip.webm", 160, 90, 16, "--kf-max-dist=8", &ref, NULL);
   for (int i = 0; i < 2; i++) {
     gchar *desc = g_strdup_printf("filesrc location=%s ! matroskademux ! v3dvp9dec name=dec "
                                   "backend=%s ! fakesink name=sink", w, i ? "cpu" : "scalar");
@@ -95,10 +92,10 @@ GST_END_TEST;
 /* Alternate reference frames: hidden frames inside superframes (ivfparse) and on their own
  * (vp9parse alignment=frame: a packet that shows nothing, no buffer). */
 GST_START_TEST(test_hidden_frames) {
-  gchar *s = encode("altref.ivf", 128, 96, 24, "--auto-alt-ref=1 --lag-in-frames=16");
-  fail_unless(s != NULL);
+  GPtrArray *ref;
+  gchar *s = stream_with_ref("altref.ivf", 128, 96, 24, "--auto-alt-ref=1 --lag-in-frames=16",
+                             &ref, NULL);
   check_ivf(s, "cpu", "ivfparse");
-  GPtrArray *ref = vpxdec_md5s(s);
   gchar *desc = g_strdup_printf("filesrc location=%s ! ivfparse ! vp9parse ! "
                                 "video/x-vp9,alignment=frame ! v3dvp9dec name=dec backend=cpu ! "
                                 "fakesink name=sink", s);
@@ -214,11 +211,9 @@ static guint next_key(const Ivf *ivf, guint i) {
  * next key frame, then frames equal to vpxdec's on the intact stream; with max-errors=0 the
  * first damaged packet stops it with an error from the decoder. */
 GST_START_TEST(test_corrupt) {
-  gchar *s = encode("kf5.ivf", 96, 64, 20, "--kf-min-dist=5 --kf-max-dist=5");
-  fail_unless(s != NULL);
-  GPtrArray *ref = vpxdec_md5s(s);
+  GPtrArray *ref;
   Ivf ivf;
-  fail_unless(ivf_read(s, &ivf));
+  gchar *s = stream_with_ref("kf5.ivf", 96, 64, 20, "--kf-min-dist=5 --kf-max-dist=5", &ref, &ivf);
   fail_unless_equals_int(ref->len, ivf.packets->len);
   const guint bad = 2, cut = next_key(&ivf, bad) + 2;
   fail_unless(cut < ivf.packets->len && !ivf_is_key(&ivf, bad) && !ivf_is_key(&ivf, cut));
@@ -291,30 +286,16 @@ GST_START_TEST(test_corrupt) {
 }
 GST_END_TEST;
 
-static GstBuffer *packet_buffer(const Ivf *ivf, guint i) {
-  GstBuffer *buf = gst_buffer_new_wrapped_bytes(g_ptr_array_index(ivf->packets, i));
-  GST_BUFFER_PTS(buf) = FRAME_NS(i);
-  GST_BUFFER_DURATION(buf) = FRAME_NS(1);
-  return buf;
-}
-
 /* Pulls what the harness holds; each buffer's MD5 must be ref[start + k], its pts start + k. */
 static guint pull_check(GstHarness *h, GPtrArray *ref, guint start) {
   guint k = 0;
   GstBuffer *buf;
-  while ((buf = gst_harness_try_pull(h))) {
-    GstCaps *caps = gst_pad_get_current_caps(h->sinkpad);
-    int w, hh;
-    gchar *md5 = frame_md5(buf, caps, &w, &hh);
-    fail_unless(start + k < ref->len);
-    fail_unless_equals_string(md5, g_ptr_array_index(ref, start + k));
+  while ((buf = harness_pull_exact(h, ref, start + k, NULL))) {
     fail_unless_equals_uint64(GST_BUFFER_PTS(buf), FRAME_NS(start + k));
     /* the v3d pool's shared memory, with the pool's strides in a GstVideoMeta */
     GstVideoMeta *vm = gst_buffer_get_video_meta(buf);
-    fail_unless(vm != NULL && vm->stride[0] >= w);
+    fail_unless(vm != NULL && vm->stride[0] >= (gint)vm->width);
     fail_unless(gst_is_v3d_shared_memory(gst_buffer_peek_memory(buf, 0)));
-    g_free(md5);
-    gst_caps_unref(caps);
     gst_buffer_unref(buf);
     k++;
   }
@@ -324,16 +305,10 @@ static guint pull_check(GstHarness *h, GPtrArray *ref, guint start) {
 /* Packets 0..5 decode; a flush; packets from 6 on: those before the next key frame are dropped
  * without errors, then every frame equals vpxdec's. */
 GST_START_TEST(test_flush) {
-  gchar *s = encode("kf5.ivf", 96, 64, 20, "--kf-min-dist=5 --kf-max-dist=5");
-  fail_unless(s != NULL);
-  GPtrArray *ref = vpxdec_md5s(s);
+  GPtrArray *ref;
   Ivf ivf;
-  fail_unless(ivf_read(s, &ivf));
-  GstHarness *h = gst_harness_new_parse("v3dvp9dec name=d backend=cpu");
-  GstElement *dec = gst_bin_get_by_name(GST_BIN(h->element), "d");
-  gst_harness_add_propose_allocation_meta(h, GST_VIDEO_META_API_TYPE, NULL);
-  gst_harness_set_src_caps_str(h, "video/x-vp9, width=(int)96, height=(int)64, "
-                               "framerate=(fraction)30/1");
+  gchar *s = stream_with_ref("kf5.ivf", 96, 64, 20, "--kf-min-dist=5 --kf-max-dist=5", &ref, &ivf);
+  GstHarness *h = harness_new("backend=cpu", TRUE, 96, 64);
   const guint before = 6, resume = 6, key = next_key(&ivf, resume);
   fail_unless(key > resume && key < ivf.packets->len, "no key frame after %u", resume);
   for (guint i = 0; i < before; i++)
@@ -348,15 +323,8 @@ GST_START_TEST(test_flush) {
     fail_unless_equals_int(gst_harness_push(h, packet_buffer(&ivf, i)), GST_FLOW_OK);
   fail_unless(gst_harness_push_event(h, gst_event_new_eos()));
   fail_unless_equals_int(pull_check(h, ref, key), ivf.packets->len - key);
-  GstStructure *st = NULL;
-  g_object_get(dec, "stats", &st, NULL);
-  gst_object_unref(dec);
-  guint64 skipped = 0, errors = 1;
-  fail_unless(gst_structure_get_uint64(st, "frames-skipped", &skipped) &&
-              gst_structure_get_uint64(st, "errors", &errors));
-  fail_unless_equals_uint64(skipped, key - resume);
-  fail_unless_equals_uint64(errors, 0);
-  gst_structure_free(st);
+  fail_unless_equals_uint64(harness_stat_u64(h, "frames-skipped"), key - resume);
+  fail_unless_equals_uint64(harness_stat_u64(h, "errors"), 0);
   gst_harness_teardown(h);
   ivf_clear(&ivf);
   g_ptr_array_unref(ref);
@@ -367,18 +335,14 @@ GST_END_TEST;
 /* A flushing seek in a playing pipeline: matroskademux restarts at the key frame before the
  * position, the decoder's output starts at the position, every frame equal to vpxdec's. */
 GST_START_TEST(test_seek) {
-  gchar *w = encode("seek.webm", 96, 64, 30, "--kf-min-dist=10 --kf-max-dist=10");
-  fail_unless(w != NULL);
-  GPtrArray *ref = vpxdec_md5s(w);
+  GPtrArray *ref;
+  gchar *w = stream_with_ref("seek.webm", 96, 64, 30, "--kf-min-dist=10 --kf-max-dist=10", &ref,
+                             NULL);
   fail_unless_equals_int(ref->len, 30);
   gchar *desc = g_strdup_printf("filesrc location=%s ! matroskademux ! v3dvp9dec name=dec "
                                 "backend=cpu ! fakesink name=sink", w);
   Run *r = run_new();
-  GstElement *pipe = gst_parse_launch(desc, NULL);
-  fail_unless(pipe != NULL);
-  GstElement *sink = gst_bin_get_by_name(GST_BIN(pipe), "sink");
-  g_object_set(sink, "signal-handoffs", TRUE, "sync", FALSE, NULL);
-  g_signal_connect(sink, "handoff", G_CALLBACK(on_handoff), r);
+  GstElement *pipe = pipeline_new(desc, r, SINK_PLAIN);
   gst_element_set_state(pipe, GST_STATE_PAUSED);
   fail_unless_equals_int(gst_element_get_state(pipe, NULL, NULL, 60 * GST_SECOND),
                          GST_STATE_CHANGE_SUCCESS);
@@ -411,7 +375,6 @@ GST_START_TEST(test_seek) {
   }
   printf("seek to frame %u: frames %u..29 equal to vpxdec's\n", at, start);
   gst_object_unref(bus);
-  gst_object_unref(sink);
   gst_object_unref(pipe);
   run_free(r);
   g_free(desc);
@@ -467,10 +430,8 @@ GST_START_TEST(test_properties_rank) {
 GST_END_TEST;
 
 static Suite *v3dvp9dec_suite(void) {
-  Suite *s = suite_create("v3dvp9dec");
-  TCase *tc = tcase_create("general");
-  tcase_set_timeout(tc, 600);
-  suite_add_tcase(s, tc);
+  TCase *tc;
+  Suite *s = vp9dec_suite_new("v3dvp9dec", &tc);
   tcase_add_test(tc, test_properties_rank);
   tcase_add_test(tc, test_ivf_scalar_cpu);
   tcase_add_test(tc, test_ivf_gpu_backends);
@@ -487,14 +448,5 @@ static Suite *v3dvp9dec_suite(void) {
 
 int main(int argc, char **argv) {
   gst_check_init(&argc, &argv);
-  tmp_dir(); /* made here, before the tests' forks, and removed when this process exits */
-  for (int i = 0; i < 2; i++) {
-    gchar *p = g_find_program_in_path(i ? "vpxdec" : "vpxenc");
-    if (!p) {
-      printf("SKIP: %s not found\n", i ? "vpxdec" : "vpxenc");
-      return 77;
-    }
-    g_free(p);
-  }
-  return gst_check_run_suite(v3dvp9dec_suite(), "v3dvp9dec", __FILE__);
+  return run_vp9dec_suite(v3dvp9dec_suite(), "v3dvp9dec", __FILE__);
 }

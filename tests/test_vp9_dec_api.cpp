@@ -19,40 +19,16 @@
 #include <string>
 #include <vector>
 
-#include "../tools/md5.h"
 #include "common/test_util.h"
+#include "common/vp9_streams.h"
 #include "v3d/v3d.h"
 #include "v3d/vp9_decoder.h"
-#include "vp9/dec/ivf.h"
 
 using v3dtest::check;
+using v3dtest::Packet;
+using v3dtest::picture_md5;
 
 namespace {
-
-std::vector<uint8_t> read_all(const std::string &path) {
-  std::vector<uint8_t> d;
-  FILE *f = fopen(path.c_str(), "rb");
-  if (!f) return d;
-  uint8_t buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), f)) > 0) d.insert(d.end(), buf, buf + n);
-  fclose(f);
-  return d;
-}
-
-std::string md5_of(const V3dVp9Picture &p) {
-  v3dtool::Md5 m;
-  for (int pl = 0; pl < 3; ++pl) {
-    const int w = pl ? (p.width + 1) / 2 : p.width, h = pl ? (p.height + 1) / 2 : p.height;
-    for (int y = 0; y < h; ++y) m.update(p.planes[pl] + y * p.strides[pl], size_t(w));
-  }
-  return m.hex();
-}
-
-struct Packet {
-  const uint8_t *data;
-  size_t size;
-};
 
 // A 64x64 key frame's uncompressed header of profile 1 (4:2:2) or 2 (10-bit 4:2:0), followed
 // by a compressed header and tile data of a few zero bytes.
@@ -292,28 +268,32 @@ void check_counters_size(V3dVp9Decoder *dec) {
         "NULL accepted");
 }
 
-std::vector<Packet> read_packets(const std::vector<uint8_t> &file) {
-  v3d::vp9::IvfReader ivf;
-  v3d::vp9::IvfHeader hdr;
-  std::string err;
-  std::vector<Packet> pkts;
-  if (ivf.open(file.data(), file.size(), hdr, err)) {
-    Packet p;
-    uint64_t pts;
-    while (ivf.next(p.data, p.size, pts, err) == 1) pkts.push_back(p);
-  }
-  return pkts;
+// The loop-filter family's statistics of ctx since `before`, after a decoder on ctx decoded the
+// 96x64 stream (12 x 8 blocks of 8x8 a frame): one frame per loop-filtered frame of the
+// decoder's counters, its blocks on the CPU side, some CPU time.
+void check_lf_stats(V3dContext *ctx, const V3dKernelStats &before, const V3dVp9DecoderCounters &c,
+                    int residuals) {
+  V3dKernelStats after;
+  check(v3d_context_get_kernel_stats(ctx, V3D_KERNEL_VP9_LPF, &after) == V3D_OK,
+        "get_kernel_stats failed");
+  const uint64_t frames = after.frames - before.frames;
+  const uint64_t units = after.units_cpu - before.units_cpu;
+  check(c.loop_filtered_frames > 0 && frames == c.loop_filtered_frames &&
+            units == frames * 12 * 8 && after.units_gpu == before.units_gpu &&
+            after.cpu_busy_seconds > before.cpu_busy_seconds,
+        "residuals %d: loop-filter stats: %llu frames, %llu units (decoder: %llu frames "
+        "filtered)", residuals, ull(frames), ull(units), ull(c.loop_filtered_frames));
 }
 
 // A stream with hidden alt-ref frames (in superframes): the counters after its first packet
 // (a key frame: intra blocks only) and after all of it; flush keeps them.
 void test_counters_hidden(V3dContext *ctx, const std::string &dir) {
-  const std::string cmd = "cd " + dir +
-                          " && vpxenc --codec=vp9 --quiet --ivf --limit=24 --auto-alt-ref=1 "
-                          "--lag-in-frames=16 -o arf.ivf src24.y4m >/dev/null 2>&1";
-  if (!check(system(cmd.c_str()) == 0, "making the alt-ref stream failed")) return;
-  const std::vector<uint8_t> file = read_all(dir + "/arf.ivf");
-  const std::vector<Packet> pkts = read_packets(file);
+  if (!check(v3dtest::encode_testsrc(dir, "arf", 96, 64, 24,
+                                     "--auto-alt-ref=1 --lag-in-frames=16"),
+             "making the alt-ref stream failed"))
+    return;
+  const v3dtest::Bytes file = v3dtest::read_all(dir + "/arf.ivf");
+  const std::vector<Packet> pkts = v3dtest::ivf_packets(file);
   check(stream_facts(pkts).hidden > 0, "the alt-ref stream has no hidden frame");
   V3dVp9Decoder *dec = v3d_vp9_decoder_new(ctx, nullptr);
   size_t pictures = 0;
@@ -347,34 +327,16 @@ void test_counters_hidden(V3dContext *ctx, const std::string &dir) {
 
 int main() {
   v3dtest::base_seed();
-  if (system("command -v vpxenc >/dev/null 2>&1 && command -v vpxdec >/dev/null 2>&1 && "
-             "command -v ffmpeg >/dev/null 2>&1") != 0) {
-    printf("SKIP: vpxenc, vpxdec or ffmpeg not found\n");
-    return 77;
-  }
-  char tmpl[] = "/tmp/v3d-vp9api-XXXXXX";
-  if (!mkdtemp(tmpl)) return 1;
-  const std::string dir = tmpl;
-  // 16 frames with a key frame every 8 (the second key frame is where decoding resumes); 24
-  // frames of source for the alt-ref stream of test_counters_hidden.
-  const std::string cmd =
-      "cd " + dir +
-      " && ffmpeg -loglevel error -f lavfi -i testsrc2=size=96x64:rate=30 -frames:v 16 "
-      "-pix_fmt yuv420p src.y4m && ffmpeg -loglevel error -f lavfi -i "
-      "testsrc2=size=96x64:rate=30 -frames:v 24 -pix_fmt yuv420p src24.y4m && vpxenc "
-      "--codec=vp9 --quiet --ivf --limit=16 --kf-max-dist=8 --kf-min-dist=8 --lag-in-frames=0 "
-      "-o s.ivf src.y4m >/dev/null 2>&1 && vpxdec --i420 --md5 -o f-%4.i420 s.ivf | "
-      "cut -d' ' -f1 > ref.txt";
-  if (!check(system(cmd.c_str()) == 0, "making the stream failed")) return v3dtest::finish();
-  std::vector<std::string> ref;
-  {
-    FILE *f = fopen((dir + "/ref.txt").c_str(), "r");
-    char line[64];
-    while (f && fgets(line, sizeof(line), f)) ref.emplace_back(line, 32);
-    if (f) fclose(f);
-  }
-  const std::vector<uint8_t> file = read_all(dir + "/s.ivf");
-  const std::vector<Packet> pkts = read_packets(file);
+  if (!v3dtest::have_tools("vpxenc vpxdec ffmpeg")) return 77;
+  const v3dtest::ScratchDir scratch("v3d-vp9api");
+  if (scratch.path().empty()) return 1;
+  const std::string &dir = scratch.path();
+  // 16 frames with a key frame every 8 (the second key frame is where decoding resumes).
+  const std::vector<std::string> ref =
+      v3dtest::make_stream(dir, "s", 96, 64, 16, "--kf-max-dist=8 --kf-min-dist=8 "
+                           "--lag-in-frames=0");
+  const v3dtest::Bytes file = v3dtest::read_all(dir + "/s.ivf");
+  const std::vector<Packet> pkts = v3dtest::ivf_packets(file);
   if (!check(pkts.size() == 16 && ref.size() == 16, "%zu packets, %zu reference MD5s", pkts.size(),
              ref.size()))
     return v3dtest::finish();
@@ -410,7 +372,7 @@ int main() {
   v3d_vp9_decoder_free(dec);
   check(held.size() == ref.size(), "%zu pictures, want %zu", held.size(), ref.size());
   for (size_t i = 0; i < held.size() && i < ref.size(); ++i) {
-    check(md5_of(held[i]) == ref[i], "picture %zu: MD5 differs from vpxdec", i);
+    check(picture_md5(held[i]) == ref[i], "picture %zu: MD5 differs from vpxdec", i);
     check(held[i].pts == int64_t(i) && held[i].width == 96 && held[i].height == 64,
           "picture %zu: pts %lld size %dx%d", i, (long long)held[i].pts, held[i].width,
           held[i].height);
@@ -434,7 +396,7 @@ int main() {
     else
       check(rc == 0, "packet %zu: rc %d %s", i, rc, msg.c_str());
     if (rc == 0 && v3d_vp9_decoder_get_picture(dec, &pic) == 0) {
-      check(md5_of(pic) == ref[i], "after the error: picture of packet %zu differs", i);
+      check(picture_md5(pic) == ref[i], "after the error: picture of packet %zu differs", i);
       v3d_vp9_picture_unref(&pic);
     }
   }
@@ -458,17 +420,23 @@ int main() {
   v3d_context_free(ctx);
 
   // Residual paths: each gives vpxdec's pictures; the frame path takes every inter frame (14 of
-  // 16: two key frames) and says so in the counters; an unknown value is refused.
+  // 16: two key frames) and says so in the counters; an unknown value is refused. The context's
+  // loop-filter statistics count every filtered frame and its 8x8 blocks on both paths: per
+  // block, the cpu backend filters every frame in the loop; on the frame path, the key frames
+  // in the loop and the inter frames through the whole-frame entry.
   ctx = v3d_context_new("simd", 2);
   for (int residuals : {V3D_VP9_RESIDUALS_PER_BLOCK, V3D_VP9_RESIDUALS_FRAME}) {
     v3d_vp9_decoder_default_settings(&s);
     s.residuals = residuals;
     dec = v3d_vp9_decoder_new(ctx, &s);
+    V3dKernelStats lf_before;
+    v3d_context_get_kernel_stats(ctx, V3D_KERNEL_VP9_LPF, &lf_before);
     for (size_t i = 0; i < pkts.size(); ++i) {
       check(v3d_vp9_decoder_send_data(dec, pkts[i].data, pkts[i].size, int64_t(i)) == 0,
             "residuals %d: packet %zu: %s", residuals, i, v3d_last_error());
       if (v3d_vp9_decoder_get_picture(dec, &pic) == 0) {
-        check(md5_of(pic) == ref[i], "residuals %d: picture %zu differs from vpxdec", residuals, i);
+        check(picture_md5(pic) == ref[i], "residuals %d: picture %zu differs from vpxdec",
+              residuals, i);
         v3d_vp9_picture_unref(&pic);
       }
     }
@@ -477,6 +445,7 @@ int main() {
                                                             : "# frame-path-frames 0 frame-path-tx 0 ";
     check(stats.find(want) != std::string::npos, "residuals %d: counters lack '%s':\n%s",
           residuals, want, stats.c_str());
+    check_lf_stats(ctx, lf_before, get_counters(dec), residuals);
     v3d_vp9_decoder_free(dec);
   }
   v3d_vp9_decoder_default_settings(&s);
@@ -486,6 +455,5 @@ int main() {
         "residuals 3 accepted");
   v3d_vp9_decoder_free(dec);
   v3d_context_free(ctx);
-  system(("rm -rf " + dir).c_str());
   return v3dtest::finish();
 }

@@ -12,74 +12,16 @@
 #include <string>
 #include <vector>
 
-#include "../tools/md5.h"
 #include "common/test_util.h"
+#include "common/vp9_streams.h"
 #include "v3d/v3d.h"
 #include "v3d/vp9_decoder.h"
-#include "vp9/dec/ivf.h"
 
 using v3dtest::check;
+using v3dtest::Packet;
+using v3dtest::picture_md5;
 
 namespace {
-
-std::vector<uint8_t> read_all(const std::string &path) {
-  std::vector<uint8_t> d;
-  FILE *f = fopen(path.c_str(), "rb");
-  if (!f) return d;
-  uint8_t buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), f)) > 0) d.insert(d.end(), buf, buf + n);
-  fclose(f);
-  return d;
-}
-
-std::string md5_of(const V3dVp9Picture &p) {
-  v3dtool::Md5 m;
-  for (int pl = 0; pl < 3; ++pl) {
-    const int w = pl ? (p.width + 1) / 2 : p.width, h = pl ? (p.height + 1) / 2 : p.height;
-    for (int y = 0; y < h; ++y) m.update(p.planes[pl] + y * p.strides[pl], size_t(w));
-  }
-  return m.hex();
-}
-
-struct Packet {
-  const uint8_t *data;
-  size_t size;
-};
-
-// Makes dir/NAME.ivf from a testsrc2 clip of w x h and `frames` frames with vpxenc `opts`;
-// returns vpxdec's per-frame MD5s (empty after a failure).
-std::vector<std::string> make_stream(const std::string &dir, const std::string &name, int w,
-                                     int h, int frames, const std::string &opts) {
-  const std::string cmd =
-      "cd " + dir + " && ffmpeg -loglevel error -y -f lavfi -i testsrc2=size=" +
-      std::to_string(w) + "x" + std::to_string(h) + ":rate=30 -frames:v " +
-      std::to_string(frames) + " -pix_fmt yuv420p " + name + ".y4m && vpxenc --codec=vp9 "
-      "--quiet --ivf --limit=" + std::to_string(frames) + " " + opts + " -o " + name + ".ivf " +
-      name + ".y4m >/dev/null 2>&1 && vpxdec --i420 --md5 -o " + name + "-%4.i420 " + name +
-      ".ivf | cut -d' ' -f1 > " + name + ".md5 && rm -f " + name + "-*.i420";
-  std::vector<std::string> ref;
-  if (system(cmd.c_str()) != 0) return ref;
-  FILE *f = fopen((dir + "/" + name + ".md5").c_str(), "r");
-  char line[64];
-  while (f && fgets(line, sizeof(line), f)) ref.emplace_back(line, 32);
-  if (f) fclose(f);
-  return ref;
-}
-
-// The packets of an IVF file held in `file`.
-std::vector<Packet> packets_of(const std::vector<uint8_t> &file) {
-  v3d::vp9::IvfReader ivf;
-  v3d::vp9::IvfHeader hdr;
-  std::string err;
-  std::vector<Packet> pkts;
-  if (ivf.open(file.data(), file.size(), hdr, err)) {
-    Packet p;
-    uint64_t pts;
-    while (ivf.next(p.data, p.size, pts, err) == 1) pkts.push_back(p);
-  }
-  return pkts;
-}
 
 // Decodes pkts, moving the decoder to the next of `backends` every `every` packets; checks each
 // picture against ref. Pictures are kept to the end (they must outlive the moves).
@@ -109,7 +51,7 @@ void decode_moving(const char *label, const std::vector<Packet> &pkts,
         ref.size());
   for (size_t k = 0; k < held.size(); ++k) {
     if (k < ref.size())
-      check(md5_of(held[k]) == ref[k], "%s: picture %zu differs from vpxdec's", label, k);
+      check(picture_md5(held[k]) == ref[k], "%s: picture %zu differs from vpxdec's", label, k);
     v3d_vp9_picture_unref(&held[k]);
   }
   printf("%s: %zu pictures equal to vpxdec's over %zu moves\n", label, held.size(), move);
@@ -119,18 +61,13 @@ void decode_moving(const char *label, const std::vector<Packet> &pkts,
 
 int main() {
   v3dtest::base_seed();
-  if (system("command -v vpxenc >/dev/null 2>&1 && command -v vpxdec >/dev/null 2>&1 && "
-             "command -v ffmpeg >/dev/null 2>&1") != 0) {
-    printf("SKIP: vpxenc, vpxdec or ffmpeg not found\n");
-    return 77;
-  }
-  char tmpl[] = "/tmp/v3d-vp9ctx-XXXXXX";
-  if (!mkdtemp(tmpl)) return 1;
-  const std::string dir = tmpl;
-  const std::vector<std::string> ref =
-      make_stream(dir, "s", 112, 72, 24, "--auto-alt-ref=1 --lag-in-frames=8 --kf-max-dist=12");
-  const std::vector<uint8_t> file = read_all(dir + "/s.ivf");
-  const std::vector<Packet> pkts = packets_of(file);
+  if (!v3dtest::have_tools("vpxenc vpxdec ffmpeg")) return 77;
+  const v3dtest::ScratchDir dir("v3d-vp9ctx");
+  if (dir.path().empty()) return 1;
+  const std::vector<std::string> ref = v3dtest::make_stream(
+      dir.path(), "s", 112, 72, 24, "--auto-alt-ref=1 --lag-in-frames=8 --kf-max-dist=12");
+  const v3dtest::Bytes file = v3dtest::read_all(dir / "s.ivf");
+  const std::vector<Packet> pkts = v3dtest::ivf_packets(file);
   if (check(!ref.empty() && !pkts.empty(), "making the stream failed")) {
     std::vector<const char *> backends = {"scalar", "simd"};
     V3dContext *gpu = v3d_context_new("gpu", 1);
@@ -155,6 +92,5 @@ int main() {
   check(v3d_vp9_decoder_set_context(dec, ctx) == V3D_OK, "set_context to its own context");
   v3d_vp9_decoder_free(dec);
   v3d_context_free(ctx);
-  if (system(("rm -rf " + dir).c_str()) != 0) printf("note: %s left behind\n", dir.c_str());
   return v3dtest::finish();
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/test_util.h"
+#include "common/vp9_streams.h"
 #include "vp9/dec/ivf.h"
 #include "vp9/dec/superframe.h"
 #include "vp9/dec/uncompressed_header.h"
@@ -35,8 +36,6 @@ struct TraceFrame {
 };
 
 std::string tmpdir;
-
-bool run(const std::string &cmd) { return system(cmd.c_str()) == 0; }
 
 // The frames of `ivf` as FFmpeg's trace_headers prints them, in decoding order.
 std::vector<TraceFrame> trace(const std::string &ivf) {
@@ -79,13 +78,8 @@ struct Parsed {
 
 // Our parse of every frame, tracking the reference slots as a decoder does.
 bool parse_all(const std::string &ivf, std::vector<Parsed> &out, std::string &err) {
-  FILE *f = fopen(ivf.c_str(), "rb");
-  if (!f) return false;
-  std::vector<uint8_t> data;
-  uint8_t buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), f)) > 0) data.insert(data.end(), buf, buf + n);
-  fclose(f);
+  const std::vector<uint8_t> data = v3dtest::read_all(ivf);
+  if (data.empty()) return false;
   IvfReader r;
   IvfHeader h;
   if (!r.open(data.data(), data.size(), h, err)) return false;
@@ -183,14 +177,9 @@ void compare(const std::string &name, const TraceFrame &t, const FrameHeader &fh
 std::vector<Parsed> stream(const std::string &name, int w, int h, int frames,
                            const std::string &opts) {
   std::vector<Parsed> ours;
-  const std::string src = tmpdir + "/" + name + ".y4m", ivf = tmpdir + "/" + name + ".ivf";
-  const std::string gen =
-      "ffmpeg -loglevel error -y -f lavfi -i testsrc2=size=" + std::to_string(w < 64 ? 64 : w) +
-      "x" + std::to_string(h < 64 ? 64 : h) + ":rate=30 -vf scale=" + std::to_string(w) + ":" +
-      std::to_string(h) + " -frames:v " + std::to_string(frames) + " -pix_fmt yuv420p " + src;
-  const std::string enc = "vpxenc --codec=vp9 --quiet --ivf --limit=" + std::to_string(frames) +
-                          " " + opts + " -o " + ivf + " " + src + " >/dev/null 2>&1";
-  if (!check(run(gen) && run(enc), "%s: making the stream failed (%s)", name.c_str(), enc.c_str()))
+  const std::string ivf = tmpdir + "/" + name + ".ivf";
+  if (!check(v3dtest::encode_testsrc(tmpdir, name, w, h, frames, opts),
+             "%s: making the stream failed (vpxenc %s)", name.c_str(), opts.c_str()))
     return ours;
   const std::vector<TraceFrame> theirs = trace(ivf);
   std::string err;
@@ -215,13 +204,10 @@ int count_if(const std::vector<Parsed> &v, Pred p) {
 
 int main() {
   v3dtest::base_seed();
-  if (!run("command -v vpxenc >/dev/null 2>&1") || !run("command -v ffmpeg >/dev/null 2>&1")) {
-    printf("SKIP: vpxenc or ffmpeg not found\n");
-    return 77;
-  }
-  char tmpl[] = "/tmp/v3d-vp9hdr-XXXXXX";
-  if (!mkdtemp(tmpl)) return 1;
-  tmpdir = tmpl;
+  if (!v3dtest::have_tools("vpxenc ffmpeg")) return 77;
+  const v3dtest::ScratchDir scratch("v3d-vp9hdr");
+  if (scratch.path().empty()) return 1;
+  tmpdir = scratch.path();
 
   auto kf = stream("kf", 64, 64, 3, "--kf-max-dist=0 --end-usage=q --cq-level=30");
   check(count_if(kf, [](const Parsed &p) { return p.fh.frame_type != KEY_FRAME; }) == 0,
@@ -258,6 +244,5 @@ int main() {
   auto ll = stream("lossless", 64, 64, 3, "--lossless=1");
   check(count_if(ll, [](const Parsed &p) { return !p.fh.quant.lossless; }) == 0,
         "lossless: a frame that is not lossless");
-  run("rm -rf " + tmpdir);
   return v3dtest::finish();
 }

@@ -17,62 +17,27 @@
 #include <string>
 #include <vector>
 
-#include "../tools/md5.h"
 #include "common/test_util.h"
+#include "common/vp9_streams.h"
 #include "v3d/v3d.h"
 #include "v3d/vp9_decoder.h"
-#include "vp9/dec/ivf.h"
 #include "vp9/dec/uncompressed_header.h"
 
 using v3dtest::check;
-using Bytes = std::vector<uint8_t>;
+using v3dtest::Bytes;
 
 namespace {
 
 std::string dir;
 
-bool sh(const std::string &cmd) { return system(cmd.c_str()) == 0; }
-
-Bytes read_all(const std::string &path) {
-  Bytes d;
-  FILE *f = fopen(path.c_str(), "rb");
-  if (!f) return d;
-  uint8_t buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), f)) > 0) d.insert(d.end(), buf, buf + n);
-  fclose(f);
-  return d;
-}
-
+// The packets of the IVF file at ivf_path, copied, and its 32-byte file header.
 std::vector<Bytes> packets(const std::string &ivf_path, Bytes &file_header) {
-  const Bytes file = read_all(ivf_path);
+  const Bytes file = v3dtest::read_all(ivf_path);
   std::vector<Bytes> out;
-  v3d::vp9::IvfReader r;
-  v3d::vp9::IvfHeader h;
-  std::string err;
-  if (!r.open(file.data(), file.size(), h, err)) return out;
-  file_header.assign(file.begin(), file.begin() + 32);
-  const uint8_t *p;
-  size_t n;
-  uint64_t pts;
-  while (r.next(p, n, pts, err) == 1) out.emplace_back(p, p + n);
+  for (const v3dtest::Packet &p : v3dtest::ivf_packets(file))
+    out.emplace_back(p.data, p.data + p.size);
+  if (!out.empty()) file_header.assign(file.begin(), file.begin() + 32);
   return out;
-}
-
-void write_ivf(const std::string &path, Bytes header, const std::vector<Bytes> &pkts) {
-  for (int i = 0; i < 4; ++i) header[24 + i] = uint8_t(pkts.size() >> (8 * i));
-  FILE *f = fopen(path.c_str(), "wb");
-  fwrite(header.data(), 1, header.size(), f);
-  uint64_t pts = 0;
-  for (const Bytes &p : pkts) {
-    uint8_t h[12];
-    for (int i = 0; i < 4; ++i) h[i] = uint8_t(p.size() >> (8 * i));
-    for (int i = 0; i < 8; ++i) h[4 + i] = uint8_t(pts >> (8 * i));
-    ++pts;
-    fwrite(h, 1, 12, f);
-    fwrite(p.data(), 1, p.size(), f);
-  }
-  fclose(f);
 }
 
 struct BitWriter {
@@ -114,21 +79,6 @@ Bytes intra_only_from_key(const Bytes &key, int reset_frame_context, int refresh
 
 Bytes show_existing(int slot) { return Bytes{uint8_t(0x88 | slot)}; }
 
-// vpxdec's per-frame MD5s (it stops at the first frame it fails on) and whether it failed.
-std::vector<std::string> vpxdec(const std::string &ivf, bool &failed) {
-  const std::string out = ivf + ".md5", log = ivf + ".log";
-  sh("rm -f " + dir + "/o-*.i420; vpxdec --i420 --md5 -o " + dir + "/o-%4.i420 " + ivf + " > " +
-     out + " 2> " + log);
-  std::vector<std::string> md5s;
-  FILE *f = fopen(out.c_str(), "r");
-  char line[256];
-  while (f && fgets(line, sizeof(line), f))
-    if (std::string(line).size() > 32) md5s.emplace_back(line, 32);
-  if (f) fclose(f);
-  failed = sh("grep -q 'Failed to decode' " + log);
-  return md5s;
-}
-
 std::vector<std::string> ours(V3dContext *ctx, const std::vector<Bytes> &pkts, bool &failed) {
   std::vector<std::string> md5s;
   V3dVp9Decoder *dec = v3d_vp9_decoder_new(ctx, nullptr);
@@ -143,13 +93,7 @@ std::vector<std::string> ours(V3dContext *ctx, const std::vector<Bytes> &pkts, b
     while (v3d_vp9_decoder_get_picture(dec, &pic) == 0) {
       // A picture carries the pts of the packet that showed it (show_existing_frame included).
       check(pic.pts == int64_t(i), "packet %zu: picture pts %lld", i, (long long)pic.pts);
-      v3dtool::Md5 m;
-      for (int pl = 0; pl < 3; ++pl) {
-        const int w = pl ? (pic.width + 1) / 2 : pic.width,
-                  h = pl ? (pic.height + 1) / 2 : pic.height;
-        for (int y = 0; y < h; ++y) m.update(pic.planes[pl] + y * pic.strides[pl], size_t(w));
-      }
-      md5s.push_back(m.hex());
+      md5s.push_back(v3dtest::picture_md5(pic));
       v3d_vp9_picture_unref(&pic);
     }
   }
@@ -160,9 +104,9 @@ std::vector<std::string> ours(V3dContext *ctx, const std::vector<Bytes> &pkts, b
 void compare(V3dContext *ctx, const std::string &name, const Bytes &hdr,
              const std::vector<Bytes> &pkts, bool expect_failure) {
   const std::string path = dir + "/" + name + ".ivf";
-  write_ivf(path, hdr, pkts);
+  v3dtest::write_ivf(path, hdr, pkts);
   bool ref_failed, our_failed;
-  const std::vector<std::string> ref = vpxdec(path, ref_failed);
+  const std::vector<std::string> ref = v3dtest::vpxdec_md5s(path, &ref_failed);
   const std::vector<std::string> got = ours(ctx, pkts, our_failed);
   size_t first = 0;
   while (first < ref.size() && first < got.size() && ref[first] == got[first]) ++first;
@@ -178,22 +122,14 @@ void compare(V3dContext *ctx, const std::string &name, const Bytes &hdr,
 
 int main() {
   v3dtest::base_seed();
-  if (!sh("command -v vpxenc >/dev/null 2>&1 && command -v vpxdec >/dev/null 2>&1 && "
-          "command -v ffmpeg >/dev/null 2>&1")) {
-    printf("SKIP: vpxenc, vpxdec or ffmpeg not found\n");
-    return 77;
-  }
-  char tmpl[] = "/tmp/v3d-vp9state-XXXXXX";
-  if (!mkdtemp(tmpl)) return 1;
-  dir = tmpl;
-  const std::string make =
-      "cd " + dir +
-      " && ffmpeg -loglevel error -f lavfi -i testsrc2=size=160x96:rate=30 -frames:v 10 "
-      "-pix_fmt yuv420p a.y4m && ffmpeg -loglevel error -f lavfi -i testsrc2=size=96x64:rate=30 "
-      "-frames:v 6 -pix_fmt yuv420p b.y4m"
-      " && vpxenc --codec=vp9 --quiet --ivf --limit=10 -o a.ivf a.y4m >/dev/null 2>&1"
-      " && vpxenc --codec=vp9 --quiet --ivf --limit=6 --aq-mode=1 -o b.ivf b.y4m >/dev/null 2>&1";
-  if (!check(sh(make), "making the streams failed")) return v3dtest::finish();
+  if (!v3dtest::have_tools("vpxenc vpxdec ffmpeg")) return 77;
+  const v3dtest::ScratchDir scratch("v3d-vp9state");
+  if (scratch.path().empty()) return 1;
+  dir = scratch.path();
+  if (!check(v3dtest::encode_testsrc(dir, "a", 160, 96, 10, "") &&
+                 v3dtest::encode_testsrc(dir, "b", 96, 64, 6, "--aq-mode=1"),
+             "making the streams failed"))
+    return v3dtest::finish();
   Bytes hdr, hdr_b;
   const std::vector<Bytes> a = packets(dir + "/a.ivf", hdr), b = packets(dir + "/b.ivf", hdr_b);
   if (!check(a.size() == 10 && b.size() == 6, "%zu and %zu packets", a.size(), b.size()))
@@ -229,6 +165,5 @@ int main() {
   compare(ctx, "size-change", hdr, s, false);
 
   v3d_context_free(ctx);
-  sh("rm -rf " + dir);
   return v3dtest::finish();
 }

@@ -8,6 +8,7 @@
 //    work for any coefficient values with a given eob; the project's kernels choose a 16-bit or a
 //    32-bit path from the coefficients, so the project gets two columns: "small" (|c| <= 48,
 //    inside every 16-bit bound, as typical dequantized residuals) and "large" (|c| <= 2047).
+//    Rows, coefficients and timer are bench_itx_row.h's, shared with the itx-rows section.
 //  * VP9 loop filter edges: 4/8/16-wide over 8 pixels, 16-wide over 16, and the 16-pixel
 //    4+4 / 8+8 pairs (checkasm's mix2 44 / 88), E 20, I 10, H 7, lines of every regime (flat16,
 //    flat8, normal, off: two of each per 8 lines, as checkasm builds them).
@@ -25,36 +26,15 @@
 #include <vector>
 
 #include "bench_common.h"
+#include "bench_itx_row.h"
 #include "bench_peer_run.h"
 #include "h264/deblock/deblock.h"
 #include "v3d/v3d.h"
 #include "vp9/itx/itx.h"
 #include "vp9/lpf/lpf.h"
 
-namespace v3d {
-namespace vp9 {
-// The decoder's scan tables (vp9/dec/tile_scan_tables.cpp; its header's enums clash with
-// vp9/itx/itx.h's, so they are declared here).
-extern const int16_t kDefaultScan4x4[16], kColScan4x4[16], kRowScan4x4[16];
-extern const int16_t kDefaultScan8x8[64], kColScan8x8[64], kRowScan8x8[64];
-extern const int16_t kDefaultScan16x16[256], kColScan16x16[256], kRowScan16x16[256];
-extern const int16_t kDefaultScan32x32[1024];
-}  // namespace vp9
-}  // namespace v3d
-
 namespace v3dbench {
 namespace {
-
-// Scan of a size and type (spec get_scan: ADST_DCT reads rows, DCT_ADST columns).
-const int16_t *scan_for(int size, int type) {
-  using namespace v3d::vp9;
-  static const int16_t *const table[4][4] = {
-      {kDefaultScan4x4, kRowScan4x4, kColScan4x4, kDefaultScan4x4},
-      {kDefaultScan8x8, kRowScan8x8, kColScan8x8, kDefaultScan8x8},
-      {kDefaultScan16x16, kRowScan16x16, kColScan16x16, kDefaultScan16x16},
-      {kDefaultScan32x32, kDefaultScan32x32, kDefaultScan32x32, kDefaultScan32x32}};
-  return table[size][type];
-}
 
 struct Peer {
   std::map<std::string, PeerFigure> figs;
@@ -77,52 +57,22 @@ void print_row(const Peer &peer, const std::string &row, const std::string &peer
   printf("\n");
 }
 
-const char *const kTypeName[5] = {"dct_dct", "adst_dct", "dct_adst", "adst_adst", "wht_wht"};
-
-// Coefficients of one "subN" row: scan positions in order while they stay inside the top-left
-// sub x sub square get a random non-zero value in [-max, max]; returns the eob (the count).
-int sub_coeffs(int size, int type, int sub, int max, Rng &rng, std::vector<int16_t> &c) {
-  const int n = 4 << size, nn = n * n;
-  c.assign(static_cast<size_t>(nn), 0);
-  const int16_t *scan = scan_for(size, type == v3d::vp9::kWhtWht ? 0 : type);
-  int eob = 0;
-  for (; eob < nn; eob++) {
-    const int rc = scan[eob];
-    if (rc % n >= sub || rc / n >= sub) break;
-    int v = rng.range(-max, max);
-    c[static_cast<size_t>(rc)] = static_cast<int16_t>(v ? v : 1);
-  }
-  return eob;
-}
-
 void itx_rows(const Peer &peer) {
-  using namespace v3d::vp9;
   printf("\nVP9 inverse transform + add, ns per call%s\n",
          peer.given ? "; ratio = project / peer" : "");
   printf("%-34s %9s %9s %9s %-9s %6s %6s\n", "row (checkasm name)", "small", "large", "peer",
          "peer simd", "small", "large");
-  const ItxDsp &dsp = itx_dsp();
-  Rng rng{24};
-  std::vector<uint8_t> dst(64 * 64);
-  for (auto &p : dst) p = static_cast<uint8_t>(rng.below(256));
+  const v3d::vp9::ItxDsp &dsp = v3d::vp9::itx_dsp();
+  uint64_t seed = 24;
   std::vector<int16_t> c;
-  for (int s = 0; s < 4; s++) {
-    const int n = 4 << s;
-    for (int t = 0; t < kNumTxTypes; t++) {
-      if (!valid_tx(s, t)) continue;
-      // checkasm's sub sequence: 1, 2, 4, 8, 12, ... for DCT_DCT, the full block otherwise.
-      for (int sub = (t == kDctDct) ? 1 : n; sub <= n; sub = sub < 4 ? sub * 2 : sub + 4) {
-        double ours[2];
-        for (int k = 0; k < 2; k++) {
-          const int eob = sub_coeffs(s, t, sub, k ? 2047 : 48, rng, c);
-          ItxAddFn fn = dsp.add[s][t];
-          ours[k] = ns_per_call([&] { fn(dst.data(), 64, c.data(), eob); }, 200);
-        }
-        char name[64];
-        snprintf(name, sizeof name, "vp9_inv_%s_%dx%d_sub%d_add_8", kTypeName[t], n, n, sub);
-        print_row(peer, name, name, ours, 2);
-      }
+  for (const ItxRow &r : itx_rows_checkasm()) {
+    double ours[2];
+    for (int k = 0; k < 2; k++, seed++) {
+      const int eob = itx_row_coeffs(r, k ? ItxCoeffs::kWide : ItxCoeffs::kSmall, seed, &c);
+      ours[k] = time_itx_row(dsp.add[r.size][r.type], c, eob, seed);
     }
+    const std::string name = itx_row_name(r);
+    print_row(peer, name, name, ours, 2);
   }
 }
 

@@ -22,6 +22,11 @@
 // superblock min(c+1, last), the wavefront of lpf_frame_wavefront (lpf_frame.cpp says why this
 // gives the sequential order's result). Rows are claimed in order, so the row waited for was
 // claimed earlier by a running thread and waits only on rows above it: no deadlock.
+//
+// Statistics: the in-loop filter is one frame of the loop-filter family on the decoder's context
+// (record_cpu_frame, as the whole-frame path records its frames), its units the frame's 8x8
+// blocks, its time the filter rows' own time summed over the threads that ran them (the rows
+// overlap the decoding, so the filter has no wall time of its own).
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -29,6 +34,7 @@
 #include <mutex>
 
 #include "sched/context.h"
+#include "sched/frame_call.h"
 #include "threads/store_load.h"
 #include "vp9/dec/tile_internal.h"
 #include "vp9/lpf/lpf.h"
@@ -75,6 +81,9 @@ class FrameSchedule {
   // One thread's share: takes units until none is left.
   void run();
 
+  // After every run() returned: the filter rows' time summed over the threads, in seconds.
+  double filter_seconds() const { return lf_seconds_; }
+
   // After every run() returned: false with *error set when a tile failed.
   bool result(std::string *error) const {
     if (fail_row_ < 0) return true;
@@ -107,6 +116,7 @@ class FrameSchedule {
   std::vector<char> busy_;     // per tile column: a thread decodes it now
   int lf_next_ = 0;            // next filter row to take
   int lf_finished_ = 0;        // filter rows done
+  double lf_seconds_ = 0;      // time spent in filter_row, all threads together
   int fail_tile_row_ = 0, fail_col_ = 0, fail_row_ = -1;
   std::string fail_msg_;
 
@@ -177,8 +187,11 @@ void FrameSchedule::run() {
     if (lf_ready && (lf_finished_ == lf_next_ || col < 0)) {
       const int r = lf_next_++;
       lock.unlock();
+      const Clock::time_point t0 = Clock::now();
       filter_row(r);
+      const double seconds = seconds_since(t0);
       lock.lock();
+      lf_seconds_ += seconds;
       ++lf_finished_;  // rows finish in order: each waits for the one above to finish
       continue;
     }
@@ -232,7 +245,11 @@ bool decode_tiles(TileDecoder::Impl &d, const TileFrameInput &in,
   } else {
     s.run();
   }
-  return s.result(error);
+  if (!s.result(error)) return false;
+  if (in_loop_filter)
+    record_cpu_frame(in.lf_context, V3D_KERNEL_VP9_LPF,
+                     uint64_t(lf.grid.mi_rows) * uint64_t(lf.grid.mi_cols), s.filter_seconds());
+  return true;
 }
 
 }  // namespace vp9

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The VP9 inverse transform + add rows of v3d-bench, one list and one timer for the two sections
+// that time them: itx-rows (bench_itx_rows.cpp: every CPU target, coefficient kinds side by side)
+// and peers (bench_peers.cpp: the chosen target beside FFmpeg's checkasm). The rows are
+// checkasm's (tests/checkasm/vp9dsp.c's itxfm loop): every valid size and type as a whole block
+// and, for DCT_DCT, the "subN" blocks whose non-zero coefficients lie where the scan stays inside
+// the top-left N x N square, eob the scan position where it first leaves (checkasm's
+// copy_subcoefs rule), so both sections and the peer do the same work per row.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vp9/itx/itx.h"
+
+namespace v3dbench {
+
+struct ItxRow {
+  int size;  // v3d::vp9::TxSize
+  int type;  // v3d::vp9::TxType
+  int sub;   // non-zero coefficients inside the top-left sub x sub square; 4 << size: all
+  bool whole() const { return sub == 4 << size; }
+};
+
+// checkasm's rows in its order: per size (4x4 .. 32x32) and valid type, sub 1, 2, 4, 8, 12, 16,
+// ... up to the block size for DCT_DCT, the whole block alone for the other types.
+std::vector<ItxRow> itx_rows_checkasm();
+
+// checkasm's name of the row's 8-bit function, e.g. "vp9_inv_dct_dct_8x8_sub4_add_8".
+std::string itx_row_name(const ItxRow &r);
+
+// Coefficient values of a row.
+enum class ItxCoeffs {
+  kReal,   // as checkasm makes its own: the forward transform of a random residual in
+           // [-255, 255] at VP9's finest quantizer (step 4), nearly every coefficient non-zero
+  kSmall,  // uniform in [-kItxSmallMax, kItxSmallMax]: inside every 16-bit path's bound
+           // (docs/itx_int16_bounds.md), as quieter real blocks
+  kWide,   // uniform in [-kItxWideMax, kItxWideMax]: beyond what a valid stream holds, so the
+           // 32-bit paths run (and the checks that reject the 16-bit ones)
+};
+constexpr int kItxSmallMax = 48, kItxWideMax = 2047;
+
+// The row's coefficients (n x n, raster order) of kind `kind` drawn from `seed`, each kept
+// position non-zero; returns the eob.
+int itx_row_coeffs(const ItxRow &r, ItxCoeffs kind, uint64_t seed, std::vector<int16_t> *c);
+
+// ns per call of fn on coefficients c with eob, adding into one 64x64 destination of random
+// pixels (ns_per_call of bench_peer_run.h: the median of 300 batches of 128 calls, after a
+// warm-up).
+double time_itx_row(v3d::vp9::ItxAddFn fn, const std::vector<int16_t> &c, int eob,
+                    uint64_t seed);
+
+}  // namespace v3dbench
