@@ -13,15 +13,13 @@
  * first frame with an element error that names profile and bit depth.
  *
  * Output: each shown frame as I420 in shared memory of the v3d context, without a copy when
- * downstream takes #GstVideoMeta and proposes no buffer pool of its own in the allocation
- * query: the decoder's picture itself, read-only (the decoder may still
+ * downstream takes #GstVideoMeta: the decoder's picture itself, read-only (the decoder may still
  * predict from it), with a #GstVideoMeta giving its strides and plane offsets; the memory holds
  * the picture until downstream frees it, also after the decoder is gone. Otherwise the visible
  * planes are copied into a buffer of a #GstV3dBufferPool: downstream's when it offers one (a v3d
  * filter such as v3dvp9lpf then gets writable frames padded for its kernels), else the
- * element's own (GStreamer's default layout); also for downstream that proposes a pool of its
- * own (encoders and video filters by default, y4menc among them, which writes buffers out as
- * they are), and with #GstV3dVp9Dec:zero-copy off. The
+ * element's own (GStreamer's default layout); also for elements that claim #GstVideoMeta
+ * support but write buffers out as they are (y4menc), and with #GstV3dVp9Dec:zero-copy off. The
  * debug log (v3dvp9dec:4) names the path and why. The caps' width and height are the coded
  * frame size; a stream whose render size differs from the frame size gets the pixel aspect
  * ratio that displays the frame at the render size. A change of frame size (a new key frame, or

@@ -15,6 +15,21 @@ GST_DEBUG_CATEGORY_EXTERN(gst_v3d_vp9_dec_debug);
 namespace v3d {
 namespace {
 
+// Elements that pass the allocation query downstream unchanged (a zero-copy buffer reaches the
+// element after them as it is).
+bool passes_allocation_on(const gchar *factory) {
+  static const char *const names[] = {"queue", "queue2", "capsfilter", "identity"};
+  for (const char *n : names)
+    if (strcmp(factory, n) == 0) return true;
+  return false;
+}
+
+// Elements that answer allocation queries with GST_VIDEO_META_API_TYPE (GstVideoEncoder's
+// default) but write each buffer's bytes out as they are: y4menc of GStreamer 1.22 writes the
+// planes with their padding between and after them, giving broken Y4M for any layout other than
+// GStreamer's default one.
+bool ignores_video_meta(const gchar *factory) { return strcmp(factory, "y4menc") == 0; }
+
 void release_picture(gpointer data) {
   auto *pic = static_cast<V3dVp9Picture *>(data);
   v3d_vp9_picture_unref(pic);
@@ -22,6 +37,37 @@ void release_picture(gpointer data) {
 }
 
 }  // namespace
+
+gchar *vp9dec_downstream_ignoring_video_meta(GstPad *src) {
+  GstPad *peer = gst_pad_get_peer(src);
+  gchar *found = nullptr;
+  // A few hops: pipelines put at most a queue or a capsfilter between decoder and encoder.
+  for (int hop = 0; peer && hop < 8 && !found; hop++) {
+    while (GST_IS_GHOST_PAD(peer)) {  // into bins: the pad the ghost pad leads to
+      GstPad *target = gst_ghost_pad_get_target(GST_GHOST_PAD(peer));
+      gst_object_unref(peer);
+      peer = target;
+      if (!peer) return nullptr;
+    }
+    GstElement *element = gst_pad_get_parent_element(peer);
+    gst_object_unref(peer);
+    peer = nullptr;
+    if (!element) break;
+    GstElementFactory *factory = gst_element_get_factory(element);
+    const gchar *name = factory ? gst_plugin_feature_get_name(GST_PLUGIN_FEATURE(factory)) : "";
+    if (ignores_video_meta(name)) {
+      found = g_strdup(GST_OBJECT_NAME(element));
+    } else if (passes_allocation_on(name)) {
+      if (GstPad *next = gst_element_get_static_pad(element, "src")) {
+        peer = gst_pad_get_peer(next);
+        gst_object_unref(next);
+      }
+    }
+    gst_object_unref(element);
+  }
+  if (peer) gst_object_unref(peer);
+  return found;
+}
 
 bool vp9dec_decide_allocation(GstElement *element, GstQuery *query, V3dContext *ctx,
                               bool allow_zero_copy, Vp9DecOutputMode *mode) {
@@ -34,18 +80,9 @@ bool vp9dec_decide_allocation(GstElement *element, GstQuery *query, V3dContext *
   guint size = static_cast<guint>(GST_VIDEO_INFO_SIZE(&info)), min = 0, max = 0;
   const bool update = gst_query_get_n_allocation_pools(query) > 0;
   GstBufferPool *pool = nullptr;
-  // A pool downstream proposes of its own (not a v3d pool): its buffers are what it expects,
-  // laid out as that pool lays them out (GstVideoEncoder's and GstVideoFilter's default: a
-  // GstVideoBufferPool of GStreamer's default layout), whatever GstVideoMeta it also lists.
-  // Some such elements read buffers through GstVideoMeta, others (y4menc) write their bytes
-  // out as they are; the query cannot tell them apart, so all of them get copies.
-  const char *foreign_pool = nullptr;  // its type name (static)
   if (update) {
     gst_query_parse_nth_allocation_pool(query, 0, &pool, nullptr, &min, &max);
-    if (pool && !GST_IS_V3D_BUFFER_POOL(pool)) {
-      foreign_pool = G_OBJECT_TYPE_NAME(pool);
-      gst_clear_object(&pool);
-    }
+    if (pool && !GST_IS_V3D_BUFFER_POOL(pool)) gst_clear_object(&pool);
   }
   // Own pool: configured without the v3d pool's video-meta padding (pictures are copied in, so
   // it needs none, and elements that ignore GstVideoMeta strides then get GStreamer's default
@@ -79,7 +116,10 @@ bool vp9dec_decide_allocation(GstElement *element, GstQuery *query, V3dContext *
     gst_query_add_allocation_pool(query, pool, size, min, max);
   gst_object_unref(pool);
 
-  mode->zero_copy = allow_zero_copy && video_meta && own && !foreign_pool;
+  gchar *ignorer = video_meta && own && allow_zero_copy
+                       ? vp9dec_downstream_ignoring_video_meta(GST_VIDEO_DECODER_SRC_PAD(element))
+                       : nullptr;
+  mode->zero_copy = allow_zero_copy && video_meta && own && !ignorer;
   mode->add_video_meta = own && video_meta;
   if (mode->zero_copy) {
     GST_INFO_OBJECT(element, "output: zero copy (the decoder's pictures, read-only, with "
@@ -88,12 +128,12 @@ bool vp9dec_decide_allocation(GstElement *element, GstQuery *query, V3dContext *
     const char *why = !allow_zero_copy ? "zero-copy=false"
                       : !video_meta    ? "downstream does not support GstVideoMeta"
                       : !own           ? "downstream offers a v3d pool"
-                                       : "downstream proposes a buffer pool of its own";
+                                       : "downstream writes buffers ignoring GstVideoMeta";
     GST_INFO_OBJECT(element, "output: copies into %s v3d pool (%s%s%s), buffers of %u bytes, "
                     "video meta %s", own ? "the element's own" : "downstream's", why,
-                    foreign_pool ? ": " : "", foreign_pool ? foreign_pool : "", size,
-                    video_meta ? "yes" : "no");
+                    ignorer ? ": " : "", ignorer ? ignorer : "", size, video_meta ? "yes" : "no");
   }
+  g_free(ignorer);
   return true;
 }
 

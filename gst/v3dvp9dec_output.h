@@ -46,14 +46,17 @@ struct Vp9DecOutputMode {
 };
 
 // GstVideoDecoder::decide_allocation of v3dvp9dec: configures the pool the copy path uses (the
-// base class needs one either way) and decides the output path: zero copy when allowed and the
-// query lists GST_VIDEO_META_API_TYPE with no buffer pool of downstream's own (a v3d pool is
-// used for copies; any other pool means downstream expects buffers laid out as it makes them,
-// and gets copies in GStreamer's default layout). ctx: the element's context
+// base class needs one either way) and decides the output path. ctx: the element's context
 // (referenced by a pool it creates); allow_zero_copy: #GstV3dVp9Dec:zero-copy. Logs the path
 // and the reason at INFO level. FALSE after an element error.
 bool vp9dec_decide_allocation(GstElement *element, GstQuery *query, V3dContext *ctx,
                               bool allow_zero_copy, Vp9DecOutputMode *mode);
+
+// The name of an element downstream of src, past elements that only pass the allocation query
+// on (queues, capsfilter, identity), that lists GST_VIDEO_META_API_TYPE in allocation queries
+// but writes buffers out as they are, ignoring GstVideoMeta offsets and strides (y4menc), or
+// nullptr. The caller frees the string (g_free).
+gchar *vp9dec_downstream_ignoring_video_meta(GstPad *src);
 
 // A buffer that shows pic without a copy (the zero-copy path): takes over pic's reference
 // (cleared) and releases it, on whichever thread frees the memory last. allocator: a

@@ -95,35 +95,19 @@ static void run_free(Run *r) {
   g_free(r);
 }
 
-/* What the sink answers to allocation queries: nothing (fakesink's own answer), or
- * GST_VIDEO_META_API_TYPE as a sink that handles GstVideoMeta does (the decoder then takes its
- * zero-copy path), or that and a GstVideoBufferPool of its own, as GstVideoEncoder and
- * GstVideoFilter answer by default (the decoder then copies). */
-typedef enum { SINK_PLAIN, SINK_VIDEO_META, SINK_VIDEO_META_POOL } SinkAnswer;
-
-static GstPadProbeReturn answer_allocation(G_GNUC_UNUSED GstPad *pad, GstPadProbeInfo *info,
-                                           gpointer user_data) {
+/* Answers the allocation queries reaching the sink with GST_VIDEO_META_API_TYPE, as a sink that
+ * handles GstVideoMeta does (fakesink answers none): the decoder then takes its zero-copy path. */
+static GstPadProbeReturn answer_video_meta(G_GNUC_UNUSED GstPad *pad, GstPadProbeInfo *info,
+                                           G_GNUC_UNUSED gpointer user_data) {
   GstQuery *q = GST_PAD_PROBE_INFO_QUERY(info);
   if (GST_QUERY_TYPE(q) != GST_QUERY_ALLOCATION) return GST_PAD_PROBE_OK;
-  if (GPOINTER_TO_INT(user_data) == SINK_VIDEO_META_POOL) {
-    GstCaps *caps = NULL;
-    GstVideoInfo vi;
-    gst_query_parse_allocation(q, &caps, NULL);
-    fail_unless(caps && gst_video_info_from_caps(&vi, caps));
-    GstBufferPool *pool = gst_video_buffer_pool_new();
-    GstStructure *config = gst_buffer_pool_get_config(pool);
-    gst_buffer_pool_config_set_params(config, caps, (guint)GST_VIDEO_INFO_SIZE(&vi), 0, 0);
-    fail_unless(gst_buffer_pool_set_config(pool, config));
-    gst_query_add_allocation_pool(q, pool, (guint)GST_VIDEO_INFO_SIZE(&vi), 0, 0);
-    gst_object_unref(pool);
-  }
   gst_query_add_allocation_meta(q, GST_VIDEO_META_API_TYPE, NULL);
   return GST_PAD_PROBE_HANDLED;
 }
 
 /* The pipeline of a description whose sink is named "sink" (a fakesink), its buffers recorded
- * in r from PLAYING on; answer: what the sink answers to allocation queries. */
-static GstElement *pipeline_new(const gchar *desc, Run *r, SinkAnswer answer) {
+ * in r from PLAYING on; video_meta: the sink supports GstVideoMeta (answer_video_meta). */
+static GstElement *pipeline_new(const gchar *desc, Run *r, gboolean video_meta) {
   GError *err = NULL;
   GstElement *pipe = gst_parse_launch(desc, &err);
   fail_unless(pipe != NULL && err == NULL, "%s: %s", desc, err ? err->message : "");
@@ -131,10 +115,9 @@ static GstElement *pipeline_new(const gchar *desc, Run *r, SinkAnswer answer) {
   fail_unless(sink != NULL);
   g_object_set(sink, "signal-handoffs", TRUE, "sync", FALSE, NULL);
   g_signal_connect(sink, "handoff", G_CALLBACK(on_handoff), r);
-  if (answer != SINK_PLAIN) {
+  if (video_meta) {
     GstPad *pad = gst_element_get_static_pad(sink, "sink");
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, answer_allocation,
-                      GINT_TO_POINTER(answer), NULL);
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, answer_video_meta, NULL, NULL);
     gst_object_unref(pad);
   }
   gst_object_unref(sink);
@@ -142,10 +125,10 @@ static GstElement *pipeline_new(const gchar *desc, Run *r, SinkAnswer answer) {
 }
 
 /* Runs a pipeline description whose decoder is named "dec" and sink "sink" (a fakesink) to EOS
- * or its first error; answer: what the sink answers to allocation queries. */
-static Run *run_pipeline_full(const gchar *desc, SinkAnswer answer) {
+ * or its first error; video_meta: the sink supports GstVideoMeta (answer_video_meta). */
+static Run *run_pipeline_full(const gchar *desc, gboolean video_meta) {
   Run *r = run_new();
-  GstElement *pipe = pipeline_new(desc, r, answer);
+  GstElement *pipe = pipeline_new(desc, r, video_meta);
   GstElement *dec = gst_bin_get_by_name(GST_BIN(pipe), "dec");
   fail_unless(dec != NULL);
   GstBus *bus = gst_element_get_bus(pipe);
@@ -173,7 +156,7 @@ static Run *run_pipeline_full(const gchar *desc, SinkAnswer answer) {
   return r;
 }
 
-static Run *run_pipeline(const gchar *desc) { return run_pipeline_full(desc, SINK_PLAIN); }
+static Run *run_pipeline(const gchar *desc) { return run_pipeline_full(desc, FALSE); }
 
 static guint64 stat_u64(const Run *r, const gchar *field) {
   guint64 v = 0;

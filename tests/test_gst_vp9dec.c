@@ -342,7 +342,7 @@ GST_START_TEST(test_seek) {
   gchar *desc = g_strdup_printf("filesrc location=%s ! matroskademux ! v3dvp9dec name=dec "
                                 "backend=cpu ! fakesink name=sink", w);
   Run *r = run_new();
-  GstElement *pipe = pipeline_new(desc, r, SINK_PLAIN);
+  GstElement *pipe = pipeline_new(desc, r, FALSE);
   gst_element_set_state(pipe, GST_STATE_PAUSED);
   fail_unless_equals_int(gst_element_get_state(pipe, NULL, NULL, 60 * GST_SECOND),
                          GST_STATE_CHANGE_SUCCESS);
