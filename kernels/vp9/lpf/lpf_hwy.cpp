@@ -12,7 +12,8 @@
 // Early exits on whole vectors: nothing to do where no lane passes the filter mask, no 7-tap work
 // where no lane is flat, no 15-tap work where no lane is flat2.
 // Vertical edges store back whole 8-byte line segments (p3..q3, or p7..q7 for 16-wide): pixels the
-// filter leaves alone are rewritten with the values read (see lpf.h).
+// filter leaves alone are rewritten with the values read (see lpf.h). On aarch64 NEON a group of 8
+// lines that only the narrow filter changed stores p1..q1 alone.
 
 #include "vp9/lpf/lpf.h"
 
@@ -161,6 +162,42 @@ HWY_NOINLINE void LpfHorizontal(uint8_t *dst, ptrdiff_t stride, int E, int I, in
   }
 }
 
+#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
+// aarch64 NEON: each group of 8 lines is loaded and transposed in 64-bit vectors (one chunk of
+// 8 int16 lanes), filtered, and stored back: p1..q1 alone (4 bytes a line) where only the
+// narrow filter ran, else the whole segment transposed back (as on the other targets).
+template <int kWidth, int kLen>
+HWY_NOINLINE void LpfVertical(uint8_t *dst, ptrdiff_t stride, int E, int I, int H) {
+  const hn::Full128<int16_t> d;
+  const hn::Rebind<uint8_t, decltype(d)> d8;
+  constexpr int kR = kReach<kWidth>;
+  const hn::Vec<decltype(d)> e = hn::Set(d, E), i = hn::Set(d, I), h = hn::Set(d, H);
+  for (int g = 0; g < kLen / 8; g++) {
+    uint8_t *s = dst + g * 8 * stride;
+    uint8x8_t cols[16];  // cols[r] lane l = pixel r - 8 (p7 = 0 .. q7 = 15) of line l
+    LoadTransposed8x8Neon(s - kR, stride, cols + 8 - kR);
+    if constexpr (kWidth == 16) LoadTransposed8x8Neon(s, stride, cols + 8);
+    hn::Vec<decltype(d)> x[16];
+    for (int r = 8 - kR; r < 8 + kR; r++) x[r] = hn::PromoteTo(d, hn::Vec<decltype(d8)>{cols[r]});
+    const int reach = FilterChunk<kWidth>(d, x, e, i, h);
+    if (!reach) continue;
+    auto narrow = [&](int r0, int r1) {
+      for (int r = r0; r <= r1; r++) cols[r] = hn::DemoteTo(d8, x[r]).raw;
+    };
+    if (kWidth == 4 || reach == 2) {
+      narrow(6, 9);
+      Store4Columns8Neon(cols + 6, s - 2, stride);
+    } else if (kWidth == 8 || reach == 3) {
+      narrow(5, 10);
+      StoreTransposed8x8Neon(cols + 4, s - 4, stride);
+    } else {
+      narrow(1, 14);
+      StoreTransposed8x8Neon(cols, s - 8, stride);
+      StoreTransposed8x8Neon(cols + 8, s, stride);
+    }
+  }
+}
+#else
 template <int kWidth, int kLen>
 HWY_NOINLINE void LpfVertical(uint8_t *dst, ptrdiff_t stride, int E, int I, int H) {
   using D = hn::CappedTag<int16_t, kLen>;
@@ -201,6 +238,7 @@ HWY_NOINLINE void LpfVertical(uint8_t *dst, ptrdiff_t stride, int E, int I, int 
   TransposeLinesOut<kLen>(rows + 8 - kR, dst - kR, stride);
   if constexpr (kWidth == 16) TransposeLinesOut<kLen>(rows + 8, dst, stride);
 }
+#endif  // HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
 
 template <int kWidth>
 void FillWidth(LpfDsp *dsp, int w) {
