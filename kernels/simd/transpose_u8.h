@@ -128,6 +128,30 @@ HWY_INLINE void Transpose8x8Neon(uint8x8_t v[8]) {
   }
 }
 
+// The same on 8 lines of 16 bytes: v[i] byte j (j < 8) -> v[j] byte i, v[i] byte 8 + j -> v[j]
+// byte 8 + i, in 128-bit trns (two 8x8 transposes side by side). Loaded from 8 lines of 16
+// bytes, v[m] holds column m in its low half and column m + 8 in its high half.
+HWY_INLINE void Transpose8x16Neon(uint8x16_t v[8]) {
+  uint16x8_t b[8];
+  for (int k = 0; k < 4; k++) {
+    b[2 * k] = vreinterpretq_u16_u8(vtrn1q_u8(v[2 * k], v[2 * k + 1]));
+    b[2 * k + 1] = vreinterpretq_u16_u8(vtrn2q_u8(v[2 * k], v[2 * k + 1]));
+  }
+  uint32x4_t c[8];
+  for (int h = 0; h < 2; h++) {
+    const uint16x8_t *s = b + 4 * h;
+    c[4 * h + 0] = vreinterpretq_u32_u16(vtrn1q_u16(s[0], s[2]));
+    c[4 * h + 1] = vreinterpretq_u32_u16(vtrn2q_u16(s[0], s[2]));
+    c[4 * h + 2] = vreinterpretq_u32_u16(vtrn1q_u16(s[1], s[3]));
+    c[4 * h + 3] = vreinterpretq_u32_u16(vtrn2q_u16(s[1], s[3]));
+  }
+  static constexpr int kColumn[4] = {0, 2, 1, 3};
+  for (int m = 0; m < 4; m++) {
+    v[kColumn[m]] = vreinterpretq_u8_u32(vtrn1q_u32(c[m], c[4 + m]));
+    v[kColumn[m] + 4] = vreinterpretq_u8_u32(vtrn2q_u32(c[m], c[4 + m]));
+  }
+}
+
 // out[c] lane l = src[l * stride + c], c, l < 8.
 HWY_INLINE void LoadTransposed8x8Neon(const uint8_t *src, ptrdiff_t stride, uint8x8_t out[8]) {
   for (int l = 0; l < 8; l++) out[l] = vld1_u8(src + l * stride);

@@ -42,6 +42,26 @@ namespace hn = hwy::HWY_NAMESPACE;
 void InitLpfSimd(LpfDsp *) {}
 #else
 
+// Round2(v, kShift) and |a - b| of int16 lanes; one instruction each on aarch64 NEON.
+template <int kShift, class D, class V = hn::Vec<D>>
+HWY_INLINE V Round2(D d, V v) {
+#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
+  (void)d;
+  return V{vrshrq_n_s16(v.raw, kShift)};
+#else
+  return hn::ShiftRight<kShift>(hn::Add(v, hn::Set(d, 1 << (kShift - 1))));
+#endif
+}
+
+template <class V>
+HWY_INLINE V AbsDiff(V a, V b) {
+#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
+  return V{vabdq_s16(a.raw, b.raw)};
+#else
+  return hn::Abs(hn::Sub(a, b));
+#endif
+}
+
 // The spec's tap filters on rows v[0..kN) (kN = 8: 7 taps; 16: 15 taps), outputs out[1..kN-2]:
 // out[j] = Round2(v[j] + sum of v[clamp(t)] for |t - j| <= kN/2 - 1, log2(kN)), as a running sum.
 template <int kN, class D, class V = hn::Vec<D>>
@@ -51,11 +71,10 @@ HWY_INLINE void TapFilter(D d, const V *v, V *out) {
   // Window of j = 1: v[0] (kK times), v[1] twice, v[2..kK+1].
   V sum = hn::Add(hn::ShiftLeft<1>(v[1]), hn::Sub(hn::ShiftLeft<kN == 8 ? 2 : 3>(v[0]), v[0]));
   for (int t = 2; t <= kK + 1; t++) sum = hn::Add(sum, v[t]);
-  const V round = hn::Set(d, 1 << (kLog2 - 1));
-  out[1] = hn::ShiftRight<kLog2>(hn::Add(sum, round));
+  out[1] = Round2<kLog2>(d, sum);
   for (int j = 1; j < kN - 2; j++) {
     sum = hn::Add(hn::Sub(sum, hn::Add(at(j - kK), v[j])), hn::Add(at(j + kK + 1), v[j + 1]));
-    out[j + 1] = hn::ShiftRight<kLog2>(hn::Add(sum, round));
+    out[j + 1] = Round2<kLog2>(d, sum);
   }
 }
 
@@ -65,7 +84,7 @@ HWY_INLINE void TapFilter(D d, const V *v, V *out) {
 // unchanged), 2 (p1..q1), 3 (p2..q2) or 7 (p6..q6).
 template <int kWidth, class D, class V = hn::Vec<D>>
 HWY_INLINE int FilterChunk(D d, V *x, const V E, const V I, const V H) {
-  auto ad = [](V a, V b) { return hn::Abs(hn::Sub(a, b)); };
+  auto ad = [](V a, V b) { return AbsDiff(a, b); };
   const V p3 = x[4], p2 = x[5], p1 = x[6], p0 = x[7], q0 = x[8], q1 = x[9], q2 = x[10],
           q3 = x[11];
   const V ap1 = ad(p1, p0), aq1 = ad(q1, q0);
@@ -163,8 +182,9 @@ HWY_NOINLINE void LpfHorizontal(uint8_t *dst, ptrdiff_t stride, int E, int I, in
 }
 
 #if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
-// aarch64 NEON: each group of 8 lines is loaded and transposed in 64-bit vectors (one chunk of
-// 8 int16 lanes), filtered, and stored back: p1..q1 alone (4 bytes a line) where only the
+// aarch64 NEON: each group of 8 lines is loaded and transposed in 64-bit vectors (128-bit ones,
+// two columns each, for the 16 pixels of a 16-wide edge; one chunk of 8 int16 lanes), filtered,
+// and stored back: p1..q1 alone (4 bytes a line) where only the
 // narrow filter ran, else the whole segment transposed back (as on the other targets).
 template <int kWidth, int kLen>
 HWY_NOINLINE void LpfVertical(uint8_t *dst, ptrdiff_t stride, int E, int I, int H) {
@@ -175,10 +195,19 @@ HWY_NOINLINE void LpfVertical(uint8_t *dst, ptrdiff_t stride, int E, int I, int 
   for (int g = 0; g < kLen / 8; g++) {
     uint8_t *s = dst + g * 8 * stride;
     uint8x8_t cols[16];  // cols[r] lane l = pixel r - 8 (p7 = 0 .. q7 = 15) of line l
-    LoadTransposed8x8Neon(s - kR, stride, cols + 8 - kR);
-    if constexpr (kWidth == 16) LoadTransposed8x8Neon(s, stride, cols + 8);
     hn::Vec<decltype(d)> x[16];
-    for (int r = 8 - kR; r < 8 + kR; r++) x[r] = hn::PromoteTo(d, hn::Vec<decltype(d8)>{cols[r]});
+    if constexpr (kWidth == 16) {
+      uint8x16_t w[8];  // w[m]: pixel m - 8 in the low half, pixel m in the high half
+      for (int l = 0; l < 8; l++) w[l] = vld1q_u8(s - 8 + l * stride);
+      Transpose8x16Neon(w);
+      for (int m = 0; m < 8; m++) {
+        x[m] = hn::Vec<decltype(d)>{vreinterpretq_s16_u16(vmovl_u8(vget_low_u8(w[m])))};
+        x[m + 8] = hn::Vec<decltype(d)>{vreinterpretq_s16_u16(vmovl_high_u8(w[m]))};
+      }
+    } else {
+      LoadTransposed8x8Neon(s - kR, stride, cols + 8 - kR);
+      for (int r = 8 - kR; r < 8 + kR; r++) x[r] = hn::PromoteTo(d, hn::Vec<decltype(d8)>{cols[r]});
+    }
     const int reach = FilterChunk<kWidth>(d, x, e, i, h);
     if (!reach) continue;
     auto narrow = [&](int r0, int r1) {
@@ -188,12 +217,13 @@ HWY_NOINLINE void LpfVertical(uint8_t *dst, ptrdiff_t stride, int E, int I, int 
       narrow(6, 9);
       Store4Columns8Neon(cols + 6, s - 2, stride);
     } else if (kWidth == 8 || reach == 3) {
-      narrow(5, 10);
+      narrow(kWidth == 16 ? 4 : 5, kWidth == 16 ? 11 : 10);  // 16-wide: no cols[] loaded
       StoreTransposed8x8Neon(cols + 4, s - 4, stride);
     } else {
-      narrow(1, 14);
-      StoreTransposed8x8Neon(cols, s - 8, stride);
-      StoreTransposed8x8Neon(cols + 8, s, stride);
+      uint8x16_t w[8];
+      for (int m = 0; m < 8; m++) w[m] = vqmovun_high_s16(vqmovun_s16(x[m].raw), x[m + 8].raw);
+      Transpose8x16Neon(w);
+      for (int l = 0; l < 8; l++) vst1q_u8(s - 8 + l * stride, w[l]);
     }
   }
 }
