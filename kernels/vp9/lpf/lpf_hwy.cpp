@@ -8,7 +8,7 @@
 // L = min(len, 16-bit lanes of the target): 16 on AVX2/AVX3 (one 256-bit vector per row of a
 // 16-pixel edge), 8 on SSE4/NEON (a 16-pixel edge is done as two halves).
 // Horizontal edges: rows loaded as bytes and widened. Vertical edges: the lines are transposed in
-// registers to the same row layout (lpf_hwy_transpose.h), filtered, and transposed back.
+// registers to the same row layout (simd/transpose_u8.h), filtered, and transposed back.
 // Early exits on whole vectors: nothing to do where no lane passes the filter mask, no 7-tap work
 // where no lane is flat, no 15-tap work where no lane is flat2.
 // Vertical edges store back whole 8-byte line segments (p3..q3, or p7..q7 for 16-wide): pixels the
