@@ -31,6 +31,7 @@
 #include <hwy/highway.h>
 
 #include "simd/transpose_u8.h"
+#include "vp9/lpf/lpf_neon16.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace v3d {
@@ -282,6 +283,10 @@ void InitLpfSimd(LpfDsp *dsp) {
   FillWidth<4>(dsp, kLpf4);
   FillWidth<8>(dsp, kLpf8);
   FillWidth<16>(dsp, kLpf16);
+#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
+  dsp->edge[0][kLpf16][1] = &LpfVertical16x16Neon;  // 16 lines in byte lanes (lpf_neon16.h)
+  dsp->edge[1][kLpf16][1] = &LpfHorizontal16x16Neon;
+#endif
 }
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE
 
