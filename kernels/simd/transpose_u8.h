@@ -99,6 +99,87 @@ HWY_INLINE void TransposeLinesOut(const LpfV8 in[8], uint8_t *dst, ptrdiff_t str
   }
 }
 
+#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
+// aarch64 NEON: vertical edges are done in groups of 8 lines held in 64-bit vectors, which
+// avoids what the generic transposes compile to there: 128-bit zips (each costs three trns on
+// Cortex-A57-class schedules) and inserts that join two 64-bit halves.
+
+// v[i] lane j -> v[j] lane i (8x8 bytes; its own inverse): three rounds of trn1/trn2 on 8-, 16-
+// then 32-bit lanes, each doubling the run of consecutive lines held together in a column.
+HWY_INLINE void Transpose8x8Neon(uint8x8_t v[8]) {
+  uint16x4_t b[8];  // b[2k]: lines 2k, 2k+1 of even columns; b[2k + 1]: of odd columns
+  for (int k = 0; k < 4; k++) {
+    b[2 * k] = vreinterpret_u16_u8(vtrn1_u8(v[2 * k], v[2 * k + 1]));
+    b[2 * k + 1] = vreinterpret_u16_u8(vtrn2_u8(v[2 * k], v[2 * k + 1]));
+  }
+  // c[4h + m]: lines 4h..4h+3 of columns m and m + 4 (m = 0, 2, 1, 3 for index 0..3)
+  uint32x2_t c[8];
+  for (int h = 0; h < 2; h++) {
+    const uint16x4_t *s = b + 4 * h;
+    c[4 * h + 0] = vreinterpret_u32_u16(vtrn1_u16(s[0], s[2]));  // columns 0, 4
+    c[4 * h + 1] = vreinterpret_u32_u16(vtrn2_u16(s[0], s[2]));  // columns 2, 6
+    c[4 * h + 2] = vreinterpret_u32_u16(vtrn1_u16(s[1], s[3]));  // columns 1, 5
+    c[4 * h + 3] = vreinterpret_u32_u16(vtrn2_u16(s[1], s[3]));  // columns 3, 7
+  }
+  static constexpr int kColumn[4] = {0, 2, 1, 3};
+  for (int m = 0; m < 4; m++) {
+    v[kColumn[m]] = vreinterpret_u8_u32(vtrn1_u32(c[m], c[4 + m]));
+    v[kColumn[m] + 4] = vreinterpret_u8_u32(vtrn2_u32(c[m], c[4 + m]));
+  }
+}
+
+// The same on 8 lines of 16 bytes: v[i] byte j (j < 8) -> v[j] byte i, v[i] byte 8 + j -> v[j]
+// byte 8 + i, in 128-bit trns (two 8x8 transposes side by side). Loaded from 8 lines of 16
+// bytes, v[m] holds column m in its low half and column m + 8 in its high half.
+HWY_INLINE void Transpose8x16Neon(uint8x16_t v[8]) {
+  uint16x8_t b[8];
+  for (int k = 0; k < 4; k++) {
+    b[2 * k] = vreinterpretq_u16_u8(vtrn1q_u8(v[2 * k], v[2 * k + 1]));
+    b[2 * k + 1] = vreinterpretq_u16_u8(vtrn2q_u8(v[2 * k], v[2 * k + 1]));
+  }
+  uint32x4_t c[8];
+  for (int h = 0; h < 2; h++) {
+    const uint16x8_t *s = b + 4 * h;
+    c[4 * h + 0] = vreinterpretq_u32_u16(vtrn1q_u16(s[0], s[2]));
+    c[4 * h + 1] = vreinterpretq_u32_u16(vtrn2q_u16(s[0], s[2]));
+    c[4 * h + 2] = vreinterpretq_u32_u16(vtrn1q_u16(s[1], s[3]));
+    c[4 * h + 3] = vreinterpretq_u32_u16(vtrn2q_u16(s[1], s[3]));
+  }
+  static constexpr int kColumn[4] = {0, 2, 1, 3};
+  for (int m = 0; m < 4; m++) {
+    v[kColumn[m]] = vreinterpretq_u8_u32(vtrn1q_u32(c[m], c[4 + m]));
+    v[kColumn[m] + 4] = vreinterpretq_u8_u32(vtrn2q_u32(c[m], c[4 + m]));
+  }
+}
+
+// out[c] lane l = src[l * stride + c], c, l < 8.
+HWY_INLINE void LoadTransposed8x8Neon(const uint8_t *src, ptrdiff_t stride, uint8x8_t out[8]) {
+  for (int l = 0; l < 8; l++) out[l] = vld1_u8(src + l * stride);
+  Transpose8x8Neon(out);
+}
+
+// dst[l * stride + c] = v[c] lane l, c, l < 8.
+HWY_INLINE void StoreTransposed8x8Neon(uint8x8_t v[8], uint8_t *dst, ptrdiff_t stride) {
+  Transpose8x8Neon(v);
+  for (int l = 0; l < 8; l++) vst1_u8(dst + l * stride, v[l]);
+}
+
+// Four columns of 8 lines, dst[l * stride + c] = v[c] lane l, c < 4, l < 8: zips to one 32-bit
+// lane per line and 32-bit lane stores (GCC keeps st4's register quadruples on the stack).
+HWY_INLINE void Store4Columns8Neon(const uint8x8_t v[4], uint8_t *dst, ptrdiff_t stride) {
+  const uint16x4_t a0 = vreinterpret_u16_u8(vzip1_u8(v[0], v[1]));  // lines 0-3, columns 0-1
+  const uint16x4_t a1 = vreinterpret_u16_u8(vzip2_u8(v[0], v[1]));  // lines 4-7
+  const uint16x4_t b0 = vreinterpret_u16_u8(vzip1_u8(v[2], v[3]));  // columns 2-3
+  const uint16x4_t b1 = vreinterpret_u16_u8(vzip2_u8(v[2], v[3]));
+  const uint32x2_t w[4] = {vreinterpret_u32_u16(vzip1_u16(a0, b0)), vreinterpret_u32_u16(vzip2_u16(a0, b0)),
+                           vreinterpret_u32_u16(vzip1_u16(a1, b1)), vreinterpret_u32_u16(vzip2_u16(a1, b1))};
+  for (int k = 0; k < 4; k++) {  // w[k]: lines 2k, 2k + 1
+    vst1_lane_u32(reinterpret_cast<uint32_t *>(dst + 2 * k * stride), w[k], 0);
+    vst1_lane_u32(reinterpret_cast<uint32_t *>(dst + (2 * k + 1) * stride), w[k], 1);
+  }
+}
+#endif  // HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
+
 #endif  // HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
 }  // namespace HWY_NAMESPACE
 }  // namespace vp9

@@ -6,7 +6,12 @@ v3d-bench's peers section: VP9 inverse transforms (every size/type, WHT, DCT_DCT
 VP9 loop-filter edges, H.264 edges.
 
   tools/bench/neon_mca.py --build build-aarch64 [--peer /path/to/ffmpeg-source]
+                          [--before OTHER-BUILD] [--rows REGEX] [--dump DIR]
                           [--mcpu cortex-a76] [--iterations 10] [--keep DIR]
+
+--before adds a column for a second aarch64 build tree (e.g. the parent commit's), traced the
+same way; --rows keeps the rows whose name matches a regular expression (e.g. 'loop_filter');
+--dump writes each stream studied, as assembly text, to DIR/<row>.<side>.s.
 
 How: tools/bench/neon_trace_harness.cpp is compiled for aarch64 against the build tree's
 libv3dkernels.so (and, with --peer, against FFmpeg's vp9itxfm_neon.S, vp9lpf_neon.S and
@@ -188,54 +193,85 @@ def mca_cycles(text_lines, mcpu, iterations, tmp):
     return int(re.search(r"Total Cycles:\s+(\d+)", out).group(1)) / iterations
 
 
+def trace_build(build, peer_objs, tmp):
+    """Builds and traces the harness against one build tree (and the peer's objects); returns
+    {case id: (case, instruction words of the studied stream, dispatch instructions)}."""
+    os.makedirs(tmp, exist_ok=True)
+    exe = build_harness(build, peer_objs, tmp)
+    cases, mark, log = run_traced(exe, tmp)
+    wins = windows(log, cases, mark)
+    out = {}
+    for c in cases:
+        w = wins.get(c["id"])
+        if w is None:
+            continue
+        seq, disp = w["seq"], 0
+        if c["side"].startswith("project") and w["kstart"] is not None:
+            end = w["kend"] if w["kend"] is not None else len(seq)
+            disp = len(seq) - (end - w["kstart"])
+            seq = seq[w["kstart"]:end]
+        out[c["id"]] = (c, seq, disp)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", required=True, help="aarch64 build tree (meson, cross)")
     ap.add_argument("--peer", help="FFmpeg source folder (libavcodec/aarch64/*.S)")
+    ap.add_argument("--before", help="a second aarch64 build tree, shown as the 'before' column")
+    ap.add_argument("--rows", help="only rows whose name matches this regular expression")
+    ap.add_argument("--dump", help="folder for each studied stream as assembly text")
     ap.add_argument("--mcpu", default="cortex-a76")
     ap.add_argument("--iterations", type=int, default=10)
     ap.add_argument("--keep", help="scratch folder to keep (harness, trace, streams)")
     a = ap.parse_args()
     tmp = a.keep or tempfile.mkdtemp(prefix="v3d-neon-mca-")
     os.makedirs(tmp, exist_ok=True)
+    if a.dump:
+        os.makedirs(a.dump, exist_ok=True)
+    keep = re.compile(a.rows) if a.rows else None
     try:
         peer_objs = assemble_peer(a.peer, tmp) if a.peer else []
-        exe = build_harness(a.build, peer_objs, tmp)
-        cases, mark, log = run_traced(exe, tmp)
-        wins = windows(log, cases, mark)
+        runs = [("", trace_build(a.build, peer_objs, os.path.join(tmp, "build")))]
+        if a.before:
+            runs.append(("before", trace_build(a.before, [], os.path.join(tmp, "before"))))
         uniq = set()
-        for w in wins.values():
-            uniq.update(w["seq"])
+        for _, res in runs:
+            for c, seq, _ in res.values():
+                if keep is None or keep.search(c["row"]):
+                    uniq.update(seq)
         text = disassemble(uniq, tmp)
         rows, order = {}, []
-        for c in cases:
-            w = wins.get(c["id"])
-            if w is None:
-                continue
-            seq, disp = w["seq"], 0
-            if c["side"].startswith("project") and w["kstart"] is not None:
-                end = w["kend"] if w["kend"] is not None else len(seq)
-                disp = len(seq) - (end - w["kstart"])
-                seq = seq[w["kstart"]:end]
-            cyc = mca_cycles([text[x] for x in seq], a.mcpu, a.iterations, tmp)
-            if c["row"] not in rows:
-                order.append(c["row"])
-            rows.setdefault(c["row"], {})[c["side"]] = (cyc, len(seq), disp)
+        for tag, res in runs:
+            for c, seq, disp in res.values():
+                if keep is not None and not keep.search(c["row"]):
+                    continue
+                side = c["side"] if not tag else tag + c["side"][len("project"):]
+                lines = [text[x] for x in seq]
+                if a.dump:
+                    with open(os.path.join(a.dump, "%s.%s.s" % (c["row"], side)), "w") as f:
+                        f.write("\n".join(lines) + "\n")
+                cyc = mca_cycles(lines, a.mcpu, a.iterations, tmp)
+                if c["row"] not in rows:
+                    order.append(c["row"])
+                rows.setdefault(c["row"], {})[side] = (cyc, len(seq), disp)
         print("llvm-mca model estimate (%s -mcpu=%s, which is LLVM 16's Cortex-A57 scheduling model), "
               "cycles per call, %d back-to-back calls; not a measurement" % (MCA, a.mcpu, a.iterations))
         print("project: kernel only (small: |c| <= 48, large: |c| <= 2047; one column where the "
               "data class does not apply); disp: instructions of the public function around it")
-        print("%-30s %8s %8s %8s %6s %6s %6s %6s %5s" % ("row", "project", "large", "peer", "ratio",
-                                                       "lratio", "insns", "peer", "disp"))
+        before = " %8s" % "before" if a.before else ""
+        print("%-30s %8s %8s%s %8s %6s %6s %6s %6s %5s" % ("row", "project", "large", before, "peer",
+                                                          "ratio", "lratio", "insns", "peer", "disp"))
         for r in order:
             d = rows[r]
             p = d.get("project-small") or d.get("project")
             l, q = d.get("project-large"), d.get("peer")
+            b = d.get("before-small") or d.get("before")
             cyc = lambda v: "%8.1f" % v[0] if v else "%8s" % "-"
             ratio = lambda v: "%6.2f" % (v[0] / q[0]) if v and q else "%6s" % "-"
-            print("%-30s %s %s %s %s %s %6s %6s %5s" % (
-                r, cyc(p), cyc(l), cyc(q), ratio(p), ratio(l), p[1] if p else "-",
-                q[1] if q else "-", p[2] if p else "-"))
+            print("%-30s %s %s%s %s %s %s %6s %6s %5s" % (
+                r, cyc(p), cyc(l), " " + cyc(b) if a.before else "", cyc(q), ratio(p), ratio(l),
+                p[1] if p else "-", q[1] if q else "-", p[2] if p else "-"))
     finally:
         if not a.keep:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -8,8 +8,9 @@
 // lanes of the target): a 16-pixel luma edge is one 256-bit vector per row on AVX2/AVX3, two
 // halves on SSE4/NEON. Per-lane tc0 is expanded from the 4 groups through a small table.
 // Horizontal edges: rows loaded as bytes and widened. Vertical luma edges: 16 lines of 8 bytes
-// transposed in registers (vp9/lpf_hwy_transpose.h) and back, storing whole p3..q3 segments
-// (see deblock.h). Vertical chroma edges: 8 lines of 4 bytes transposed with a byte shuffle.
+// transposed in registers (simd/transpose_u8.h) and back, storing whole p3..q3 segments
+// (see deblock.h); on aarch64 NEON in groups of 8 lines, the normal filter storing p1..q1 alone.
+// Vertical chroma edges: 8 lines of 4 bytes transposed with a byte shuffle.
 
 #include "h264/deblock/deblock.h"
 
@@ -39,9 +40,35 @@ namespace hn = hwy::HWY_NAMESPACE;
 void InitDeblockSimd(DeblockDsp *) {}
 #else
 
+// |a - b| of int16 lanes (one sabd on aarch64 NEON).
 template <class V>
 HWY_INLINE V AbsDiff16(V a, V b) {
+#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
+  return V{vabdq_s16(a.raw, b.raw)};
+#else
   return hn::Abs(hn::Sub(a, b));
+#endif
+}
+
+// Round2(a + b, kShift) and Round2(a, kShift) (one vrshr after the add on aarch64 NEON).
+template <int kShift, class D, class V = hn::Vec<D>>
+HWY_INLINE V Round2Sum(D d, V a, V b) {
+#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
+  (void)d;
+  return V{vrshrq_n_s16(hn::Add(a, b).raw, kShift)};
+#else
+  return hn::ShiftRight<kShift>(hn::Add(a, hn::Add(b, hn::Set(d, 1 << (kShift - 1)))));
+#endif
+}
+
+template <int kShift, class D, class V = hn::Vec<D>>
+HWY_INLINE V Round2(D d, V a) {
+#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
+  (void)d;
+  return V{vrshrq_n_s16(a.raw, kShift)};
+#else
+  return hn::ShiftRight<kShift>(hn::Add(a, hn::Set(d, 1 << (kShift - 1))));
+#endif
 }
 
 // (2a + b + c + 2) >> 2 of samples (0..255) as avg(a, (b + c) >> 1) rounding up: with
@@ -99,7 +126,7 @@ HWY_INLINE bool LumaIntraChunk(D d, V *x, V alpha, V beta) {
   const V p3 = x[0], p2 = x[1], p1 = x[2], p0 = x[3], q0 = x[4], q1 = x[5], q2 = x[6], q3 = x[7];
   const auto mask = SamplesFlag(d, p1, p0, q0, q1, alpha, beta);
   if (hn::AllFalse(d, mask)) return false;
-  const V two = hn::Set(d, 2), four = hn::Set(d, 4);
+  const V two = hn::Set(d, 2);
   const auto strong = hn::And(
       mask, hn::Lt(AbsDiff16(p0, q0), hn::Add(hn::ShiftRight<2>(alpha), two)));
   const auto ps = hn::And(strong, hn::Lt(AbsDiff16(p2, p0), beta));
@@ -109,15 +136,15 @@ HWY_INLINE bool LumaIntraChunk(D d, V *x, V alpha, V beta) {
   // p2 = (2p3 + 3p2 + p1 + p0 + q0 + 4) >> 3; weak: p0 = (2p1 + p0 + q1 + 2) >> 2.
   const V sp = hn::Add(hn::Add(p2, p1), pq0);  // p2 + p1 + p0 + q0
   const V sq = hn::Add(hn::Add(q2, q1), pq0);
-  const V p0s = hn::ShiftRight<3>(hn::Add(hn::Add(sp, hn::Add(p1, pq0)), hn::Add(q1, four)));
-  const V q0s = hn::ShiftRight<3>(hn::Add(hn::Add(sq, hn::Add(q1, pq0)), hn::Add(p1, four)));
-  const V p1s = hn::ShiftRight<2>(hn::Add(sp, two));
-  const V q1s = hn::ShiftRight<2>(hn::Add(sq, two));
-  const V p2s = hn::ShiftRight<3>(hn::Add(hn::Add(sp, hn::Add(p2, p2)), hn::Add(hn::Add(p3, p3), four)));
-  const V q2s = hn::ShiftRight<3>(hn::Add(hn::Add(sq, hn::Add(q2, q2)), hn::Add(hn::Add(q3, q3), four)));
+  const V p0s = Round2Sum<3>(d, hn::Add(sp, hn::Add(p1, pq0)), q1);
+  const V q0s = Round2Sum<3>(d, hn::Add(sq, hn::Add(q1, pq0)), p1);
+  const V p1s = Round2<2>(d, sp);
+  const V q1s = Round2<2>(d, sq);
+  const V p2s = Round2Sum<3>(d, hn::Add(sp, hn::Add(p2, p2)), hn::Add(p3, p3));
+  const V q2s = Round2Sum<3>(d, hn::Add(sq, hn::Add(q2, q2)), hn::Add(q3, q3));
   // Not Weak0: on NEON it raises register pressure here enough for GCC to spill.
-  const V p0w = hn::ShiftRight<2>(hn::Add(hn::Add(hn::Add(p1, p1), p0), hn::Add(q1, two)));
-  const V q0w = hn::ShiftRight<2>(hn::Add(hn::Add(hn::Add(q1, q1), q0), hn::Add(p1, two)));
+  const V p0w = Round2Sum<2>(d, hn::Add(hn::Add(p1, p1), p0), q1);
+  const V q0w = Round2Sum<2>(d, hn::Add(hn::Add(q1, q1), q0), p1);
   x[3] = hn::IfThenElse(ps, p0s, hn::IfThenElse(mask, p0w, p0));
   x[4] = hn::IfThenElse(qs, q0s, hn::IfThenElse(mask, q0w, q0));
   x[2] = hn::IfThenElse(ps, p1s, p1);
@@ -246,8 +273,33 @@ void ChromaIntraH(uint8_t *pix, ptrdiff_t stride, int alpha, int beta) {
   });
 }
 
+#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
+// Vertical luma on aarch64 NEON: each group of 8 lines of p3..q3 is transposed in 64-bit vectors
+// (64-bit trns, no 128-bit zips or half inserts), filtered as one chunk, and stored back: p1..q1
+// alone (4 bytes a line) for the normal filter (kChanged 2), the segment transposed back for the
+// intra filter (kChanged 3, p2..q2).
+template <int kChanged, class D, class Fn>
+HWY_INLINE void LumaVertical(D d, uint8_t *pix, ptrdiff_t stride, Fn fn) {
+  static_assert(hn::MaxLanes(D()) == 8, "one group of 8 lines per chunk");
+  const hn::Rebind<uint8_t, D> d8;
+  for (size_t c = 0; c < 16; c += 8) {
+    uint8_t *s = pix + static_cast<ptrdiff_t>(c) * stride;
+    uint8x8_t cols[8];  // cols[r] lane l = p3..q3 (r = 0..7) of line l
+    vp9::HWY_NAMESPACE::LoadTransposed8x8Neon(s - 4, stride, cols);
+    hn::Vec<D> x[8];
+    for (int r = 0; r < 8; r++) x[r] = hn::PromoteTo(d, hn::Vec<decltype(d8)>{cols[r]});
+    if (!fn(d, x, c)) continue;
+    for (int r = 4 - kChanged; r < 4 + kChanged; r++) cols[r] = hn::DemoteTo(d8, x[r]).raw;
+    if constexpr (kChanged == 2) {
+      vp9::HWY_NAMESPACE::Store4Columns8Neon(cols + 2, s - 2, stride);
+    } else {
+      vp9::HWY_NAMESPACE::StoreTransposed8x8Neon(cols, s - 4, stride);
+    }
+  }
+}
+#else
 // Vertical luma: 16 lines of p3..q3 transposed to 8 byte rows of 16 lanes, filtered, back.
-template <class D, class Fn>
+template <int kChanged, class D, class Fn>
 HWY_INLINE void LumaVertical(D d, uint8_t *pix, ptrdiff_t stride, Fn fn) {
   const hn::Rebind<uint8_t, D> d8;
   const hn::Half<vp9::HWY_NAMESPACE::LpfD8> dh;
@@ -279,12 +331,13 @@ HWY_INLINE void LumaVertical(D d, uint8_t *pix, ptrdiff_t stride, Fn fn) {
   }
   if (any) vp9::HWY_NAMESPACE::TransposeLinesOut<16>(rows, pix - 4, stride);
 }
+#endif  // HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
 
 void LumaV(uint8_t *pix, ptrdiff_t stride, int alpha, int beta, const int8_t tc0[4]) {
   using D = hn::CappedTag<int16_t, 16>;
   const D d;
   const auto a = hn::Set(d, alpha), b = hn::Set(d, beta);
-  LumaVertical(d, pix, stride, [&](D dd, hn::Vec<D> *x, size_t c) {
+  LumaVertical<2>(d, pix, stride, [&](D dd, hn::Vec<D> *x, size_t c) {
     return LumaChunk(dd, x, a, b, LaneTc0<2>(dd, tc0, c));
   });
 }
@@ -293,7 +346,7 @@ void LumaIntraV(uint8_t *pix, ptrdiff_t stride, int alpha, int beta) {
   using D = hn::CappedTag<int16_t, 16>;
   const D d;
   const auto a = hn::Set(d, alpha), b = hn::Set(d, beta);
-  LumaVertical(d, pix, stride, [&](D dd, hn::Vec<D> *x, size_t) {
+  LumaVertical<3>(d, pix, stride, [&](D dd, hn::Vec<D> *x, size_t) {
     return LumaIntraChunk(dd, x, a, b);
   });
 }

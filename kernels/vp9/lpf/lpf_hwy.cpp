@@ -8,11 +8,12 @@
 // L = min(len, 16-bit lanes of the target): 16 on AVX2/AVX3 (one 256-bit vector per row of a
 // 16-pixel edge), 8 on SSE4/NEON (a 16-pixel edge is done as two halves).
 // Horizontal edges: rows loaded as bytes and widened. Vertical edges: the lines are transposed in
-// registers to the same row layout (lpf_hwy_transpose.h), filtered, and transposed back.
+// registers to the same row layout (simd/transpose_u8.h), filtered, and transposed back.
 // Early exits on whole vectors: nothing to do where no lane passes the filter mask, no 7-tap work
 // where no lane is flat, no 15-tap work where no lane is flat2.
 // Vertical edges store back whole 8-byte line segments (p3..q3, or p7..q7 for 16-wide): pixels the
-// filter leaves alone are rewritten with the values read (see lpf.h).
+// filter leaves alone are rewritten with the values read (see lpf.h). On aarch64 NEON a group of 8
+// lines that only the narrow filter changed stores p1..q1 alone.
 
 #include "vp9/lpf/lpf.h"
 
@@ -30,6 +31,7 @@
 #include <hwy/highway.h>
 
 #include "simd/transpose_u8.h"
+#include "vp9/lpf/lpf_neon16.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace v3d {
@@ -41,6 +43,26 @@ namespace hn = hwy::HWY_NAMESPACE;
 void InitLpfSimd(LpfDsp *) {}
 #else
 
+// Round2(v, kShift) and |a - b| of int16 lanes; one instruction each on aarch64 NEON.
+template <int kShift, class D, class V = hn::Vec<D>>
+HWY_INLINE V Round2(D d, V v) {
+#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
+  (void)d;
+  return V{vrshrq_n_s16(v.raw, kShift)};
+#else
+  return hn::ShiftRight<kShift>(hn::Add(v, hn::Set(d, 1 << (kShift - 1))));
+#endif
+}
+
+template <class V>
+HWY_INLINE V AbsDiff(V a, V b) {
+#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
+  return V{vabdq_s16(a.raw, b.raw)};
+#else
+  return hn::Abs(hn::Sub(a, b));
+#endif
+}
+
 // The spec's tap filters on rows v[0..kN) (kN = 8: 7 taps; 16: 15 taps), outputs out[1..kN-2]:
 // out[j] = Round2(v[j] + sum of v[clamp(t)] for |t - j| <= kN/2 - 1, log2(kN)), as a running sum.
 template <int kN, class D, class V = hn::Vec<D>>
@@ -50,11 +72,10 @@ HWY_INLINE void TapFilter(D d, const V *v, V *out) {
   // Window of j = 1: v[0] (kK times), v[1] twice, v[2..kK+1].
   V sum = hn::Add(hn::ShiftLeft<1>(v[1]), hn::Sub(hn::ShiftLeft<kN == 8 ? 2 : 3>(v[0]), v[0]));
   for (int t = 2; t <= kK + 1; t++) sum = hn::Add(sum, v[t]);
-  const V round = hn::Set(d, 1 << (kLog2 - 1));
-  out[1] = hn::ShiftRight<kLog2>(hn::Add(sum, round));
+  out[1] = Round2<kLog2>(d, sum);
   for (int j = 1; j < kN - 2; j++) {
     sum = hn::Add(hn::Sub(sum, hn::Add(at(j - kK), v[j])), hn::Add(at(j + kK + 1), v[j + 1]));
-    out[j + 1] = hn::ShiftRight<kLog2>(hn::Add(sum, round));
+    out[j + 1] = Round2<kLog2>(d, sum);
   }
 }
 
@@ -64,7 +85,7 @@ HWY_INLINE void TapFilter(D d, const V *v, V *out) {
 // unchanged), 2 (p1..q1), 3 (p2..q2) or 7 (p6..q6).
 template <int kWidth, class D, class V = hn::Vec<D>>
 HWY_INLINE int FilterChunk(D d, V *x, const V E, const V I, const V H) {
-  auto ad = [](V a, V b) { return hn::Abs(hn::Sub(a, b)); };
+  auto ad = [](V a, V b) { return AbsDiff(a, b); };
   const V p3 = x[4], p2 = x[5], p1 = x[6], p0 = x[7], q0 = x[8], q1 = x[9], q2 = x[10],
           q3 = x[11];
   const V ap1 = ad(p1, p0), aq1 = ad(q1, q0);
@@ -161,6 +182,53 @@ HWY_NOINLINE void LpfHorizontal(uint8_t *dst, ptrdiff_t stride, int E, int I, in
   }
 }
 
+#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
+// aarch64 NEON: each group of 8 lines is loaded and transposed in 64-bit vectors (128-bit ones,
+// two columns each, for the 16 pixels of a 16-wide edge; one chunk of 8 int16 lanes), filtered,
+// and stored back: p1..q1 alone (4 bytes a line) where only the
+// narrow filter ran, else the whole segment transposed back (as on the other targets).
+template <int kWidth, int kLen>
+HWY_NOINLINE void LpfVertical(uint8_t *dst, ptrdiff_t stride, int E, int I, int H) {
+  const hn::Full128<int16_t> d;
+  const hn::Rebind<uint8_t, decltype(d)> d8;
+  constexpr int kR = kReach<kWidth>;
+  const hn::Vec<decltype(d)> e = hn::Set(d, E), i = hn::Set(d, I), h = hn::Set(d, H);
+  for (int g = 0; g < kLen / 8; g++) {
+    uint8_t *s = dst + g * 8 * stride;
+    uint8x8_t cols[16];  // cols[r] lane l = pixel r - 8 (p7 = 0 .. q7 = 15) of line l
+    hn::Vec<decltype(d)> x[16];
+    if constexpr (kWidth == 16) {
+      uint8x16_t w[8];  // w[m]: pixel m - 8 in the low half, pixel m in the high half
+      for (int l = 0; l < 8; l++) w[l] = vld1q_u8(s - 8 + l * stride);
+      Transpose8x16Neon(w);
+      for (int m = 0; m < 8; m++) {
+        x[m] = hn::Vec<decltype(d)>{vreinterpretq_s16_u16(vmovl_u8(vget_low_u8(w[m])))};
+        x[m + 8] = hn::Vec<decltype(d)>{vreinterpretq_s16_u16(vmovl_high_u8(w[m]))};
+      }
+    } else {
+      LoadTransposed8x8Neon(s - kR, stride, cols + 8 - kR);
+      for (int r = 8 - kR; r < 8 + kR; r++) x[r] = hn::PromoteTo(d, hn::Vec<decltype(d8)>{cols[r]});
+    }
+    const int reach = FilterChunk<kWidth>(d, x, e, i, h);
+    if (!reach) continue;
+    auto narrow = [&](int r0, int r1) {
+      for (int r = r0; r <= r1; r++) cols[r] = hn::DemoteTo(d8, x[r]).raw;
+    };
+    if (kWidth == 4 || reach == 2) {
+      narrow(6, 9);
+      Store4Columns8Neon(cols + 6, s - 2, stride);
+    } else if (kWidth == 8 || reach == 3) {
+      narrow(kWidth == 16 ? 4 : 5, kWidth == 16 ? 11 : 10);  // 16-wide: no cols[] loaded
+      StoreTransposed8x8Neon(cols + 4, s - 4, stride);
+    } else {
+      uint8x16_t w[8];
+      for (int m = 0; m < 8; m++) w[m] = vqmovun_high_s16(vqmovun_s16(x[m].raw), x[m + 8].raw);
+      Transpose8x16Neon(w);
+      for (int l = 0; l < 8; l++) vst1q_u8(s - 8 + l * stride, w[l]);
+    }
+  }
+}
+#else
 template <int kWidth, int kLen>
 HWY_NOINLINE void LpfVertical(uint8_t *dst, ptrdiff_t stride, int E, int I, int H) {
   using D = hn::CappedTag<int16_t, kLen>;
@@ -201,6 +269,7 @@ HWY_NOINLINE void LpfVertical(uint8_t *dst, ptrdiff_t stride, int E, int I, int 
   TransposeLinesOut<kLen>(rows + 8 - kR, dst - kR, stride);
   if constexpr (kWidth == 16) TransposeLinesOut<kLen>(rows + 8, dst, stride);
 }
+#endif  // HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
 
 template <int kWidth>
 void FillWidth(LpfDsp *dsp, int w) {
@@ -214,6 +283,10 @@ void InitLpfSimd(LpfDsp *dsp) {
   FillWidth<4>(dsp, kLpf4);
   FillWidth<8>(dsp, kLpf8);
   FillWidth<16>(dsp, kLpf16);
+#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
+  dsp->edge[0][kLpf16][1] = &LpfVertical16x16Neon;  // 16 lines in byte lanes (lpf_neon16.h)
+  dsp->edge[1][kLpf16][1] = &LpfHorizontal16x16Neon;
+#endif
 }
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE
 
