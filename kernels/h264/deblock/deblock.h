@@ -16,7 +16,7 @@ namespace h264 {
 // alpha, beta: the standard's alpha/beta (Table 8-16), already clamped to 0..255 by the caller
 // (v3d_h264_loop_filter_* do). tc0: Table 8-17's tC0 per group of 4 (luma) or 2 (chroma)
 // pixels, < 0 leaves the group unchanged; chroma uses tC = tC0 + 1. No alignment promise on pix
-// or stride. SIMD vertical luma kernels store back whole 8-byte line segments (p3..q3), the
+// or stride. SIMD vertical luma kernels may store back line segments up to p3..q3, the
 // unchanged pixels with the values read: no other thread may write those pixels meanwhile.
 using DeblockFn = void (*)(uint8_t *pix, ptrdiff_t stride, int alpha, int beta,
                            const int8_t tc0[4]);

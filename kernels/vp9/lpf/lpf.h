@@ -16,7 +16,7 @@ namespace vp9 {
 // row 0 and the len pixels go right. E, I, H: blimit, limit, thresh, each in 0..255 (callers
 // clamp: v3d_vp9_loop_filter_edge does). Reads p7..q7 (16-wide), p3..q3 (4- and 8-wide) of each
 // line; changes at most p6..q6 (16-wide), p2..q2 (8-wide), p1..q1 (4-wide). SIMD vertical-edge
-// kernels store back whole line segments (p3..q3, or p7..q7 for 16-wide) when any line of the
+// kernels may store back line segments up to p3..q3 (p7..q7 for 16-wide) when any line of the
 // edge is filtered, the unchanged pixels with the values they read: no other thread may write
 // those pixels meanwhile. No alignment promise on dst or stride.
 using LpfEdgeFn = void (*)(uint8_t *dst, ptrdiff_t stride, int E, int I, int H);
