@@ -4,13 +4,14 @@
 // one-lane fallback target keeps the scalar references), chosen once by itx_dsp_init_simd()
 // through HWY_DYNAMIC_DISPATCH.
 // Files: itx_hwy_1d.h (1-D butterflies), simd/transpose_i32.h (in-register tile transposes),
-// itx_hwy_16.h (the 16-bit path).
+// itx_hwy_16.h (the 16-bit path), itx_hwy_8x8.h (8x8 in 16-bit lanes behind per-pass bounds).
 //
-// 16-bit path (itx_hwy_16.h): 4x4 and 8x8 blocks whose coefficients are all within the proven
-// bounds of itx_int16_bound.h run in int16 lanes, as FFmpeg's and libvpx's SIMD do (x86 4x4 in
-// two registers; 8x8 DCT_DCT 2x2/4x4 corners and 16x16 DCT_DCT 4x4 corners on their own paths
-// behind per-corner bounds); every other block takes the int32 path below, which is exact for
-// any int16 input. 16x16 and 32x32 DCT
+// 16-bit path (itx_hwy_16.h, itx_hwy_8x8.h): 4x4 blocks whose coefficients are all within the
+// proven bounds of itx_int16_bound.h run in int16 lanes, as FFmpeg's and libvpx's SIMD do (x86
+// 4x4 in two registers), and 8x8 blocks behind per-pass bounds (each pass's 1-D inputs checked;
+// 8x8 DCT_DCT 2x2/4x4 corners and 16x16 DCT_DCT 4x4 corners on their own paths behind
+// per-corner bounds); every other block takes the int32 path below, which is exact for any
+// int16 input. 16x16 and 32x32 DCT
 // columns run in int16 lanes where the int32 row pass's results are within the proven column
 // bound (ColPass16).
 //
@@ -47,6 +48,7 @@
 #include "vp9/itx/itx_hwy_1d.h"
 #include "simd/transpose_i32.h"
 #include "vp9/itx/itx_hwy_16.h"
+#include "vp9/itx/itx_hwy_8x8.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace v3d {
@@ -466,44 +468,41 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
     else return Add2D<kN, Row, Col, 1, 1>(dst, stride, c);
   }
 #if V3D_ITX_HAVE_16
-  if constexpr (kN <= 8) {
-    constexpr bool kRowAdst = std::is_same<Row, TxAdst>::value;
-    constexpr bool kColAdst = std::is_same<Col, TxAdst>::value;
+  constexpr bool kRowAdst = std::is_same<Row, TxAdst>::value;
+  constexpr bool kColAdst = std::is_same<Col, TxAdst>::value;
+  if constexpr (kN == 4) {
     // ADST_DCT (1) is ADST on columns; DCT_ADST (2) on rows.
-    constexpr int kBound = kInt16Bound[kN == 4 ? 0 : 1][(kColAdst ? 1 : 0) + (kRowAdst ? 2 : 0)];
-    // Where the int32 path already has 8 lanes (AVX2, AVX-512), the 16-bit 8-point ADST in
-    // 128-bit vectors does not pay: only 4x4 and the 8x8 DCT_DCT take it there.
-    constexpr bool kPays = kN == 4 || hn::MaxLanes(hn::ScalableTag<int32_t>()) < 8 ||
-                           (!kRowAdst && !kColAdst);
-    if constexpr (kBound > 0 && kPays) {
+    constexpr int kBound = kInt16Bound[0][(kColAdst ? 1 : 0) + (kRowAdst ? 2 : 0)];
 #if HWY_ARCH_X86
-      // 4x4: the two-register path, with its own bound check.
-      if constexpr (kN == 4) {
-        if (Add4x4x86<kRowAdst, kColAdst>(dst, stride, c, kBound)) return;
-      }
+    // The two-register path, with its own bound check.
+    if (Add4x4x86<kRowAdst, kColAdst>(dst, stride, c, kBound)) return;
+#else
+    if (InBound16<kN>(c, kBound)) return Add2D16<kN, kRowAdst, kColAdst>(dst, stride, c);
 #endif
-      // 8x8 DCT_DCT with every non-zero coefficient in the 2x2 or 4x4 corner, within that
-      // corner's bound: the corner path.
-      if constexpr (kN == 8 && kDctDct) {
-        if (eob <= kN2 / 2) {
-          const int corner = Corner8x8(c);
-          if (corner == 2) return AddCorner8x8<2>(dst, stride, c);
-          if (corner == 4) return AddCorner8x8<4>(dst, stride, c);
-        }
+  }
+  // Where the 32-bit path has 8 lanes (AVX2, AVX-512), ADST_ADST in 128-bit vectors of int16
+  // does not beat it: it stays on the 32-bit path there.
+  constexpr bool kPays8 = hn::MaxLanes(hn::ScalableTag<int32_t>()) < 8 || !(kRowAdst && kColAdst);
+  if constexpr (kN == 8 && kPays8) {
+    // 16-bit lanes behind the per-pass bounds (itx_hwy_8x8.h), else the 32-bit path of the
+    // same non-zero square.
+    if (eob <= kN2 / 2) {
+      // DCT_DCT with every non-zero coefficient in the 2x2 or 4x4 corner, within that corner's
+      // bound: the corner path.
+      if constexpr (kDctDct) {
+        const int corner = Corner8x8(c);
+        if (corner == 2) return AddCorner8x8<2>(dst, stride, c);
+        if (corner == 4) return AddCorner8x8<4>(dst, stride, c);
       }
-      if (InBound16<kN>(c, kBound)) {
-        // 8x8 blocks that are not dense by the hint: the 4x4 corner (DCT rows and columns
-        // skip the zero inputs), or DC only.
-        if constexpr (kN == 8) {
-          if (eob <= kN2 / 2) {
-            const size_t region = NonZeroRegion<kN>(c);
-            if (region == 1 && kDctDct) return AddDc<kN>(dst, stride, c[0]);
-            if (region <= 4) return Add2D16<kN, kRowAdst, kColAdst, 4>(dst, stride, c);
-          }
-        }
-        return Add2D16<kN, kRowAdst, kColAdst>(dst, stride, c);
+      const size_t region = NonZeroRegion<kN>(c);
+      if (region == 1 && kDctDct) return AddDc<kN>(dst, stride, c[0]);
+      if (region <= 4) {
+        if (Add8x8PerPass<kRowAdst, kColAdst, 4>(dst, stride, c)) return;
+        return Add2D<kN, Row, Col, 4, 4>(dst, stride, c);
       }
     }
+    if (Add8x8PerPass<kRowAdst, kColAdst, 8>(dst, stride, c)) return;
+    return Add2D<kN, Row, Col, 8, 8>(dst, stride, c, false);
   }
 #endif
   // Dense blocks (by the hint) go straight to the 32-bit paths: their row results are the most
