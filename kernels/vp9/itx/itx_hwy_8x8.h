@@ -37,15 +37,19 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 // True iff in every lane the |values| of v[0..kRows) sum to at most b: absolute values (|-32768|
 // = 32768 as uint16), sums saturating at 65535, one saturating subtraction of b and one test.
-template <size_t kRows, class D, class V = hn::Vec<D>>
-HWY_INLINE bool SumAbsWithin(D d, const V *v, int b) {
+template <size_t kRows, int kB, class D, class V = hn::Vec<D>>
+HWY_INLINE bool SumAbsWithin(D d, const V *v) {
   const hn::RebindToUnsigned<D> du;
   auto s = hn::BitCast(du, hn::Abs(v[0]));
   V3D_UNROLL
   for (size_t i = 1; i < kRows; i++) s = hn::SaturatedAdd(s, hn::BitCast(du, hn::Abs(v[i])));
-  const auto over = hn::SaturatedSub(s, hn::Set(du, static_cast<uint16_t>(b)));
+#if HWY_ARCH_X86
+  const auto b = hn::BitCast(du, V{Splat16<kB>()});  // a load, not a broadcast (itx_hwy_16.h)
+#else
+  const auto b = hn::Set(du, static_cast<uint16_t>(kB));
+#endif
   (void)d;
-  return hn::AllTrue(du, hn::Eq(over, hn::Zero(du)));
+  return hn::AllTrue(du, hn::Eq(hn::SaturatedSub(s, b), hn::Zero(du)));
 }
 
 // The 8x8 block (row transform kRowAdst, column kColAdst) in 16-bit lanes, one row of 8 per
@@ -66,13 +70,17 @@ HWY_NOINLINE bool Add8x8PerPass(uint8_t *dst, ptrdiff_t stride, const int16_t *c
   V3D_UNROLL
   for (size_t i = 0; i < 8; i++) v[i] = i < kR ? hn::LoadU(d, coeffs + i * 8) : hn::Zero(d);
   Transpose16(d, v);  // v[k] lane i = coefficient (i, k); zero from column kNz on
-  if (!SumAbsWithin<kR>(d, v, kRowBound)) return false;  // lane i: row i's sum
+  if (!SumAbsWithin<kR, kRowBound>(d, v)) return false;  // lane i: row i's sum
   Run16<kRowAdst, 8, kNz>(d, v);
   Transpose16(d, v);  // v[i] lane k = row i of the intermediate; zero from row kNz on
-  if (!SumAbsWithin<kR>(d, v, kColBound)) return false;  // lane k: column k's sum
+  if (!SumAbsWithin<kR, kColBound>(d, v)) return false;  // lane k: column k's sum
   Run16<kColAdst, 8, kNz>(d, v);
   // Round2(x, 5) as one rounding multiply by 2^10: exactly (x + 16) >> 5 for every int16 x.
+#if HWY_ARCH_X86
+  const V rnd{Splat16<1 << 10>()};
+#else
   const V rnd = hn::Set(d, static_cast<int16_t>(1 << 10));
+#endif
   V3D_UNROLL
   for (size_t i = 0; i < 8; i++) {
     uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride;
