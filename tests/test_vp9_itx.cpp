@@ -263,8 +263,9 @@ int make_bound_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs) 
   int b = p.tx_size < 4 && p.tx_type < 4 && v3d::vp9::kInt16Bound[p.tx_size][p.tx_type] > 0
               ? v3d::vp9::kInt16Bound[p.tx_size][p.tx_type]
               : 256;
-  // 8x8 (but the DCT_DCT corner path's corners): around the row pass's per-pass bound.
-  if (p.tx_size == 1 && !(p.tx_type == 0 && corner <= 4))
+  // 8x8 (but the DCT_DCT corner path's corners): half around the 2-D bound, half around the
+  // row pass's per-pass bound.
+  if (p.tx_size == 1 && !(p.tx_type == 0 && corner <= 4) && rng.range(0, 1))
     return make_rowsum_coeffs_8x8(rng, p, corner, outside, coeffs);
   // 8x8 DCT_DCT corners of up to 2x2 / 4x4 have their own, larger bound (the corner path).
   if (p.tx_size == 1 && p.tx_type == 0 && corner <= 4)

@@ -484,8 +484,17 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   // does not beat it: it stays on the 32-bit path there.
   constexpr bool kPays8 = hn::MaxLanes(hn::ScalableTag<int32_t>()) < 8 || !(kRowAdst && kColAdst);
   if constexpr (kN == 8 && kPays8) {
-    // 16-bit lanes behind the per-pass bounds (itx_hwy_8x8.h), else the 32-bit path of the
-    // same non-zero square.
+    // 16-bit lanes: behind the 2-D bound (one cheap check, which the small coefficients of most
+    // real blocks pass), else behind the per-pass bounds (itx_hwy_8x8.h), else the 32-bit path
+    // of the same non-zero square. Blocks dense by the hint skip the 2-D check on x86, as they
+    // mostly fail it; on NEON, where the per-pass checks cost more (two-micro-op Q-form abs and
+    // saturating adds), it stays first.
+    constexpr int kBound = kInt16Bound[1][(kColAdst ? 1 : 0) + (kRowAdst ? 2 : 0)];
+#if HWY_ARCH_X86
+    constexpr bool kDense2d = false;
+#else
+    constexpr bool kDense2d = true;
+#endif
     if (eob <= kN2 / 2) {
       // DCT_DCT with every non-zero coefficient in the 2x2 or 4x4 corner, within that corner's
       // bound: the corner path.
@@ -497,10 +506,13 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
       const size_t region = NonZeroRegion<kN>(c);
       if (region == 1 && kDctDct) return AddDc<kN>(dst, stride, c[0]);
       if (region <= 4) {
+        if (InBound16<kN>(c, kBound)) return Add2D16<kN, kRowAdst, kColAdst, 4>(dst, stride, c);
         if (Add8x8PerPass<kRowAdst, kColAdst, 4>(dst, stride, c)) return;
         return Add2D<kN, Row, Col, 4, 4>(dst, stride, c);
       }
     }
+    if ((kDense2d || eob <= kN2 / 2) && InBound16<kN>(c, kBound))
+      return Add2D16<kN, kRowAdst, kColAdst>(dst, stride, c);
     if (Add8x8PerPass<kRowAdst, kColAdst, 8>(dst, stride, c)) return;
     return Add2D<kN, Row, Col, 8, 8>(dst, stride, c, false);
   }

@@ -10,7 +10,7 @@
 // product sums in int32 and rounding them back (e.g. x86 pmaddwd + packssdw, NEON vmull/vmlal +
 // vrshrn), and applying the final Round2(x, s) without overflow (pmulhrsw / vqrdmulh by
 // 2^(15-s)), computes the reference's result exactly. Blocks with any |c| > B take the 32-bit
-// path. 0: no 16-bit path for that pair.
+// path (8x8: after trying the per-pass bounds, kInt16BoundL1). 0: no 16-bit path for that pair.
 //
 // Proof: tests/test_vp9_itx_bound.cpp runs the reference's own 1-D code on an affine-arithmetic
 // type (each value = a linear form in the n*n coefficients plus an interval for the rounding
@@ -25,7 +25,7 @@ namespace vp9 {
 // [tx_size][tx_type], tx_type in DCT_DCT, ADST_DCT, DCT_ADST, ADST_ADST.
 constexpr int kInt16Bound[4][4] = {
     {4400, 4000, 4500, 4080},  // 4x4
-    {0, 0, 0, 0},              // 8x8: per-pass bounds instead (kInt16BoundL1)
+    {1170, 850, 1210, 880},    // 8x8 (first check; then the per-pass bounds, kInt16BoundL1)
     {0, 0, 0, 0},              // 16x16: no 16-bit path yet
     {0, 0, 0, 0},  // 32x32: no 16-bit path
 };
