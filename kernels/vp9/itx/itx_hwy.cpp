@@ -262,6 +262,34 @@ HWY_INLINE void Columns(D d, uint8_t *dst, ptrdiff_t stride, const Get &get, boo
   }
 }
 
+#if V3D_ITX_HAVE_16
+// The 32-bit column pass of an 8x8 block from the rows of the 16-bit row pass (v[i] = row i,
+// 8 int16 lanes; rows >= kNz zero), for Add8x8PerPass when the row results fail the column
+// bound: widened to int32 as the column vectors' columns [c, c + L) need them.
+template <class D, class V16>
+HWY_INLINE hn::Vec<D> Widen16(D d, V16 v, size_t /* c */, hwy::SizeTag<8>) {
+  return hn::PromoteTo(d, v);
+}
+template <class D, class V16>
+HWY_INLINE hn::Vec<D> Widen16(D d, V16 v, size_t c, hwy::SizeTag<4>) {
+  const hn::Half<hn::DFromV<V16>> dh;
+  return hn::PromoteTo(d, c == 0 ? hn::LowerHalf(dh, v) : hn::UpperHalf(dh, v));
+}
+template <class Col, int kNz>
+struct Col32From16 {
+  uint8_t *dst;
+  ptrdiff_t stride;
+  template <class V16>
+  HWY_INLINE void operator()(const V16 *v) const {
+    using D = hn::CappedTag<int32_t, 8>;
+    auto get = [v](size_t i, size_t c) {
+      return Widen16(D(), v[i], c, hwy::SizeTag<hn::MaxLanes(D())>());
+    };
+    Columns<8, Col, kNz>(D(), dst, stride, get, false);
+  }
+};
+#endif
+
 // 2-D transform of an kN x kN block whose non-zero coefficients all lie in rows < kNzR and
 // columns < kNzC. Row transform Row, column transform Col (TxDct / TxAdst).
 // Row pass: lane = row; column pass: full-width vectors, lane = column. Full blocks that fit one
@@ -507,13 +535,15 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
       if (region == 1 && kDctDct) return AddDc<kN>(dst, stride, c[0]);
       if (region <= 4) {
         if (InBound16<kN>(c, kBound)) return Add2D16<kN, kRowAdst, kColAdst, 4>(dst, stride, c);
-        if (Add8x8PerPass<kRowAdst, kColAdst, 4>(dst, stride, c)) return;
+        if (Add8x8PerPass<kRowAdst, kColAdst, 4>(dst, stride, c, Col32From16<Col, 4>{dst, stride}))
+          return;
         return Add2D<kN, Row, Col, 4, 4>(dst, stride, c);
       }
     }
     if ((kDense2d || eob <= kN2 / 2) && InBound16<kN>(c, kBound))
       return Add2D16<kN, kRowAdst, kColAdst>(dst, stride, c);
-    if (Add8x8PerPass<kRowAdst, kColAdst, 8>(dst, stride, c)) return;
+    if (Add8x8PerPass<kRowAdst, kColAdst, 8>(dst, stride, c, Col32From16<Col, 8>{dst, stride}))
+      return;
     return Add2D<kN, Row, Col, 8, 8>(dst, stride, c, false);
   }
 #endif

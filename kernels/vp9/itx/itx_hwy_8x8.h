@@ -10,8 +10,9 @@
 // Exactness: inside its bound a 1-D pass in 16-bit lanes computes the reference's values (see
 // itx_hwy_16.h and the proof in tests/test_vp9_itx_bound.cpp), so the row results equal the
 // reference's when the row check passes, and the column check tests the reference's own row
-// results. When a check fails nothing has been written and the caller runs the 32-bit path,
-// which is exact for every input: the result does not depend on which path ran.
+// results. When the row check fails nothing has been written and the caller runs the 32-bit
+// path; when the column check fails the columns run in 32-bit lanes from those row results.
+// Both are exact for every input: the result does not depend on which path ran.
 
 #if defined(V3D_VP9_ITX_HWY_8X8_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef V3D_VP9_ITX_HWY_8X8_H_
@@ -56,9 +57,12 @@ HWY_INLINE bool SumAbsWithin(D d, const V *v) {
 // 128-bit vector on every target, Round2 by 5 and added to dst with unsigned saturation; the
 // non-zero coefficients lie in the top-left kNz x kNz square (kNz = 4 or 8; the DCT skips the
 // zero inputs). Returns false, having written nothing, when the coefficients fail the row
-// bound or the row results fail the column bound.
-template <bool kRowAdst, bool kColAdst, int kNz>
-HWY_NOINLINE bool Add8x8PerPass(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs) {
+// bound. When the row results (then the reference's own) fail the column bound, col32(v) runs
+// the columns from them instead (v[i] = row i of the intermediate, rows >= kNz zero; 32-bit
+// lanes, exact for every input) and it returns true.
+template <bool kRowAdst, bool kColAdst, int kNz, class Col32>
+HWY_NOINLINE bool Add8x8PerPass(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
+                                const Col32 &col32) {
   constexpr int kRowBound = kInt16BoundL1[1][kRowAdst ? 1 : 0];
   constexpr int kColBound = kInt16BoundL1[1][kColAdst ? 1 : 0];
   static_assert(kRowBound > 0 && kColBound > 0, "8-point per-pass bounds");
@@ -73,7 +77,10 @@ HWY_NOINLINE bool Add8x8PerPass(uint8_t *dst, ptrdiff_t stride, const int16_t *c
   if (!SumAbsWithin<kR, kRowBound>(d, v)) return false;  // lane i: row i's sum
   Run16<kRowAdst, 8, kNz>(d, v);
   Transpose16(d, v);  // v[i] lane k = row i of the intermediate; zero from row kNz on
-  if (!SumAbsWithin<kR, kColBound>(d, v)) return false;  // lane k: column k's sum
+  if (!SumAbsWithin<kR, kColBound>(d, v)) {  // lane k: column k's sum
+    col32(v);
+    return true;
+  }
   Run16<kColAdst, 8, kNz>(d, v);
   // Round2(x, 5) as one rounding multiply by 2^10: exactly (x + 16) >> 5 for every int16 x.
 #if HWY_ARCH_X86
