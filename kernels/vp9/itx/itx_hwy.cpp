@@ -503,7 +503,8 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
     constexpr int kBound = kInt16Bound[0][(kColAdst ? 1 : 0) + (kRowAdst ? 2 : 0)];
 #if HWY_ARCH_X86
     // The two-register path, with its own bound check.
-    if (Add4x4x86<kRowAdst, kColAdst, kBound>(dst, stride, c)) return;
+    // The 2x2-corner form is looked for when the hint leaves room for it (eob <= 8 of 16).
+    if (Add4x4x86<kRowAdst, kColAdst, kBound>(dst, stride, c, eob <= kN2 / 2)) return;
 #else
     if (InBound16<kN>(c, kBound)) return Add2D16<kN, kRowAdst, kColAdst>(dst, stride, c);
 #endif

@@ -531,16 +531,10 @@ HWY_INLINE Pass4x4 Run4x4(__m128i u, __m128i w) {
   }
 }
 
-// 4x4 block (row transform kRowAdst, column kColAdst) added to dst, Round2 by 4, when every
-// coefficient lies in [-kBound, kBound]; returns false, having written nothing, otherwise.
-template <bool kRowAdst, bool kColAdst, int kBound>
-HWY_INLINE bool Add4x4x86(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs) {
-  const __m128i c01 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(coeffs));
-  const __m128i c23 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(coeffs + 8));
-  const __m128i bv = Splat16<kBound>(), nbv = Splat16<-kBound>();
-  const __m128i big = _mm_or_si128(_mm_cmpgt_epi16(_mm_max_epi16(c01, c23), bv),
-                                   _mm_cmpgt_epi16(nbv, _mm_min_epi16(c01, c23)));
-  if (_mm_movemask_epi8(big) != 0) return false;
+// The full 4x4 transform of rows 0 1 (c01) and 2 3 (c23): returns [row 0 | row 1],
+// [row 3 | row 2] of the residual.
+template <bool kRowAdst, bool kColAdst>
+HWY_INLINE Pass4x4 Full4x4(__m128i c01, __m128i c23) {
   // Word permutations: [x0 x2 x4 x6 x1 x3 x5 x7] and [x4 x6 x0 x2 x5 x7 x1 x3].
   const __m128i even_odd = _mm_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
   const __m128i swap_eo = _mm_setr_epi8(8, 9, 12, 13, 0, 1, 4, 5, 10, 11, 14, 15, 2, 3, 6, 7);
@@ -550,7 +544,61 @@ HWY_INLINE bool Add4x4x86(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs)
   // rows.a = [I(r,0) | I(r,1)], rows.b = [I(r,3) | I(r,2)] over r = 0..3 -> (I(0,c), I(2,c))
   // and (I(1,c), I(3,c)), c = 0..3.
   const __m128i a = _mm_shuffle_epi8(rows.a, even_odd), b = _mm_shuffle_epi8(rows.b, swap_eo);
-  const Pass4x4 cols = Run4x4<kColAdst>(_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b));
+  return Run4x4<kColAdst>(_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b));
+}
+
+// 4x4 DCT_DCT whose non-zero coefficients lie in the top-left 2x2 square (c01 = rows 0 and 1):
+// with inputs 2 and 3 zero every product sum of the 4-point DCT is one product, so both passes
+// are rounding multiplies (exactly R(x * c) for int16 x) and additions; the values are the
+// reference's, inside int16 under the 4x4 bound. Returns [row 0 | row 1], [row 3 | row 2].
+HWY_INLINE Pass4x4 Dct4x4Corner2(__m128i c01) {
+  // Row r: a = R(c(r,0) c16), b = R(c(r,1) c24), d = R(c(r,1) c8); row = [a+d, a+b, a-b, a-d].
+  const __m128i dc = _mm_setr_epi8(0, 1, 0, 1, 0, 1, 0, 1, 8, 9, 8, 9, 8, 9, 8, 9);
+  const __m128i ac = _mm_setr_epi8(2, 3, 2, 3, 2, 3, 2, 3, 10, 11, 10, 11, 10, 11, 10, 11);
+  const __m128i k_dbbd = _mm_setr_epi16(2 * kC[8], 2 * kC[24], 2 * kC[24], 2 * kC[8],
+                                        2 * kC[8], 2 * kC[24], 2 * kC[24], 2 * kC[8]);
+  const __m128i sign = _mm_setr_epi16(1, 1, -1, -1, 1, 1, -1, -1);
+  const __m128i k16 = Splat16<2 * kC[16]>();
+  const __m128i a = _mm_mulhrs_epi16(_mm_shuffle_epi8(c01, dc), k16);
+  const __m128i dbbd = _mm_mulhrs_epi16(_mm_shuffle_epi8(c01, ac), k_dbbd);
+  const __m128i rows = _mm_add_epi16(a, _mm_sign_epi16(dbbd, sign));  // [row 0 | row 1]
+  // Columns: A = R(I(0,c) c16), B = R(I(1,c) c24), D = R(I(1,c) c8); out rows A+D, A+B, A-B,
+  // A-D, formed as [A | A] +- [D | B].
+  const __m128i k_db = _mm_setr_epi16(2 * kC[8], 2 * kC[8], 2 * kC[8], 2 * kC[8], 2 * kC[24],
+                                      2 * kC[24], 2 * kC[24], 2 * kC[24]);
+  const __m128i x = _mm_mulhrs_epi16(_mm_unpacklo_epi64(rows, rows), k16);
+  const __m128i y = _mm_mulhrs_epi16(_mm_unpackhi_epi64(rows, rows), k_db);
+  return Pass4x4{_mm_add_epi16(x, y), _mm_sub_epi16(x, y)};
+}
+
+// The residual of the 4x4 block (rows 0 1 in c01, 2 3 in c23) before the final rounding:
+// DCT_DCT non-zero only in the 2x2 corner (the common small 4x4 block) in its own form, looked
+// for when try_corner (a hint: both forms give the same result), else the full transform.
+template <bool kRowAdst, bool kColAdst>
+HWY_INLINE Pass4x4 Residual4x4(__m128i c01, __m128i c23, bool try_corner) {
+  if constexpr (!kRowAdst && !kColAdst) {
+    if (!try_corner) return Full4x4<kRowAdst, kColAdst>(c01, c23);
+    const __m128i out2 =
+        _mm_or_si128(_mm_and_si128(c01, _mm_setr_epi16(0, 0, -1, -1, 0, 0, -1, -1)), c23);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(out2, _mm_setzero_si128())) == 0xFFFF)
+      return Dct4x4Corner2(c01);
+  }
+  return Full4x4<kRowAdst, kColAdst>(c01, c23);
+}
+
+// 4x4 block (row transform kRowAdst, column kColAdst) added to dst, Round2 by 4, when every
+// coefficient lies in [-kBound, kBound]; returns false, having written nothing, otherwise.
+// try_corner: as Residual4x4.
+template <bool kRowAdst, bool kColAdst, int kBound>
+HWY_INLINE bool Add4x4x86(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
+                          bool try_corner) {
+  const __m128i c01 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(coeffs));
+  const __m128i c23 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(coeffs + 8));
+  const __m128i bv = Splat16<kBound>(), nbv = Splat16<-kBound>();
+  const __m128i big = _mm_or_si128(_mm_cmpgt_epi16(_mm_max_epi16(c01, c23), bv),
+                                   _mm_cmpgt_epi16(nbv, _mm_min_epi16(c01, c23)));
+  if (_mm_movemask_epi8(big) != 0) return false;
+  const Pass4x4 cols = Residual4x4<kRowAdst, kColAdst>(c01, c23, try_corner);
   // cols.a = [row 0 | row 1], cols.b = [row 3 | row 2] of the residual; Round2(x, 4) as one
   // rounding multiply by 2^11.
   const __m128i rnd = Splat16<1 << 11>();
