@@ -62,7 +62,7 @@ HWY_INLINE bool SumAbsWithin(D d, const V *v) {
 // lanes, exact for every input) and it returns true.
 template <bool kRowAdst, bool kColAdst, int kNz, class Col32>
 HWY_NOINLINE bool Add8x8PerPass(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
-                                const Col32 &col32) {
+                                Col32 col32) {
   constexpr int kRowBound = kInt16BoundL1[1][kRowAdst ? 1 : 0];
   constexpr int kColBound = kInt16BoundL1[1][kColAdst ? 1 : 0];
   static_assert(kRowBound > 0 && kColBound > 0, "8-point per-pass bounds");
