@@ -244,9 +244,15 @@ int make_bound_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs) 
   // 8x8 DCT_DCT corners of up to 2x2 / 4x4 have their own, larger bound (the corner path).
   if (p.tx_size == 1 && p.tx_type == 0 && corner <= 4)
     b = v3d::vp9::kInt16CornerBound8x8[corner <= 2 ? 0 : 1];
-  // 16x16 DCT_DCT corners of 2x2 to 4x4 likewise (a 1x1 corner is DC only, its own path).
-  if (p.tx_size == 2 && p.tx_type == 0 && corner >= 2 && corner <= 4)
-    b = v3d::vp9::kInt16CornerBound16x16;
+  // 16x16: the row transform's 1-D bound (kInt16Bound1d), where both passes may run in 16-bit
+  // lanes; DCT_DCT corners of 2x2 to 4x4 half the time at the corner path's bound instead (a
+  // 1x1 corner is DC only, its own path).
+  const int row_bound = v3d::vp9::kInt16Bound1d[2][p.tx_type == 2 || p.tx_type == 3 ? 1 : 0];
+  if (p.tx_size == 2 && row_bound > 0) {
+    b = row_bound;
+    if (p.tx_type == 0 && corner >= 2 && corner <= 4 && rng.range(0, 1))
+      b = v3d::vp9::kInt16CornerBound16x16;
+  }
   std::fill(coeffs, coeffs + n * n, int16_t{0});
   for (int i = 0; i < corner; i++)
     for (int j = 0; j < corner; j++) {
@@ -279,27 +285,44 @@ int row_pass_max(const TxPair &p, const int16_t *coeffs) {
   return m;
 }
 
-// Around the 16-bit column pass's bound B (kInt16ColumnBound; 16x16 and 32x32 pairs with DCT
-// columns; the others get int16-bound inputs): a random corner of small coefficients plus one
-// coefficient v chosen by bisection so that the reference's largest row-pass result is the
-// largest one <= B (inside: the 16-bit column pass) or just above B (outside: the 32-bit one).
-// *straddled counts the cases whose row-pass maximum was verified on the wanted side.
-int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs, int *straddled) {
+// Around the 16-bit column pass's bound B (kInt16ColumnBound for DCT columns of 16x16 and
+// 32x32, kInt16Bound1d for 16x16 ADST columns; the other pairs get int16-bound inputs): a random
+// corner of small coefficients plus either one coefficient v or (16x16, half the cases) one row
+// of the corner at +-v, v chosen by bisection so that the reference's largest row-pass result
+// is the largest one <= B (inside: the 16-bit column pass) or just above B (outside: the 32-bit
+// one). The row form keeps v within the row transform's 1-D bound, so the 16-bit row pass runs
+// and its column check is what decides. *straddled counts the cases whose row-pass maximum was
+// verified on the wanted side; *row_in those of the row form.
+int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs, int *straddled,
+                       int *row_in) {
   const int n = tx_n(p.tx_size);
   const bool col_dct = p.tx_type == 0 || p.tx_type == 2;
-  if (p.tx_size < 2 || !col_dct) return make_bound_coeffs(rng, p, outside, coeffs);
-  const int b = v3d::vp9::kInt16ColumnBound[p.tx_size];
+  const bool row_adst = p.tx_type == 2 || p.tx_type == 3;
+  const int b = p.tx_size < 2 ? 0
+                : col_dct     ? v3d::vp9::kInt16ColumnBound[p.tx_size]
+                : p.tx_size == 2 ? v3d::vp9::kInt16Bound1d[2][1]
+                                 : 0;
+  const int row_bound = p.tx_size == 2 ? v3d::vp9::kInt16Bound1d[2][row_adst ? 1 : 0] : 0;
+  if (b == 0) return make_bound_coeffs(rng, p, outside, coeffs);
   const int corner = rng.range(1, n);
   std::fill(coeffs, coeffs + n * n, int16_t{0});
   for (int i = 0; i < corner; i++)
     for (int j = 0; j < corner; j++) coeffs[i * n + j] = static_cast<int16_t>(rng.range(-8, 8));
   const int r = rng.range(0, corner - 1), c = rng.range(0, corner - 1);
   const int sign = rng.range(0, 1) ? 1 : -1;
+  const bool row_form = row_bound > 0 && corner > 1 && rng.range(0, 1);
+  int signs[16];
+  for (int j = 0; j < 16; j++) signs[j] = rng.range(0, 1) ? 1 : -1;
   auto max_with = [&](int v) {
-    coeffs[r * n + c] = static_cast<int16_t>(sign * v);
+    if (row_form) {
+      for (int j = 0; j < corner; j++) coeffs[r * n + j] = static_cast<int16_t>(signs[j] * v);
+    } else {
+      coeffs[r * n + c] = static_cast<int16_t>(sign * v);
+    }
     return row_pass_max(p, coeffs);
   };
-  int lo = 0, hi = 32767;  // max_with(lo) <= b (tiny values), max_with(hi) > b
+  // max_with(lo) <= b (tiny values), max_with(hi) > b
+  int lo = 0, hi = row_form ? row_bound : 32767;
   if (max_with(lo) <= b && max_with(hi) > b) {
     while (hi - lo > 1) {
       const int mid = (lo + hi) / 2;
@@ -307,6 +330,7 @@ int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs,
     }
     const int m = max_with(outside ? hi : lo);
     *straddled += outside ? m > b : m <= b;
+    *row_in += row_form && (outside ? m > b : m <= b);
   } else {
     max_with(0);
   }
@@ -316,8 +340,9 @@ int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs,
   return eob;
 }
 
-// Cases of the column-bound sources verified inside / outside the bound.
-int g_straddled[2];
+// Cases of the column-bound sources verified inside / outside the bound; of those, the cases
+// whose coefficients were within the 16x16 row bound (row form).
+int g_straddled[2], g_row_in[2];
 
 // One case on the current target; returns false (after printing) on a mismatch.
 bool run_case(const char *target, const TxPair &p, int source, int it) {
@@ -336,7 +361,8 @@ bool run_case(const char *target, const TxPair &p, int source, int it) {
   else if (source == kSrcBoundIn || source == kSrcBoundOut)
     eob = make_bound_coeffs(rng, p, source == kSrcBoundOut, coeffs);
   else
-    eob = make_column_coeffs(rng, p, source == kSrcColumnOut, coeffs, &g_straddled[source - kSrcColumnIn]);
+    eob = make_column_coeffs(rng, p, source == kSrcColumnOut, coeffs,
+                             &g_straddled[source - kSrcColumnIn], &g_row_in[source - kSrcColumnIn]);
   if (eob == 0) eob = 1;
   const std::vector<int16_t> saved(coeffs, coeffs + n * n);
 
@@ -410,6 +436,12 @@ void test_targets() {
   check(g_straddled[0] > 0 && g_straddled[1] > 0 && g_straddled[0] == g_straddled[1],
         "column-bound inputs straddle the bound: %d inside, %d outside", g_straddled[0],
         g_straddled[1]);
+  // 16x16 blocks inside the row bound whose row results straddle the column bound: the 16-bit
+  // row pass with the 16-bit column pass, and with its column check failing.
+  printf("16x16 row bound kept: %d cases column-inside, %d column-outside (per target)\n",
+         g_row_in[0] / nt, g_row_in[1] / nt);
+  check(g_row_in[0] > 0 && g_row_in[1] > 0, "16x16 row-form inputs straddle the column bound: "
+        "%d inside, %d outside", g_row_in[0], g_row_in[1]);
   v3d_cpu_force_target(nullptr);
 }
 

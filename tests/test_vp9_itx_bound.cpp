@@ -105,9 +105,10 @@ void run1d(int n, bool adst, const V *in, V *out) {
   else ref::idct32(in, out);
 }
 
-// Largest B for one n-point DCT column on inputs |x| <= B (the column bound: the inputs are the
-// row pass's results, checked at run time); the output forms go to *fin.
-double analyse_column(int n, std::vector<aff::Val> *fin) {
+// Largest B for one n-point 1-D transform (DCT, or ADST with adst) on inputs |x| <= B: the
+// column bound (the inputs are the row pass's results, checked at run time) and the per-pass
+// bound of kInt16Bound1d (rows: the inputs are the coefficients); the output forms go to *fin.
+double analyse_column(int n, std::vector<aff::Val> *fin, bool adst = false) {
   aff::Tracker t;
   aff::g_tracker = &t;
   std::vector<aff::Val> in(n);
@@ -117,27 +118,27 @@ double analyse_column(int n, std::vector<aff::Val> *fin) {
     aff::record(in[j]);
   }
   fin->resize(n);
-  run1d(n, false, in.data(), fin->data());
+  run1d(n, adst, in.data(), fin->data());
   aff::g_tracker = nullptr;
   return std::floor(t.max_b);
 }
 
 // The int32 reference column on random inputs with |x| <= b must land inside the forms.
-void cross_check_column(int n, int b, const std::vector<aff::Val> &fin) {
-  v3dtest::Rng rng(v3dtest::base_seed() ^ static_cast<uint64_t>(0xC0 + n));
+void cross_check_column(int n, int b, const std::vector<aff::Val> &fin, bool adst = false) {
+  v3dtest::Rng rng(v3dtest::base_seed() ^ static_cast<uint64_t>(0xC0 + n + 0x100 * adst));
   int bad = 0;
   for (int it = 0; it < 256; it++) {
     std::vector<int32_t> in(n), out(n);
     for (auto &v : in) v = it % 2 ? (rng.u32() & 1 ? b : -b) : rng.range(-b, b);
-    run1d(n, false, in.data(), out.data());
+    run1d(n, adst, in.data(), out.data());
     for (int i = 0; i < n; i++) {
       double v = 0;
       for (int k = 0; k < n; k++) v += fin[i].a[k] * in[k];
       bad += out[i] < v + fin[i].lo - 1e-6 || out[i] > v + fin[i].hi + 1e-6;
     }
   }
-  check(bad == 0, "%d-point DCT column: %d reference outputs outside the affine forms (seed %" PRIu64
-        ")", n, bad, v3dtest::base_seed());
+  check(bad == 0, "%d-point %s column: %d reference outputs outside the affine forms (seed %" PRIu64
+        ")", n, adst ? "ADST" : "DCT", bad, v3dtest::base_seed());
 }
 
 // Largest B for the 2-D transform of size n, row transform row_adst, column col_adst, of the
@@ -257,6 +258,23 @@ int main() {
     printf("%2d-point DCT column: proven bound %6.0f, table %d\n", n, b, have);
     check(have >= 0 && have <= b, "%d-point kInt16ColumnBound %d exceeds the proven bound %.0f", n,
           have, b);
+  }
+  // Per-pass 1-D bounds (kInt16Bound1d): one n-point DCT or ADST on inputs |x| <= B.
+  for (int sz = 0; sz < 4; sz++) {
+    for (int adst = 0; adst < 2; adst++) {
+      const int n = 4 << sz, have = v3d::vp9::kInt16Bound1d[sz][adst];
+      if (have == 0 || (adst && n == 32)) {
+        check(have == 0, "%d-point ADST has no 1-D bound", n);
+        continue;
+      }
+      std::vector<aff::Val> fin;
+      const double b = analyse_column(n, &fin, adst != 0);
+      cross_check_column(n, static_cast<int>(b), fin, adst != 0);
+      printf("%2d-point %s 1-D: proven bound %6.0f, table %d\n", n, adst ? "ADST" : "DCT", b,
+             have);
+      check(have <= b, "%d-point %s kInt16Bound1d %d exceeds the proven bound %.0f", n,
+            adst ? "ADST" : "DCT", have, b);
+    }
   }
   return v3dtest::finish();
 }

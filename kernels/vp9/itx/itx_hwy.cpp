@@ -47,6 +47,7 @@
 #include "vp9/itx/itx_hwy_1d.h"
 #include "simd/transpose_i32.h"
 #include "vp9/itx/itx_hwy_16.h"
+#include "vp9/itx/itx_hwy_16x16.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace v3d {
@@ -161,6 +162,15 @@ struct FromTiles {
   HWY_INLINE hn::Vec<D> operator()(size_t i, size_t c) const {
     constexpr size_t Lr = hn::MaxLanes(DR()), L = hn::MaxLanes(D());
     return ConcatTiles<L / Lr>(D(), v + c / Lr * Lr + i, Lr);
+  }
+};
+
+// From a row-major int16 buffer (the 16-bit row pass's results, kN per row):
+template <size_t kN, class D>
+struct FromBuffer16 {
+  const int16_t *tmp;
+  HWY_INLINE hn::Vec<D> operator()(size_t i, size_t c) const {
+    return hn::PromoteTo(D(), hn::LoadU(hn::Rebind<int16_t, D>(), tmp + i * kN + c));
   }
 };
 
@@ -453,6 +463,73 @@ HWY_INLINE bool OnlyDc(const int16_t *c) {
   return hn::AllTrue(d, hn::Eq(a0, hn::Zero(d)));
 }
 
+#if V3D_ITX_HAVE_16
+// The 16-bit row pass of a 16x16 block whose non-zero coefficients lie in the top-left kNz x
+// kNz square and are within the row bound; the columns in 16-bit lanes, else in 32-bit lanes.
+template <class Row, class Col, int kNz>
+HWY_INLINE void Add16x16Rows16(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
+  constexpr bool kRowAdst = std::is_same<Row, TxAdst>::value;
+  constexpr bool kColAdst = std::is_same<Col, TxAdst>::value;
+  HWY_ALIGN int16_t rows[16 * 16];
+  if (Add16x16Int16<kRowAdst, kColAdst, kNz>(dst, stride, c, rows)) return;
+  using D = hn::CappedTag<int32_t, 16>;
+  Columns<16, Col, kNz>(D(), dst, stride, FromBuffer16<16, D>{rows}, false);
+}
+
+// True iff every coefficient of the top-left kT x kT square of a 16x16 block lies in [-b, b].
+template <size_t kT>
+HWY_INLINE bool SquareInBound(const int16_t *c, int b) {
+  if constexpr (kT == 16) {
+    return InBound16<16>(c, b);
+  } else {
+    const hn::CappedTag<int16_t, kT> d;
+    auto mx = hn::LoadU(d, c), mn = mx;
+    V3D_UNROLL
+    for (size_t i = 1; i < kT; i++) {
+      const auto v = hn::LoadU(d, c + 16 * i);
+      mx = hn::Max(mx, v);
+      mn = hn::Min(mn, v);
+    }
+    const auto big = hn::Or(hn::Gt(mx, hn::Set(d, static_cast<int16_t>(b))),
+                            hn::Lt(mn, hn::Set(d, static_cast<int16_t>(-b))));
+    return hn::AllFalse(d, big);
+  }
+}
+
+// 16x16 blocks within the row transform's 1-D bound (kInt16Bound1d) take the 16-bit row pass;
+// returns false, having written nothing, for the others, for DC only (left to the caller) and,
+// on AVX-512, for the full block.
+template <class Row, class Col>
+HWY_INLINE bool Try16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
+  constexpr bool kDctDct = std::is_same<Row, TxDct>::value && std::is_same<Col, TxDct>::value;
+  constexpr int kB = kInt16Bound1d[2][std::is_same<Row, TxAdst>::value ? 1 : 0];
+  // Where one int32 vector holds a whole row (AVX-512) the full block's 32-bit path is as fast
+  // as the 16-bit one in 256-bit vectors: only the corners take it there.
+  constexpr bool kFull32 = hn::MaxLanes(hn::ScalableTag<int32_t>()) >= 16;
+  const size_t region = eob > 128 ? 16 : NonZeroRegion<16>(c);
+  if (region <= 1) return false;
+  if (region <= 4) {
+    if constexpr (kDctDct) {
+      if (Corner16InBound(c, kInt16CornerBound16x16)) {
+        AddCorner16x16(hn::CappedTag<int16_t, 16>(), dst, stride, c);
+        return true;
+      }
+    }
+    if (!SquareInBound<4>(c, kB)) return false;
+    Add16x16Rows16<Row, Col, 4>(dst, stride, c);
+  } else if (region <= 8) {
+    if (!SquareInBound<8>(c, kB)) return false;
+    Add16x16Rows16<Row, Col, 8>(dst, stride, c);
+  } else if constexpr (!kFull32) {
+    if (!SquareInBound<16>(c, kB)) return false;
+    Add16x16Rows16<Row, Col, 16>(dst, stride, c);
+  } else {
+    return false;
+  }
+  return true;
+}
+#endif
+
 // eob is only a hint: eob == 1 makes the DC-only check the first (and, when it holds, the only)
 // look at the coefficients; eob > n*n/2 (n >= 8) skips the classification pass for blocks that
 // are almost certainly dense. Every path is chosen from the coefficients themselves or is the
@@ -504,6 +581,14 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
         return Add2D16<kN, kRowAdst, kColAdst>(dst, stride, c);
       }
     }
+  }
+#endif
+#if V3D_ITX_HAVE_16
+  // 16x16 with every coefficient within the row transform's 1-D bound: both passes in 16-bit
+  // lanes (itx_hwy_16x16.h), or, where a row result exceeds the column bound, the 32-bit
+  // column pass from the 16-bit row results.
+  if constexpr (kN == 16 && kDctDct) {
+    if (Try16x16<Row, Col>(dst, stride, c, eob)) return;
   }
 #endif
   // Dense blocks (by the hint) go straight to the 32-bit paths: their row results are the most

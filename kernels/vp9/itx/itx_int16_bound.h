@@ -37,6 +37,19 @@ constexpr int kInt16Bound[4][4] = {
 // inputs as the variables), so the columns may run in 16-bit lanes. 0: no such path.
 constexpr int kInt16ColumnBound[4] = {0, 0, 3150, 1590};
 
+// Per-pass 1-D bounds, [tx_size][0: DCT, 1: ADST]: for n-point inputs all within [-B, B], the
+// reference's n-point 1-D transform keeps every narrow value inside int16 and every product
+// sum inside int32 (proven as above, with the n inputs as the variables). A 2-D block may run
+// its row pass in 16-bit lanes when every coefficient is within the row transform's B, and its
+// column pass when every row result is within the column transform's B (which covers the
+// final Round2 too: it is exact on any int16 value). 0: no such path.
+constexpr int kInt16Bound1d[4][2] = {
+    {0, 0},        // 4-point
+    {0, 0},        // 8-point
+    {3150, 0},     // 16-point
+    {0, 0},        // 32-point
+};
+
 // The 8x8 DCT_DCT blocks whose non-zero coefficients all lie in the top-left 2x2 ([0]) or 4x4
 // ([1]) square: the bound of kInt16Bound proven over those blocks only (the other coefficients
 // are the constant zero in the proof), for the corner path. Larger than kInt16Bound[1][0], as

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// 16x16 VP9 inverse transforms with both passes in 16-bit lanes, behind the per-pass 1-D bounds
+// of itx_int16_bound.h (kInt16Bound1d): the caller has checked every coefficient against the
+// row transform's bound; the row results, still in registers, are checked here against the
+// column transform's bound, and the block goes back to the caller (nothing written) when one
+// is outside it. Per-target header: included by itx_hwy.cpp after itx_hwy_16.h.
+//
+// Exactness: with every row input within the row bound, the 16-point row transform keeps every
+// value the reference forms by an addition, subtraction or rounding inside int16 and every
+// product sum inside int32 (the 1-D proof in tests/test_vp9_itx_bound.cpp), so the int16 row
+// results equal the reference's; the same holds for the columns once their inputs (the row
+// results) pass the column bound. The final Round2(x, 6) is one rounding multiply by 2^9, exact
+// on any int16 value. The DCT is itx_hwy_1d.h's Idct16 on itx_hwy_16.h's int16 Ops.
+//
+// Layout: 16 lanes (AVX2 and AVX-512, in 256-bit vectors: the block is 16 registers, lane =
+// column of a row, transposed in registers between the passes) or 8 lanes (SSSE3, SSE4, NEON:
+// the block as a left and a right half of 8 columns, each row pass on 8 rows at once).
+
+#if defined(V3D_VP9_ITX_HWY_16X16_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef V3D_VP9_ITX_HWY_16X16_H_
+#undef V3D_VP9_ITX_HWY_16X16_H_
+#else
+#define V3D_VP9_ITX_HWY_16X16_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+
+#include <hwy/highway.h>
+
+#include "vp9/itx/itx_int16_bound.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace v3d {
+namespace vp9 {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if V3D_ITX_HAVE_16
+
+// kAdst: ADST (else DCT) of 16 vectors of int16 lanes in place; inputs from kNz on are zero.
+template <bool kAdst, int kNz, class D, class V = hn::Vec<D>>
+HWY_INLINE void Run16Point(D d, V *v) {
+  V out[16];
+  static_assert(!kAdst, "DCT only");
+  Idct16<kNz>(d, v, out);
+  V3D_UNROLL
+  for (size_t k = 0; k < 16; k++) v[k] = out[k];
+}
+
+// 8x8 transposes of int16 within each 128-bit block of v[0..8) (v[i] lane j of a block -> v[j]
+// lane i of the same block): punpck{l,h}{wd,dq,qdq}.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE void TransposeBlocks8x8(D d, V *v) {
+  const hn::Repartition<int32_t, D> d32;
+  const hn::Repartition<int64_t, D> d64;
+  hn::Vec<decltype(d32)> a[4], b[4];
+  V3D_UNROLL
+  for (size_t j = 0; j < 4; j++) {
+    a[j] = hn::BitCast(d32, hn::InterleaveLower(d, v[2 * j], v[2 * j + 1]));
+    b[j] = hn::BitCast(d32, hn::InterleaveUpper(d, v[2 * j], v[2 * j + 1]));
+  }
+  hn::Vec<decltype(d64)> c[4], e[4];  // c: rows 0..3, e: rows 4..7; column pairs 01 23 45 67
+  V3D_UNROLL
+  for (size_t j = 0; j < 2; j++) {
+    c[2 * j] = hn::BitCast(d64, hn::InterleaveLower(d32, j ? b[0] : a[0], j ? b[1] : a[1]));
+    c[2 * j + 1] = hn::BitCast(d64, hn::InterleaveUpper(d32, j ? b[0] : a[0], j ? b[1] : a[1]));
+    e[2 * j] = hn::BitCast(d64, hn::InterleaveLower(d32, j ? b[2] : a[2], j ? b[3] : a[3]));
+    e[2 * j + 1] = hn::BitCast(d64, hn::InterleaveUpper(d32, j ? b[2] : a[2], j ? b[3] : a[3]));
+  }
+  V3D_UNROLL
+  for (size_t j = 0; j < 4; j++) {
+    v[2 * j] = hn::BitCast(d, hn::InterleaveLower(d64, c[j], e[j]));
+    v[2 * j + 1] = hn::BitCast(d, hn::InterleaveUpper(d64, c[j], e[j]));
+  }
+}
+
+// 16x16 transpose of int16 in 16-lane vectors (v[i] lane j -> v[j] lane i): the 8x8 transposes
+// of the four 8x8 quarters within their 128-bit blocks, then one block exchange per pair.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE void Transpose16x16(D d, V *v) {
+  static_assert(hn::MaxLanes(D()) == 16, "16 lanes");
+  TransposeBlocks8x8(d, v);
+  TransposeBlocks8x8(d, v + 8);
+  // v[k]: [column k | column 8 + k] of rows 0..7; v[8 + k] the same of rows 8..15.
+  V3D_UNROLL
+  for (size_t k = 0; k < 8; k++) {
+    const V top = v[k], bottom = v[8 + k];
+    v[k] = hn::ConcatLowerLower(d, bottom, top);
+    v[8 + k] = hn::ConcatUpperUpper(d, bottom, top);
+  }
+}
+
+// True iff every lane of v[0..kRows) lies in [-b, b].
+template <size_t kRows, class D, class V = hn::Vec<D>>
+HWY_INLINE bool RowsInBound(D d, const V *v, int16_t b) {
+  V mx = v[0], mn = v[0];
+  V3D_UNROLL
+  for (size_t i = 1; i < kRows; i++) {
+    mx = hn::Max(mx, v[i]);
+    mn = hn::Min(mn, v[i]);
+  }
+  return hn::AllFalse(d, hn::Or(hn::Gt(mx, hn::Set(d, b)), hn::Lt(mn, hn::Set(d, -b))));
+}
+
+// Round2(v[i], 6) added to row i of dst, columns [c, c + lanes), with unsigned saturation.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE void RoundAdd16(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const V *v) {
+  const hn::Rebind<uint8_t, D> du8;
+  const V rnd = hn::Set(d, static_cast<int16_t>(1 << 9));  // exactly (x + 32) >> 6
+  V3D_UNROLL
+  for (size_t i = 0; i < 16; i++) {
+    uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride + c;
+    const V sum = hn::Add(hn::MulFixedPoint15(v[i], rnd), hn::PromoteTo(d, hn::LoadU(du8, p)));
+    hn::StoreU(hn::DemoteTo(du8, sum), du8, p);
+  }
+}
+
+// 16x16 block, row transform kRowAdst, column transform kColAdst, non-zero coefficients in the
+// top-left kNz x kNz square, every coefficient within kInt16Bound1d of the row transform
+// (checked by the caller). Returns false, having written nothing to dst, when a row result
+// exceeds the column transform's bound; rows then holds the row results (the reference's:
+// the row pass is exact inside the row bound), row-major, rows from kNz on not written, for the
+// caller's 32-bit column pass.
+template <bool kRowAdst, bool kColAdst, int kNz>
+HWY_NOINLINE bool Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
+                                int16_t *rows) {
+  const hn::CappedTag<int16_t, 16> d;
+  using V = hn::Vec<decltype(d)>;
+  constexpr size_t L = hn::MaxLanes(d);
+  constexpr size_t kR = static_cast<size_t>(kNz);
+  constexpr int16_t kColB = static_cast<int16_t>(kInt16Bound1d[2][kColAdst ? 1 : 0]);
+  static_assert(kColB > 0 && kInt16Bound1d[2][kRowAdst ? 1 : 0] > 0, "proven bounds");
+  if constexpr (L == 16) {
+    V v[16];
+    V3D_UNROLL
+    for (size_t i = 0; i < 16; i++) v[i] = i < kR ? hn::LoadU(d, coeffs + 16 * i) : hn::Zero(d);
+    Transpose16x16(d, v);  // v[k] lane i = coefficient (i, k)
+    Run16Point<kRowAdst, kNz>(d, v);
+    Transpose16x16(d, v);  // v[i] = row i of the intermediate (zero from kR on)
+    if (!RowsInBound<kR>(d, v, kColB)) {
+      V3D_UNROLL
+      for (size_t i = 0; i < kR; i++) hn::StoreU(v[i], d, rows + 16 * i);
+      return false;
+    }
+    Run16Point<kColAdst, kNz>(d, v);
+    RoundAdd16(d, dst, stride, 0, v);
+  } else {
+    static_assert(L == 8 || kNz < 0, "8 or 16 lanes");  // (dependent: checked per use)
+    V lft[16], rgt[16];  // rows of the intermediate: columns 0..7, 8..15
+    constexpr size_t kGroups = kR > 8 ? 2 : 1;
+    V3D_UNROLL
+    for (size_t g = 0; g < kGroups; g++) {
+      V a[16];  // a[i], a[8 + i]: row 8g + i, columns 0..7 and 8..15
+      V3D_UNROLL
+      for (size_t i = 0; i < 8; i++) {
+        const size_t r = 8 * g + i;
+        a[i] = r < kR ? hn::LoadU(d, coeffs + 16 * r) : hn::Zero(d);
+        a[8 + i] = r < kR && kR > 8 ? hn::LoadU(d, coeffs + 16 * r + 8) : hn::Zero(d);
+      }
+      Transpose16(d, a);  // a[k] lane i = coefficient (8g + i, k)
+      if constexpr (kR > 8) Transpose16(d, a + 8);
+      Run16Point<kRowAdst, kNz>(d, a);
+      Transpose16(d, a);
+      Transpose16(d, a + 8);
+      V3D_UNROLL
+      for (size_t i = 0; i < 8; i++) {
+        lft[8 * g + i] = a[i];
+        rgt[8 * g + i] = a[8 + i];
+      }
+    }
+    V3D_UNROLL
+    for (size_t i = 8 * kGroups; i < 16; i++) lft[i] = rgt[i] = hn::Zero(d);
+    if (!RowsInBound<kR>(d, lft, kColB) || !RowsInBound<kR>(d, rgt, kColB)) {
+      V3D_UNROLL
+      for (size_t i = 0; i < kR; i++) {
+        hn::StoreU(lft[i], d, rows + 16 * i);
+        hn::StoreU(rgt[i], d, rows + 16 * i + 8);
+      }
+      return false;
+    }
+    Run16Point<kColAdst, kNz>(d, lft);
+    RoundAdd16(d, dst, stride, 0, lft);
+    Run16Point<kColAdst, kNz>(d, rgt);
+    RoundAdd16(d, dst, stride, 8, rgt);
+  }
+  return true;
+}
+
+#endif  // V3D_ITX_HAVE_16
+
+}  // namespace HWY_NAMESPACE
+}  // namespace vp9
+}  // namespace v3d
+HWY_AFTER_NAMESPACE();
+
+#endif  // V3D_VP9_ITX_HWY_16X16_H_
