@@ -587,7 +587,7 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   // 16x16 with every coefficient within the row transform's 1-D bound: both passes in 16-bit
   // lanes (itx_hwy_16x16.h), or, where a row result exceeds the column bound, the 32-bit
   // column pass from the 16-bit row results.
-  if constexpr (kN == 16 && kDctDct) {
+  if constexpr (kN == 16) {
     if (Try16x16<Row, Col>(dst, stride, c, eob)) return;
   }
 #endif

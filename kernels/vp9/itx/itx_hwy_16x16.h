@@ -10,7 +10,8 @@
 // product sum inside int32 (the 1-D proof in tests/test_vp9_itx_bound.cpp), so the int16 row
 // results equal the reference's; the same holds for the columns once their inputs (the row
 // results) pass the column bound. The final Round2(x, 6) is one rounding multiply by 2^9, exact
-// on any int16 value. The DCT is itx_hwy_1d.h's Idct16 on itx_hwy_16.h's int16 Ops.
+// on any int16 value. The DCT is itx_hwy_1d.h's Idct16 on itx_hwy_16.h's int16 Ops; the ADST is
+// written here with its unrounded product sums held in pairs of int32 vectors (Wide16).
 //
 // Layout: 16 lanes (AVX2 and AVX-512, in 256-bit vectors: the block is 16 registers, lane =
 // column of a row, transposed in registers between the passes) or 8 lanes (SSSE3, SSE4, NEON:
@@ -38,12 +39,146 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 #if V3D_ITX_HAVE_16
 
+// Unrounded a*ka + b*kb of the int16 lanes of D (8 or 16), as int32: lo and hi hold the lanes
+// in the order that Rnd16 packs back to the original one (x86: per 128-bit block, the low and
+// high four lanes; NEON: lanes 0..3 and 4..7). Built by aggregate initialisation only.
+template <class D>
+struct Wide16 {
+  hn::Vec<hn::Repartition<int32_t, D>> lo, hi;
+};
+
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE Wide16<D> MulW(D, V a, int32_t ka, V b, int32_t kb) {
+  using V32 = hn::Vec<hn::Repartition<int32_t, D>>;
+#if HWY_ARCH_X86
+  const int32_t pair = static_cast<int32_t>((static_cast<uint32_t>(kb) << 16) |
+                                            (static_cast<uint32_t>(ka) & 0xFFFFu));
+#if HWY_TARGET <= HWY_AVX2
+  if constexpr (sizeof(V) == 32) {
+    const __m256i k = _mm256_set1_epi32(pair);
+    return Wide16<D>{V32{_mm256_madd_epi16(_mm256_unpacklo_epi16(a.raw, b.raw), k)},
+                     V32{_mm256_madd_epi16(_mm256_unpackhi_epi16(a.raw, b.raw), k)}};
+  } else
+#endif
+  {
+    static_assert(sizeof(V) == 16, "8 or 16 lanes");
+    const __m128i k = _mm_set1_epi32(pair);
+    return Wide16<D>{V32{_mm_madd_epi16(_mm_unpacklo_epi16(a.raw, b.raw), k)},
+                     V32{_mm_madd_epi16(_mm_unpackhi_epi16(a.raw, b.raw), k)}};
+  }
+#else
+  const int16_t k16a = static_cast<int16_t>(ka), k16b = static_cast<int16_t>(kb);
+  return Wide16<D>{
+      V32{vmlal_n_s16(vmull_n_s16(vget_low_s16(a.raw), k16a), vget_low_s16(b.raw), k16b)},
+      V32{vmlal_high_n_s16(vmull_high_n_s16(a.raw, k16a), b.raw, k16b)}};
+#endif
+}
+
+template <class D>
+HWY_INLINE Wide16<D> operator+(Wide16<D> x, Wide16<D> y) {
+  return Wide16<D>{hn::Add(x.lo, y.lo), hn::Add(x.hi, y.hi)};
+}
+template <class D>
+HWY_INLINE Wide16<D> operator-(Wide16<D> x, Wide16<D> y) {
+  return Wide16<D>{hn::Sub(x.lo, y.lo), hn::Sub(x.hi, y.hi)};
+}
+
+// rnd14 of each lane, narrowed to int16 (in range by the bound).
+template <class D>
+HWY_INLINE hn::Vec<D> Rnd16(D, Wide16<D> w) {
+  using V = hn::Vec<D>;
+#if HWY_ARCH_X86
+#if HWY_TARGET <= HWY_AVX2
+  if constexpr (sizeof(V) == 32) {
+    const __m256i r = _mm256_set1_epi32(8192);
+    return V{_mm256_packs_epi32(_mm256_srai_epi32(_mm256_add_epi32(w.lo.raw, r), 14),
+                                _mm256_srai_epi32(_mm256_add_epi32(w.hi.raw, r), 14))};
+  } else
+#endif
+  {
+    const __m128i r = _mm_set1_epi32(8192);
+    return V{_mm_packs_epi32(_mm_srai_epi32(_mm_add_epi32(w.lo.raw, r), 14),
+                             _mm_srai_epi32(_mm_add_epi32(w.hi.raw, r), 14))};
+  }
+#else
+  return V{vrshrn_high_n_s32(vrshrn_n_s32(w.lo.raw, 14), w.hi.raw, 14)};
+#endif
+}
+
+// 16-point ADST on int16 lanes: the stages of Iadst16 (itx_hwy_1d.h), products as Wide16.
+// Inputs from kNz on are zero.
+template <int kNz, class D, class V = hn::Vec<D>>
+HWY_INLINE void Iadst16x16(D d, const V *in, V *out) {
+  const Ops<D> o{d};
+  auto I = [&](int k) { return In<kNz>(o, in, k); };
+  constexpr int kPerm[16] = {15, 0, 13, 2, 11, 4, 9, 6, 7, 8, 5, 10, 3, 12, 1, 14};
+  constexpr int kA[8] = {1, 5, 9, 13, 17, 21, 25, 29};
+  // stage 1: s(k) = rotation of (x[2j], x[2j+1]), k = 2j or 2j + 1, x[j] = input kPerm[j]. (No
+  // arrays of Wide16: their implicit constructor lacks the target's attributes.)
+  auto S = [&](int k) {
+    const int j = k / 2;
+    const V x0 = I(kPerm[2 * j]), x1 = I(kPerm[2 * j + 1]);
+    return k % 2 == 0 ? MulW(d, x0, kC[kA[j]], x1, kC[32 - kA[j]])
+                      : MulW(d, x0, kC[32 - kA[j]], x1, -kC[kA[j]]);
+  };
+  V a[16];
+  V3D_UNROLL
+  for (int j = 0; j < 8; j++) {
+    const auto sj = S(j), sk = S(j + 8);
+    a[j] = Rnd16(d, sj + sk);
+    a[j + 8] = Rnd16(d, sj - sk);
+  }
+  // stage 2
+  const auto t8 = MulW(d, a[8], kC[4], a[9], kC[28]), t9 = MulW(d, a[8], kC[28], a[9], -kC[4]);
+  const auto t10 = MulW(d, a[10], kC[20], a[11], kC[12]);
+  const auto t11 = MulW(d, a[10], kC[12], a[11], -kC[20]);
+  const auto t12 = MulW(d, a[13], kC[4], a[12], -kC[28]);
+  const auto t13 = MulW(d, a[12], kC[4], a[13], kC[28]);
+  const auto t14 = MulW(d, a[15], kC[20], a[14], -kC[12]);
+  const auto t15 = MulW(d, a[14], kC[20], a[15], kC[12]);
+  const V b0 = a[0] + a[4], b1 = a[1] + a[5], b2 = a[2] + a[6], b3 = a[3] + a[7];
+  const V b4 = a[0] - a[4], b5 = a[1] - a[5], b6 = a[2] - a[6], b7 = a[3] - a[7];
+  const V b8 = Rnd16(d, t8 + t12), b9 = Rnd16(d, t9 + t13);
+  const V b10 = Rnd16(d, t10 + t14), b11 = Rnd16(d, t11 + t15);
+  const V b12 = Rnd16(d, t8 - t12), b13 = Rnd16(d, t9 - t13);
+  const V b14 = Rnd16(d, t10 - t14), b15 = Rnd16(d, t11 - t15);
+  // stage 3
+  const auto u4 = MulW(d, b4, kC[8], b5, kC[24]), u5 = MulW(d, b4, kC[24], b5, -kC[8]);
+  const auto u6 = MulW(d, b7, kC[8], b6, -kC[24]), u7 = MulW(d, b6, kC[8], b7, kC[24]);
+  const auto u12 = MulW(d, b12, kC[8], b13, kC[24]), u13 = MulW(d, b12, kC[24], b13, -kC[8]);
+  const auto u14 = MulW(d, b15, kC[8], b14, -kC[24]), u15 = MulW(d, b14, kC[8], b15, kC[24]);
+  const V c0 = b0 + b2, c1 = b1 + b3, c2 = b0 - b2, c3 = b1 - b3;
+  const V c4 = Rnd16(d, u4 + u6), c5 = Rnd16(d, u5 + u7);
+  const V c6 = Rnd16(d, u4 - u6), c7 = Rnd16(d, u5 - u7);
+  const V c8 = b8 + b10, c9 = b9 + b11, c10 = b8 - b10, c11 = b9 - b11;
+  const V c12 = Rnd16(d, u12 + u14), c13 = Rnd16(d, u13 + u15);
+  const V c14 = Rnd16(d, u12 - u14), c15 = Rnd16(d, u13 - u15);
+  // stage 4
+  const V z = o.Z();
+  out[0] = c0;
+  out[1] = z - c8;
+  out[2] = c12;
+  out[3] = z - c4;
+  out[4] = o.H(c6 + c7);
+  out[5] = o.H(z - (c14 + c15));
+  out[6] = o.H(c10 + c11);
+  out[7] = o.H(z - (c2 + c3));
+  out[8] = o.H(c2 - c3);
+  out[9] = o.H(c11 - c10);
+  out[10] = o.H(c14 - c15);
+  out[11] = o.H(c7 - c6);
+  out[12] = c5;
+  out[13] = z - c13;
+  out[14] = c9;
+  out[15] = z - c1;
+}
+
 // kAdst: ADST (else DCT) of 16 vectors of int16 lanes in place; inputs from kNz on are zero.
 template <bool kAdst, int kNz, class D, class V = hn::Vec<D>>
 HWY_INLINE void Run16Point(D d, V *v) {
   V out[16];
-  static_assert(!kAdst, "DCT only");
-  Idct16<kNz>(d, v, out);
+  if constexpr (kAdst) Iadst16x16<kNz>(d, v, out);
+  else Idct16<kNz>(d, v, out);
   V3D_UNROLL
   for (size_t k = 0; k < 16; k++) v[k] = out[k];
 }

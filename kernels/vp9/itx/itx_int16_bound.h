@@ -46,7 +46,7 @@ constexpr int kInt16ColumnBound[4] = {0, 0, 3150, 1590};
 constexpr int kInt16Bound1d[4][2] = {
     {0, 0},        // 4-point
     {0, 0},        // 8-point
-    {3150, 0},     // 16-point
+    {3150, 2270},  // 16-point
     {0, 0},        // 32-point
 };
 
