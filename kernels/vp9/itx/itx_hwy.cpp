@@ -466,8 +466,10 @@ HWY_INLINE bool OnlyDc(const int16_t *c) {
 #if V3D_ITX_HAVE_16
 // The 16-bit row pass of a 16x16 block whose non-zero coefficients lie in the top-left kNz x
 // kNz square and are within the row bound; the columns in 16-bit lanes, else in 32-bit lanes.
+// Not inlined: its row buffer would otherwise enlarge the frame of every call of ItxAdd,
+// DC-only ones included.
 template <class Row, class Col, int kNz>
-HWY_INLINE void Add16x16Rows16(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
+HWY_NOINLINE void Add16x16Rows16(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
   constexpr bool kRowAdst = std::is_same<Row, TxAdst>::value;
   constexpr bool kColAdst = std::is_same<Col, TxAdst>::value;
   HWY_ALIGN int16_t rows[16 * 16];
