@@ -230,6 +230,21 @@ const char *source_name(int s) {
                               : "column-bound-outside";
 }
 
+// 16x16: the smallest of the squares 1, 4, 8, 16 holding every non-zero coefficient (the
+// kernels' region classes), and the 16-bit path's 1-D bounds for it (rows: adst = the row
+// transform; columns: the column transform).
+int region16(const int16_t *c) {
+  int m = -1;
+  for (int k = 0; k < 256; k++)
+    if (c[k]) m = std::max(m, std::max(k / 16, k % 16));
+  return m < 1 ? 1 : m < 4 ? 4 : m < 8 ? 8 : 16;
+}
+int bound16(bool adst, int region) {
+  return region <= 4   ? v3d::vp9::kInt16Bound1dCorner16[0][adst]
+         : region <= 8 ? v3d::vp9::kInt16Bound1dCorner16[1][adst]
+                       : v3d::vp9::kInt16Bound1d[2][adst];
+}
+
 // Around the 16-bit path's bound B (vp9/itx/itx_int16_bound.h, the corner bounds for 8x8 and
 // 16x16 DCT_DCT corners of up to 4x4; 256 for pairs without one):
 // inside, every coefficient in [-B, B] with many at +-B exactly (the 16-bit path); outside, the
@@ -247,7 +262,7 @@ int make_bound_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs) 
   // 16x16: the row transform's 1-D bound (kInt16Bound1d), where both passes may run in 16-bit
   // lanes; DCT_DCT corners of 2x2 to 4x4 half the time at the corner path's bound instead (a
   // 1x1 corner is DC only, its own path).
-  const int row_bound = v3d::vp9::kInt16Bound1d[2][p.tx_type == 2 || p.tx_type == 3 ? 1 : 0];
+  const int row_bound = bound16(p.tx_type == 2 || p.tx_type == 3, corner);
   if (p.tx_size == 2 && row_bound > 0) {
     b = row_bound;
     if (p.tx_type == 0 && corner >= 2 && corner <= 4 && rng.range(0, 1))
@@ -298,11 +313,10 @@ int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs,
   const int n = tx_n(p.tx_size);
   const bool col_dct = p.tx_type == 0 || p.tx_type == 2;
   const bool row_adst = p.tx_type == 2 || p.tx_type == 3;
-  const int b = p.tx_size < 2 ? 0
-                : col_dct     ? v3d::vp9::kInt16ColumnBound[p.tx_size]
-                : p.tx_size == 2 ? v3d::vp9::kInt16Bound1d[2][1]
-                                 : 0;
-  const int row_bound = p.tx_size == 2 ? v3d::vp9::kInt16Bound1d[2][row_adst ? 1 : 0] : 0;
+  int b = p.tx_size < 2        ? 0
+          : col_dct            ? v3d::vp9::kInt16ColumnBound[p.tx_size]
+          : p.tx_size == 2     ? v3d::vp9::kInt16Bound1d[2][1]
+                               : 0;
   if (b == 0) return make_bound_coeffs(rng, p, outside, coeffs);
   const int corner = rng.range(1, n);
   std::fill(coeffs, coeffs + n * n, int16_t{0});
@@ -310,7 +324,7 @@ int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs,
     for (int j = 0; j < corner; j++) coeffs[i * n + j] = static_cast<int16_t>(rng.range(-8, 8));
   const int r = rng.range(0, corner - 1), c = rng.range(0, corner - 1);
   const int sign = rng.range(0, 1) ? 1 : -1;
-  const bool row_form = row_bound > 0 && corner > 1 && rng.range(0, 1);
+  const bool row_form = p.tx_size == 2 && corner > 1 && rng.range(0, 1);
   int signs[16];
   for (int j = 0; j < 16; j++) signs[j] = rng.range(0, 1) ? 1 : -1;
   auto max_with = [&](int v) {
@@ -321,6 +335,14 @@ int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs,
     }
     return row_pass_max(p, coeffs);
   };
+  // The row form: the bounds of the block's region (v = 1 stands for every v > 0).
+  int row_bound = 0;
+  if (row_form) {
+    max_with(1);
+    const int region = region16(coeffs);
+    row_bound = bound16(row_adst, region);
+    b = bound16(!col_dct, region);
+  }
   // max_with(lo) <= b (tiny values), max_with(hi) > b
   int lo = 0, hi = row_form ? row_bound : 32767;
   if (max_with(lo) <= b && max_with(hi) > b) {

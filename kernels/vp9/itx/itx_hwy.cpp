@@ -498,13 +498,16 @@ HWY_INLINE bool SquareInBound(const int16_t *c, int b) {
   }
 }
 
-// 16x16 blocks within the row transform's 1-D bound (kInt16Bound1d) take the 16-bit row pass;
+// 16x16 blocks within the row transform's 1-D bound (kInt16Bound1d, or kInt16Bound1dCorner16
+// for the 4x4 and 8x8 corners, whose rows have 4 or 8 non-zero inputs) take the 16-bit row pass;
 // returns false, having written nothing, for the others, for DC only (left to the caller) and,
 // on AVX-512, for the full block.
 template <class Row, class Col>
 HWY_INLINE bool Try16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   constexpr bool kDctDct = std::is_same<Row, TxDct>::value && std::is_same<Col, TxDct>::value;
-  constexpr int kB = kInt16Bound1d[2][std::is_same<Row, TxAdst>::value ? 1 : 0];
+  constexpr int kT = std::is_same<Row, TxAdst>::value ? 1 : 0;
+  constexpr int kB = kInt16Bound1d[2][kT];
+  constexpr int kB4 = kInt16Bound1dCorner16[0][kT], kB8 = kInt16Bound1dCorner16[1][kT];
   // Where one int32 vector holds a whole row (AVX-512) the full block's 32-bit path is as fast
   // as the 16-bit one in 256-bit vectors: only the corners take it there.
   constexpr bool kFull32 = hn::MaxLanes(hn::ScalableTag<int32_t>()) >= 16;
@@ -517,10 +520,10 @@ HWY_INLINE bool Try16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int e
         return true;
       }
     }
-    if (!SquareInBound<4>(c, kB)) return false;
+    if (!SquareInBound<4>(c, kB4)) return false;
     Add16x16Rows16<Row, Col, 4>(dst, stride, c);
   } else if (region <= 8) {
-    if (!SquareInBound<8>(c, kB)) return false;
+    if (!SquareInBound<8>(c, kB8)) return false;
     Add16x16Rows16<Row, Col, 8>(dst, stride, c);
   } else if constexpr (!kFull32) {
     if (!SquareInBound<16>(c, kB)) return false;

@@ -252,8 +252,9 @@ HWY_INLINE void RoundAdd16(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const 
 }
 
 // 16x16 block, row transform kRowAdst, column transform kColAdst, non-zero coefficients in the
-// top-left kNz x kNz square, every coefficient within kInt16Bound1d of the row transform
-// (checked by the caller). Returns false, having written nothing to dst, when a row result
+// top-left kNz x kNz square, every coefficient within the row transform's 1-D bound for kNz
+// non-zero inputs (kInt16Bound1dCorner16 for kNz = 4, 8, else kInt16Bound1d; checked by the
+// caller). Returns false, having written nothing to dst, when a row result
 // exceeds the column transform's bound; rows then holds the row results (the reference's:
 // the row pass is exact inside the row bound), row-major, rows from kNz on not written, for the
 // caller's 32-bit column pass.
@@ -264,7 +265,11 @@ HWY_NOINLINE bool Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int16_t *c
   using V = hn::Vec<decltype(d)>;
   constexpr size_t L = hn::MaxLanes(d);
   constexpr size_t kR = static_cast<size_t>(kNz);
-  constexpr int16_t kColB = static_cast<int16_t>(kInt16Bound1d[2][kColAdst ? 1 : 0]);
+  // The column bound for kNz non-zero inputs per column (rows from kNz on are zero).
+  constexpr int16_t kColB = static_cast<int16_t>(
+      kNz <= 4   ? kInt16Bound1dCorner16[0][kColAdst ? 1 : 0]
+      : kNz <= 8 ? kInt16Bound1dCorner16[1][kColAdst ? 1 : 0]
+                 : kInt16Bound1d[2][kColAdst ? 1 : 0]);
   static_assert(kColB > 0 && kInt16Bound1d[2][kRowAdst ? 1 : 0] > 0, "proven bounds");
   if constexpr (L == 16) {
     V v[16];

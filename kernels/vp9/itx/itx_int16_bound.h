@@ -50,6 +50,12 @@ constexpr int kInt16Bound1d[4][2] = {
     {0, 0},        // 32-point
 };
 
+// kInt16Bound1d for 16-point transforms whose inputs from T on are all zero, [0: T = 4, 1: T =
+// 8][0: DCT, 1: ADST]: for the 16x16 blocks whose non-zero coefficients lie in the top-left
+// T x T square, each row has T non-zero inputs, and so does each column (the rows from T on
+// transform to zero). Fewer inputs add into each value, so these are larger.
+constexpr int kInt16Bound1dCorner16[2][2] = {{8990, 8000}, {4640, 4200}};
+
 // The 8x8 DCT_DCT blocks whose non-zero coefficients all lie in the top-left 2x2 ([0]) or 4x4
 // ([1]) square: the bound of kInt16Bound proven over those blocks only (the other coefficients
 // are the constant zero in the proof), for the corner path. Larger than kInt16Bound[1][0], as
