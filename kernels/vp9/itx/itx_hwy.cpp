@@ -10,9 +10,9 @@
 // bounds of itx_int16_bound.h run in int16 lanes, as FFmpeg's and libvpx's SIMD do (x86 4x4 in
 // two registers; 8x8 DCT_DCT 2x2/4x4 corners and 16x16 DCT_DCT 4x4 corners on their own paths
 // behind per-corner bounds); every other block takes the int32 path below, which is exact for
-// any int16 input. 16x16 and 32x32 DCT
-// columns run in int16 lanes where the int32 row pass's results are within the proven column
-// bound (ColPass16).
+// any int16 input. 16x16 blocks within the per-pass 1-D bounds run both passes in int16 lanes
+// (itx_hwy_16x16.h, Try16x16 below); 16x16 and 32x32 DCT columns run in int16 lanes where the
+// int32 row pass's results are within the proven column bound (ColPass16).
 //
 // Layout: int32 lanes throughout (exact 32-bit wrapping arithmetic, see itx_hwy_1d.h). Lanes
 // L = min(n, vector lanes): 4 on SSE4/NEON, 8 on AVX2, 16 on AVX3. Row pass: L rows at once,
