@@ -32,14 +32,20 @@ using v3dtest::check;
 namespace aff {
 
 // The limits a bound must respect, and the tightest B seen so far for them.
+// max_b bounds the largest |input| (every value's slope is the sum of its |a_i|); max_l1 bounds
+// the sum of the |inputs| (there a value's slope is its largest |a_i|, as
+// |sum_i a_i c_i| <= max_i |a_i| * sum_i |c_i|).
 struct Tracker {
-  double max_b = 1e30;
-  void narrow(double slope, double err) { note(slope, err, 32767.0); }
-  void wide(double slope, double err) { note(slope, err, 2147483647.0 - 8192.0); }
-  void note(double slope, double err, double lim) {
+  double max_b = 1e30, max_l1 = 1e30;
+  void narrow(double slope, double top, double err) { note(slope, top, err, 32767.0); }
+  void wide(double slope, double top, double err) {
+    note(slope, top, err, 2147483647.0 - 8192.0);
+  }
+  void note(double slope, double top, double err, double lim) {
     // Small safety margin for the floating-point bookkeeping of the slopes (exact binary
     // fractions with up to ~60 significant bits; double keeps 53).
     if (slope > 0) max_b = std::min(max_b, (lim - err - 1e-6 * lim) / (slope * (1 + 1e-12)));
+    if (top > 0) max_l1 = std::min(max_l1, (lim - err - 1e-6 * lim) / (top * (1 + 1e-12)));
   }
 };
 Tracker *g_tracker = nullptr;
@@ -53,12 +59,17 @@ struct Val {
     for (double x : a) s += std::fabs(x);
     return s;
   }
+  double top() const {
+    double t = 0;
+    for (double x : a) t = std::max(t, std::fabs(x));
+    return t;
+  }
   double err() const { return std::max(std::fabs(lo), std::fabs(hi)); }
 };
 
 Val record(Val v) {
-  if (v.wide) g_tracker->wide(v.slope(), v.err());
-  else g_tracker->narrow(v.slope(), v.err());
+  if (v.wide) g_tracker->wide(v.slope(), v.top(), v.err());
+  else g_tracker->narrow(v.slope(), v.top(), v.err());
   return v;
 }
 Val lin(const Val &x, double kx, const Val &y, double ky, bool wide) {
@@ -108,8 +119,11 @@ void run1d(int n, bool adst, const V *in, V *out) {
 // Largest B for one n-point 1-D transform (DCT, or ADST with adst) on inputs |x| <= B: the
 // column bound (the inputs are the row pass's results, checked at run time) and the per-pass
 // bound of kInt16Bound1d (rows: the inputs are the coefficients); the output forms go to *fin.
-// nz: only the inputs [0, nz) are variables, the others the constant zero (0: all n).
-double analyse_column(int n, std::vector<aff::Val> *fin, bool adst = false, int nz = 0) {
+// Its outputs are narrow values, so B also keeps them inside int16. nz: only the inputs
+// [0, nz) are variables, the others the constant zero (0: all n). *l1 (if given): the largest
+// B1 for the inputs with sum |x| <= B1 (the per-pass bounds kInt16BoundL1).
+double analyse_column(int n, std::vector<aff::Val> *fin, bool adst = false, int nz = 0,
+                      double *l1 = nullptr) {
   if (nz == 0) nz = n;
   aff::Tracker t;
   aff::g_tracker = &t;
@@ -122,19 +136,32 @@ double analyse_column(int n, std::vector<aff::Val> *fin, bool adst = false, int 
   fin->resize(n);
   run1d(n, adst, in.data(), fin->data());
   aff::g_tracker = nullptr;
+  if (l1) *l1 = std::floor(t.max_l1);
   return std::floor(t.max_b);
 }
 
-// The int32 reference column on random inputs with |x| <= b must land inside the forms.
+// The int32 reference 1-D transform on random inputs with |x| <= b (l1: sum |x| <= b instead)
+// must land inside the forms; the inputs from nz on (0: none) are zero.
 void cross_check_column(int n, int b, const std::vector<aff::Val> &fin, bool adst = false,
-                        int nz = 0) {
+                        int nz = 0, bool l1 = false) {
   if (nz == 0) nz = n;
-  v3dtest::Rng rng(v3dtest::base_seed() ^ static_cast<uint64_t>(0xC0 + n + 0x100 * adst));
+  v3dtest::Rng rng(v3dtest::base_seed() ^
+                   static_cast<uint64_t>(0xC0 + n + 0x100 * adst + 0x200 * l1 + 0x400 * nz));
   int bad = 0;
   for (int it = 0; it < 256; it++) {
     std::vector<int32_t> in(n), out(n);
     for (int k = 0; k < n; k++)
       in[k] = k >= nz ? 0 : it % 2 ? (rng.u32() & 1 ? b : -b) : rng.range(-b, b);
+    if (l1) {
+      // The whole sum on one input, or spread at random.
+      std::fill(in.begin(), in.end(), 0);
+      int left = b;
+      for (int k = 0; k < nz && left > 0; k++) {
+        const int j = rng.range(0, nz - 1), v = it % 2 ? left : rng.range(0, left);
+        in[j] += rng.u32() & 1 ? v : -v;
+        left -= v;
+      }
+    }
     run1d(n, adst, in.data(), out.data());
     for (int i = 0; i < n; i++) {
       double v = 0;
@@ -142,8 +169,8 @@ void cross_check_column(int n, int b, const std::vector<aff::Val> &fin, bool ads
       bad += out[i] < v + fin[i].lo - 1e-6 || out[i] > v + fin[i].hi + 1e-6;
     }
   }
-  check(bad == 0, "%d-point %s column: %d reference outputs outside the affine forms (seed %" PRIu64
-        ")", n, adst ? "ADST" : "DCT", bad, v3dtest::base_seed());
+  check(bad == 0, "%d-point %s: %d reference outputs outside the affine forms (seed %" PRIu64 ")",
+        n, adst ? "ADST" : "DCT", bad, v3dtest::base_seed());
 }
 
 // Largest B for the 2-D transform of size n, row transform row_adst, column col_adst, of the
@@ -293,6 +320,22 @@ int main() {
       check(have >= 0 && have <= b, "16-point %s, %d inputs: kInt16Bound1dCorner16 %d exceeds "
             "the proven bound %.0f", adst ? "ADST" : "DCT", t, have, b);
     }
+  }
+  // The per-pass L1 bounds (kInt16BoundL1): one n-point DCT or ADST on inputs sum |x| <= B1.
+  for (int sz = 0; sz < 4; sz++) {
+    const int n = 4 << sz;
+    for (int adst = 0; adst < (n < 32 ? 2 : 1); adst++) {
+      std::vector<aff::Val> fin;
+      double b1 = 0;
+      const double b = analyse_column(n, &fin, adst, 0, &b1);
+      const int have = v3d::vp9::kInt16BoundL1[sz][adst];
+      cross_check_column(n, static_cast<int>(b1), fin, adst, 0, true);
+      printf("%2d-point %-4s: proven bound %6.0f, L1 bound %6.0f, table (L1) %d\n", n,
+             adst ? "ADST" : "DCT", b, b1, have);
+      check(have >= 0 && have <= b1, "%d-point %s kInt16BoundL1 %d exceeds the proven bound %.0f",
+            n, adst ? "ADST" : "DCT", have, b1);
+    }
+    if (n == 32) check(v3d::vp9::kInt16BoundL1[sz][1] == 0, "32-point has no ADST");
   }
   return v3dtest::finish();
 }

@@ -4,14 +4,15 @@
 // one-lane fallback target keeps the scalar references), chosen once by itx_dsp_init_simd()
 // through HWY_DYNAMIC_DISPATCH.
 // Files: itx_hwy_1d.h (1-D butterflies), simd/transpose_i32.h (in-register tile transposes),
-// itx_hwy_16.h (the 16-bit path).
+// itx_hwy_16.h (the 16-bit path), itx_hwy_8x8.h and itx_hwy_16x16.h (8x8 and 16x16 in 16-bit
+// lanes behind per-pass bounds).
 //
-// 16-bit path (itx_hwy_16.h): 4x4 and 8x8 blocks whose coefficients are all within the proven
-// bounds of itx_int16_bound.h run in int16 lanes, as FFmpeg's and libvpx's SIMD do (x86 4x4 in
-// two registers; 8x8 DCT_DCT 2x2/4x4 corners and 16x16 DCT_DCT 4x4 corners on their own paths
-// behind per-corner bounds); every other block takes the int32 path below, which is exact for
-// any int16 input. 16x16 blocks within the per-pass 1-D bounds run both passes in int16 lanes
-// (itx_hwy_16x16.h, Try16x16 below); 16x16 and 32x32 DCT columns run in int16 lanes where the
+// 16-bit path (itx_hwy_16.h, itx_hwy_8x8.h, itx_hwy_16x16.h): 4x4 blocks whose coefficients
+// are all within the proven bounds of itx_int16_bound.h run in int16 lanes, as FFmpeg's and
+// libvpx's SIMD do (x86 4x4 in two registers), and 8x8 and 16x16 blocks behind per-pass bounds
+// (each pass's 1-D inputs checked; 8x8 DCT_DCT 2x2/4x4 corners on their own paths behind
+// per-corner bounds; 16x16 in Try16x16 below); every other block takes the int32 path below,
+// which is exact for any int16 input. 16x16 and 32x32 DCT columns run in int16 lanes where the
 // int32 row pass's results are within the proven column bound (ColPass16).
 //
 // Layout: int32 lanes throughout (exact 32-bit wrapping arithmetic, see itx_hwy_1d.h). Lanes
@@ -47,6 +48,7 @@
 #include "vp9/itx/itx_hwy_1d.h"
 #include "simd/transpose_i32.h"
 #include "vp9/itx/itx_hwy_16.h"
+#include "vp9/itx/itx_hwy_8x8.h"
 #include "vp9/itx/itx_hwy_16x16.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -269,6 +271,34 @@ HWY_INLINE void Columns(D d, uint8_t *dst, ptrdiff_t stride, const Get &get, boo
     for (size_t c = 0; c < kN; c += L) Col32<kN, Col, kNzR>(d, dst, stride, c, get);
   }
 }
+
+#if V3D_ITX_HAVE_16
+// The 32-bit column pass of an 8x8 block from the rows of the 16-bit row pass (v[i] = row i,
+// 8 int16 lanes; rows >= kNz zero), for Add8x8PerPass when the row results fail the column
+// bound: widened to int32 as the column vectors' columns [c, c + L) need them.
+template <class D, class V16>
+HWY_INLINE hn::Vec<D> Widen16(D d, V16 v, size_t /* c */, hwy::SizeTag<8>) {
+  return hn::PromoteTo(d, v);
+}
+template <class D, class V16>
+HWY_INLINE hn::Vec<D> Widen16(D d, V16 v, size_t c, hwy::SizeTag<4>) {
+  const hn::Half<hn::DFromV<V16>> dh;
+  return hn::PromoteTo(d, c == 0 ? hn::LowerHalf(dh, v) : hn::UpperHalf(dh, v));
+}
+template <class Col, int kNz>
+struct Col32From16 {
+  uint8_t *dst;
+  ptrdiff_t stride;
+  template <class V16>
+  HWY_INLINE void operator()(const V16 *v) const {
+    using D = hn::CappedTag<int32_t, 8>;
+    auto get = [v](size_t i, size_t c) {
+      return Widen16(D(), v[i], c, hwy::SizeTag<hn::MaxLanes(D())>());
+    };
+    Columns<8, Col, kNz>(D(), dst, stride, get, false);
+  }
+};
+#endif
 
 // 2-D transform of an kN x kN block whose non-zero coefficients all lie in rows < kNzR and
 // columns < kNzC. Row transform Row, column transform Col (TxDct / TxAdst).
@@ -548,44 +578,55 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
     else return Add2D<kN, Row, Col, 1, 1>(dst, stride, c);
   }
 #if V3D_ITX_HAVE_16
-  if constexpr (kN <= 8) {
-    constexpr bool kRowAdst = std::is_same<Row, TxAdst>::value;
-    constexpr bool kColAdst = std::is_same<Col, TxAdst>::value;
+  constexpr bool kRowAdst = std::is_same<Row, TxAdst>::value;
+  constexpr bool kColAdst = std::is_same<Col, TxAdst>::value;
+  if constexpr (kN == 4) {
     // ADST_DCT (1) is ADST on columns; DCT_ADST (2) on rows.
-    constexpr int kBound = kInt16Bound[kN == 4 ? 0 : 1][(kColAdst ? 1 : 0) + (kRowAdst ? 2 : 0)];
-    // Where the int32 path already has 8 lanes (AVX2, AVX-512), the 16-bit 8-point ADST in
-    // 128-bit vectors does not pay: only 4x4 and the 8x8 DCT_DCT take it there.
-    constexpr bool kPays = kN == 4 || hn::MaxLanes(hn::ScalableTag<int32_t>()) < 8 ||
-                           (!kRowAdst && !kColAdst);
-    if constexpr (kBound > 0 && kPays) {
+    constexpr int kBound = kInt16Bound[0][(kColAdst ? 1 : 0) + (kRowAdst ? 2 : 0)];
 #if HWY_ARCH_X86
-      // 4x4: the two-register path, with its own bound check.
-      if constexpr (kN == 4) {
-        if (Add4x4x86<kRowAdst, kColAdst>(dst, stride, c, kBound)) return;
-      }
+    // The two-register path, with its own bound check.
+    if (Add4x4x86<kRowAdst, kColAdst, kBound>(dst, stride, c)) return;
+#else
+    if (InBound16<kN>(c, kBound)) return Add2D16<kN, kRowAdst, kColAdst>(dst, stride, c);
 #endif
-      // 8x8 DCT_DCT with every non-zero coefficient in the 2x2 or 4x4 corner, within that
-      // corner's bound: the corner path.
-      if constexpr (kN == 8 && kDctDct) {
-        if (eob <= kN2 / 2) {
-          const int corner = Corner8x8(c);
-          if (corner == 2) return AddCorner8x8<2>(dst, stride, c);
-          if (corner == 4) return AddCorner8x8<4>(dst, stride, c);
-        }
+  }
+  // Where the 32-bit path has 8 lanes (AVX2, AVX-512), ADST_ADST in 128-bit vectors of int16
+  // does not beat it: it stays on the 32-bit path there.
+  constexpr bool kPays8 = hn::MaxLanes(hn::ScalableTag<int32_t>()) < 8 || !(kRowAdst && kColAdst);
+  if constexpr (kN == 8 && kPays8) {
+    // 16-bit lanes: behind the 2-D bound (one cheap check, which the small coefficients of most
+    // real blocks pass), else behind the per-pass bounds (itx_hwy_8x8.h), else the 32-bit path
+    // of the same non-zero square. Blocks dense by the hint skip the 2-D check on x86, as they
+    // mostly fail it; on NEON, where the per-pass checks cost more (two-micro-op Q-form abs and
+    // saturating adds), it stays first.
+    constexpr int kBound = kInt16Bound[1][(kColAdst ? 1 : 0) + (kRowAdst ? 2 : 0)];
+#if HWY_ARCH_X86
+    constexpr bool kDense2d = false;
+#else
+    constexpr bool kDense2d = true;
+#endif
+    if (eob <= kN2 / 2) {
+      // DCT_DCT with every non-zero coefficient in the 2x2 or 4x4 corner, within that corner's
+      // bound: the corner path.
+      if constexpr (kDctDct) {
+        const int corner = Corner8x8(c);
+        if (corner == 2) return AddCorner8x8<2>(dst, stride, c);
+        if (corner == 4) return AddCorner8x8<4>(dst, stride, c);
       }
-      if (InBound16<kN>(c, kBound)) {
-        // 8x8 blocks that are not dense by the hint: the 4x4 corner (DCT rows and columns
-        // skip the zero inputs), or DC only.
-        if constexpr (kN == 8) {
-          if (eob <= kN2 / 2) {
-            const size_t region = NonZeroRegion<kN>(c);
-            if (region == 1 && kDctDct) return AddDc<kN>(dst, stride, c[0]);
-            if (region <= 4) return Add2D16<kN, kRowAdst, kColAdst, 4>(dst, stride, c);
-          }
-        }
-        return Add2D16<kN, kRowAdst, kColAdst>(dst, stride, c);
+      const size_t region = NonZeroRegion<kN>(c);
+      if (region == 1 && kDctDct) return AddDc<kN>(dst, stride, c[0]);
+      if (region <= 4) {
+        if (InBound16<kN>(c, kBound)) return Add2D16<kN, kRowAdst, kColAdst, 4>(dst, stride, c);
+        if (Add8x8PerPass<kRowAdst, kColAdst, 4>(dst, stride, c, Col32From16<Col, 4>{dst, stride}))
+          return;
+        return Add2D<kN, Row, Col, 4, 4>(dst, stride, c);
       }
     }
+    if ((kDense2d || eob <= kN2 / 2) && InBound16<kN>(c, kBound))
+      return Add2D16<kN, kRowAdst, kColAdst>(dst, stride, c);
+    if (Add8x8PerPass<kRowAdst, kColAdst, 8>(dst, stride, c, Col32From16<Col, 8>{dst, stride}))
+      return;
+    return Add2D<kN, Row, Col, 8, 8>(dst, stride, c, false);
   }
 #endif
 #if V3D_ITX_HAVE_16

@@ -42,6 +42,22 @@ namespace hn = hwy::HWY_NAMESPACE;
     (HWY_ARCH_X86 || (HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64))
 #define V3D_ITX_HAVE_16 1
 
+#if HWY_ARCH_X86
+// Constant vectors as loads from memory: from AVX2 on, GCC builds some constants in a general
+// register and broadcasts it, two more shuffle-unit operations per constant on a path whose
+// shuffle units are its bottleneck. (Not const, so that GCC cannot fold the values and must
+// load them; nothing writes them.)
+template <int32_t kV>
+HWY_INLINE __m128i Splat32() {
+  alignas(16) static int32_t kVec[4] = {kV, kV, kV, kV};
+  return _mm_load_si128(reinterpret_cast<const __m128i *>(kVec));
+}
+template <int32_t kV>
+HWY_INLINE __m128i Splat16() {
+  return Splat32<static_cast<int32_t>((static_cast<uint32_t>(kV) & 0xFFFFu) * 0x10001u)>();
+}
+#endif
+
 // Unrounded a*ka + b*kb of N (4 or 8) int16 lanes, as int32: lo = lanes 0..3, hi = lanes 4..7.
 template <size_t N>
 struct Wide {
@@ -90,7 +106,7 @@ HWY_INLINE Wide<N> operator-(Wide<N> x, Wide<N> y) {
 template <size_t N>
 HWY_INLINE hn::Vec128<int16_t, N> Rnd(Wide<N> w) {
 #if HWY_ARCH_X86
-  const __m128i r = _mm_set1_epi32(8192);
+  const __m128i r = Splat32<8192>();
   const __m128i lo = _mm_srai_epi32(_mm_add_epi32(w.lo.raw, r), 14);
   if constexpr (N == 8) {
     const __m128i hi = _mm_srai_epi32(_mm_add_epi32(w.hi.raw, r), 14);
@@ -116,7 +132,12 @@ struct Ops<hn::Simd<int16_t, N, kPow2>> {
   D d;
   HWY_INLINE V Z() const { return hn::Zero(d); }
   // R(x * cos64(16)) = (x * 2c + 2^14) >> 15 with 2c < 2^15.
-  HWY_INLINE V H(V x) const { return hn::MulFixedPoint15(x, hn::Set(d, 2 * kC[16])); }
+  HWY_INLINE V H(V x) const {
+#if HWY_ARCH_X86
+    if constexpr (sizeof(V) == 16) return V{_mm_mulhrs_epi16(x.raw, Splat16<2 * kC[16]>())};
+#endif
+    return hn::MulFixedPoint15(x, hn::Set(d, 2 * kC[16]));
+  }
   // R(a*ka) likewise: every constant passed is a cos64(k), k = 1..31, |2 ka| <= 32728.
   HWY_INLINE V B1(V a, int32_t ka) const {
     return hn::MulFixedPoint15(a, hn::Set(d, static_cast<int16_t>(2 * ka)));
@@ -480,45 +501,43 @@ struct Pass4x4 {
   __m128i a, b;  // [out0 | out1], [out3 | out2]
 };
 
-HWY_INLINE __m128i Pair16(int32_t k0, int32_t k1) {
-  return _mm_set1_epi32(static_cast<int32_t>((static_cast<uint32_t>(k1) << 16) |
-                                             (static_cast<uint32_t>(k0) & 0xFFFFu)));
+template <int32_t k0, int32_t k1>
+HWY_INLINE __m128i Pair16() {
+  return Splat32<static_cast<int32_t>((static_cast<uint32_t>(k1) << 16) |
+                                      (static_cast<uint32_t>(k0) & 0xFFFFu))>();
 }
-HWY_INLINE __m128i Rnd4(__m128i x) {
-  return _mm_srai_epi32(_mm_add_epi32(x, _mm_set1_epi32(8192)), 14);
-}
+HWY_INLINE __m128i Rnd4(__m128i x) { return _mm_srai_epi32(_mm_add_epi32(x, Splat32<8192>()), 14); }
 
 // u: (in0, in2) pairs, w: (in1, in3) pairs.
 template <bool kAdst>
 HWY_INLINE Pass4x4 Run4x4(__m128i u, __m128i w) {
   if constexpr (!kAdst) {
-    const __m128i s0 = Rnd4(_mm_madd_epi16(u, Pair16(kC[16], kC[16])));
-    const __m128i s1 = Rnd4(_mm_madd_epi16(u, Pair16(kC[16], -kC[16])));
-    const __m128i s2 = Rnd4(_mm_madd_epi16(w, Pair16(kC[24], -kC[8])));
-    const __m128i s3 = Rnd4(_mm_madd_epi16(w, Pair16(kC[8], kC[24])));
+    const __m128i s0 = Rnd4(_mm_madd_epi16(u, Pair16<kC[16], kC[16]>()));
+    const __m128i s1 = Rnd4(_mm_madd_epi16(u, Pair16<kC[16], -kC[16]>()));
+    const __m128i s2 = Rnd4(_mm_madd_epi16(w, Pair16<kC[24], -kC[8]>()));
+    const __m128i s3 = Rnd4(_mm_madd_epi16(w, Pair16<kC[8], kC[24]>()));
     const __m128i p = _mm_packs_epi32(s0, s1), q = _mm_packs_epi32(s3, s2);
     return Pass4x4{_mm_add_epi16(p, q), _mm_sub_epi16(p, q)};
   } else {
-    const __m128i o0 = _mm_add_epi32(_mm_madd_epi16(u, Pair16(kS1, kS4)),
-                                     _mm_madd_epi16(w, Pair16(kS3, kS2)));
-    const __m128i o1 = _mm_add_epi32(_mm_madd_epi16(u, Pair16(kS2, -kS1)),
-                                     _mm_madd_epi16(w, Pair16(kS3, -kS4)));
-    const __m128i o2 = _mm_add_epi32(_mm_madd_epi16(u, Pair16(kS3, -kS3)),
-                                     _mm_madd_epi16(w, Pair16(0, kS3)));
-    const __m128i o3 = _mm_add_epi32(_mm_madd_epi16(u, Pair16(kS1 + kS2, kS4 - kS1)),
-                                     _mm_madd_epi16(w, Pair16(-kS3, kS2 - kS4)));
+    const __m128i o0 = _mm_add_epi32(_mm_madd_epi16(u, Pair16<kS1, kS4>()),
+                                     _mm_madd_epi16(w, Pair16<kS3, kS2>()));
+    const __m128i o1 = _mm_add_epi32(_mm_madd_epi16(u, Pair16<kS2, -kS1>()),
+                                     _mm_madd_epi16(w, Pair16<kS3, -kS4>()));
+    const __m128i o2 = _mm_add_epi32(_mm_madd_epi16(u, Pair16<kS3, -kS3>()),
+                                     _mm_madd_epi16(w, Pair16<0, kS3>()));
+    const __m128i o3 = _mm_add_epi32(_mm_madd_epi16(u, Pair16<kS1 + kS2, kS4 - kS1>()),
+                                     _mm_madd_epi16(w, Pair16<-kS3, kS2 - kS4>()));
     return Pass4x4{_mm_packs_epi32(Rnd4(o0), Rnd4(o1)), _mm_packs_epi32(Rnd4(o3), Rnd4(o2))};
   }
 }
 
 // 4x4 block (row transform kRowAdst, column kColAdst) added to dst, Round2 by 4, when every
-// coefficient lies in [-bound, bound]; returns false, having written nothing, otherwise.
-template <bool kRowAdst, bool kColAdst>
-HWY_INLINE bool Add4x4x86(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, int bound) {
+// coefficient lies in [-kBound, kBound]; returns false, having written nothing, otherwise.
+template <bool kRowAdst, bool kColAdst, int kBound>
+HWY_INLINE bool Add4x4x86(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs) {
   const __m128i c01 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(coeffs));
   const __m128i c23 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(coeffs + 8));
-  const __m128i bv = _mm_set1_epi16(static_cast<int16_t>(bound));
-  const __m128i nbv = _mm_set1_epi16(static_cast<int16_t>(-bound));
+  const __m128i bv = Splat16<kBound>(), nbv = Splat16<-kBound>();
   const __m128i big = _mm_or_si128(_mm_cmpgt_epi16(_mm_max_epi16(c01, c23), bv),
                                    _mm_cmpgt_epi16(nbv, _mm_min_epi16(c01, c23)));
   if (_mm_movemask_epi8(big) != 0) return false;
@@ -534,7 +553,7 @@ HWY_INLINE bool Add4x4x86(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
   const Pass4x4 cols = Run4x4<kColAdst>(_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b));
   // cols.a = [row 0 | row 1], cols.b = [row 3 | row 2] of the residual; Round2(x, 4) as one
   // rounding multiply by 2^11.
-  const __m128i rnd = _mm_set1_epi16(1 << 11);
+  const __m128i rnd = Splat16<1 << 11>();
   uint8_t *p0 = dst, *p1 = dst + stride, *p2 = dst + 2 * stride, *p3 = dst + 3 * stride;
   auto load2 = [](const uint8_t *lo, const uint8_t *hi) {
     int32_t x, y;

@@ -10,7 +10,7 @@
 // product sums in int32 and rounding them back (e.g. x86 pmaddwd + packssdw, NEON vmull/vmlal +
 // vrshrn), and applying the final Round2(x, s) without overflow (pmulhrsw / vqrdmulh by
 // 2^(15-s)), computes the reference's result exactly. Blocks with any |c| > B take the 32-bit
-// path. 0: no 16-bit path for that pair.
+// path (8x8: after trying the per-pass bounds, kInt16BoundL1). 0: no 16-bit path for that pair.
 //
 // Proof: tests/test_vp9_itx_bound.cpp runs the reference's own 1-D code on an affine-arithmetic
 // type (each value = a linear form in the n*n coefficients plus an interval for the rounding
@@ -25,7 +25,7 @@ namespace vp9 {
 // [tx_size][tx_type], tx_type in DCT_DCT, ADST_DCT, DCT_ADST, ADST_ADST.
 constexpr int kInt16Bound[4][4] = {
     {4400, 4000, 4500, 4080},  // 4x4
-    {1170, 850, 1210, 880},    // 8x8
+    {1170, 850, 1210, 880},    // 8x8 (first check; then the per-pass bounds, kInt16BoundL1)
     {0, 0, 0, 0},              // 16x16: no 16-bit path yet
     {0, 0, 0, 0},  // 32x32: no 16-bit path
 };
@@ -55,6 +55,23 @@ constexpr int kInt16Bound1d[4][2] = {
 // T x T square, each row has T non-zero inputs, and so does each column (the rows from T on
 // transform to zero). Fewer inputs add into each value, so these are larger.
 constexpr int kInt16Bound1dCorner16[2][2] = {{8990, 8000}, {4640, 4200}};
+
+// [tx_size][0 = DCT, 1 = ADST]: the per-pass L1 bound B1. For every input vector whose
+// absolute values sum to at most B1, the reference's n-point 1-D transform keeps every value it
+// forms by an addition, subtraction, negation or rnd14 (its outputs included) inside int16 and
+// every product sum inside int32 (proven as above with the n inputs as the variables: a value
+// sum_i a_i x_i + e is at most max_i |a_i| * sum_i |x_i| + |e|). So a pass, rows or columns,
+// runs in 16-bit lanes once the inputs of each of its 1-D transforms are checked against the
+// bound of that transform: the coefficients of each row for the row pass, the row results of
+// each column for the column pass; the final Round2 of an int16 value is exact as a rounding
+// multiply. Unlike a bound on the largest |input|, the sum admits the few large values of the
+// transformed real residuals. 0: no per-pass path.
+constexpr int kInt16BoundL1[4][2] = {
+    {0, 0},          // 4-point
+    {23620, 23270},  // 8-point
+    {0, 0},          // 16-point
+    {0, 0},          // 32-point (DCT only)
+};
 
 // The 8x8 DCT_DCT blocks whose non-zero coefficients all lie in the top-left 2x2 ([0]) or 4x4
 // ([1]) square: the bound of kInt16Bound proven over those blocks only (the other coefficients
