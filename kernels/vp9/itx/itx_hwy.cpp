@@ -495,49 +495,28 @@ HWY_INLINE bool OnlyDc(const int16_t *c) {
 
 #if V3D_ITX_HAVE_16
 // The 16-bit row pass of a 16x16 block whose non-zero coefficients lie in the top-left kNz x
-// kNz square and are within the row bound; the columns in 16-bit lanes, else in 32-bit lanes.
-// Not inlined: its row buffer would otherwise enlarge the frame of every call of ItxAdd,
-// DC-only ones included.
+// kNz square, where the rows pass its per-pass bound (else false, nothing written); the
+// columns in 16-bit lanes, else in 32-bit lanes. Not inlined: its row buffer would otherwise
+// enlarge the frame of every call of ItxAdd, DC-only ones included.
 template <class Row, class Col, int kNz>
-HWY_NOINLINE void Add16x16Rows16(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
+HWY_NOINLINE bool Add16x16Rows16(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
   constexpr bool kRowAdst = std::is_same<Row, TxAdst>::value;
   constexpr bool kColAdst = std::is_same<Col, TxAdst>::value;
   HWY_ALIGN int16_t rows[16 * 16];
-  if (Add16x16Int16<kRowAdst, kColAdst, kNz>(dst, stride, c, rows)) return;
+  const Int16Result r = Add16x16Int16<kRowAdst, kColAdst, kNz>(dst, stride, c, rows);
+  if (r != Int16Result::kColumnsFailed) return r == Int16Result::kDone;
   using D = hn::CappedTag<int32_t, 16>;
   Columns<16, Col, kNz>(D(), dst, stride, FromBuffer16<16, D>{rows}, false);
+  return true;
 }
 
-// True iff every coefficient of the top-left kT x kT square of a 16x16 block lies in [-b, b].
-template <size_t kT>
-HWY_INLINE bool SquareInBound(const int16_t *c, int b) {
-  if constexpr (kT == 16) {
-    return InBound16<16>(c, b);
-  } else {
-    const hn::CappedTag<int16_t, kT> d;
-    auto mx = hn::LoadU(d, c), mn = mx;
-    V3D_UNROLL
-    for (size_t i = 1; i < kT; i++) {
-      const auto v = hn::LoadU(d, c + 16 * i);
-      mx = hn::Max(mx, v);
-      mn = hn::Min(mn, v);
-    }
-    const auto big = hn::Or(hn::Gt(mx, hn::Set(d, static_cast<int16_t>(b))),
-                            hn::Lt(mn, hn::Set(d, static_cast<int16_t>(-b))));
-    return hn::AllFalse(d, big);
-  }
-}
-
-// 16x16 blocks within the row transform's 1-D bound (kInt16Bound1d, or kInt16Bound1dCorner16
-// for the 4x4 and 8x8 corners, whose rows have 4 or 8 non-zero inputs) take the 16-bit row pass;
-// returns false, having written nothing, for the others, for DC only (left to the caller) and,
-// on AVX-512, for the full block.
+// 16x16 blocks whose rows pass the row transform's per-pass L1 bound (kInt16BoundL1; the 4x4
+// and 8x8 corners skip their zero inputs) take the 16-bit row pass; returns false, having
+// written nothing, for the others, for DC only (left to the caller) and, on AVX-512, for the
+// full block.
 template <class Row, class Col>
 HWY_INLINE bool Try16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   constexpr bool kDctDct = std::is_same<Row, TxDct>::value && std::is_same<Col, TxDct>::value;
-  constexpr int kT = std::is_same<Row, TxAdst>::value ? 1 : 0;
-  constexpr int kB = kInt16Bound1d[2][kT];
-  constexpr int kB4 = kInt16Bound1dCorner16[0][kT], kB8 = kInt16Bound1dCorner16[1][kT];
   // Where one int32 vector holds a whole row (AVX-512) the full block's 32-bit path is as fast
   // as the 16-bit one in 256-bit vectors: only the corners take it there.
   constexpr bool kFull32 = hn::MaxLanes(hn::ScalableTag<int32_t>()) >= 16;
@@ -550,18 +529,11 @@ HWY_INLINE bool Try16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int e
         return true;
       }
     }
-    if (!SquareInBound<4>(c, kB4)) return false;
-    Add16x16Rows16<Row, Col, 4>(dst, stride, c);
-  } else if (region <= 8) {
-    if (!SquareInBound<8>(c, kB8)) return false;
-    Add16x16Rows16<Row, Col, 8>(dst, stride, c);
-  } else if constexpr (!kFull32) {
-    if (!SquareInBound<16>(c, kB)) return false;
-    Add16x16Rows16<Row, Col, 16>(dst, stride, c);
-  } else {
-    return false;
+    return Add16x16Rows16<Row, Col, 4>(dst, stride, c);
   }
-  return true;
+  if (region <= 8) return Add16x16Rows16<Row, Col, 8>(dst, stride, c);
+  if constexpr (!kFull32) return Add16x16Rows16<Row, Col, 16>(dst, stride, c);
+  return false;
 }
 #endif
 

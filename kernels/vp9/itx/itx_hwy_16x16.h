@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// 16x16 VP9 inverse transforms with both passes in 16-bit lanes, behind the per-pass 1-D bounds
-// of itx_int16_bound.h (kInt16Bound1d): the caller has checked every coefficient against the
-// row transform's bound; the row results, still in registers, are checked here against the
-// column transform's bound, and the block goes back to the caller (nothing written) when one
-// is outside it. Per-target header: included by itx_hwy.cpp after itx_hwy_16.h.
+// 16x16 VP9 inverse transforms with both passes in 16-bit lanes, behind the per-pass L1 bounds
+// of itx_int16_bound.h (kInt16BoundL1, as the 8x8 path of itx_hwy_8x8.h): the row pass runs in
+// int16 when the |coefficients| of every row sum to within the row transform's bound, the
+// column pass when the |row results| of every column sum to within the column transform's.
+// Both sums are vertical (lane-wise) after the in-register transposes the passes do anyway.
+// Per-target header: included by itx_hwy.cpp after itx_hwy_16.h and itx_hwy_8x8.h.
 //
-// Exactness: with every row input within the row bound, the 16-point row transform keeps every
-// value the reference forms by an addition, subtraction or rounding inside int16 and every
-// product sum inside int32 (the 1-D proof in tests/test_vp9_itx_bound.cpp), so the int16 row
-// results equal the reference's; the same holds for the columns once their inputs (the row
-// results) pass the column bound. The final Round2(x, 6) is one rounding multiply by 2^9, exact
-// on any int16 value. The DCT is itx_hwy_1d.h's Idct16 on itx_hwy_16.h's int16 Ops; the ADST is
-// written here with its unrounded product sums held in pairs of int32 vectors (Wide16).
+// Exactness: inside its L1 bound the 16-point 1-D transform keeps every value the reference
+// forms by an addition, subtraction or rounding inside int16 and every product sum inside int32
+// (the 1-D proof in tests/test_vp9_itx_bound.cpp, which also shows that the bound is the same
+// with the inputs from 4 or 8 on zero), so the int16 row results equal the reference's, and the
+// column check tests the reference's own row results. The final Round2(x, 6) is one rounding
+// multiply by 2^9, exact on any int16 value. The DCT is itx_hwy_1d.h's Idct16 on itx_hwy_16.h's
+// int16 Ops; the ADST is written here with its unrounded product sums held in pairs of int32
+// vectors (Wide16).
 //
 // Layout: 16 lanes (AVX2 and AVX-512, in 256-bit vectors: the block is 16 registers, lane =
 // column of a row, transposed in registers between the passes) or 8 lanes (SSSE3, SSE4, NEON:
@@ -226,18 +228,6 @@ HWY_INLINE void Transpose16x16(D d, V *v) {
   }
 }
 
-// True iff every lane of v[0..kRows) lies in [-b, b].
-template <size_t kRows, class D, class V = hn::Vec<D>>
-HWY_INLINE bool RowsInBound(D d, const V *v, int16_t b) {
-  V mx = v[0], mn = v[0];
-  V3D_UNROLL
-  for (size_t i = 1; i < kRows; i++) {
-    mx = hn::Max(mx, v[i]);
-    mn = hn::Min(mn, v[i]);
-  }
-  return hn::AllFalse(d, hn::Or(hn::Gt(mx, hn::Set(d, b)), hn::Lt(mn, hn::Set(d, -b))));
-}
-
 // Round2(v[i], 6) added to row i of dst, columns [c, c + lanes), with unsigned saturation.
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE void RoundAdd16(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const V *v) {
@@ -251,37 +241,60 @@ HWY_INLINE void RoundAdd16(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const 
   }
 }
 
+// Saturating sum of the |values| of v[0..kRows) added to acc, per lane (uint16 lanes; |-32768|
+// = 32768).
+template <size_t kRows, class D, class V = hn::Vec<D>>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<D>> AddAbs(D, const V *v,
+                                                   hn::Vec<hn::RebindToUnsigned<D>> acc) {
+  const hn::RebindToUnsigned<D> du;
+  V3D_UNROLL
+  for (size_t i = 0; i < kRows; i++) acc = hn::SaturatedAdd(acc, hn::BitCast(du, hn::Abs(v[i])));
+  return acc;
+}
+
+// True iff every lane of s is at most kB.
+template <int kB, class DU, class VU = hn::Vec<DU>>
+HWY_INLINE bool LanesWithin(DU du, VU s) {
+  VU b = hn::Set(du, static_cast<uint16_t>(kB));
+#if HWY_ARCH_X86
+  // A load, not a broadcast (itx_hwy_16.h), where the vector is 128 bits.
+  if constexpr (sizeof(VU) == 16) b = hn::BitCast(du, hn::Vec<hn::RebindToSigned<DU>>{Splat16<kB>()});
+#endif
+  return hn::AllTrue(du, hn::Eq(hn::SaturatedSub(s, b), hn::Zero(du)));
+}
+
+// What Add16x16Int16 did: kRowsFailed: nothing (the caller runs the 32-bit path); kDone: the
+// block is added to dst; kColumnsFailed: nothing written, rows holds the row results.
+enum class Int16Result { kRowsFailed, kDone, kColumnsFailed };
+
 // 16x16 block, row transform kRowAdst, column transform kColAdst, non-zero coefficients in the
-// top-left kNz x kNz square, every coefficient within the row transform's 1-D bound for kNz
-// non-zero inputs (kInt16Bound1dCorner16 for kNz = 4, 8, else kInt16Bound1d; checked by the
-// caller). Returns false, having written nothing to dst, when a row result
-// exceeds the column transform's bound; rows then holds the row results (the reference's:
-// the row pass is exact inside the row bound), row-major, rows from kNz on not written, for the
-// caller's 32-bit column pass.
+// top-left kNz x kNz square. The row pass runs when every row's |coefficients| sum to within
+// the row transform's L1 bound, the column pass when every column's |row results| do;
+// otherwise rows holds the row results (the reference's: the row pass is exact inside its
+// bound), row-major, rows from kNz on not written, for the caller's 32-bit column pass.
 template <bool kRowAdst, bool kColAdst, int kNz>
-HWY_NOINLINE bool Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
-                                int16_t *rows) {
+HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
+                                       int16_t *rows) {
   const hn::CappedTag<int16_t, 16> d;
+  const hn::RebindToUnsigned<decltype(d)> du;
   using V = hn::Vec<decltype(d)>;
   constexpr size_t L = hn::MaxLanes(d);
   constexpr size_t kR = static_cast<size_t>(kNz);
-  // The column bound for kNz non-zero inputs per column (rows from kNz on are zero).
-  constexpr int16_t kColB = static_cast<int16_t>(
-      kNz <= 4   ? kInt16Bound1dCorner16[0][kColAdst ? 1 : 0]
-      : kNz <= 8 ? kInt16Bound1dCorner16[1][kColAdst ? 1 : 0]
-                 : kInt16Bound1d[2][kColAdst ? 1 : 0]);
-  static_assert(kColB > 0 && kInt16Bound1d[2][kRowAdst ? 1 : 0] > 0, "proven bounds");
+  constexpr int kRowB = kInt16BoundL1[2][kRowAdst ? 1 : 0];
+  constexpr int kColB = kInt16BoundL1[2][kColAdst ? 1 : 0];
+  static_assert(kRowB > 0 && kColB > 0, "proven bounds");
   if constexpr (L == 16) {
     V v[16];
     V3D_UNROLL
     for (size_t i = 0; i < 16; i++) v[i] = i < kR ? hn::LoadU(d, coeffs + 16 * i) : hn::Zero(d);
-    Transpose16x16(d, v);  // v[k] lane i = coefficient (i, k)
+    Transpose16x16(d, v);  // v[k] lane i = coefficient (i, k); zero from column kNz on
+    if (!LanesWithin<kRowB>(du, AddAbs<kR>(d, v, hn::Zero(du)))) return Int16Result::kRowsFailed;
     Run16Point<kRowAdst, kNz>(d, v);
     Transpose16x16(d, v);  // v[i] = row i of the intermediate (zero from kR on)
-    if (!RowsInBound<kR>(d, v, kColB)) {
+    if (!LanesWithin<kColB>(du, AddAbs<kR>(d, v, hn::Zero(du)))) {
       V3D_UNROLL
       for (size_t i = 0; i < kR; i++) hn::StoreU(v[i], d, rows + 16 * i);
-      return false;
+      return Int16Result::kColumnsFailed;
     }
     Run16Point<kColAdst, kNz>(d, v);
     RoundAdd16(d, dst, stride, 0, v);
@@ -300,6 +313,10 @@ HWY_NOINLINE bool Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int16_t *c
       }
       Transpose16(d, a);  // a[k] lane i = coefficient (8g + i, k)
       if constexpr (kR > 8) Transpose16(d, a + 8);
+      // Lane i: row 8g + i's sum (columns from kNz on are zero).
+      auto s = AddAbs<kR < 8 ? kR : 8>(d, a, hn::Zero(du));
+      if constexpr (kR > 8) s = AddAbs<8>(d, a + 8, s);
+      if (!LanesWithin<kRowB>(du, s)) return Int16Result::kRowsFailed;
       Run16Point<kRowAdst, kNz>(d, a);
       Transpose16(d, a);
       Transpose16(d, a + 8);
@@ -311,20 +328,21 @@ HWY_NOINLINE bool Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int16_t *c
     }
     V3D_UNROLL
     for (size_t i = 8 * kGroups; i < 16; i++) lft[i] = rgt[i] = hn::Zero(d);
-    if (!RowsInBound<kR>(d, lft, kColB) || !RowsInBound<kR>(d, rgt, kColB)) {
+    if (!LanesWithin<kColB>(du, AddAbs<kR>(d, lft, hn::Zero(du))) ||
+        !LanesWithin<kColB>(du, AddAbs<kR>(d, rgt, hn::Zero(du)))) {
       V3D_UNROLL
       for (size_t i = 0; i < kR; i++) {
         hn::StoreU(lft[i], d, rows + 16 * i);
         hn::StoreU(rgt[i], d, rows + 16 * i + 8);
       }
-      return false;
+      return Int16Result::kColumnsFailed;
     }
     Run16Point<kColAdst, kNz>(d, lft);
     RoundAdd16(d, dst, stride, 0, lft);
     Run16Point<kColAdst, kNz>(d, rgt);
     RoundAdd16(d, dst, stride, 8, rgt);
   }
-  return true;
+  return Int16Result::kDone;
 }
 
 #endif  // V3D_ITX_HAVE_16

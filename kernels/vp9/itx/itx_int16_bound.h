@@ -69,7 +69,7 @@ constexpr int kInt16Bound1dCorner16[2][2] = {{8990, 8000}, {4640, 4200}};
 constexpr int kInt16BoundL1[4][2] = {
     {0, 0},          // 4-point
     {23620, 23270},  // 8-point
-    {0, 0},          // 16-point
+    {23270, 23180},  // 16-point (the same with the inputs from 4 or 8 on zero: 16x16 corners)
     {0, 0},          // 32-point (DCT only)
 };
 
