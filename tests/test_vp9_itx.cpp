@@ -230,24 +230,39 @@ const char *source_name(int s) {
                               : "column-bound-outside";
 }
 
-// 8x8, around the row pass's per-pass bound R (kInt16BoundL1 of the row transform, a bound on
-// each row's sum of |coefficients|): the non-zero corner x corner square's rows sum to R
-// exactly or to a random value below it; outside, one of them to R + 1.
-int make_rowsum_coeffs_8x8(Rng &rng, const TxPair &p, int corner, bool outside,
-                           int16_t *coeffs) {
-  const int rb = v3d::vp9::kInt16BoundL1[1][p.tx_type >= 2 ? 1 : 0];
+// 16x16: the smallest of the squares 1, 4, 8, 16 holding every non-zero coefficient (the
+// kernels' region classes), and the 16-bit path's 1-D bounds for it (rows: adst = the row
+// transform; columns: the column transform).
+int region16(const int16_t *c) {
+  int m = -1;
+  for (int k = 0; k < 256; k++)
+    if (c[k]) m = std::max(m, std::max(k / 16, k % 16));
+  return m < 1 ? 1 : m < 4 ? 4 : m < 8 ? 8 : 16;
+}
+int bound16(bool adst, int region) {
+  return region <= 4   ? v3d::vp9::kInt16Bound1dCorner16[0][adst]
+         : region <= 8 ? v3d::vp9::kInt16Bound1dCorner16[1][adst]
+                       : v3d::vp9::kInt16Bound1d[2][adst];
+}
+
+// 8x8 and 16x16, around the row pass's per-pass bound R (kInt16BoundL1 of the row transform, a
+// bound on each row's sum of |coefficients|): the non-zero corner x corner square's rows sum to
+// R exactly or to a random value below it; outside, one of them to R + 1.
+int make_rowsum_coeffs(Rng &rng, const TxPair &p, int corner, bool outside, int16_t *coeffs) {
+  const int n = tx_n(p.tx_size);
+  const int rb = v3d::vp9::kInt16BoundL1[p.tx_size][p.tx_type >= 2 ? 1 : 0];
   const int over = outside ? rng.range(0, corner - 1) : -1;
-  std::fill(coeffs, coeffs + 64, int16_t{0});
+  std::fill(coeffs, coeffs + n * n, int16_t{0});
   for (int i = 0; i < corner; i++) {
     int left = i == over ? rb + 1 : rng.range(0, 1) ? rb : rng.range(0, rb);
     for (int j = 0; j < corner; j++) {
       const int v = j == corner - 1 ? left : rng.range(0, left);
-      coeffs[i * 8 + j] = static_cast<int16_t>(rng.range(0, 1) ? v : -v);
+      coeffs[i * n + j] = static_cast<int16_t>(rng.range(0, 1) ? v : -v);
       left -= v;
     }
   }
   int eob = 0;
-  for (int k = 0; k < 64; k++)
+  for (int k = 0; k < n * n; k++)
     if (coeffs[k]) eob = k + 1;  // a raster eob: only a hint
   return eob;
 }
@@ -266,13 +281,21 @@ int make_bound_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs) 
   // 8x8 (but the DCT_DCT corner path's corners): half around the 2-D bound, half around the
   // row pass's per-pass bound.
   if (p.tx_size == 1 && !(p.tx_type == 0 && corner <= 4) && rng.range(0, 1))
-    return make_rowsum_coeffs_8x8(rng, p, corner, outside, coeffs);
+    return make_rowsum_coeffs(rng, p, corner, outside, coeffs);
+  // 16x16: half around the row pass's per-pass bound.
+  if (p.tx_size == 2 && rng.range(0, 1)) return make_rowsum_coeffs(rng, p, corner, outside, coeffs);
   // 8x8 DCT_DCT corners of up to 2x2 / 4x4 have their own, larger bound (the corner path).
   if (p.tx_size == 1 && p.tx_type == 0 && corner <= 4)
     b = v3d::vp9::kInt16CornerBound8x8[corner <= 2 ? 0 : 1];
-  // 16x16 DCT_DCT corners of 2x2 to 4x4 likewise (a 1x1 corner is DC only, its own path).
-  if (p.tx_size == 2 && p.tx_type == 0 && corner >= 2 && corner <= 4)
-    b = v3d::vp9::kInt16CornerBound16x16;
+  // 16x16: the row transform's 1-D bound (kInt16Bound1d), where both passes may run in 16-bit
+  // lanes; DCT_DCT corners of 2x2 to 4x4 half the time at the corner path's bound instead (a
+  // 1x1 corner is DC only, its own path).
+  const int row_bound = bound16(p.tx_type == 2 || p.tx_type == 3, corner);
+  if (p.tx_size == 2 && row_bound > 0) {
+    b = row_bound;
+    if (p.tx_type == 0 && corner >= 2 && corner <= 4 && rng.range(0, 1))
+      b = v3d::vp9::kInt16CornerBound16x16;
+  }
   std::fill(coeffs, coeffs + n * n, int16_t{0});
   for (int i = 0; i < corner; i++)
     for (int j = 0; j < corner; j++) {
@@ -305,39 +328,43 @@ int row_pass_max(const TxPair &p, const int16_t *coeffs) {
   return m;
 }
 
-// Largest sum of |row results| of a column of the reference's 8x8 row pass (the column pass's
-// per-pass check).
-int column_sum_max_8x8(const TxPair &p, const int16_t *coeffs) {
+// Largest sum of |row results| of a column of the reference's 8x8 or 16x16 row pass (the
+// column pass's per-pass check).
+int column_sum_max(const TxPair &p, const int16_t *coeffs) {
   namespace ref = v3d::vp9::ref;
+  const int n = tx_n(p.tx_size);
   const bool row_adst = p.tx_type == 2 || p.tx_type == 3;
-  int32_t in[8], out[8];
-  int sum[8] = {};
-  for (int i = 0; i < 8; i++) {
-    for (int j = 0; j < 8; j++) in[j] = coeffs[i * 8 + j];
-    row_adst ? ref::iadst8(in, out) : ref::idct8(in, out);
-    for (int j = 0; j < 8; j++) sum[j] += std::abs(out[j]);
+  int32_t in[16], out[16];
+  int sum[16] = {};
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++) in[j] = coeffs[i * n + j];
+    if (n == 8) row_adst ? ref::iadst8(in, out) : ref::idct8(in, out);
+    else row_adst ? ref::iadst16(in, out) : ref::idct16(in, out);
+    for (int j = 0; j < n; j++) sum[j] += std::abs(out[j]);
   }
-  return *std::max_element(sum, sum + 8);
+  return *std::max_element(sum, sum + n);
 }
 
-// 8x8, around the column pass's per-pass bound C (kInt16BoundL1 of the column transform) with
-// every row inside the row pass's bound R: a random square corner of coefficients +-v (random
-// signs), each row summing to at most R, v chosen by bisection so that the largest column sum
-// of the reference's row results is the largest one <= C (inside: both passes in 16-bit
-// lanes) or just above C (outside: the row check passes, the column check fails).
-// *straddled counts the cases verified on the wanted side.
-int make_column_coeffs_8x8(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs,
+// 8x8 and 16x16, around the column pass's per-pass bound C (kInt16BoundL1 of the column
+// transform) with every row inside the row pass's bound R: a random square corner of
+// coefficients +-v (random signs), each row summing to at most R, v chosen by bisection so that
+// the largest column sum of the reference's row results is the largest one <= C (inside: both
+// passes in 16-bit lanes) or just above C (outside: the row check passes, the column check
+// fails). *straddled counts the cases verified on the wanted side.
+int make_column_sum_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs,
                            int *straddled) {
+  const int n = tx_n(p.tx_size);
   const bool row_adst = p.tx_type >= 2, col_adst = p.tx_type == 1 || p.tx_type == 3;
-  const int rb = v3d::vp9::kInt16BoundL1[1][row_adst], cb = v3d::vp9::kInt16BoundL1[1][col_adst];
-  const int corner = rng.range(0, 1) ? 8 : rng.range(4, 8);
-  int sign[64];
+  const int rb = v3d::vp9::kInt16BoundL1[p.tx_size][row_adst];
+  const int cb = v3d::vp9::kInt16BoundL1[p.tx_size][col_adst];
+  const int corner = rng.range(0, 1) ? n : rng.range(n / 2, n);
+  int sign[256];
   for (int &s : sign) s = rng.range(0, 1) ? 1 : -1;
-  std::fill(coeffs, coeffs + 64, int16_t{0});
+  std::fill(coeffs, coeffs + n * n, int16_t{0});
   auto max_with = [&](int v) {
     for (int i = 0; i < corner; i++)
-      for (int j = 0; j < corner; j++) coeffs[i * 8 + j] = static_cast<int16_t>(sign[i * 8 + j] * v);
-    return column_sum_max_8x8(p, coeffs);
+      for (int j = 0; j < corner; j++) coeffs[i * n + j] = static_cast<int16_t>(sign[i * n + j] * v);
+    return column_sum_max(p, coeffs);
   };
   int lo = 0, hi = rb / corner;  // max_with(lo) <= cb; max_with(hi) > cb wanted
   if (max_with(lo) <= cb && max_with(hi) > cb) {
@@ -351,33 +378,59 @@ int make_column_coeffs_8x8(Rng &rng, const TxPair &p, bool outside, int16_t *coe
     max_with(rng.range(0, hi));
   }
   int eob = 0;
-  for (int k = 0; k < 64; k++)
+  for (int k = 0; k < n * n; k++)
     if (coeffs[k]) eob = k + 1;  // a raster eob: only a hint
   return eob;
 }
 
-// Around the 16-bit column pass's bound B (kInt16ColumnBound; 16x16 and 32x32 pairs with DCT
-// columns; the others get int16-bound inputs): a random corner of small coefficients plus one
-// coefficient v chosen by bisection so that the reference's largest row-pass result is the
-// largest one <= B (inside: the 16-bit column pass) or just above B (outside: the 32-bit one).
-// *straddled counts the cases whose row-pass maximum was verified on the wanted side.
-int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs, int *straddled) {
+// Around the 16-bit column pass's bound B (kInt16ColumnBound for DCT columns of 16x16 and
+// 32x32, kInt16Bound1d for 16x16 ADST columns; the other pairs get int16-bound inputs): a random
+// corner of small coefficients plus either one coefficient v or (16x16, half the cases) one row
+// of the corner at +-v, v chosen by bisection so that the reference's largest row-pass result
+// is the largest one <= B (inside: the 16-bit column pass) or just above B (outside: the 32-bit
+// one). The row form keeps v within the row transform's 1-D bound, so the 16-bit row pass runs
+// and its column check is what decides. *straddled counts the cases whose row-pass maximum was
+// verified on the wanted side; *row_in those of the row form.
+int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs, int *straddled,
+                       int *row_in) {
   const int n = tx_n(p.tx_size);
   const bool col_dct = p.tx_type == 0 || p.tx_type == 2;
-  if (p.tx_size == 1) return make_column_coeffs_8x8(rng, p, outside, coeffs, straddled + 2);
-  if (p.tx_size < 2 || !col_dct) return make_bound_coeffs(rng, p, outside, coeffs);
-  const int b = v3d::vp9::kInt16ColumnBound[p.tx_size];
+  const bool row_adst = p.tx_type == 2 || p.tx_type == 3;
+  int b = p.tx_size < 2        ? 0
+          : col_dct            ? v3d::vp9::kInt16ColumnBound[p.tx_size]
+          : p.tx_size == 2     ? v3d::vp9::kInt16Bound1d[2][1]
+                               : 0;
+  if (p.tx_size == 1) return make_column_sum_coeffs(rng, p, outside, coeffs, straddled + 2);
+  if (p.tx_size == 2 && rng.range(0, 1))
+    return make_column_sum_coeffs(rng, p, outside, coeffs, straddled + 4);
+  if (b == 0) return make_bound_coeffs(rng, p, outside, coeffs);
   const int corner = rng.range(1, n);
   std::fill(coeffs, coeffs + n * n, int16_t{0});
   for (int i = 0; i < corner; i++)
     for (int j = 0; j < corner; j++) coeffs[i * n + j] = static_cast<int16_t>(rng.range(-8, 8));
   const int r = rng.range(0, corner - 1), c = rng.range(0, corner - 1);
   const int sign = rng.range(0, 1) ? 1 : -1;
+  const bool row_form = p.tx_size == 2 && corner > 1 && rng.range(0, 1);
+  int signs[16];
+  for (int j = 0; j < 16; j++) signs[j] = rng.range(0, 1) ? 1 : -1;
   auto max_with = [&](int v) {
-    coeffs[r * n + c] = static_cast<int16_t>(sign * v);
+    if (row_form) {
+      for (int j = 0; j < corner; j++) coeffs[r * n + j] = static_cast<int16_t>(signs[j] * v);
+    } else {
+      coeffs[r * n + c] = static_cast<int16_t>(sign * v);
+    }
     return row_pass_max(p, coeffs);
   };
-  int lo = 0, hi = 32767;  // max_with(lo) <= b (tiny values), max_with(hi) > b
+  // The row form: the bounds of the block's region (v = 1 stands for every v > 0).
+  int row_bound = 0;
+  if (row_form) {
+    max_with(1);
+    const int region = region16(coeffs);
+    row_bound = bound16(row_adst, region);
+    b = bound16(!col_dct, region);
+  }
+  // max_with(lo) <= b (tiny values), max_with(hi) > b
+  int lo = 0, hi = row_form ? row_bound : 32767;
   if (max_with(lo) <= b && max_with(hi) > b) {
     while (hi - lo > 1) {
       const int mid = (lo + hi) / 2;
@@ -385,6 +438,7 @@ int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs,
     }
     const int m = max_with(outside ? hi : lo);
     *straddled += outside ? m > b : m <= b;
+    *row_in += row_form && (outside ? m > b : m <= b);
   } else {
     max_with(0);
   }
@@ -395,8 +449,9 @@ int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs,
 }
 
 // Cases of the column-bound sources verified inside / outside the bound: [0, 1] 16x16 and 32x32
-// (kInt16ColumnBound), [2, 3] 8x8 (the per-pass column bound).
-int g_straddled[4];
+// (kInt16ColumnBound, kInt16Bound1d), [2, 3] 8x8 and [4, 5] 16x16 (the per-pass L1 column
+// bound); of [0, 1], the cases whose coefficients were within the 16x16 row bound (row form).
+int g_straddled[6], g_row_in[2];
 
 // One case on the current target; returns false (after printing) on a mismatch.
 bool run_case(const char *target, const TxPair &p, int source, int it) {
@@ -415,7 +470,8 @@ bool run_case(const char *target, const TxPair &p, int source, int it) {
   else if (source == kSrcBoundIn || source == kSrcBoundOut)
     eob = make_bound_coeffs(rng, p, source == kSrcBoundOut, coeffs);
   else
-    eob = make_column_coeffs(rng, p, source == kSrcColumnOut, coeffs, &g_straddled[source - kSrcColumnIn]);
+    eob = make_column_coeffs(rng, p, source == kSrcColumnOut, coeffs,
+                             &g_straddled[source - kSrcColumnIn], &g_row_in[source - kSrcColumnIn]);
   if (eob == 0) eob = 1;
   const std::vector<int16_t> saved(coeffs, coeffs + n * n);
 
@@ -486,14 +542,25 @@ void test_targets() {
   // and 32x32 DCT-column pairs, iterations per source each.
   printf("column bound: %d cases inside, %d outside (per target)\n", g_straddled[0] / nt,
          g_straddled[1] / nt);
-  check(g_straddled[0] > 0 && g_straddled[1] > 0 && g_straddled[0] == g_straddled[1],
+  check(g_straddled[0] > 0 && g_straddled[1] > 0,
         "column-bound inputs straddle the bound: %d inside, %d outside", g_straddled[0],
         g_straddled[1]);
+  // 16x16 blocks inside the row bound whose row results straddle the column bound: the 16-bit
+  // row pass with the 16-bit column pass, and with its column check failing.
+  printf("16x16 row bound kept: %d cases column-inside, %d column-outside (per target)\n",
+         g_row_in[0] / nt, g_row_in[1] / nt);
+  check(g_row_in[0] > 0 && g_row_in[1] > 0, "16x16 row-form inputs straddle the column bound: "
+        "%d inside, %d outside", g_row_in[0], g_row_in[1]);
   printf("8x8 per-pass column bound: %d cases inside, %d outside (per target)\n",
          g_straddled[2] / nt, g_straddled[3] / nt);
   check(g_straddled[2] > 0 && g_straddled[3] > 0,
         "8x8 column-bound inputs straddle the bound: %d inside, %d outside", g_straddled[2],
         g_straddled[3]);
+  printf("16x16 per-pass column bound: %d cases inside, %d outside (per target)\n",
+         g_straddled[4] / nt, g_straddled[5] / nt);
+  check(g_straddled[4] > 0 && g_straddled[5] > 0,
+        "16x16 column-bound inputs straddle the bound: %d inside, %d outside", g_straddled[4],
+        g_straddled[5]);
   v3d_cpu_force_target(nullptr);
 }
 

@@ -116,18 +116,21 @@ void run1d(int n, bool adst, const V *in, V *out) {
   else ref::idct32(in, out);
 }
 
-// Largest B for one n-point 1-D transform (DCT, or ADST with adst) on inputs |x| <= B (the
-// column bound: the inputs are checked at run time); the output forms go to *fin. Its outputs
-// are narrow values, so B also keeps them inside int16. *l1 (if given): the largest B1 for the
-// inputs with sum |x| <= B1 (the per-pass bounds kInt16BoundL1).
-double analyse_column(int n, std::vector<aff::Val> *fin, bool adst = false,
+// Largest B for one n-point 1-D transform (DCT, or ADST with adst) on inputs |x| <= B: the
+// column bound (the inputs are the row pass's results, checked at run time) and the per-pass
+// bound of kInt16Bound1d (rows: the inputs are the coefficients); the output forms go to *fin.
+// Its outputs are narrow values, so B also keeps them inside int16. nz: only the inputs
+// [0, nz) are variables, the others the constant zero (0: all n). *l1 (if given): the largest
+// B1 for the inputs with sum |x| <= B1 (the per-pass bounds kInt16BoundL1).
+double analyse_column(int n, std::vector<aff::Val> *fin, bool adst = false, int nz = 0,
                       double *l1 = nullptr) {
+  if (nz == 0) nz = n;
   aff::Tracker t;
   aff::g_tracker = &t;
   std::vector<aff::Val> in(n);
   for (int j = 0; j < n; j++) {
     in[j].a.assign(static_cast<size_t>(n), 0.0);
-    in[j].a[static_cast<size_t>(j)] = 1.0;
+    if (j < nz) in[j].a[static_cast<size_t>(j)] = 1.0;
     aff::record(in[j]);
   }
   fin->resize(n);
@@ -138,21 +141,23 @@ double analyse_column(int n, std::vector<aff::Val> *fin, bool adst = false,
 }
 
 // The int32 reference 1-D transform on random inputs with |x| <= b (l1: sum |x| <= b instead)
-// must land inside the forms.
+// must land inside the forms; the inputs from nz on (0: none) are zero.
 void cross_check_column(int n, int b, const std::vector<aff::Val> &fin, bool adst = false,
-                        bool l1 = false) {
+                        int nz = 0, bool l1 = false) {
+  if (nz == 0) nz = n;
   v3dtest::Rng rng(v3dtest::base_seed() ^
-                   static_cast<uint64_t>(0xC0 + n + 0x100 * adst + 0x200 * l1));
+                   static_cast<uint64_t>(0xC0 + n + 0x100 * adst + 0x200 * l1 + 0x400 * nz));
   int bad = 0;
   for (int it = 0; it < 256; it++) {
     std::vector<int32_t> in(n), out(n);
-    for (auto &v : in) v = it % 2 ? (rng.u32() & 1 ? b : -b) : rng.range(-b, b);
+    for (int k = 0; k < n; k++)
+      in[k] = k >= nz ? 0 : it % 2 ? (rng.u32() & 1 ? b : -b) : rng.range(-b, b);
     if (l1) {
       // The whole sum on one input, or spread at random.
       std::fill(in.begin(), in.end(), 0);
       int left = b;
-      for (int k = 0; k < n && left > 0; k++) {
-        const int j = rng.range(0, n - 1), v = it % 2 ? left : rng.range(0, left);
+      for (int k = 0; k < nz && left > 0; k++) {
+        const int j = rng.range(0, nz - 1), v = it % 2 ? left : rng.range(0, left);
         in[j] += rng.u32() & 1 ? v : -v;
         left -= v;
       }
@@ -286,15 +291,47 @@ int main() {
     check(have >= 0 && have <= b, "%d-point kInt16ColumnBound %d exceeds the proven bound %.0f", n,
           have, b);
   }
+  // Per-pass 1-D bounds (kInt16Bound1d): one n-point DCT or ADST on inputs |x| <= B.
+  for (int sz = 0; sz < 4; sz++) {
+    for (int adst = 0; adst < 2; adst++) {
+      const int n = 4 << sz, have = v3d::vp9::kInt16Bound1d[sz][adst];
+      if (have == 0 || (adst && n == 32)) {
+        check(have == 0, "%d-point ADST has no 1-D bound", n);
+        continue;
+      }
+      std::vector<aff::Val> fin;
+      const double b = analyse_column(n, &fin, adst != 0);
+      cross_check_column(n, static_cast<int>(b), fin, adst != 0);
+      printf("%2d-point %s 1-D: proven bound %6.0f, table %d\n", n, adst ? "ADST" : "DCT", b,
+             have);
+      check(have <= b, "%d-point %s kInt16Bound1d %d exceeds the proven bound %.0f", n,
+            adst ? "ADST" : "DCT", have, b);
+    }
+  }
+  // The same with the inputs from T on zero (kInt16Bound1dCorner16: 16x16 corners).
+  for (int k = 0; k < 2; k++) {
+    for (int adst = 0; adst < 2; adst++) {
+      const int t = 4 << k, have = v3d::vp9::kInt16Bound1dCorner16[k][adst];
+      std::vector<aff::Val> fin;
+      double b1 = 0;
+      const double b = analyse_column(16, &fin, adst != 0, t, &b1);
+      cross_check_column(16, static_cast<int>(b), fin, adst != 0, t);
+      cross_check_column(16, static_cast<int>(b1), fin, adst != 0, t, true);
+      printf("16-point %s 1-D, inputs from %d on zero: proven bound %6.0f, L1 bound %6.0f, "
+             "table %d\n", adst ? "ADST" : "DCT", t, b, b1, have);
+      check(have >= 0 && have <= b, "16-point %s, %d inputs: kInt16Bound1dCorner16 %d exceeds "
+            "the proven bound %.0f", adst ? "ADST" : "DCT", t, have, b);
+    }
+  }
   // The per-pass L1 bounds (kInt16BoundL1): one n-point DCT or ADST on inputs sum |x| <= B1.
   for (int sz = 0; sz < 4; sz++) {
     const int n = 4 << sz;
     for (int adst = 0; adst < (n < 32 ? 2 : 1); adst++) {
       std::vector<aff::Val> fin;
       double b1 = 0;
-      const double b = analyse_column(n, &fin, adst, &b1);
+      const double b = analyse_column(n, &fin, adst, 0, &b1);
       const int have = v3d::vp9::kInt16BoundL1[sz][adst];
-      cross_check_column(n, static_cast<int>(b1), fin, adst, true);
+      cross_check_column(n, static_cast<int>(b1), fin, adst, 0, true);
       printf("%2d-point %-4s: proven bound %6.0f, L1 bound %6.0f, table (L1) %d\n", n,
              adst ? "ADST" : "DCT", b, b1, have);
       check(have >= 0 && have <= b1, "%d-point %s kInt16BoundL1 %d exceeds the proven bound %.0f",

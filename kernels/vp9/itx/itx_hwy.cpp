@@ -4,16 +4,16 @@
 // one-lane fallback target keeps the scalar references), chosen once by itx_dsp_init_simd()
 // through HWY_DYNAMIC_DISPATCH.
 // Files: itx_hwy_1d.h (1-D butterflies), simd/transpose_i32.h (in-register tile transposes),
-// itx_hwy_16.h (the 16-bit path), itx_hwy_8x8.h (8x8 in 16-bit lanes behind per-pass bounds).
+// itx_hwy_16.h (the 16-bit path), itx_hwy_8x8.h and itx_hwy_16x16.h (8x8 and 16x16 in 16-bit
+// lanes behind per-pass bounds).
 //
-// 16-bit path (itx_hwy_16.h, itx_hwy_8x8.h): 4x4 blocks whose coefficients are all within the
-// proven bounds of itx_int16_bound.h run in int16 lanes, as FFmpeg's and libvpx's SIMD do (x86
-// 4x4 in two registers), and 8x8 blocks behind per-pass bounds (each pass's 1-D inputs checked;
-// 8x8 DCT_DCT 2x2/4x4 corners and 16x16 DCT_DCT 4x4 corners on their own paths behind
-// per-corner bounds); every other block takes the int32 path below, which is exact for any
-// int16 input. 16x16 and 32x32 DCT
-// columns run in int16 lanes where the int32 row pass's results are within the proven column
-// bound (ColPass16).
+// 16-bit path (itx_hwy_16.h, itx_hwy_8x8.h, itx_hwy_16x16.h): 4x4 blocks whose coefficients
+// are all within the proven bounds of itx_int16_bound.h run in int16 lanes, as FFmpeg's and
+// libvpx's SIMD do (x86 4x4 in two registers), and 8x8 and 16x16 blocks behind per-pass bounds
+// (each pass's 1-D inputs checked; 8x8 DCT_DCT 2x2/4x4 corners on their own paths behind
+// per-corner bounds; 16x16 in Try16x16 below); every other block takes the int32 path below,
+// which is exact for any int16 input. 16x16 and 32x32 DCT columns run in int16 lanes where the
+// int32 row pass's results are within the proven column bound (ColPass16).
 //
 // Layout: int32 lanes throughout (exact 32-bit wrapping arithmetic, see itx_hwy_1d.h). Lanes
 // L = min(n, vector lanes): 4 on SSE4/NEON, 8 on AVX2, 16 on AVX3. Row pass: L rows at once,
@@ -49,6 +49,7 @@
 #include "simd/transpose_i32.h"
 #include "vp9/itx/itx_hwy_16.h"
 #include "vp9/itx/itx_hwy_8x8.h"
+#include "vp9/itx/itx_hwy_16x16.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace v3d {
@@ -163,6 +164,15 @@ struct FromTiles {
   HWY_INLINE hn::Vec<D> operator()(size_t i, size_t c) const {
     constexpr size_t Lr = hn::MaxLanes(DR()), L = hn::MaxLanes(D());
     return ConcatTiles<L / Lr>(D(), v + c / Lr * Lr + i, Lr);
+  }
+};
+
+// From a row-major int16 buffer (the 16-bit row pass's results, kN per row):
+template <size_t kN, class D>
+struct FromBuffer16 {
+  const int16_t *tmp;
+  HWY_INLINE hn::Vec<D> operator()(size_t i, size_t c) const {
+    return hn::PromoteTo(D(), hn::LoadU(hn::Rebind<int16_t, D>(), tmp + i * kN + c));
   }
 };
 
@@ -483,6 +493,50 @@ HWY_INLINE bool OnlyDc(const int16_t *c) {
   return hn::AllTrue(d, hn::Eq(a0, hn::Zero(d)));
 }
 
+#if V3D_ITX_HAVE_16
+// The 16-bit row pass of a 16x16 block whose non-zero coefficients lie in the top-left kNz x
+// kNz square, where the rows pass its per-pass bound (else false, nothing written); the
+// columns in 16-bit lanes, else in 32-bit lanes. Not inlined: its row buffer would otherwise
+// enlarge the frame of every call of ItxAdd, DC-only ones included.
+template <class Row, class Col, int kNz>
+HWY_NOINLINE bool Add16x16Rows16(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
+  constexpr bool kRowAdst = std::is_same<Row, TxAdst>::value;
+  constexpr bool kColAdst = std::is_same<Col, TxAdst>::value;
+  HWY_ALIGN int16_t rows[16 * 16];
+  const Int16Result r = Add16x16Int16<kRowAdst, kColAdst, kNz>(dst, stride, c, rows);
+  if (r != Int16Result::kColumnsFailed) return r == Int16Result::kDone;
+  using D = hn::CappedTag<int32_t, 16>;
+  Columns<16, Col, kNz>(D(), dst, stride, FromBuffer16<16, D>{rows}, false);
+  return true;
+}
+
+// 16x16 blocks whose rows pass the row transform's per-pass L1 bound (kInt16BoundL1; the 4x4
+// and 8x8 corners skip their zero inputs) take the 16-bit row pass; returns false, having
+// written nothing, for the others, for DC only (left to the caller) and, on AVX-512, for the
+// full block.
+template <class Row, class Col>
+HWY_INLINE bool Try16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
+  constexpr bool kDctDct = std::is_same<Row, TxDct>::value && std::is_same<Col, TxDct>::value;
+  // Where one int32 vector holds a whole row (AVX-512) the full block's 32-bit path is as fast
+  // as the 16-bit one in 256-bit vectors: only the corners take it there.
+  constexpr bool kFull32 = hn::MaxLanes(hn::ScalableTag<int32_t>()) >= 16;
+  const size_t region = eob > 128 ? 16 : NonZeroRegion<16>(c);
+  if (region <= 1) return false;
+  if (region <= 4) {
+    if constexpr (kDctDct) {
+      if (Corner16InBound(c, kInt16CornerBound16x16)) {
+        AddCorner16x16(hn::CappedTag<int16_t, 16>(), dst, stride, c);
+        return true;
+      }
+    }
+    return Add16x16Rows16<Row, Col, 4>(dst, stride, c);
+  }
+  if (region <= 8) return Add16x16Rows16<Row, Col, 8>(dst, stride, c);
+  if constexpr (!kFull32) return Add16x16Rows16<Row, Col, 16>(dst, stride, c);
+  return false;
+}
+#endif
+
 // eob is only a hint: eob == 1 makes the DC-only check the first (and, when it holds, the only)
 // look at the coefficients; eob > n*n/2 (n >= 8) skips the classification pass for blocks that
 // are almost certainly dense. Every path is chosen from the coefficients themselves or is the
@@ -546,6 +600,14 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
     if (Add8x8PerPass<kRowAdst, kColAdst, 8>(dst, stride, c, Col32From16<Col, 8>{dst, stride}))
       return;
     return Add2D<kN, Row, Col, 8, 8>(dst, stride, c, false);
+  }
+#endif
+#if V3D_ITX_HAVE_16
+  // 16x16 with every coefficient within the row transform's 1-D bound: both passes in 16-bit
+  // lanes (itx_hwy_16x16.h), or, where a row result exceeds the column bound, the 32-bit
+  // column pass from the 16-bit row results.
+  if constexpr (kN == 16) {
+    if (Try16x16<Row, Col>(dst, stride, c, eob)) return;
   }
 #endif
   // Dense blocks (by the hint) go straight to the 32-bit paths: their row results are the most

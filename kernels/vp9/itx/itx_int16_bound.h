@@ -37,6 +37,25 @@ constexpr int kInt16Bound[4][4] = {
 // inputs as the variables), so the columns may run in 16-bit lanes. 0: no such path.
 constexpr int kInt16ColumnBound[4] = {0, 0, 3150, 1590};
 
+// Per-pass 1-D bounds, [tx_size][0: DCT, 1: ADST]: for n-point inputs all within [-B, B], the
+// reference's n-point 1-D transform keeps every narrow value inside int16 and every product
+// sum inside int32 (proven as above, with the n inputs as the variables). A 2-D block may run
+// its row pass in 16-bit lanes when every coefficient is within the row transform's B, and its
+// column pass when every row result is within the column transform's B (which covers the
+// final Round2 too: it is exact on any int16 value). 0: no such path.
+constexpr int kInt16Bound1d[4][2] = {
+    {0, 0},        // 4-point
+    {0, 0},        // 8-point
+    {3150, 2270},  // 16-point
+    {0, 0},        // 32-point
+};
+
+// kInt16Bound1d for 16-point transforms whose inputs from T on are all zero, [0: T = 4, 1: T =
+// 8][0: DCT, 1: ADST]: for the 16x16 blocks whose non-zero coefficients lie in the top-left
+// T x T square, each row has T non-zero inputs, and so does each column (the rows from T on
+// transform to zero). Fewer inputs add into each value, so these are larger.
+constexpr int kInt16Bound1dCorner16[2][2] = {{8990, 8000}, {4640, 4200}};
+
 // [tx_size][0 = DCT, 1 = ADST]: the per-pass L1 bound B1. For every input vector whose
 // absolute values sum to at most B1, the reference's n-point 1-D transform keeps every value it
 // forms by an addition, subtraction, negation or rnd14 (its outputs included) inside int16 and
@@ -50,7 +69,7 @@ constexpr int kInt16ColumnBound[4] = {0, 0, 3150, 1590};
 constexpr int kInt16BoundL1[4][2] = {
     {0, 0},          // 4-point
     {23620, 23270},  // 8-point
-    {0, 0},          // 16-point
+    {23270, 23180},  // 16-point (the same with the inputs from 4 or 8 on zero: 16x16 corners)
     {0, 0},          // 32-point (DCT only)
 };
 
