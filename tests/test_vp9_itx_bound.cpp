@@ -106,14 +106,15 @@ void run1d(int n, bool adst, const V *in, V *out) {
 }
 
 // Largest B for one n-point DCT column on inputs |x| <= B (the column bound: the inputs are the
-// row pass's results, checked at run time); the output forms go to *fin.
-double analyse_column(int n, std::vector<aff::Val> *fin) {
+// row pass's results, checked at run time), inputs from nz on the constant zero (nz = 0: none);
+// the output forms go to *fin.
+double analyse_column(int n, std::vector<aff::Val> *fin, int nz = 0) {
   aff::Tracker t;
   aff::g_tracker = &t;
   std::vector<aff::Val> in(n);
   for (int j = 0; j < n; j++) {
     in[j].a.assign(static_cast<size_t>(n), 0.0);
-    in[j].a[static_cast<size_t>(j)] = 1.0;
+    if (nz == 0 || j < nz) in[j].a[static_cast<size_t>(j)] = 1.0;
     aff::record(in[j]);
   }
   fin->resize(n);
@@ -123,12 +124,13 @@ double analyse_column(int n, std::vector<aff::Val> *fin) {
 }
 
 // The int32 reference column on random inputs with |x| <= b must land inside the forms.
-void cross_check_column(int n, int b, const std::vector<aff::Val> &fin) {
-  v3dtest::Rng rng(v3dtest::base_seed() ^ static_cast<uint64_t>(0xC0 + n));
+void cross_check_column(int n, int b, const std::vector<aff::Val> &fin, int nz = 0) {
+  v3dtest::Rng rng(v3dtest::base_seed() ^ static_cast<uint64_t>(0xC0 + n + 0x100 * nz));
   int bad = 0;
   for (int it = 0; it < 256; it++) {
     std::vector<int32_t> in(n), out(n);
-    for (auto &v : in) v = it % 2 ? (rng.u32() & 1 ? b : -b) : rng.range(-b, b);
+    for (int k = 0; k < n; k++)
+      in[k] = nz != 0 && k >= nz ? 0 : it % 2 ? (rng.u32() & 1 ? b : -b) : rng.range(-b, b);
     run1d(n, false, in.data(), out.data());
     for (int i = 0; i < n; i++) {
       double v = 0;
@@ -256,6 +258,17 @@ int main() {
     cross_check_column(n, static_cast<int>(b), fin);
     printf("%2d-point DCT column: proven bound %6.0f, table %d\n", n, b, have);
     check(have >= 0 && have <= b, "%d-point kInt16ColumnBound %d exceeds the proven bound %.0f", n,
+          have, b);
+  }
+  // The 32-point DCT of the per-pass 32x32 path, inputs from 8 / 16 / 32 on zero.
+  for (int k = 0; k < 3; k++) {
+    const int nz = 8 << k;
+    std::vector<aff::Val> fin;
+    const double b = analyse_column(32, &fin, nz);
+    const int have = v3d::vp9::kInt16Bound1dDct32[k];
+    cross_check_column(32, static_cast<int>(b), fin, nz);
+    printf("32-point DCT, %2d non-zero inputs: proven bound %6.0f, table %d\n", nz, b, have);
+    check(have > 0 && have <= b, "kInt16Bound1dDct32[%d] = %d: not in (0, proven bound %.0f]", k,
           have, b);
   }
   return v3dtest::finish();

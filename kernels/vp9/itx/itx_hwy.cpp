@@ -4,7 +4,7 @@
 // one-lane fallback target keeps the scalar references), chosen once by itx_dsp_init_simd()
 // through HWY_DYNAMIC_DISPATCH.
 // Files: itx_hwy_1d.h (1-D butterflies), simd/transpose_i32.h (in-register tile transposes),
-// itx_hwy_16.h (the 16-bit path).
+// itx_hwy_16.h (the 16-bit path), itx_hwy_32.h (32x32 DCT_DCT in 16-bit lanes).
 //
 // 16-bit path (itx_hwy_16.h): 4x4 and 8x8 blocks whose coefficients are all within the proven
 // bounds of itx_int16_bound.h run in int16 lanes, as FFmpeg's and libvpx's SIMD do (x86 4x4 in
@@ -12,7 +12,8 @@
 // behind per-corner bounds); every other block takes the int32 path below, which is exact for
 // any int16 input. 16x16 and 32x32 DCT
 // columns run in int16 lanes where the int32 row pass's results are within the proven column
-// bound (ColPass16).
+// bound (ColPass16); 32x32 DCT_DCT rows run in int16 lanes too where the coefficients are within
+// the per-pass bound of their square (itx_hwy_32.h).
 //
 // Layout: int32 lanes throughout (exact 32-bit wrapping arithmetic, see itx_hwy_1d.h). Lanes
 // L = min(n, vector lanes): 4 on SSE4/NEON, 8 on AVX2, 16 on AVX3. Row pass: L rows at once,
@@ -47,6 +48,7 @@
 #include "vp9/itx/itx_hwy_1d.h"
 #include "simd/transpose_i32.h"
 #include "vp9/itx/itx_hwy_16.h"
+#include "vp9/itx/itx_hwy_32.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace v3d {
@@ -176,7 +178,10 @@ HWY_INLINE bool ColPass16(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const G
   const hn::Rebind<uint8_t, decltype(d16)> d8;
   using V16 = hn::Vec<decltype(d16)>;
   constexpr size_t L = hn::MaxLanes(D());
-  constexpr int16_t kB = static_cast<int16_t>(kInt16ColumnBound[kN == 16 ? 2 : 3]);
+  // 32-point columns with inputs from kNzR on zero: the bound proven for that many inputs.
+  constexpr int kNzB = kNzR <= 8 ? 0 : kNzR <= 16 ? 1 : 2;
+  constexpr int16_t kB =
+      static_cast<int16_t>(kN == 16 ? kInt16ColumnBound[2] : kInt16Bound1dDct32[kNzB]);
   static_assert(kN >= 16 && kB > 0, "column bound");
   V16 x[kN];
   V3D_UNROLL
@@ -259,6 +264,31 @@ HWY_INLINE void Columns(D d, uint8_t *dst, ptrdiff_t stride, const Get &get, boo
     for (size_t c = 0; c < kN; c += L) Col32<kN, Col, kNzR>(d, dst, stride, c, get);
   }
 }
+
+#if V3D_ITX_HAVE_16
+// Row results in int16 (itx_hwy_32.h's buffer, 32 per row), widened.
+template <class D>
+struct FromBuffer16 {
+  const int16_t *tmp;
+  HWY_INLINE hn::Vec<D> operator()(size_t i, size_t c) const {
+    return hn::PromoteTo(D(), hn::Load(hn::Rebind<int16_t, D>(), tmp + i * 32 + c));
+  }
+};
+
+// A 32x32 DCT_DCT block non-zero only in the top-left kNz x kNz square through the 16-bit path
+// (itx_hwy_32.h); where only its column check failed, the 32-bit column pass from its row
+// results. False (nothing written): a coefficient is outside the 16-bit path's bound.
+template <int kNz>
+HWY_NOINLINE bool Add32x32Pass16(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
+  using D = hn::CappedTag<int32_t, 32>;
+  HWY_ALIGN int16_t tmp[kNz * 32];
+  const Pass32 r = Add32x32x16<kNz>(dst, stride, c, tmp);
+  if (r == Pass32::kRowsOnly) {
+    Columns<32, TxDct, kNz>(D(), dst, stride, FromBuffer16<D>{tmp}, false);
+  }
+  return r != Pass32::kNone;
+}
+#endif
 
 // 2-D transform of an kN x kN block whose non-zero coefficients all lie in rows < kNzR and
 // columns < kNzC. Row transform Row, column transform Col (TxDct / TxAdst).
@@ -507,9 +537,21 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   }
 #endif
   // Dense blocks (by the hint) go straight to the 32-bit paths: their row results are the most
-  // likely to exceed the 16-bit column bound, and the check would be wasted.
+  // likely to exceed the 16-bit column bound, and the check would be wasted. (32x32 DCT_DCT:
+  // the 16-bit path's coefficient check comes first and is cheap against the saving.)
   const bool dense = kN > 4 && eob > kN2 / 2;
   const size_t region = dense ? kN : NonZeroRegion<kN>(c);
+#if V3D_ITX_HAVE_16
+  // 32x32 DCT_DCT within the per-pass bounds of its square: both passes in 16-bit lanes.
+  // (AVX-512: the int32 rows' 16 lanes do 8 or 16 rows as fast as int16 lanes; there only the
+  // whole block, all 32 rows in one vector, takes the 16-bit rows.)
+  if constexpr (kN == 32 && kDctDct) {
+    constexpr bool kSquares = hn::MaxLanes(hn::ScalableTag<int32_t>()) < 16;
+    if (kSquares && region > 1 && region <= 8 && Add32x32Pass16<8>(dst, stride, c)) return;
+    if (kSquares && region > 8 && region <= 16 && Add32x32Pass16<16>(dst, stride, c)) return;
+    if (region > 16 && Add32x32Pass16<32>(dst, stride, c)) return;
+  }
+#endif
   switch (region) {
     case 1:
       if constexpr (kDctDct) return AddDc<kN>(dst, stride, c[0]);
