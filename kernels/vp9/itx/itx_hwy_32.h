@@ -83,6 +83,45 @@ HWY_INLINE void StoreTileRows32(D d, hn::Vec<D> v, int16_t *tmp, size_t g, size_
   (void)d;
 }
 
+// The row results of the rows [g, g + L) (x[8t + i] block b = results (g + 8b + i, 8t .. 8t + 8))
+// to tmp in stores as wide as the column pass's loads (up to 32 lanes), so that each load is
+// forwarded from one store: tiles are joined per row with 128-bit block shuffles.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE void StoreRows32(D d, const V *x, int16_t *tmp, size_t g) {
+  constexpr size_t Lr = hn::MaxLanes(D());
+  constexpr size_t Lc = hn::MaxLanes(hn::CappedTag<int16_t, 32>());
+  V3D_UNROLL
+  for (size_t i = 0; i < 8; i++) {
+    int16_t *row = tmp + (g + i) * 32;
+    if constexpr (Lr == 8 && Lc == 16) {
+      const hn::CappedTag<int16_t, 16> d2;
+      hn::Store(hn::Combine(d2, x[8 + i], x[i]), d2, row);
+      hn::Store(hn::Combine(d2, x[24 + i], x[16 + i]), d2, row + 16);
+    } else if constexpr (Lr == 16 && Lc == 16) {
+      hn::Store(hn::ConcatLowerLower(d, x[8 + i], x[i]), d, row);
+      hn::Store(hn::ConcatLowerLower(d, x[24 + i], x[16 + i]), d, row + 16);
+      hn::Store(hn::ConcatUpperUpper(d, x[8 + i], x[i]), d, row + 8 * 32);
+      hn::Store(hn::ConcatUpperUpper(d, x[24 + i], x[16 + i]), d, row + 8 * 32 + 16);
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+    } else if constexpr (Lr == 32 && Lc == 32) {
+      // 4x4 transpose of 128-bit blocks: row g + 8b + i = block b of x[i], x[8+i], x[16+i],
+      // x[24+i].
+      const __m512i p = _mm512_shuffle_i64x2(x[i].raw, x[8 + i].raw, _MM_SHUFFLE(1, 0, 1, 0));
+      const __m512i q = _mm512_shuffle_i64x2(x[i].raw, x[8 + i].raw, _MM_SHUFFLE(3, 2, 3, 2));
+      const __m512i r = _mm512_shuffle_i64x2(x[16 + i].raw, x[24 + i].raw, _MM_SHUFFLE(1, 0, 1, 0));
+      const __m512i u = _mm512_shuffle_i64x2(x[16 + i].raw, x[24 + i].raw, _MM_SHUFFLE(3, 2, 3, 2));
+      hn::Store(V{_mm512_shuffle_i64x2(p, r, _MM_SHUFFLE(2, 0, 2, 0))}, d, row);
+      hn::Store(V{_mm512_shuffle_i64x2(p, r, _MM_SHUFFLE(3, 1, 3, 1))}, d, row + 8 * 32);
+      hn::Store(V{_mm512_shuffle_i64x2(q, u, _MM_SHUFFLE(2, 0, 2, 0))}, d, row + 16 * 32);
+      hn::Store(V{_mm512_shuffle_i64x2(q, u, _MM_SHUFFLE(3, 1, 3, 1))}, d, row + 24 * 32);
+#endif
+    } else {
+      V3D_UNROLL
+      for (size_t t = 0; t < 4; t++) StoreTileRows32(d, x[8 * t + i], tmp, g, i, 8 * t);
+    }
+  }
+}
+
 // Row DCTs of the rows [g, g + L) (non-zero inputs in columns < kNz, rows >= kNz zero), results
 // to tmp (row-major, 32 per row); mx / mn take the maximum / minimum of every result.
 template <int kNz, class D, class V = hn::Vec<D>>
@@ -104,11 +143,8 @@ HWY_INLINE void Rows32x16(D d, const int16_t *coeffs, size_t g, int16_t *tmp, V 
     mn = hn::Min(mn, x[k]);
   }
   V3D_UNROLL
-  for (size_t t = 0; t < 4; t++) {
-    Transpose16(d, x + 8 * t);  // x[8t + i] block b = results (g + 8b + i, 8t .. 8t + 8)
-    V3D_UNROLL
-    for (size_t i = 0; i < 8; i++) StoreTileRows32(d, x[8 * t + i], tmp, g, i, 8 * t);
-  }
+  for (size_t t = 0; t < 4; t++) Transpose16(d, x + 8 * t);
+  StoreRows32(d, x, tmp, g);
 }
 
 // Column DCTs of the row results in tmp (rows >= kNz zero), Round2 by 6, added to dst with
@@ -136,23 +172,29 @@ HWY_INLINE void Cols32x16(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *
   }
 }
 
-// True iff every coefficient of the top-left kNz x kNz square lies in [-b, b].
+// True iff every coefficient of the top-left kNz x kNz square lies in [-b, b]. The first two
+// rows (where the low frequencies, the largest coefficients, are) are tested on their own
+// first, so that most blocks outside the bound leave after a few loads.
 template <int kNz>
 HWY_INLINE bool Square32InBound(const int16_t *c, int16_t b) {
   const hn::CappedTag<int16_t, kNz> d;
+  using V = hn::Vec<decltype(d)>;
   constexpr size_t W = hn::MaxLanes(d);
-  auto mx = hn::LoadU(d, c), mn = mx;
-  V3D_UNROLL
-  for (size_t i = 0; i < static_cast<size_t>(kNz); i++) {
+  const V hi = hn::Set(d, b), lo = hn::Set(d, static_cast<int16_t>(-b));
+  auto rows = [&](size_t r0, size_t r1) {
+    V mx = hn::LoadU(d, c + r0 * 32), mn = mx;
     V3D_UNROLL
-    for (size_t j = i == 0 ? W : 0; j < static_cast<size_t>(kNz); j += W) {
-      const auto v = hn::LoadU(d, c + i * 32 + j);
-      mx = hn::Max(mx, v);
-      mn = hn::Min(mn, v);
+    for (size_t i = r0; i < r1; i++) {
+      V3D_UNROLL
+      for (size_t j = i == r0 ? W : 0; j < static_cast<size_t>(kNz); j += W) {
+        const V v = hn::LoadU(d, c + i * 32 + j);
+        mx = hn::Max(mx, v);
+        mn = hn::Min(mn, v);
+      }
     }
-  }
-  const auto big = hn::Or(hn::Gt(mx, hn::Set(d, b)), hn::Lt(mn, hn::Set(d, -b)));
-  return hn::AllFalse(d, big);
+    return hn::AllFalse(d, hn::Or(hn::Gt(mx, hi), hn::Lt(mn, lo)));
+  };
+  return rows(0, 2) && rows(2, static_cast<size_t>(kNz));
 }
 
 // What Add32x32x16 did: the whole block; only the row pass (a row result being outside the
