@@ -543,12 +543,9 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   const size_t region = dense ? kN : NonZeroRegion<kN>(c);
 #if V3D_ITX_HAVE_16
   // 32x32 DCT_DCT within the per-pass bounds of its square: both passes in 16-bit lanes.
-  // (AVX-512: the int32 rows' 16 lanes do 8 or 16 rows as fast as int16 lanes; there only the
-  // whole block, all 32 rows in one vector, takes the 16-bit rows.)
   if constexpr (kN == 32 && kDctDct) {
-    constexpr bool kSquares = hn::MaxLanes(hn::ScalableTag<int32_t>()) < 16;
-    if (kSquares && region > 1 && region <= 8 && Add32x32Pass16<8>(dst, stride, c)) return;
-    if (kSquares && region > 8 && region <= 16 && Add32x32Pass16<16>(dst, stride, c)) return;
+    if (region > 1 && region <= 8 && Add32x32Pass16<8>(dst, stride, c)) return;
+    if (region > 8 && region <= 16 && Add32x32Pass16<16>(dst, stride, c)) return;
     if (region > 16 && Add32x32Pass16<32>(dst, stride, c)) return;
   }
 #endif

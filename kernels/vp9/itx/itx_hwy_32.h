@@ -93,15 +93,31 @@ HWY_INLINE void StoreRows32(D d, const V *x, int16_t *tmp, size_t g) {
   V3D_UNROLL
   for (size_t i = 0; i < 8; i++) {
     int16_t *row = tmp + (g + i) * 32;
-    if constexpr (Lr == 8 && Lc == 16) {
+    if constexpr (Lr == 8 && Lc >= 16) {
       const hn::CappedTag<int16_t, 16> d2;
-      hn::Store(hn::Combine(d2, x[8 + i], x[i]), d2, row);
-      hn::Store(hn::Combine(d2, x[24 + i], x[16 + i]), d2, row + 16);
-    } else if constexpr (Lr == 16 && Lc == 16) {
-      hn::Store(hn::ConcatLowerLower(d, x[8 + i], x[i]), d, row);
-      hn::Store(hn::ConcatLowerLower(d, x[24 + i], x[16 + i]), d, row + 16);
-      hn::Store(hn::ConcatUpperUpper(d, x[8 + i], x[i]), d, row + 8 * 32);
-      hn::Store(hn::ConcatUpperUpper(d, x[24 + i], x[16 + i]), d, row + 8 * 32 + 16);
+      const auto a = hn::Combine(d2, x[8 + i], x[i]), b = hn::Combine(d2, x[24 + i], x[16 + i]);
+      if constexpr (Lc == 16) {
+        hn::Store(a, d2, row);
+        hn::Store(b, d2, row + 16);
+      } else {
+        const hn::CappedTag<int16_t, 32> d4;
+        hn::Store(hn::Combine(d4, b, a), d4, row);
+      }
+    } else if constexpr (Lr == 16 && Lc >= 16) {
+      const auto a0 = hn::ConcatLowerLower(d, x[8 + i], x[i]);
+      const auto b0 = hn::ConcatLowerLower(d, x[24 + i], x[16 + i]);
+      const auto a1 = hn::ConcatUpperUpper(d, x[8 + i], x[i]);
+      const auto b1 = hn::ConcatUpperUpper(d, x[24 + i], x[16 + i]);
+      if constexpr (Lc == 16) {
+        hn::Store(a0, d, row);
+        hn::Store(b0, d, row + 16);
+        hn::Store(a1, d, row + 8 * 32);
+        hn::Store(b1, d, row + 8 * 32 + 16);
+      } else {
+        const hn::CappedTag<int16_t, 32> d4;
+        hn::Store(hn::Combine(d4, b0, a0), d4, row);
+        hn::Store(hn::Combine(d4, b1, a1), d4, row + 8 * 32);
+      }
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
     } else if constexpr (Lr == 32 && Lc == 32) {
       // 4x4 transpose of 128-bit blocks: row g + 8b + i = block b of x[i], x[8+i], x[16+i],
