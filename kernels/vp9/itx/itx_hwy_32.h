@@ -10,14 +10,14 @@
 // checked first: outside, nothing runs here and the caller takes the 32-bit path, which is exact
 // for every input. The row results are checked before anything is written: outside, the caller
 // runs the 32-bit column pass from them (they are the reference's, the row check having
-// passed). Inside the bounds every value here is one the
-// reference forms (the skipped products are products of known zeros), so the result is the
-// reference's.
+// passed). Inside the bounds every value here is one the reference forms (the skipped products
+// are products of known zeros), so the result is the reference's.
 //
-// Layout: row pass with lane = row, 8 rows per 128-bit block (8 or 16 rows per vector), loaded
-// as 8x8 int16 tiles and transposed in registers; the row results are transposed back and go
-// through a small stack buffer of int16, row-major; column pass with lane = column, in the
-// widest vectors of up to 32 lanes.
+// Layout: row pass with lane = row, 8 rows per 128-bit block (8, 16 or 32 rows per vector, up to
+// the square's size), loaded as 8x8 int16 tiles and transposed in registers; the row results
+// are transposed back and go through the caller's int16 buffer, row-major, stored as wide as the
+// column pass loads them; column pass with lane = column, in the widest vectors of up to 32
+// lanes.
 
 #if defined(V3D_VP9_ITX_HWY_32_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef V3D_VP9_ITX_HWY_32_H_
