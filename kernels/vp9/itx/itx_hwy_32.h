@@ -198,11 +198,11 @@ HWY_INLINE bool Square32InBound(const int16_t *c, int16_t b) {
   constexpr size_t W = hn::MaxLanes(d);
   const V hi = hn::Set(d, b), lo = hn::Set(d, static_cast<int16_t>(-b));
   auto rows = [&](size_t r0, size_t r1) {
-    V mx = hn::LoadU(d, c + r0 * 32), mn = mx;
+    V mx = hn::LoadU(d, c + r0 * 32), mn = mx;  // (loaded again below: simpler loops)
     V3D_UNROLL
     for (size_t i = r0; i < r1; i++) {
       V3D_UNROLL
-      for (size_t j = i == r0 ? W : 0; j < static_cast<size_t>(kNz); j += W) {
+      for (size_t j = 0; j < static_cast<size_t>(kNz); j += W) {
         const V v = hn::LoadU(d, c + i * 32 + j);
         mx = hn::Max(mx, v);
         mn = hn::Min(mn, v);
