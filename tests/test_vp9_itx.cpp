@@ -6,7 +6,8 @@
 //  2. every SIMD target this CPU has (and "scalar"), every valid (tx_size, tx_type), against the
 //     reference: valid inputs made as an encoder makes them (every eob cut), the largest valid
 //     magnitudes, raw int16 coefficients (the wrapping contract), and coefficients just inside
-//     and just outside the 16-bit path's proven bound (both paths), with random prediction
+//     and just outside the 16-bit path's proven bound (both paths; for 32x32 DCT_DCT both sides
+//     of the row and the column check of every square), with random prediction
 //     pixels, odd strides and offsets, a guard border, an unaligned coefficient pointer, and eob
 //     given as the true value, n*n and a random hint (the result must not depend on it).
 // V3D_TEST_SEED changes the inputs; V3D_TEST_ITERS scales the iteration counts (default 1).
@@ -217,6 +218,7 @@ enum Source {
   kSrcBoundOut,
   kSrcColumnIn,
   kSrcColumnOut,
+  kSrcPass32,
   kNumSources
 };
 
@@ -227,7 +229,8 @@ const char *source_name(int s) {
          : s == kSrcBoundIn   ? "int16-bound-inside"
          : s == kSrcBoundOut  ? "int16-bound-outside"
          : s == kSrcColumnIn  ? "column-bound-inside"
-                              : "column-bound-outside";
+         : s == kSrcColumnOut ? "column-bound-outside"
+                              : "32x32-per-pass-bounds";
 }
 
 // 16x16: the smallest of the squares 1, 4, 8, 16 holding every non-zero coefficient (the
@@ -453,6 +456,61 @@ int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs,
 // bound); of [0, 1], the cases whose coefficients were within the 16x16 row bound (row form).
 int g_straddled[6], g_row_in[2];
 
+// 32x32 DCT_DCT cases of make_pass32_coeffs by square (8, 16, 32) and by the side of the
+// per-pass bounds the reference puts them on: [0] both passes within (the 16-bit path), [1]
+// coefficients within but a row result outside (the column check fails), [2] a coefficient
+// outside (the row check fails).
+int g_pass32[3][3];
+
+// Around the per-pass bounds of the 32x32 DCT_DCT 16-bit path (kInt16Bound1dDct32, B for the
+// smallest of the 8x8 / 16x16 / 32x32 squares holding the non-zero coefficients): sparse small
+// coefficients in a random square, plus either one coefficient at +-B or +-(B + 1), or one row
+// of equal magnitudes (random signs) chosen by bisection so that the reference's largest
+// row-pass result is the largest one <= B or just above B. Other pairs get int16-bound inputs.
+int make_pass32_coeffs(Rng &rng, const TxPair &p, int16_t *coeffs) {
+  if (p.tx_size != 3 || p.tx_type != 0) return make_bound_coeffs(rng, p, false, coeffs);
+  constexpr int n = 32;
+  auto square = [](int m) { return m <= 8 ? 0 : m <= 16 ? 1 : 2; };
+  const int corner = rng.range(2, n);
+  const int b = v3d::vp9::kInt16Bound1dDct32[square(corner)];
+  std::fill(coeffs, coeffs + n * n, int16_t{0});
+  const int small = b >> rng.range(2, 6);
+  for (int i = 0; i < corner; i++)
+    for (int j = 0; j < corner; j++)
+      if (rng.range(0, 3) == 0) coeffs[i * n + j] = static_cast<int16_t>(rng.range(-small, small));
+  const int r = rng.range(0, corner - 1);
+  if (rng.range(0, 2) == 0) {
+    const int v = b + rng.range(0, 1);
+    coeffs[r * n + rng.range(0, corner - 1)] = static_cast<int16_t>(rng.range(0, 1) ? v : -v);
+  } else {
+    int sign[n];
+    for (int j = 0; j < n; j++) sign[j] = rng.range(0, 1) ? 1 : -1;
+    auto max_with = [&](int v) {
+      for (int j = 0; j < corner; j++) coeffs[r * n + j] = static_cast<int16_t>(sign[j] * v);
+      return row_pass_max(p, coeffs);
+    };
+    int lo = 0, hi = b;
+    if (max_with(lo) <= b && max_with(hi) > b) {
+      while (hi - lo > 1) {
+        const int mid = (lo + hi) / 2;
+        (max_with(mid) <= b ? lo : hi) = mid;
+      }
+      max_with(rng.range(0, 1) ? hi : lo);
+    }
+  }
+  int eob = 0, extent = 1, cmax = 0;
+  for (int k = 0; k < n * n; k++)
+    if (coeffs[k]) {
+      eob = k + 1;  // a raster eob: only a hint
+      extent = std::max(extent, std::max(k / n, k % n) + 1);
+      cmax = std::max(cmax, std::abs(static_cast<int>(coeffs[k])));
+    }
+  // The side of the bound of the square the block really occupies (as the path sees it).
+  const int sq = square(extent), bq = v3d::vp9::kInt16Bound1dDct32[sq];
+  if (extent > 1) g_pass32[sq][cmax > bq ? 2 : row_pass_max(p, coeffs) > bq ? 1 : 0]++;
+  return eob;
+}
+
 // One case on the current target; returns false (after printing) on a mismatch.
 bool run_case(const char *target, const TxPair &p, int source, int it) {
   const int n = tx_n(p.tx_size);
@@ -469,9 +527,11 @@ bool run_case(const char *target, const TxPair &p, int source, int it) {
     eob = make_raw_coeffs(rng, p.tx_size, coeffs);
   else if (source == kSrcBoundIn || source == kSrcBoundOut)
     eob = make_bound_coeffs(rng, p, source == kSrcBoundOut, coeffs);
-  else
+  else if (source == kSrcColumnIn || source == kSrcColumnOut)
     eob = make_column_coeffs(rng, p, source == kSrcColumnOut, coeffs,
                              &g_straddled[source - kSrcColumnIn], &g_row_in[source - kSrcColumnIn]);
+  else
+    eob = make_pass32_coeffs(rng, p, coeffs);
   if (eob == 0) eob = 1;
   const std::vector<int16_t> saved(coeffs, coeffs + n * n);
 
@@ -528,7 +588,8 @@ void test_targets() {
     int cases = 0, failed = 0;
     for (const TxPair &p : kTxPairs)
       for (int s = 0; s < kNumSources; s++) {
-        const int iters = scaled(kBase[p.tx_size]);
+        // The 32x32 per-pass source has nine classes of cases to reach.
+        const int iters = scaled(kBase[p.tx_size]) * (s == kSrcPass32 && p.tx_size == 3 ? 16 : 1);
         for (int it = 0; it < iters; it++) {
           const bool ok = run_case(names[t], p, s, it);
           if (ok) v3dtest::counter().passed++;
@@ -561,6 +622,16 @@ void test_targets() {
   check(g_straddled[4] > 0 && g_straddled[5] > 0,
         "16x16 column-bound inputs straddle the bound: %d inside, %d outside", g_straddled[4],
         g_straddled[5]);
+  // Every square of the 32x32 per-pass path, on every side of its bounds (same inputs on every
+  // target).
+  for (int q = 0; q < 3; q++) {
+    printf("32x32 %2dx%-2d square: %d cases in 16-bit, %d column check failing, %d row check "
+           "failing (per target)\n", 8 << q, 8 << q, g_pass32[q][0] / nt, g_pass32[q][1] / nt,
+           g_pass32[q][2] / nt);
+    check(g_pass32[q][0] > 0 && g_pass32[q][1] > 0 && g_pass32[q][2] > 0,
+          "32x32 %dx%d square: per-pass cases %d / %d / %d, wanted every class", 8 << q, 8 << q,
+          g_pass32[q][0], g_pass32[q][1], g_pass32[q][2]);
+  }
   v3d_cpu_force_target(nullptr);
 }
 

@@ -3,17 +3,19 @@
 // compiled for every Highway target (SSSE3, SSE4, AVX2, AVX3 on x86-64; NEON on aarch64; the
 // one-lane fallback target keeps the scalar references), chosen once by itx_dsp_init_simd()
 // through HWY_DYNAMIC_DISPATCH.
-// Files: itx_hwy_1d.h (1-D butterflies), simd/transpose_i32.h (in-register tile transposes),
-// itx_hwy_16.h (the 16-bit path), itx_hwy_8x8.h and itx_hwy_16x16.h (8x8 and 16x16 in 16-bit
-// lanes behind per-pass bounds).
+// Files: itx_hwy_1d.h (1-D butterflies), itx_hwy_region.h (the fast paths' region
+// classification), simd/transpose_i32.h (in-register tile transposes),
+// itx_hwy_16.h (the 16-bit path), itx_hwy_8x8.h, itx_hwy_16x16.h and itx_hwy_32.h (8x8 and
+// 16x16, and 32x32 DCT_DCT, in 16-bit lanes behind per-pass bounds).
 //
-// 16-bit path (itx_hwy_16.h, itx_hwy_8x8.h, itx_hwy_16x16.h): 4x4 blocks whose coefficients
-// are all within the proven bounds of itx_int16_bound.h run in int16 lanes, as FFmpeg's and
-// libvpx's SIMD do (x86 4x4 in two registers), and 8x8 and 16x16 blocks behind per-pass bounds
-// (each pass's 1-D inputs checked; 8x8 DCT_DCT 2x2/4x4 corners on their own paths behind
-// per-corner bounds; 16x16 in Try16x16 below); every other block takes the int32 path below,
-// which is exact for any int16 input. 16x16 and 32x32 DCT columns run in int16 lanes where the
-// int32 row pass's results are within the proven column bound (ColPass16).
+// 16-bit path (itx_hwy_16.h, itx_hwy_8x8.h, itx_hwy_16x16.h, itx_hwy_32.h): 4x4 blocks whose
+// coefficients are all within the proven bounds of itx_int16_bound.h run in int16 lanes, as
+// FFmpeg's and libvpx's SIMD do (x86 4x4 in two registers), and 8x8, 16x16 and 32x32 DCT_DCT
+// blocks behind per-pass bounds (each pass's 1-D inputs checked; 8x8 DCT_DCT 2x2/4x4 corners on
+// their own paths behind per-corner bounds; 16x16 in Try16x16 below; 32x32 DCT_DCT per square
+// in Add32x32Pass16); every other block takes the int32 path below, which is exact for any int16
+// input. 16x16 and 32x32 DCT columns run in int16 lanes where the int32 row pass's results are
+// within the proven column bound (ColPass16).
 //
 // Layout: int32 lanes throughout (exact 32-bit wrapping arithmetic, see itx_hwy_1d.h). Lanes
 // L = min(n, vector lanes): 4 on SSE4/NEON, 8 on AVX2, 16 on AVX3. Row pass: L rows at once,
@@ -46,10 +48,12 @@
 #include <hwy/highway.h>
 
 #include "vp9/itx/itx_hwy_1d.h"
+#include "vp9/itx/itx_hwy_region.h"
 #include "simd/transpose_i32.h"
 #include "vp9/itx/itx_hwy_16.h"
 #include "vp9/itx/itx_hwy_8x8.h"
 #include "vp9/itx/itx_hwy_16x16.h"
+#include "vp9/itx/itx_hwy_32.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace v3d {
@@ -188,7 +192,10 @@ HWY_INLINE bool ColPass16(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const G
   const hn::Rebind<uint8_t, decltype(d16)> d8;
   using V16 = hn::Vec<decltype(d16)>;
   constexpr size_t L = hn::MaxLanes(D());
-  constexpr int16_t kB = static_cast<int16_t>(kInt16ColumnBound[kN == 16 ? 2 : 3]);
+  // 32-point columns with inputs from kNzR on zero: the bound proven for that many inputs.
+  constexpr int kNzB = kNzR <= 8 ? 0 : kNzR <= 16 ? 1 : 2;
+  constexpr int16_t kB =
+      static_cast<int16_t>(kN == 16 ? kInt16ColumnBound[2] : kInt16Bound1dDct32[kNzB]);
   static_assert(kN >= 16 && kB > 0, "column bound");
   V16 x[kN];
   V3D_UNROLL
@@ -298,6 +305,19 @@ struct Col32From16 {
     Columns<8, Col, kNz>(D(), dst, stride, get, false);
   }
 };
+// A 32x32 DCT_DCT block non-zero only in the top-left kNz x kNz square through the 16-bit path
+// (itx_hwy_32.h); where only its column check failed, the 32-bit column pass from its row
+// results. False (nothing written): a coefficient is outside the 16-bit path's bound.
+template <int kNz>
+HWY_NOINLINE bool Add32x32Pass16(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
+  using D = hn::CappedTag<int32_t, 32>;
+  HWY_ALIGN int16_t tmp[kNz * 32];
+  const Pass32 r = Add32x32x16<kNz>(dst, stride, c, tmp);
+  if (r == Pass32::kRowsOnly) {
+    Columns<32, TxDct, kNz>(D(), dst, stride, FromBuffer16<32, D>{tmp}, false);
+  }
+  return r != Pass32::kNone;
+}
 #endif
 
 // 2-D transform of an kN x kN block whose non-zero coefficients all lie in rows < kNzR and
@@ -359,88 +379,6 @@ HWY_NOINLINE void Add2D(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, b
     }
     Columns<kN, Col, kNzR>(d, dst, stride, FromBuffer<kN, D>{tmp}, try16);
   }
-}
-
-// Candidate squares of the fast paths: the non-zero coefficients lie in the top-left T x T
-// square (T = 1: DC only). The full block (T = n) is implied.
-template <size_t kN>
-struct Regions;
-template <>
-struct Regions<4> {
-  static constexpr size_t kNum = 1;
-  static constexpr size_t kT[kNum] = {1};
-};
-template <>
-struct Regions<8> {
-  static constexpr size_t kNum = 2;
-  static constexpr size_t kT[kNum] = {1, 4};
-};
-template <>
-struct Regions<16> {
-  static constexpr size_t kNum = 3;
-  static constexpr size_t kT[kNum] = {1, 4, 8};
-};
-template <>
-struct Regions<32> {
-  static constexpr size_t kNum = 3;
-  static constexpr size_t kT[kNum] = {1, 8, 16};
-};
-
-// Class of coefficient (r, col): the index of the smallest candidate square holding it, or
-// kNum (outside all of them).
-template <size_t kN>
-constexpr size_t RegionClass(size_t r, size_t col) {
-  const size_t m = r > col ? r : col;
-  size_t k = 0;
-  while (k < Regions<kN>::kNum && m >= Regions<kN>::kT[k]) k++;
-  return k;
-}
-
-// Smallest candidate square holding every non-zero coefficient (kN if none does), from one
-// pass over the coefficients: each chunk of (up to) 8 coefficients of a row is ORed into the
-// accumulator of its class (chunks straddling a class boundary are split with lane masks).
-template <size_t kN>
-HWY_INLINE size_t NonZeroRegion(const int16_t *c) {
-  constexpr size_t W = kN < 8 ? kN : 8;
-  constexpr size_t K = Regions<kN>::kNum;
-  const hn::FixedTag<int16_t, W> d;
-  using V16 = hn::Vec<decltype(d)>;
-  V16 acc[K + 1];
-  V3D_UNROLL
-  for (size_t k = 0; k <= K; k++) acc[k] = hn::Zero(d);
-  V3D_UNROLL
-  for (size_t r = 0; r < kN; r++) {
-    V3D_UNROLL
-    for (size_t c0 = 0; c0 < kN; c0 += W) {
-      const V16 v = hn::LoadU(d, c + r * kN + c0);
-      const size_t first = RegionClass<kN>(r, c0), last = RegionClass<kN>(r, c0 + W - 1);
-      if (first == last) {
-        acc[first] = hn::Or(acc[first], v);
-      } else {
-        // Classes grow with the column: lanes [a, b) of the chunk share class k.
-        size_t a = 0;
-        V3D_UNROLL
-        for (size_t k = first; k <= last; k++) {
-          size_t b = a;
-          while (b < W && RegionClass<kN>(r, c0 + b) == k) b++;
-          if (b > a) {
-            const auto m = hn::AndNot(hn::FirstN(d, a), hn::FirstN(d, b));
-            acc[k] = hn::Or(acc[k], hn::IfThenElseZero(m, v));
-          }
-          a = b;
-        }
-      }
-    }
-  }
-  // Region k holds everything iff the classes above k are all zero.
-  V16 above = acc[K];
-  size_t region = kN;
-  for (size_t k = K; k-- > 0;) {
-    if (!hn::AllTrue(d, hn::Eq(above, hn::Zero(d)))) break;
-    region = Regions<kN>::kT[k];
-    above = hn::Or(above, acc[k]);
-  }
-  return region;
 }
 
 // DCT_DCT with only the DC coefficient: every pixel gets the same value.
@@ -611,9 +549,18 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   }
 #endif
   // Dense blocks (by the hint) go straight to the 32-bit paths: their row results are the most
-  // likely to exceed the 16-bit column bound, and the check would be wasted.
+  // likely to exceed the 16-bit column bound, and the check would be wasted. (32x32 DCT_DCT:
+  // the 16-bit path's coefficient check comes first and is cheap against the saving.)
   const bool dense = kN > 4 && eob > kN2 / 2;
   const size_t region = dense ? kN : NonZeroRegion<kN>(c);
+#if V3D_ITX_HAVE_16
+  // 32x32 DCT_DCT within the per-pass bounds of its square: both passes in 16-bit lanes.
+  if constexpr (kN == 32 && kDctDct) {
+    if (region > 1 && region <= 8 && Add32x32Pass16<8>(dst, stride, c)) return;
+    if (region > 8 && region <= 16 && Add32x32Pass16<16>(dst, stride, c)) return;
+    if (region > 16 && Add32x32Pass16<32>(dst, stride, c)) return;
+  }
+#endif
   switch (region) {
     case 1:
       if constexpr (kDctDct) return AddDc<kN>(dst, stride, c[0]);

@@ -216,7 +216,8 @@ HWY_INLINE void Iadst8x16(D d, const V *in, V *out) {
   out[7] = z - b1;
 }
 
-// 4x4 / 8x8 transposes of int16 lanes (v[i] lane j -> v[j] lane i).
+// 4x4 / 8x8 transposes of int16 lanes (v[i] lane j -> v[j] lane i). Vectors of 16 or 32 lanes
+// (x86): eight vectors, each 128-bit block transposed on its own as an 8x8 tile.
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE void Transpose16(D d, V *v) {
   constexpr size_t N = hn::MaxLanes(D());
@@ -232,7 +233,7 @@ HWY_INLINE void Transpose16(D d, V *v) {
     v[2] = hn::LowerHalf(d, u1);
     v[3] = hn::UpperHalf(d, u1);
   } else {
-    static_assert(N == 8, "4 or 8 lanes");
+    static_assert(N % 8 == 0, "4 or a multiple of 8 lanes");
     const hn::Repartition<int32_t, D> d32;
     const hn::Repartition<int64_t, D> d64;
     hn::Vec<decltype(d32)> a[4], b[4];

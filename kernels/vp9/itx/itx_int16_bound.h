@@ -81,5 +81,15 @@ constexpr int kInt16CornerBound8x8[2] = {11400, 2750};
 // The same for the 16x16 DCT_DCT blocks non-zero only in the top-left 4x4 square.
 constexpr int kInt16CornerBound16x16 = 2450;
 
+// 1-D bounds of the per-pass 16-bit paths: for an n-point 1-D transform whose inputs all satisfy
+// |x| <= B (the other inputs known zero, see below), every narrow value stays inside int16 and
+// every product sum inside int32 (proven as above, with the n inputs as the variables). A 2-D
+// path checks the coefficients against the row transform's bound and the row results against
+// the column transform's bound before it writes anything.
+// 32-point DCT ([0]: inputs from 8 on zero, [1]: from 16 on, [2]: none): the 32x32 DCT_DCT
+// blocks non-zero only in the top-left 8x8 / 16x16 square or anywhere, both passes in 16-bit
+// lanes (the n-th pass of such a block has as many non-zero inputs as the square is wide).
+constexpr int kInt16Bound1dDct32[3] = {4340, 2290, 1590};
+
 }  // namespace vp9
 }  // namespace v3d

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// 32x32 DCT_DCT with both passes in 16-bit lanes, behind per-pass 1-D bounds.
+// Per-target header: included by itx_hwy.cpp after itx_hwy_16.h.
+//
+// Condition (itx_int16_bound.h, kInt16Bound1dDct32): a block whose non-zero coefficients lie in
+// the top-left T x T square (T = 8, 16 or 32) runs here iff every coefficient and every row
+// result lies in [-B_T, B_T], B_T the proven bound of the 32-point DCT with T non-zero inputs:
+// the coefficients are the row DCTs' inputs, the row results the column DCTs' inputs, and each
+// pass has T non-zero inputs (the two bounds are the same 1-D bound). The coefficients are
+// checked first: outside, nothing runs here and the caller takes the 32-bit path, which is exact
+// for every input. The row results are checked before anything is written: outside, the caller
+// runs the 32-bit column pass from them (they are the reference's, the row check having
+// passed). Inside the bounds every value here is one the reference forms (the skipped products
+// are products of known zeros), so the result is the reference's.
+//
+// Layout: row pass with lane = row, 8 rows per 128-bit block (8, 16 or 32 rows per vector, up to
+// the square's size), loaded as 8x8 int16 tiles and transposed in registers; the row results
+// are transposed back and go through the caller's int16 buffer, row-major, stored as wide as the
+// column pass loads them; column pass with lane = column, in the widest vectors of up to 32
+// lanes.
+
+#if defined(V3D_VP9_ITX_HWY_32_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef V3D_VP9_ITX_HWY_32_H_
+#undef V3D_VP9_ITX_HWY_32_H_
+#else
+#define V3D_VP9_ITX_HWY_32_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+
+#include <hwy/highway.h>
+
+#include "vp9/itx/itx_int16_bound.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace v3d {
+namespace vp9 {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+#if V3D_ITX_HAVE_16
+
+// Row i of the tile of 8 columns at c, for each 128-bit block b of D (8, 16 or 32 lanes):
+// lane 8b + k = coefficient (g + 8b + i, c + k); rows from kNzR on are zero.
+template <int kNzR, class D>
+HWY_INLINE hn::Vec<D> LoadTileRows32(D d, const int16_t *coeffs, size_t g, size_t i, size_t c) {
+  const hn::Full128<int16_t> d8;
+  auto row = [&](size_t r) {
+    return r < static_cast<size_t>(kNzR) ? hn::LoadU(d8, coeffs + r * 32 + c) : hn::Zero(d8);
+  };
+  constexpr size_t L = hn::MaxLanes(D());
+  if constexpr (L == 8) {
+    return row(g + i);
+  } else if constexpr (L == 16) {
+    return hn::Combine(d, row(g + 8 + i), row(g + i));
+  } else {
+    static_assert(L == 32, "8, 16 or 32 lanes");
+    const hn::Half<D> dh;
+    return hn::Combine(d, hn::Combine(dh, row(g + 24 + i), row(g + 16 + i)),
+                       hn::Combine(dh, row(g + 8 + i), row(g + i)));
+  }
+}
+
+// The inverse: block b of v to row g + 8b + i of tmp (32 per row), columns [c, c + 8).
+template <class D>
+HWY_INLINE void StoreTileRows32(D d, hn::Vec<D> v, int16_t *tmp, size_t g, size_t i, size_t c) {
+  const hn::Full128<int16_t> d8;
+  int16_t *p = tmp + (g + i) * 32 + c;
+  constexpr size_t L = hn::MaxLanes(D());
+  if constexpr (L == 8) {
+    hn::Store(v, d8, p);
+  } else if constexpr (L == 16) {
+    hn::Store(hn::LowerHalf(d8, v), d8, p);
+    hn::Store(hn::UpperHalf(d8, v), d8, p + 8 * 32);
+  } else {
+    const hn::Half<D> dh;
+    const auto lo = hn::LowerHalf(dh, v), hi = hn::UpperHalf(dh, v);
+    hn::Store(hn::LowerHalf(d8, lo), d8, p);
+    hn::Store(hn::UpperHalf(d8, lo), d8, p + 8 * 32);
+    hn::Store(hn::LowerHalf(d8, hi), d8, p + 16 * 32);
+    hn::Store(hn::UpperHalf(d8, hi), d8, p + 24 * 32);
+  }
+  (void)d;
+}
+
+// The row results of the rows [g, g + L) (x[8t + i] block b = results (g + 8b + i, 8t .. 8t + 8))
+// to tmp in stores as wide as the column pass's loads (up to 32 lanes), so that each load is
+// forwarded from one store: tiles are joined per row with 128-bit block shuffles.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE void StoreRows32(D d, const V *x, int16_t *tmp, size_t g) {
+  constexpr size_t Lr = hn::MaxLanes(D());
+  constexpr size_t Lc = hn::MaxLanes(hn::CappedTag<int16_t, 32>());
+  V3D_UNROLL
+  for (size_t i = 0; i < 8; i++) {
+    int16_t *row = tmp + (g + i) * 32;
+    if constexpr (Lr == 8 && Lc >= 16) {
+      const hn::CappedTag<int16_t, 16> d2;
+      const auto a = hn::Combine(d2, x[8 + i], x[i]), b = hn::Combine(d2, x[24 + i], x[16 + i]);
+      if constexpr (Lc == 16) {
+        hn::Store(a, d2, row);
+        hn::Store(b, d2, row + 16);
+      } else {
+        const hn::CappedTag<int16_t, 32> d4;
+        hn::Store(hn::Combine(d4, b, a), d4, row);
+      }
+    } else if constexpr (Lr == 16 && Lc >= 16) {
+      const auto a0 = hn::ConcatLowerLower(d, x[8 + i], x[i]);
+      const auto b0 = hn::ConcatLowerLower(d, x[24 + i], x[16 + i]);
+      const auto a1 = hn::ConcatUpperUpper(d, x[8 + i], x[i]);
+      const auto b1 = hn::ConcatUpperUpper(d, x[24 + i], x[16 + i]);
+      if constexpr (Lc == 16) {
+        hn::Store(a0, d, row);
+        hn::Store(b0, d, row + 16);
+        hn::Store(a1, d, row + 8 * 32);
+        hn::Store(b1, d, row + 8 * 32 + 16);
+      } else {
+        const hn::CappedTag<int16_t, 32> d4;
+        hn::Store(hn::Combine(d4, b0, a0), d4, row);
+        hn::Store(hn::Combine(d4, b1, a1), d4, row + 8 * 32);
+      }
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+    } else if constexpr (Lr == 32 && Lc == 32) {
+      // 4x4 transpose of 128-bit blocks: row g + 8b + i = block b of x[i], x[8+i], x[16+i],
+      // x[24+i].
+      const __m512i p = _mm512_shuffle_i64x2(x[i].raw, x[8 + i].raw, _MM_SHUFFLE(1, 0, 1, 0));
+      const __m512i q = _mm512_shuffle_i64x2(x[i].raw, x[8 + i].raw, _MM_SHUFFLE(3, 2, 3, 2));
+      const __m512i r = _mm512_shuffle_i64x2(x[16 + i].raw, x[24 + i].raw, _MM_SHUFFLE(1, 0, 1, 0));
+      const __m512i u = _mm512_shuffle_i64x2(x[16 + i].raw, x[24 + i].raw, _MM_SHUFFLE(3, 2, 3, 2));
+      hn::Store(V{_mm512_shuffle_i64x2(p, r, _MM_SHUFFLE(2, 0, 2, 0))}, d, row);
+      hn::Store(V{_mm512_shuffle_i64x2(p, r, _MM_SHUFFLE(3, 1, 3, 1))}, d, row + 8 * 32);
+      hn::Store(V{_mm512_shuffle_i64x2(q, u, _MM_SHUFFLE(2, 0, 2, 0))}, d, row + 16 * 32);
+      hn::Store(V{_mm512_shuffle_i64x2(q, u, _MM_SHUFFLE(3, 1, 3, 1))}, d, row + 24 * 32);
+#endif
+    } else {
+      V3D_UNROLL
+      for (size_t t = 0; t < 4; t++) StoreTileRows32(d, x[8 * t + i], tmp, g, i, 8 * t);
+    }
+  }
+}
+
+// Row DCTs of the rows [g, g + L) (non-zero inputs in columns < kNz, rows >= kNz zero), results
+// to tmp (row-major, 32 per row); mx / mn take the maximum / minimum of every result.
+template <int kNz, class D, class V = hn::Vec<D>>
+HWY_INLINE void Rows32x16(D d, const int16_t *coeffs, size_t g, int16_t *tmp, V &mx, V &mn) {
+  constexpr size_t kTiles = (static_cast<size_t>(kNz) + 7) / 8;  // column tiles read
+  V x[32];
+  V3D_UNROLL
+  for (size_t t = 0; t < 4; t++) {
+    V3D_UNROLL
+    for (size_t i = 0; i < 8; i++) {
+      x[8 * t + i] = t < kTiles ? LoadTileRows32<kNz>(d, coeffs, g, i, 8 * t) : hn::Zero(d);
+    }
+    if (t < kTiles) Transpose16(d, x + 8 * t);  // x[8t + k] lane l = coefficient (g + l, 8t + k)
+  }
+  TxDct::template Run<32, kNz>(d, x);  // x[k] lane l = result (g + l, k)
+  V3D_UNROLL
+  for (size_t k = 0; k < 32; k++) {
+    mx = hn::Max(mx, x[k]);
+    mn = hn::Min(mn, x[k]);
+  }
+  V3D_UNROLL
+  for (size_t t = 0; t < 4; t++) Transpose16(d, x + 8 * t);
+  StoreRows32(d, x, tmp, g);
+}
+
+// Column DCTs of the row results in tmp (rows >= kNz zero), Round2 by 6, added to dst with
+// unsigned saturation; dc: the column vectors' tag, up to 32 lanes.
+template <int kNz, class DC>
+HWY_INLINE void Cols32x16(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *tmp) {
+  using V = hn::Vec<DC>;
+  const hn::Rebind<uint8_t, DC> d8;
+  constexpr size_t L = hn::MaxLanes(DC());
+  // Round2(x, 6) as one rounding multiply by 2^9: exactly (x + 32) >> 6.
+  const V rnd = hn::Set(dc, static_cast<int16_t>(1 << 9));
+  V3D_NO_UNROLL
+  for (size_t c = 0; c < 32; c += L) {
+    V x[32];
+    V3D_UNROLL
+    for (size_t i = 0; i < 32; i++)
+      x[i] = i < static_cast<size_t>(kNz) ? hn::Load(dc, tmp + i * 32 + c) : hn::Zero(dc);
+    TxDct::template Run<32, kNz>(dc, x);
+    V3D_UNROLL
+    for (size_t i = 0; i < 32; i++) {
+      uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride + c;
+      const V sum = hn::Add(hn::MulFixedPoint15(x[i], rnd), hn::PromoteTo(dc, hn::LoadU(d8, p)));
+      hn::StoreU(hn::DemoteTo(d8, sum), d8, p);
+    }
+  }
+}
+
+// True iff every coefficient of the top-left kNz x kNz square lies in [-b, b]. The first two
+// rows (where the low frequencies, the largest coefficients, are) are tested on their own
+// first, so that most blocks outside the bound leave after a few loads.
+template <int kNz>
+HWY_INLINE bool Square32InBound(const int16_t *c, int16_t b) {
+  const hn::CappedTag<int16_t, kNz> d;
+  using V = hn::Vec<decltype(d)>;
+  constexpr size_t W = hn::MaxLanes(d);
+  const V hi = hn::Set(d, b), lo = hn::Set(d, static_cast<int16_t>(-b));
+  auto rows = [&](size_t r0, size_t r1) {
+    V mx = hn::LoadU(d, c + r0 * 32), mn = mx;  // (loaded again below: simpler loops)
+    V3D_UNROLL
+    for (size_t i = r0; i < r1; i++) {
+      V3D_UNROLL
+      for (size_t j = 0; j < static_cast<size_t>(kNz); j += W) {
+        const V v = hn::LoadU(d, c + i * 32 + j);
+        mx = hn::Max(mx, v);
+        mn = hn::Min(mn, v);
+      }
+    }
+    return hn::AllFalse(d, hn::Or(hn::Gt(mx, hi), hn::Lt(mn, lo)));
+  };
+  return rows(0, 2) && rows(2, static_cast<size_t>(kNz));
+}
+
+// What Add32x32x16 did: the whole block; only the row pass (a row result being outside the
+// bound); nothing (a coefficient outside the bound).
+enum class Pass32 { kDone, kRowsOnly, kNone };
+
+// The 32x32 DCT_DCT block whose non-zero coefficients lie in the top-left kNz x kNz square
+// (kNz = 8, 16, 32) in 16-bit lanes, within kInt16Bound1dDct32's bound for kNz. tmp: kNz rows
+// of 32 (64-byte aligned), the exact row results afterwards unless kNone.
+template <int kNz>
+HWY_NOINLINE Pass32 Add32x32x16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
+                                int16_t *tmp) {
+  static_assert(kNz == 8 || kNz == 16 || kNz == 32, "square of 8, 16 or 32");
+  constexpr int16_t kB =
+      static_cast<int16_t>(kInt16Bound1dDct32[kNz == 8 ? 0 : kNz == 16 ? 1 : 2]);
+  if (!Square32InBound<kNz>(coeffs, kB)) return Pass32::kNone;
+  // Rows in vectors of kNz lanes where the target has them (AVX-512: every row at once).
+  const hn::CappedTag<int16_t, kNz> dr;
+  using VR = hn::Vec<decltype(dr)>;
+  constexpr size_t Lr = hn::MaxLanes(dr);
+  static_assert(static_cast<size_t>(kNz) % Lr == 0, "whole groups of rows");
+  VR mx = hn::Zero(dr), mn = hn::Zero(dr);
+  V3D_NO_UNROLL
+  for (size_t g = 0; g < static_cast<size_t>(kNz); g += Lr) {
+    Rows32x16<kNz>(dr, coeffs, g, tmp, mx, mn);
+  }
+  const auto big = hn::Or(hn::Gt(mx, hn::Set(dr, kB)), hn::Lt(mn, hn::Set(dr, -kB)));
+  if (!hn::AllFalse(dr, big)) return Pass32::kRowsOnly;
+  Cols32x16<kNz>(hn::CappedTag<int16_t, 32>(), dst, stride, tmp);
+  return Pass32::kDone;
+}
+
+#endif  // V3D_ITX_HAVE_16
+}  // namespace HWY_NAMESPACE
+}  // namespace vp9
+}  // namespace v3d
+HWY_AFTER_NAMESPACE();
+
+#endif  // V3D_VP9_ITX_HWY_32_H_
