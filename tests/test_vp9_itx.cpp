@@ -331,18 +331,19 @@ int row_pass_max(const TxPair &p, const int16_t *coeffs) {
   return m;
 }
 
-// Largest sum of |row results| of a column of the reference's 8x8 or 16x16 row pass (the
-// column pass's per-pass check).
+// Largest sum of |row results| of a column of the reference's 8x8, 16x16 or 32x32 row pass
+// (the column pass's per-pass check).
 int column_sum_max(const TxPair &p, const int16_t *coeffs) {
   namespace ref = v3d::vp9::ref;
   const int n = tx_n(p.tx_size);
   const bool row_adst = p.tx_type == 2 || p.tx_type == 3;
-  int32_t in[16], out[16];
-  int sum[16] = {};
+  int32_t in[32], out[32];
+  int sum[32] = {};
   for (int i = 0; i < n; i++) {
     for (int j = 0; j < n; j++) in[j] = coeffs[i * n + j];
     if (n == 8) row_adst ? ref::iadst8(in, out) : ref::idct8(in, out);
-    else row_adst ? ref::iadst16(in, out) : ref::idct16(in, out);
+    else if (n == 16) row_adst ? ref::iadst16(in, out) : ref::idct16(in, out);
+    else ref::idct32(in, out);
     for (int j = 0; j < n; j++) sum[j] += std::abs(out[j]);
   }
   return *std::max_element(sum, sum + n);
@@ -457,57 +458,55 @@ int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs,
 int g_straddled[6], g_row_in[2];
 
 // 32x32 DCT_DCT cases of make_pass32_coeffs by square (8, 16, 32) and by the side of the
-// per-pass bounds the reference puts them on: [0] both passes within (the 16-bit path), [1]
-// coefficients within but a row result outside (the column check fails), [2] a coefficient
-// outside (the row check fails).
+// per-pass L1 bound the reference puts them on: [0] both passes within (the 16-bit path), [1]
+// every row's coefficients within but a column's row results outside (the column check fails),
+// [2] a row's coefficients outside (the row check fails).
 int g_pass32[3][3];
 
-// Around the per-pass bounds of the 32x32 DCT_DCT 16-bit path (kInt16Bound1dDct32, B for the
-// smallest of the 8x8 / 16x16 / 32x32 squares holding the non-zero coefficients): sparse small
-// coefficients in a random square, plus either one coefficient at +-B or +-(B + 1), or one row
-// of equal magnitudes (random signs) chosen by bisection so that the reference's largest
-// row-pass result is the largest one <= B or just above B. Other pairs get int16-bound inputs.
+// Around the per-pass L1 bound B1 of the 32x32 DCT_DCT 16-bit path (kInt16BoundL1[3][0], the
+// same for every square), in a random square corner: half the cases rows whose |coefficients|
+// sum to B1 exactly or to random values below it, or one of them to B1 + 1 (the row check);
+// the other half +-v at every position of the square (random signs, every row inside B1), v
+// chosen by bisection so that the largest column sum of the reference's |row results| is the
+// largest one <= B1 or just above it (the column check). Other pairs get int16-bound inputs.
 int make_pass32_coeffs(Rng &rng, const TxPair &p, int16_t *coeffs) {
   if (p.tx_size != 3 || p.tx_type != 0) return make_bound_coeffs(rng, p, false, coeffs);
   constexpr int n = 32;
-  auto square = [](int m) { return m <= 8 ? 0 : m <= 16 ? 1 : 2; };
+  const int b1 = v3d::vp9::kInt16BoundL1[3][0];
   const int corner = rng.range(2, n);
-  const int b = v3d::vp9::kInt16Bound1dDct32[square(corner)];
-  std::fill(coeffs, coeffs + n * n, int16_t{0});
-  const int small = b >> rng.range(2, 6);
-  for (int i = 0; i < corner; i++)
-    for (int j = 0; j < corner; j++)
-      if (rng.range(0, 3) == 0) coeffs[i * n + j] = static_cast<int16_t>(rng.range(-small, small));
-  const int r = rng.range(0, corner - 1);
-  if (rng.range(0, 2) == 0) {
-    const int v = b + rng.range(0, 1);
-    coeffs[r * n + rng.range(0, corner - 1)] = static_cast<int16_t>(rng.range(0, 1) ? v : -v);
+  if (rng.range(0, 1)) {
+    make_rowsum_coeffs(rng, p, corner, rng.range(0, 1) != 0, coeffs);
   } else {
-    int sign[n];
-    for (int j = 0; j < n; j++) sign[j] = rng.range(0, 1) ? 1 : -1;
+    int sign[n * n];
+    for (int &x : sign) x = rng.range(0, 1) ? 1 : -1;
+    std::fill(coeffs, coeffs + n * n, int16_t{0});
     auto max_with = [&](int v) {
-      for (int j = 0; j < corner; j++) coeffs[r * n + j] = static_cast<int16_t>(sign[j] * v);
-      return row_pass_max(p, coeffs);
+      for (int i = 0; i < corner; i++)
+        for (int j = 0; j < corner; j++)
+          coeffs[i * n + j] = static_cast<int16_t>(sign[i * n + j] * v);
+      return column_sum_max(p, coeffs);
     };
-    int lo = 0, hi = b;
-    if (max_with(lo) <= b && max_with(hi) > b) {
+    int lo = 0, hi = b1 / corner;
+    if (max_with(hi) > b1) {
       while (hi - lo > 1) {
         const int mid = (lo + hi) / 2;
-        (max_with(mid) <= b ? lo : hi) = mid;
+        (max_with(mid) <= b1 ? lo : hi) = mid;
       }
       max_with(rng.range(0, 1) ? hi : lo);
     }
   }
-  int eob = 0, extent = 1, cmax = 0;
+  int eob = 0, extent = 1, rmax = 0, rsum[n] = {};
   for (int k = 0; k < n * n; k++)
     if (coeffs[k]) {
       eob = k + 1;  // a raster eob: only a hint
       extent = std::max(extent, std::max(k / n, k % n) + 1);
-      cmax = std::max(cmax, std::abs(static_cast<int>(coeffs[k])));
+      rsum[k / n] += std::abs(static_cast<int>(coeffs[k]));
     }
-  // The side of the bound of the square the block really occupies (as the path sees it).
-  const int sq = square(extent), bq = v3d::vp9::kInt16Bound1dDct32[sq];
-  if (extent > 1) g_pass32[sq][cmax > bq ? 2 : row_pass_max(p, coeffs) > bq ? 1 : 0]++;
+  for (int r : rsum) rmax = std::max(rmax, r);
+  // The side of each check the block is on, by the square it really occupies (as the path sees
+  // it).
+  const int sq = extent <= 8 ? 0 : extent <= 16 ? 1 : 2;
+  if (extent > 1) g_pass32[sq][rmax > b1 ? 2 : column_sum_max(p, coeffs) > b1 ? 1 : 0]++;
   return eob;
 }
 

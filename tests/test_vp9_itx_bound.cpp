@@ -339,16 +339,23 @@ int main() {
     }
     if (n == 32) check(v3d::vp9::kInt16BoundL1[sz][1] == 0, "32-point has no ADST");
   }
-  // The 32-point DCT of the per-pass 32x32 path, inputs from 8 / 16 / 32 on zero.
+  // The 32-point DCT of the per-pass 32x32 path, inputs from 8 / 16 / 32 on zero: the largest-|x|
+  // bounds (kInt16Bound1dDct32) and the L1 bound, which the 32x32 path's per-pass checks share
+  // for every square (kInt16BoundL1[3][0] must be within the L1 bound of each).
   for (int k = 0; k < 3; k++) {
     const int nz = 8 << k;
     std::vector<aff::Val> fin;
-    const double b = analyse_column(32, &fin, false, nz);
-    const int have = v3d::vp9::kInt16Bound1dDct32[k];
+    double b1 = 0;
+    const double b = analyse_column(32, &fin, false, nz, &b1);
+    const int have = v3d::vp9::kInt16Bound1dDct32[k], have1 = v3d::vp9::kInt16BoundL1[3][0];
     cross_check_column(32, static_cast<int>(b), fin, false, nz);
-    printf("32-point DCT, %2d non-zero inputs: proven bound %6.0f, table %d\n", nz, b, have);
+    cross_check_column(32, static_cast<int>(b1), fin, false, nz, true);
+    printf("32-point DCT, %2d non-zero inputs: proven bound %6.0f, table %d; L1 bound %6.0f, "
+           "table (L1) %d\n", nz, b, have, b1, have1);
     check(have > 0 && have <= b, "kInt16Bound1dDct32[%d] = %d: not in (0, proven bound %.0f]", k,
           have, b);
+    check(have1 > 0 && have1 <= b1, "32-point DCT, %d inputs: kInt16BoundL1 %d not in (0, proven "
+          "L1 bound %.0f]", nz, have1, b1);
   }
   return v3dtest::finish();
 }

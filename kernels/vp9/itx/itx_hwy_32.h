@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // 32x32 DCT_DCT with both passes in 16-bit lanes, behind per-pass 1-D bounds.
-// Per-target header: included by itx_hwy.cpp after itx_hwy_16.h.
+// Per-target header: included by itx_hwy.cpp after itx_hwy_16.h and itx_hwy_16x16.h (AddAbs,
+// LanesWithin).
 //
-// Condition (itx_int16_bound.h, kInt16Bound1dDct32): a block whose non-zero coefficients lie in
-// the top-left T x T square (T = 8, 16 or 32) runs here iff every coefficient and every row
-// result lies in [-B_T, B_T], B_T the proven bound of the 32-point DCT with T non-zero inputs:
-// the coefficients are the row DCTs' inputs, the row results the column DCTs' inputs, and each
-// pass has T non-zero inputs (the two bounds are the same 1-D bound). The coefficients are
-// checked first: outside, nothing runs here and the caller takes the 32-bit path, which is exact
-// for every input. The row results are checked before anything is written: outside, the caller
-// runs the 32-bit column pass from them (they are the reference's, the row check having
-// passed). Inside the bounds every value here is one the reference forms (the skipped products
-// are products of known zeros), so the result is the reference's.
+// Condition (itx_int16_bound.h, kInt16BoundL1[3][0]: the L1 bound B1 of the 32-point DCT, the
+// same for 8, 16 or 32 non-zero inputs): a block whose non-zero coefficients lie in the top-left
+// T x T square (T = 8, 16 or 32) runs its row pass here iff the |coefficients| of every row sum
+// to at most B1, and its column pass iff the |row results| of every column do: the coefficients
+// are the row DCTs' inputs, the row results the column DCTs' inputs. The rows are checked group
+// by group before their DCTs: outside, nothing is written and the caller takes the 32-bit path,
+// which is exact for every input. The row results are checked before anything is written:
+// outside, the caller runs the 32-bit column pass from them (they are the reference's, the row
+// check having passed). Inside the bounds every value here is one the reference forms (the
+// skipped products are products of known zeros), so the result is the reference's.
 //
 // Layout: row pass with lane = row, 8 rows per 128-bit block (8, 16 or 32 rows per vector, up to
 // the square's size), loaded as 8x8 int16 tiles and transposed in registers; the row results
@@ -139,10 +140,14 @@ HWY_INLINE void StoreRows32(D d, const V *x, int16_t *tmp, size_t g) {
 }
 
 // Row DCTs of the rows [g, g + L) (non-zero inputs in columns < kNz, rows >= kNz zero), results
-// to tmp (row-major, 32 per row); mx / mn take the maximum / minimum of every result.
-template <int kNz, class D, class V = hn::Vec<D>>
-HWY_INLINE void Rows32x16(D d, const int16_t *coeffs, size_t g, int16_t *tmp, V &mx, V &mn) {
+// to tmp (row-major, 32 per row), if every one of those rows' |coefficients| sum to at most kB;
+// else false, nothing stored. sum[t] lane 8b + k (uint16, saturating) adds the |results| of
+// rows g + 8b + [0, 8) in column 8t + k.
+template <int kNz, int kB, class D, class V = hn::Vec<D>>
+HWY_INLINE bool Rows32x16(D d, const int16_t *coeffs, size_t g, int16_t *tmp,
+                          hn::Vec<hn::RebindToUnsigned<D>> *sum) {
   constexpr size_t kTiles = (static_cast<size_t>(kNz) + 7) / 8;  // column tiles read
+  const hn::RebindToUnsigned<D> du;
   V x[32];
   V3D_UNROLL
   for (size_t t = 0; t < 4; t++) {
@@ -152,15 +157,27 @@ HWY_INLINE void Rows32x16(D d, const int16_t *coeffs, size_t g, int16_t *tmp, V 
     }
     if (t < kTiles) Transpose16(d, x + 8 * t);  // x[8t + k] lane l = coefficient (g + l, 8t + k)
   }
+  // Lane l: row g + l's sum (columns from kNz on are zero).
+  if (!LanesWithin<kB>(du, AddAbs<static_cast<size_t>(kNz)>(d, x, hn::Zero(du)))) return false;
   TxDct::template Run<32, kNz>(d, x);  // x[k] lane l = result (g + l, k)
   V3D_UNROLL
-  for (size_t k = 0; k < 32; k++) {
-    mx = hn::Max(mx, x[k]);
-    mn = hn::Min(mn, x[k]);
+  for (size_t t = 0; t < 4; t++) {
+    Transpose16(d, x + 8 * t);  // x[8t + i] block b = results (g + 8b + i, 8t .. 8t + 8)
+    sum[t] = AddAbs<8>(d, x + 8 * t, sum[t]);
   }
-  V3D_UNROLL
-  for (size_t t = 0; t < 4; t++) Transpose16(d, x + 8 * t);
   StoreRows32(d, x, tmp, g);
+  return true;
+}
+
+// Lane k of the sum (saturating) of the 128-bit blocks of s (uint16, 8, 16 or 32 lanes).
+template <class DU>
+HWY_INLINE auto FoldBlocks(DU du, hn::Vec<DU> s) {
+  if constexpr (hn::MaxLanes(DU()) == 8) {
+    return s;
+  } else {
+    const hn::Half<DU> dh;
+    return FoldBlocks(dh, hn::SaturatedAdd(hn::LowerHalf(dh, s), hn::UpperHalf(dh, s)));
+  }
 }
 
 // Column DCTs of the row results in tmp (rows >= kNz zero), Round2 by 6, added to dst with
@@ -188,57 +205,39 @@ HWY_INLINE void Cols32x16(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *
   }
 }
 
-// True iff every coefficient of the top-left kNz x kNz square lies in [-b, b]. The first two
-// rows (where the low frequencies, the largest coefficients, are) are tested on their own
-// first, so that most blocks outside the bound leave after a few loads.
-template <int kNz>
-HWY_INLINE bool Square32InBound(const int16_t *c, int16_t b) {
-  const hn::CappedTag<int16_t, kNz> d;
-  using V = hn::Vec<decltype(d)>;
-  constexpr size_t W = hn::MaxLanes(d);
-  const V hi = hn::Set(d, b), lo = hn::Set(d, static_cast<int16_t>(-b));
-  auto rows = [&](size_t r0, size_t r1) {
-    V mx = hn::LoadU(d, c + r0 * 32), mn = mx;  // (loaded again below: simpler loops)
-    V3D_UNROLL
-    for (size_t i = r0; i < r1; i++) {
-      V3D_UNROLL
-      for (size_t j = 0; j < static_cast<size_t>(kNz); j += W) {
-        const V v = hn::LoadU(d, c + i * 32 + j);
-        mx = hn::Max(mx, v);
-        mn = hn::Min(mn, v);
-      }
-    }
-    return hn::AllFalse(d, hn::Or(hn::Gt(mx, hi), hn::Lt(mn, lo)));
-  };
-  return rows(0, 2) && rows(2, static_cast<size_t>(kNz));
-}
-
 // What Add32x32x16 did: the whole block; only the row pass (a row result being outside the
 // bound); nothing (a coefficient outside the bound).
 enum class Pass32 { kDone, kRowsOnly, kNone };
 
 // The 32x32 DCT_DCT block whose non-zero coefficients lie in the top-left kNz x kNz square
-// (kNz = 8, 16, 32) in 16-bit lanes, within kInt16Bound1dDct32's bound for kNz. tmp: kNz rows
-// of 32 (64-byte aligned), the exact row results afterwards unless kNone.
+// (kNz = 8, 16, 32) in 16-bit lanes, within the per-pass L1 bound. tmp: kNz rows of 32 (64-byte
+// aligned), the exact row results afterwards unless kNone.
 template <int kNz>
 HWY_NOINLINE Pass32 Add32x32x16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
                                 int16_t *tmp) {
   static_assert(kNz == 8 || kNz == 16 || kNz == 32, "square of 8, 16 or 32");
-  constexpr int16_t kB =
-      static_cast<int16_t>(kInt16Bound1dDct32[kNz == 8 ? 0 : kNz == 16 ? 1 : 2]);
-  if (!Square32InBound<kNz>(coeffs, kB)) return Pass32::kNone;
+  constexpr int kB = kInt16BoundL1[3][0];
+  static_assert(kB > 0, "32-point per-pass bound");
   // Rows in vectors of kNz lanes where the target has them (AVX-512: every row at once).
   const hn::CappedTag<int16_t, kNz> dr;
-  using VR = hn::Vec<decltype(dr)>;
+  const hn::RebindToUnsigned<decltype(dr)> du;
+  using VU = hn::Vec<decltype(du)>;
   constexpr size_t Lr = hn::MaxLanes(dr);
   static_assert(static_cast<size_t>(kNz) % Lr == 0, "whole groups of rows");
-  VR mx = hn::Zero(dr), mn = hn::Zero(dr);
+  VU sum[4] = {hn::Zero(du), hn::Zero(du), hn::Zero(du), hn::Zero(du)};
   V3D_NO_UNROLL
   for (size_t g = 0; g < static_cast<size_t>(kNz); g += Lr) {
-    Rows32x16<kNz>(dr, coeffs, g, tmp, mx, mn);
+    if (!Rows32x16<kNz, kB>(dr, coeffs, g, tmp, sum)) return Pass32::kNone;
   }
-  const auto big = hn::Or(hn::Gt(mx, hn::Set(dr, kB)), hn::Lt(mn, hn::Set(dr, -kB)));
-  if (!hn::AllFalse(dr, big)) return Pass32::kRowsOnly;
+  // Column 8t + k's sum: lane k of sum[t]'s blocks added.
+  const hn::Full128<uint16_t> d8;
+  auto over = hn::SaturatedSub(FoldBlocks(du, sum[0]), hn::Set(d8, static_cast<uint16_t>(kB)));
+  V3D_UNROLL
+  for (size_t t = 1; t < 4; t++) {
+    over = hn::Or(over, hn::SaturatedSub(FoldBlocks(du, sum[t]),
+                                         hn::Set(d8, static_cast<uint16_t>(kB))));
+  }
+  if (!hn::AllTrue(d8, hn::Eq(over, hn::Zero(d8)))) return Pass32::kRowsOnly;
   Cols32x16<kNz>(hn::CappedTag<int16_t, 32>(), dst, stride, tmp);
   return Pass32::kDone;
 }

@@ -70,7 +70,8 @@ constexpr int kInt16BoundL1[4][2] = {
     {0, 0},          // 4-point
     {23620, 23270},  // 8-point
     {23270, 23180},  // 16-point (the same with the inputs from 4 or 8 on zero: 16x16 corners)
-    {0, 0},          // 32-point (DCT only)
+    {23180, 0},      // 32-point DCT (the same with the inputs from 8 or 16 on zero: 32x32
+                     // squares); no 32-point ADST
 };
 
 // The 8x8 DCT_DCT blocks whose non-zero coefficients all lie in the top-left 2x2 ([0]) or 4x4
