@@ -475,18 +475,12 @@ HWY_INLINE bool Try16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int e
 }
 #endif
 
-// eob is only a hint: eob == 1 makes the DC-only check the first (and, when it holds, the only)
-// look at the coefficients; eob > n*n/2 (n >= 8) skips the classification pass for blocks that
-// are almost certainly dense. Every path is chosen from the coefficients themselves or is the
-// full path, which is exact for any block, so the result does not depend on eob.
+// Every block but the DC-only ones of ItxAdd (below). Not inlined: the stack frame and saved
+// registers that its paths need would otherwise be set up on ItxAdd's DC-only path too.
 template <size_t kN, class Row, class Col>
-void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
+HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   constexpr bool kDctDct = std::is_same<Row, TxDct>::value && std::is_same<Col, TxDct>::value;
   constexpr int kN2 = static_cast<int>(kN * kN);
-  if (eob == 1 && OnlyDc<kN>(c)) {
-    if constexpr (kDctDct) return AddDc<kN>(dst, stride, c[0]);
-    else return Add2D<kN, Row, Col, 1, 1>(dst, stride, c);
-  }
 #if V3D_ITX_HAVE_16
   constexpr bool kRowAdst = std::is_same<Row, TxAdst>::value;
   constexpr bool kColAdst = std::is_same<Col, TxAdst>::value;
@@ -585,6 +579,20 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
       break;
   }
   Add2D<kN, Row, Col, static_cast<int>(kN), static_cast<int>(kN)>(dst, stride, c, !dense);
+}
+
+// eob is only a hint: eob == 1 makes the DC-only check the first (and, when it holds, the only)
+// look at the coefficients; eob > n*n/2 (n >= 8) skips the classification pass for blocks that
+// are almost certainly dense. Every path is chosen from the coefficients themselves or is the
+// full path, which is exact for any block, so the result does not depend on eob.
+template <size_t kN, class Row, class Col>
+void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
+  constexpr bool kDctDct = std::is_same<Row, TxDct>::value && std::is_same<Col, TxDct>::value;
+  if (eob == 1 && OnlyDc<kN>(c)) {
+    if constexpr (kDctDct) return AddDc<kN>(dst, stride, c[0]);
+    else return Add2D<kN, Row, Col, 1, 1>(dst, stride, c);
+  }
+  return ItxAddBlock<kN, Row, Col>(dst, stride, c, eob);
 }
 
 // Lossless 4x4 Walsh-Hadamard (no final rounding).
