@@ -451,14 +451,13 @@ HWY_NOINLINE bool Add16x16Rows16(uint8_t *dst, ptrdiff_t stride, const int16_t *
 // 16x16 blocks whose rows pass the row transform's per-pass L1 bound (kInt16BoundL1; the 4x4
 // and 8x8 corners skip their zero inputs) take the 16-bit row pass; returns false, having
 // written nothing, for the others, for DC only (left to the caller) and, on AVX-512, for the
-// full block.
+// full block. region: the side of the block's non-zero top-left square (16 when not looked for).
 template <class Row, class Col>
-HWY_INLINE bool Try16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
+HWY_INLINE bool Try16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c, size_t region) {
   constexpr bool kDctDct = std::is_same<Row, TxDct>::value && std::is_same<Col, TxDct>::value;
   // Where one int32 vector holds a whole row (AVX-512) the full block's 32-bit path is as fast
   // as the 16-bit one in 256-bit vectors: only the corners take it there.
   constexpr bool kFull32 = hn::MaxLanes(hn::ScalableTag<int32_t>()) >= 16;
-  const size_t region = eob > 128 ? 16 : NonZeroRegion<16>(c);
   if (region <= 1) return false;
   if (region <= 4) {
     if constexpr (kDctDct) {
@@ -534,19 +533,20 @@ HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, 
     return Add2D<kN, Row, Col, 8, 8>(dst, stride, c, false);
   }
 #endif
+  // Dense blocks (by the hint) are not classified (their non-zero square is the whole block),
+  // and their 32-bit path skips the 16-bit column check: their row results are the most likely
+  // to exceed the column bound. (16x16 and 32x32 still try their own 16-bit paths, whose
+  // checks come first and are cheap against the saving.)
+  const bool dense = kN > 4 && eob > kN2 / 2;
+  const size_t region = dense ? kN : NonZeroRegion<kN>(c);
 #if V3D_ITX_HAVE_16
   // 16x16 with every coefficient within the row transform's 1-D bound: both passes in 16-bit
   // lanes (itx_hwy_16x16.h), or, where a row result exceeds the column bound, the 32-bit
   // column pass from the 16-bit row results.
   if constexpr (kN == 16) {
-    if (Try16x16<Row, Col>(dst, stride, c, eob)) return;
+    if (Try16x16<Row, Col>(dst, stride, c, region)) return;
   }
 #endif
-  // Dense blocks (by the hint) go straight to the 32-bit paths: their row results are the most
-  // likely to exceed the 16-bit column bound, and the check would be wasted. (32x32 DCT_DCT:
-  // the 16-bit path's coefficient check comes first and is cheap against the saving.)
-  const bool dense = kN > 4 && eob > kN2 / 2;
-  const size_t region = dense ? kN : NonZeroRegion<kN>(c);
 #if V3D_ITX_HAVE_16
   // 32x32 DCT_DCT within the per-pass bounds of its square: both passes in 16-bit lanes.
   if constexpr (kN == 32 && kDctDct) {
