@@ -233,21 +233,6 @@ const char *source_name(int s) {
                               : "32x32-per-pass-bounds";
 }
 
-// 16x16: the smallest of the squares 1, 4, 8, 16 holding every non-zero coefficient (the
-// kernels' region classes), and the 16-bit path's 1-D bounds for it (rows: adst = the row
-// transform; columns: the column transform).
-int region16(const int16_t *c) {
-  int m = -1;
-  for (int k = 0; k < 256; k++)
-    if (c[k]) m = std::max(m, std::max(k / 16, k % 16));
-  return m < 1 ? 1 : m < 4 ? 4 : m < 8 ? 8 : 16;
-}
-int bound16(bool adst, int region) {
-  return region <= 4   ? v3d::vp9::kInt16Bound1dCorner16[0][adst]
-         : region <= 8 ? v3d::vp9::kInt16Bound1dCorner16[1][adst]
-                       : v3d::vp9::kInt16Bound1d[2][adst];
-}
-
 // 8x8 and 16x16, around the row pass's per-pass bound R (kInt16BoundL1 of the row transform, a
 // bound on each row's sum of |coefficients|): the non-zero corner x corner square's rows sum to
 // R exactly or to a random value below it; outside, one of them to R + 1.
@@ -271,7 +256,8 @@ int make_rowsum_coeffs(Rng &rng, const TxPair &p, int corner, bool outside, int1
 }
 
 // Around the 16-bit path's bound B (vp9/itx/itx_int16_bound.h, the corner bounds for 8x8 and
-// 16x16 DCT_DCT corners of up to 4x4; 256 for pairs without one):
+// 16x16 DCT_DCT corners of up to 4x4; 256 for pairs without one; 16x16 otherwise around the row
+// pass's per-pass L1 bound):
 // inside, every coefficient in [-B, B] with many at +-B exactly (the 16-bit path); outside, the
 // same plus one coefficient at +-(B + 1) (the 32-bit path). A random corner of the block is
 // non-zero, so the DC-only and corner fast paths see these magnitudes too.
@@ -285,20 +271,16 @@ int make_bound_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs) 
   // row pass's per-pass bound.
   if (p.tx_size == 1 && !(p.tx_type == 0 && corner <= 4) && rng.range(0, 1))
     return make_rowsum_coeffs(rng, p, corner, outside, coeffs);
-  // 16x16: half around the row pass's per-pass bound.
-  if (p.tx_size == 2 && rng.range(0, 1)) return make_rowsum_coeffs(rng, p, corner, outside, coeffs);
+  // 16x16: DCT_DCT corners of 2x2 to 4x4 half the time at the corner path's bound (a 1x1 corner
+  // is DC only, its own path); otherwise around the row pass's per-pass bound.
+  if (p.tx_size == 2) {
+    if (!(p.tx_type == 0 && corner >= 2 && corner <= 4 && rng.range(0, 1)))
+      return make_rowsum_coeffs(rng, p, corner, outside, coeffs);
+    b = v3d::vp9::kInt16CornerBound16x16;
+  }
   // 8x8 DCT_DCT corners of up to 2x2 / 4x4 have their own, larger bound (the corner path).
   if (p.tx_size == 1 && p.tx_type == 0 && corner <= 4)
     b = v3d::vp9::kInt16CornerBound8x8[corner <= 2 ? 0 : 1];
-  // 16x16: the row transform's 1-D bound (kInt16Bound1d), where both passes may run in 16-bit
-  // lanes; DCT_DCT corners of 2x2 to 4x4 half the time at the corner path's bound instead (a
-  // 1x1 corner is DC only, its own path).
-  const int row_bound = bound16(p.tx_type == 2 || p.tx_type == 3, corner);
-  if (p.tx_size == 2 && row_bound > 0) {
-    b = row_bound;
-    if (p.tx_type == 0 && corner >= 2 && corner <= 4 && rng.range(0, 1))
-      b = v3d::vp9::kInt16CornerBound16x16;
-  }
   std::fill(coeffs, coeffs + n * n, int16_t{0});
   for (int i = 0; i < corner; i++)
     for (int j = 0; j < corner; j++) {
@@ -387,25 +369,19 @@ int make_column_sum_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coe
   return eob;
 }
 
-// Around the 16-bit column pass's bound B (kInt16ColumnBound for DCT columns of 16x16 and
-// 32x32, kInt16Bound1d for 16x16 ADST columns; the other pairs get int16-bound inputs): a random
-// corner of small coefficients plus either one coefficient v or (16x16, half the cases) one row
-// of the corner at +-v, v chosen by bisection so that the reference's largest row-pass result
-// is the largest one <= B (inside: the 16-bit column pass) or just above B (outside: the 32-bit
-// one). The row form keeps v within the row transform's 1-D bound, so the 16-bit row pass runs
-// and its column check is what decides. *straddled counts the cases whose row-pass maximum was
-// verified on the wanted side; *row_in those of the row form.
-int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs, int *straddled,
-                       int *row_in) {
+// Around the 16-bit column pass's bound B (kInt16ColumnBound, DCT columns of 16x16 and 32x32,
+// after a 32-bit row pass): a random corner of small coefficients plus one coefficient v, v
+// chosen by bisection so that the reference's largest row-pass result is the largest one <= B
+// (inside: the 16-bit column pass) or just above B (outside: the 32-bit one). 8x8 and 16x16
+// (16x16 ADST columns always, DCT columns half the cases) go around the per-pass L1 column bound
+// instead (make_column_sum_coeffs); the other pairs get int16-bound inputs. *straddled counts
+// the cases whose row-pass maximum was verified on the wanted side.
+int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs, int *straddled) {
   const int n = tx_n(p.tx_size);
   const bool col_dct = p.tx_type == 0 || p.tx_type == 2;
-  const bool row_adst = p.tx_type == 2 || p.tx_type == 3;
-  int b = p.tx_size < 2        ? 0
-          : col_dct            ? v3d::vp9::kInt16ColumnBound[p.tx_size]
-          : p.tx_size == 2     ? v3d::vp9::kInt16Bound1d[2][1]
-                               : 0;
+  const int b = p.tx_size >= 2 && col_dct ? v3d::vp9::kInt16ColumnBound[p.tx_size] : 0;
   if (p.tx_size == 1) return make_column_sum_coeffs(rng, p, outside, coeffs, straddled + 2);
-  if (p.tx_size == 2 && rng.range(0, 1))
+  if (p.tx_size == 2 && (!col_dct || rng.range(0, 1)))
     return make_column_sum_coeffs(rng, p, outside, coeffs, straddled + 4);
   if (b == 0) return make_bound_coeffs(rng, p, outside, coeffs);
   const int corner = rng.range(1, n);
@@ -414,27 +390,12 @@ int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs,
     for (int j = 0; j < corner; j++) coeffs[i * n + j] = static_cast<int16_t>(rng.range(-8, 8));
   const int r = rng.range(0, corner - 1), c = rng.range(0, corner - 1);
   const int sign = rng.range(0, 1) ? 1 : -1;
-  const bool row_form = p.tx_size == 2 && corner > 1 && rng.range(0, 1);
-  int signs[16];
-  for (int j = 0; j < 16; j++) signs[j] = rng.range(0, 1) ? 1 : -1;
   auto max_with = [&](int v) {
-    if (row_form) {
-      for (int j = 0; j < corner; j++) coeffs[r * n + j] = static_cast<int16_t>(signs[j] * v);
-    } else {
-      coeffs[r * n + c] = static_cast<int16_t>(sign * v);
-    }
+    coeffs[r * n + c] = static_cast<int16_t>(sign * v);
     return row_pass_max(p, coeffs);
   };
-  // The row form: the bounds of the block's region (v = 1 stands for every v > 0).
-  int row_bound = 0;
-  if (row_form) {
-    max_with(1);
-    const int region = region16(coeffs);
-    row_bound = bound16(row_adst, region);
-    b = bound16(!col_dct, region);
-  }
   // max_with(lo) <= b (tiny values), max_with(hi) > b
-  int lo = 0, hi = row_form ? row_bound : 32767;
+  int lo = 0, hi = 32767;
   if (max_with(lo) <= b && max_with(hi) > b) {
     while (hi - lo > 1) {
       const int mid = (lo + hi) / 2;
@@ -442,7 +403,6 @@ int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs,
     }
     const int m = max_with(outside ? hi : lo);
     *straddled += outside ? m > b : m <= b;
-    *row_in += row_form && (outside ? m > b : m <= b);
   } else {
     max_with(0);
   }
@@ -453,9 +413,8 @@ int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs,
 }
 
 // Cases of the column-bound sources verified inside / outside the bound: [0, 1] 16x16 and 32x32
-// (kInt16ColumnBound, kInt16Bound1d), [2, 3] 8x8 and [4, 5] 16x16 (the per-pass L1 column
-// bound); of [0, 1], the cases whose coefficients were within the 16x16 row bound (row form).
-int g_straddled[6], g_row_in[2];
+// (kInt16ColumnBound), [2, 3] 8x8 and [4, 5] 16x16 (the per-pass L1 column bound).
+int g_straddled[6];
 
 // 32x32 DCT_DCT cases of make_pass32_coeffs by square (8, 16, 32) and by the side of the
 // per-pass L1 bound the reference puts them on: [0] both passes within (the 16-bit path), [1]
@@ -528,7 +487,7 @@ bool run_case(const char *target, const TxPair &p, int source, int it) {
     eob = make_bound_coeffs(rng, p, source == kSrcBoundOut, coeffs);
   else if (source == kSrcColumnIn || source == kSrcColumnOut)
     eob = make_column_coeffs(rng, p, source == kSrcColumnOut, coeffs,
-                             &g_straddled[source - kSrcColumnIn], &g_row_in[source - kSrcColumnIn]);
+                             &g_straddled[source - kSrcColumnIn]);
   else
     eob = make_pass32_coeffs(rng, p, coeffs);
   if (eob == 0) eob = 1;
@@ -605,12 +564,6 @@ void test_targets() {
   check(g_straddled[0] > 0 && g_straddled[1] > 0,
         "column-bound inputs straddle the bound: %d inside, %d outside", g_straddled[0],
         g_straddled[1]);
-  // 16x16 blocks inside the row bound whose row results straddle the column bound: the 16-bit
-  // row pass with the 16-bit column pass, and with its column check failing.
-  printf("16x16 row bound kept: %d cases column-inside, %d column-outside (per target)\n",
-         g_row_in[0] / nt, g_row_in[1] / nt);
-  check(g_row_in[0] > 0 && g_row_in[1] > 0, "16x16 row-form inputs straddle the column bound: "
-        "%d inside, %d outside", g_row_in[0], g_row_in[1]);
   printf("8x8 per-pass column bound: %d cases inside, %d outside (per target)\n",
          g_straddled[2] / nt, g_straddled[3] / nt);
   check(g_straddled[2] > 0 && g_straddled[3] > 0,

@@ -12,6 +12,14 @@
 // 2^(15-s)), computes the reference's result exactly. Blocks with any |c| > B take the 32-bit
 // path (8x8: after trying the per-pass bounds, kInt16BoundL1). 0: no 16-bit path for that pair.
 //
+// The tables, by the smallest block size that checks them (the kernel path in brackets):
+//  * kInt16Bound: 4x4 and 8x8, every coefficient (ItxAddBlock, itx_hwy.cpp; 8x8: the first check).
+//  * kInt16CornerBound8x8: 8x8 DCT_DCT 2x2 / 4x4 corners (AddCorner8x8, itx_hwy_16.h).
+//  * kInt16BoundL1: 8x8, 16x16 and 32x32, per pass (itx_hwy_8x8.h, itx_hwy_16x16.h, itx_hwy_32.h).
+//  * kInt16CornerBound16x16: 16x16 DCT_DCT 4x4 corners (AddCorner16x16, itx_hwy_16.h).
+//  * kInt16ColumnBound: 16x16 DCT columns after 32-bit rows (ColPass16, itx_hwy.cpp).
+//  * kInt16Bound1dDct32: 32x32 DCT columns after 32-bit rows (ColPass16, itx_hwy.cpp).
+//
 // Proof: tests/test_vp9_itx_bound.cpp runs the reference's own 1-D code on an affine-arithmetic
 // type (each value = a linear form in the n*n coefficients plus an interval for the rounding
 // errors; rnd14(x) = x/2^14 + e with e in [-8191/2^14, 1/2]), which bounds every value above
@@ -26,35 +34,15 @@ namespace vp9 {
 constexpr int kInt16Bound[4][4] = {
     {4400, 4000, 4500, 4080},  // 4x4
     {1170, 850, 1210, 880},    // 8x8 (first check; then the per-pass bounds, kInt16BoundL1)
-    {0, 0, 0, 0},              // 16x16: no 16-bit path yet
-    {0, 0, 0, 0},  // 32x32: no 16-bit path
+    {0, 0, 0, 0},              // 16x16: per-pass bounds only (kInt16BoundL1)
+    {0, 0, 0, 0},              // 32x32: per-pass bounds only (kInt16BoundL1)
 };
 
-// [tx_size]: the column bound of the 16-bit column pass (16x16 and 32x32, DCT columns). The row
-// pass runs in 32-bit lanes (exact for every input); where every row result it hands to a
-// block of columns satisfies |x| <= B, the n-point DCT of those columns keeps every narrow
-// value inside int16 and every product sum inside int32 (proven as above, with the n column
-// inputs as the variables), so the columns may run in 16-bit lanes. 0: no such path.
-constexpr int kInt16ColumnBound[4] = {0, 0, 3150, 1590};
-
-// Per-pass 1-D bounds, [tx_size][0: DCT, 1: ADST]: for n-point inputs all within [-B, B], the
-// reference's n-point 1-D transform keeps every narrow value inside int16 and every product
-// sum inside int32 (proven as above, with the n inputs as the variables). A 2-D block may run
-// its row pass in 16-bit lanes when every coefficient is within the row transform's B, and its
-// column pass when every row result is within the column transform's B (which covers the
-// final Round2 too: it is exact on any int16 value). 0: no such path.
-constexpr int kInt16Bound1d[4][2] = {
-    {0, 0},        // 4-point
-    {0, 0},        // 8-point
-    {3150, 2270},  // 16-point
-    {0, 0},        // 32-point
-};
-
-// kInt16Bound1d for 16-point transforms whose inputs from T on are all zero, [0: T = 4, 1: T =
-// 8][0: DCT, 1: ADST]: for the 16x16 blocks whose non-zero coefficients lie in the top-left
-// T x T square, each row has T non-zero inputs, and so does each column (the rows from T on
-// transform to zero). Fewer inputs add into each value, so these are larger.
-constexpr int kInt16Bound1dCorner16[2][2] = {{8990, 8000}, {4640, 4200}};
+// The 8x8 DCT_DCT blocks whose non-zero coefficients all lie in the top-left 2x2 ([0]) or 4x4
+// ([1]) square: the bound of kInt16Bound proven over those blocks only (the other coefficients
+// are the constant zero in the proof), for the corner path. Larger than kInt16Bound[1][0], as
+// fewer coefficients add into each value.
+constexpr int kInt16CornerBound8x8[2] = {11400, 2750};
 
 // [tx_size][0 = DCT, 1 = ADST]: the per-pass L1 bound B1. For every input vector whose
 // absolute values sum to at most B1, the reference's n-point 1-D transform keeps every value it
@@ -74,22 +62,22 @@ constexpr int kInt16BoundL1[4][2] = {
                      // squares); no 32-point ADST
 };
 
-// The 8x8 DCT_DCT blocks whose non-zero coefficients all lie in the top-left 2x2 ([0]) or 4x4
-// ([1]) square: the bound of kInt16Bound proven over those blocks only (the other coefficients
-// are the constant zero in the proof), for the corner path. Larger than kInt16Bound[1][0], as
-// fewer coefficients add into each value.
-constexpr int kInt16CornerBound8x8[2] = {11400, 2750};
-// The same for the 16x16 DCT_DCT blocks non-zero only in the top-left 4x4 square.
+// The bound of kInt16Bound proven over the 16x16 DCT_DCT blocks non-zero only in the top-left 4x4
+// square, for the corner path.
 constexpr int kInt16CornerBound16x16 = 2450;
 
-// 1-D bounds of the per-pass 16-bit paths: for an n-point 1-D transform whose inputs all satisfy
-// |x| <= B (the other inputs known zero, see below), every narrow value stays inside int16 and
-// every product sum inside int32 (proven as above, with the n inputs as the variables). A 2-D
-// path checks the coefficients against the row transform's bound and the row results against
-// the column transform's bound before it writes anything.
-// 32-point DCT ([0]: inputs from 8 on zero, [1]: from 16 on, [2]: none): the 32x32 DCT_DCT
-// blocks non-zero only in the top-left 8x8 / 16x16 square or anywhere, both passes in 16-bit
-// lanes (the n-th pass of such a block has as many non-zero inputs as the square is wide).
+// [tx_size]: the column bound of the 16-bit column pass (16x16 and 32x32, DCT columns). The row
+// pass runs in 32-bit lanes (exact for every input); where every row result it hands to a
+// block of columns satisfies |x| <= B, the n-point DCT of those columns keeps every narrow
+// value inside int16 and every product sum inside int32 (proven as above, with the n column
+// inputs as the variables), so the columns may run in 16-bit lanes. 0: no such path.
+constexpr int kInt16ColumnBound[4] = {0, 0, 3150, 1590};
+
+// The column bound of the 32x32 DCT columns by the rows that can be non-zero ([0]: inputs from 8
+// on zero, [1]: from 16 on, [2]: none): for a 32-point DCT whose inputs all satisfy |x| <= B
+// (the others known zero), every narrow value stays inside int16 and every product sum inside
+// int32 (proven as above, with the 32 inputs as the variables). ColPass16 checks the 32-bit row
+// results of the 32x32 blocks (those whose rows fail kInt16BoundL1) against it.
 constexpr int kInt16Bound1dDct32[3] = {4340, 2290, 1590};
 
 }  // namespace vp9
