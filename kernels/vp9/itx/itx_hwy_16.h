@@ -625,6 +625,30 @@ HWY_INLINE bool Add4x4x86(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
 }
 #endif  // HWY_ARCH_X86
 
+// The per-pass L1 checks (kInt16BoundL1) of the 8x8, 16x16 and 32x32 paths.
+
+// Saturating sum of the |values| of v[0..kRows) added to acc, per lane (uint16 lanes; |-32768|
+// = 32768).
+template <size_t kRows, class D, class V = hn::Vec<D>>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<D>> AddAbs(D, const V *v,
+                                                   hn::Vec<hn::RebindToUnsigned<D>> acc) {
+  const hn::RebindToUnsigned<D> du;
+  V3D_UNROLL
+  for (size_t i = 0; i < kRows; i++) acc = hn::SaturatedAdd(acc, hn::BitCast(du, hn::Abs(v[i])));
+  return acc;
+}
+
+// True iff every lane of s is at most kB.
+template <int kB, class DU, class VU = hn::Vec<DU>>
+HWY_INLINE bool LanesWithin(DU du, VU s) {
+  VU b = hn::Set(du, static_cast<uint16_t>(kB));
+#if HWY_ARCH_X86
+  // A load, not a broadcast (itx_hwy_16.h), where the vector is 128 bits.
+  if constexpr (sizeof(VU) == 16) b = hn::BitCast(du, hn::Vec<hn::RebindToSigned<DU>>{Splat16<kB>()});
+#endif
+  return hn::AllTrue(du, hn::Eq(hn::SaturatedSub(s, b), hn::Zero(du)));
+}
+
 #else
 #define V3D_ITX_HAVE_16 0
 #endif

@@ -259,28 +259,6 @@ HWY_INLINE void RoundAdd16(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const 
   }
 }
 
-// Saturating sum of the |values| of v[0..kRows) added to acc, per lane (uint16 lanes; |-32768|
-// = 32768).
-template <size_t kRows, class D, class V = hn::Vec<D>>
-HWY_INLINE hn::Vec<hn::RebindToUnsigned<D>> AddAbs(D, const V *v,
-                                                   hn::Vec<hn::RebindToUnsigned<D>> acc) {
-  const hn::RebindToUnsigned<D> du;
-  V3D_UNROLL
-  for (size_t i = 0; i < kRows; i++) acc = hn::SaturatedAdd(acc, hn::BitCast(du, hn::Abs(v[i])));
-  return acc;
-}
-
-// True iff every lane of s is at most kB.
-template <int kB, class DU, class VU = hn::Vec<DU>>
-HWY_INLINE bool LanesWithin(DU du, VU s) {
-  VU b = hn::Set(du, static_cast<uint16_t>(kB));
-#if HWY_ARCH_X86
-  // A load, not a broadcast (itx_hwy_16.h), where the vector is 128 bits.
-  if constexpr (sizeof(VU) == 16) b = hn::BitCast(du, hn::Vec<hn::RebindToSigned<DU>>{Splat16<kB>()});
-#endif
-  return hn::AllTrue(du, hn::Eq(hn::SaturatedSub(s, b), hn::Zero(du)));
-}
-
 // What Add16x16Int16 did: kRowsFailed: nothing (the caller runs the 32-bit path); kDone: the
 // block is added to dst; kColumnsFailed: nothing written, rows holds the row results.
 enum class Int16Result { kRowsFailed, kDone, kColumnsFailed };

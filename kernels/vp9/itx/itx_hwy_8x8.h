@@ -36,23 +36,6 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 #if V3D_ITX_HAVE_16
 
-// True iff in every lane the |values| of v[0..kRows) sum to at most b: absolute values (|-32768|
-// = 32768 as uint16), sums saturating at 65535, one saturating subtraction of b and one test.
-template <size_t kRows, int kB, class D, class V = hn::Vec<D>>
-HWY_INLINE bool SumAbsWithin(D d, const V *v) {
-  const hn::RebindToUnsigned<D> du;
-  auto s = hn::BitCast(du, hn::Abs(v[0]));
-  V3D_UNROLL
-  for (size_t i = 1; i < kRows; i++) s = hn::SaturatedAdd(s, hn::BitCast(du, hn::Abs(v[i])));
-#if HWY_ARCH_X86
-  const auto b = hn::BitCast(du, V{Splat16<kB>()});  // a load, not a broadcast (itx_hwy_16.h)
-#else
-  const auto b = hn::Set(du, static_cast<uint16_t>(kB));
-#endif
-  (void)d;
-  return hn::AllTrue(du, hn::Eq(hn::SaturatedSub(s, b), hn::Zero(du)));
-}
-
 // The 8x8 block (row transform kRowAdst, column kColAdst) in 16-bit lanes, one row of 8 per
 // 128-bit vector on every target, Round2 by 5 and added to dst with unsigned saturation; the
 // non-zero coefficients lie in the top-left kNz x kNz square (kNz = 4 or 8; the DCT skips the
@@ -69,15 +52,18 @@ HWY_NOINLINE bool Add8x8PerPass(uint8_t *dst, ptrdiff_t stride, const int16_t *c
   constexpr size_t kR = static_cast<size_t>(kNz);
   const hn::CappedTag<int16_t, 8> d;
   using V = hn::Vec<decltype(d)>;
+  const hn::RebindToUnsigned<decltype(d)> du;
   const hn::Rebind<uint8_t, decltype(d)> d8;
   V v[8];
   V3D_UNROLL
   for (size_t i = 0; i < 8; i++) v[i] = i < kR ? hn::LoadU(d, coeffs + i * 8) : hn::Zero(d);
   Transpose16(d, v);  // v[k] lane i = coefficient (i, k); zero from column kNz on
-  if (!SumAbsWithin<kR, kRowBound>(d, v)) return false;  // lane i: row i's sum
+  // Lane l: the sum of |v[0..kNz)| in lane l (saturating), for the per-pass checks.
+  auto sum_abs = [&] { return AddAbs<kR - 1>(d, v + 1, hn::BitCast(du, hn::Abs(v[0]))); };
+  if (!LanesWithin<kRowBound>(du, sum_abs())) return false;  // lane i: row i's sum
   Run16<kRowAdst, 8, kNz>(d, v);
   Transpose16(d, v);  // v[i] lane k = row i of the intermediate; zero from row kNz on
-  if (!SumAbsWithin<kR, kColBound>(d, v)) {  // lane k: column k's sum
+  if (!LanesWithin<kColBound>(du, sum_abs())) {  // lane k: column k's sum
     col32(v);
     return true;
   }
