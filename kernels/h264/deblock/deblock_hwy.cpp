@@ -28,6 +28,7 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include "simd/round_i16.h"
 #include "simd/transpose_u8.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -40,35 +41,13 @@ namespace hn = hwy::HWY_NAMESPACE;
 void InitDeblockSimd(DeblockDsp *) {}
 #else
 
-// |a - b| of int16 lanes (one sabd on aarch64 NEON).
-template <class V>
-HWY_INLINE V AbsDiff16(V a, V b) {
-#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
-  return V{vabdq_s16(a.raw, b.raw)};
-#else
-  return hn::Abs(hn::Sub(a, b));
-#endif
-}
+using vp9::HWY_NAMESPACE::AbsDiff16;
+using vp9::HWY_NAMESPACE::Round2;
 
-// Round2(a + b, kShift) and Round2(a, kShift) (one vrshr after the add on aarch64 NEON).
+// Round2(a + b, kShift) (wrapping int16 arithmetic, so the grouping of the sum is free).
 template <int kShift, class D, class V = hn::Vec<D>>
 HWY_INLINE V Round2Sum(D d, V a, V b) {
-#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
-  (void)d;
-  return V{vrshrq_n_s16(hn::Add(a, b).raw, kShift)};
-#else
-  return hn::ShiftRight<kShift>(hn::Add(a, hn::Add(b, hn::Set(d, 1 << (kShift - 1)))));
-#endif
-}
-
-template <int kShift, class D, class V = hn::Vec<D>>
-HWY_INLINE V Round2(D d, V a) {
-#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
-  (void)d;
-  return V{vrshrq_n_s16(a.raw, kShift)};
-#else
-  return hn::ShiftRight<kShift>(hn::Add(a, hn::Set(d, 1 << (kShift - 1))));
-#endif
+  return Round2<kShift>(d, hn::Add(a, b));
 }
 
 // (2a + b + c + 2) >> 2 of samples (0..255) as avg(a, (b + c) >> 1) rounding up: with

@@ -30,6 +30,7 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include "simd/round_i16.h"
 #include "simd/transpose_u8.h"
 #include "vp9/lpf/lpf_neon16.h"
 
@@ -42,26 +43,6 @@ namespace hn = hwy::HWY_NAMESPACE;
 #if HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE
 void InitLpfSimd(LpfDsp *) {}
 #else
-
-// Round2(v, kShift) and |a - b| of int16 lanes; one instruction each on aarch64 NEON.
-template <int kShift, class D, class V = hn::Vec<D>>
-HWY_INLINE V Round2(D d, V v) {
-#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
-  (void)d;
-  return V{vrshrq_n_s16(v.raw, kShift)};
-#else
-  return hn::ShiftRight<kShift>(hn::Add(v, hn::Set(d, 1 << (kShift - 1))));
-#endif
-}
-
-template <class V>
-HWY_INLINE V AbsDiff(V a, V b) {
-#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
-  return V{vabdq_s16(a.raw, b.raw)};
-#else
-  return hn::Abs(hn::Sub(a, b));
-#endif
-}
 
 // The spec's tap filters on rows v[0..kN) (kN = 8: 7 taps; 16: 15 taps), outputs out[1..kN-2]:
 // out[j] = Round2(v[j] + sum of v[clamp(t)] for |t - j| <= kN/2 - 1, log2(kN)), as a running sum.
@@ -85,7 +66,7 @@ HWY_INLINE void TapFilter(D d, const V *v, V *out) {
 // unchanged), 2 (p1..q1), 3 (p2..q2) or 7 (p6..q6).
 template <int kWidth, class D, class V = hn::Vec<D>>
 HWY_INLINE int FilterChunk(D d, V *x, const V E, const V I, const V H) {
-  auto ad = [](V a, V b) { return AbsDiff(a, b); };
+  auto ad = [](V a, V b) { return AbsDiff16(a, b); };
   const V p3 = x[4], p2 = x[5], p1 = x[6], p0 = x[7], q0 = x[8], q1 = x[9], q2 = x[10],
           q3 = x[11];
   const V ap1 = ad(p1, p0), aq1 = ad(q1, q0);
