@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Rounding shift and absolute difference of int16 lanes, shared by the loop filters (VP9 and
 // H.264): one instruction each on aarch64 NEON (srshr, sabd), the generic forms elsewhere.
-// Per-target header (included inside a foreach_target pass), in the namespace of
-// simd/transpose_u8.h.
+// Per-target header (included inside a foreach_target pass); namespace v3d::simd::HWY_NAMESPACE,
+// as the other simd/ helpers.
 
 #if defined(V3D_SIMD_ROUND_I16_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef V3D_SIMD_ROUND_I16_H_
@@ -15,7 +15,7 @@
 
 HWY_BEFORE_NAMESPACE();
 namespace v3d {
-namespace vp9 {
+namespace simd {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 #if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
@@ -44,7 +44,7 @@ HWY_INLINE V AbsDiff16(V a, V b) {
 
 #endif  // HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
 }  // namespace HWY_NAMESPACE
-}  // namespace vp9
+}  // namespace simd
 }  // namespace v3d
 HWY_AFTER_NAMESPACE();
 

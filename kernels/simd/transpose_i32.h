@@ -1,25 +1,25 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // In-register transpose of an L x L tile of int32 (L = lanes of the descriptor: 4, 8 or 16):
-// v[i] lane j becomes v[j] lane i. Per-target header (see itx_hwy_1d.h, which must be included
-// first: it defines V3D_UNROLL).
+// v[i] lane j becomes v[j] lane i. Per-target header; namespace v3d::simd::HWY_NAMESPACE. The
+// includer defines V3D_UNROLL first (vp9/itx/itx_hwy_1d.h does).
 //
 // Method: 4x4 transposes inside every 128-bit block (two rounds of InterleaveLower/Upper, which
 // work per block on every target), then a transpose of the blocks themselves (ConcatLowerLower /
 // ConcatUpperUpper for 256-bit halves; for the 128-bit blocks of a 512-bit vector, AVX-512's
 // vshufi32x4, or OddEvenBlocks + SwapAdjacentBlocks elsewhere).
 
-#if defined(V3D_VP9_ITX_HWY_TRANSPOSE_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef V3D_VP9_ITX_HWY_TRANSPOSE_H_
-#undef V3D_VP9_ITX_HWY_TRANSPOSE_H_
+#if defined(V3D_SIMD_TRANSPOSE_I32_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef V3D_SIMD_TRANSPOSE_I32_H_
+#undef V3D_SIMD_TRANSPOSE_I32_H_
 #else
-#define V3D_VP9_ITX_HWY_TRANSPOSE_H_
+#define V3D_SIMD_TRANSPOSE_I32_H_
 #endif
 
 #include <hwy/highway.h>
 
 HWY_BEFORE_NAMESPACE();
 namespace v3d {
-namespace vp9 {
+namespace simd {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 #if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
@@ -88,8 +88,8 @@ HWY_INLINE void TransposeTile(D d, V *v) {
 
 #endif  // HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
 }  // namespace HWY_NAMESPACE
-}  // namespace vp9
+}  // namespace simd
 }  // namespace v3d
 HWY_AFTER_NAMESPACE();
 
-#endif  // V3D_VP9_ITX_HWY_TRANSPOSE_H_
+#endif  // V3D_SIMD_TRANSPOSE_I32_H_

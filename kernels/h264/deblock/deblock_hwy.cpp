@@ -41,8 +41,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 void InitDeblockSimd(DeblockDsp *) {}
 #else
 
-using vp9::HWY_NAMESPACE::AbsDiff16;
-using vp9::HWY_NAMESPACE::Round2;
+using simd::HWY_NAMESPACE::AbsDiff16;
+using simd::HWY_NAMESPACE::Round2;
 
 // Round2(a + b, kShift) (wrapping int16 arithmetic, so the grouping of the sum is free).
 template <int kShift, class D, class V = hn::Vec<D>>
@@ -264,15 +264,15 @@ HWY_INLINE void LumaVertical(D d, uint8_t *pix, ptrdiff_t stride, Fn fn) {
   for (size_t c = 0; c < 16; c += 8) {
     uint8_t *s = pix + static_cast<ptrdiff_t>(c) * stride;
     uint8x8_t cols[8];  // cols[r] lane l = p3..q3 (r = 0..7) of line l
-    vp9::HWY_NAMESPACE::LoadTransposed8x8Neon(s - 4, stride, cols);
+    simd::HWY_NAMESPACE::LoadTransposed8x8Neon(s - 4, stride, cols);
     hn::Vec<D> x[8];
     for (int r = 0; r < 8; r++) x[r] = hn::PromoteTo(d, hn::Vec<decltype(d8)>{cols[r]});
     if (!fn(d, x, c)) continue;
     for (int r = 4 - kChanged; r < 4 + kChanged; r++) cols[r] = hn::DemoteTo(d8, x[r]).raw;
     if constexpr (kChanged == 2) {
-      vp9::HWY_NAMESPACE::Store4Columns8Neon(cols + 2, s - 2, stride);
+      simd::HWY_NAMESPACE::Store4Columns8Neon(cols + 2, s - 2, stride);
     } else {
-      vp9::HWY_NAMESPACE::StoreTransposed8x8Neon(cols, s - 4, stride);
+      simd::HWY_NAMESPACE::StoreTransposed8x8Neon(cols, s - 4, stride);
     }
   }
 }
@@ -281,10 +281,10 @@ HWY_INLINE void LumaVertical(D d, uint8_t *pix, ptrdiff_t stride, Fn fn) {
 template <int kChanged, class D, class Fn>
 HWY_INLINE void LumaVertical(D d, uint8_t *pix, ptrdiff_t stride, Fn fn) {
   const hn::Rebind<uint8_t, D> d8;
-  const hn::Half<vp9::HWY_NAMESPACE::LpfD8> dh;
+  const hn::Half<simd::HWY_NAMESPACE::U8x16D> dh;
   constexpr size_t L = hn::MaxLanes(D());
-  vp9::HWY_NAMESPACE::LpfV8 rows[8];
-  vp9::HWY_NAMESPACE::TransposeLinesIn<16>(pix - 4, stride, rows);
+  simd::HWY_NAMESPACE::U8x16 rows[8];
+  simd::HWY_NAMESPACE::TransposeLinesIn<16>(pix - 4, stride, rows);
   bool any = false;
   for (size_t c = 0; c < 16; c += L) {
     hn::Vec<D> x[8];
@@ -302,13 +302,13 @@ HWY_INLINE void LumaVertical(D d, uint8_t *pix, ptrdiff_t stride, Fn fn) {
       if constexpr (L == 16) {
         rows[r] = n;
       } else if (c == 0) {
-        rows[r] = hn::Combine(vp9::HWY_NAMESPACE::LpfD8(), hn::UpperHalf(dh, rows[r]), n);
+        rows[r] = hn::Combine(simd::HWY_NAMESPACE::U8x16D(), hn::UpperHalf(dh, rows[r]), n);
       } else {
-        rows[r] = hn::Combine(vp9::HWY_NAMESPACE::LpfD8(), n, hn::LowerHalf(dh, rows[r]));
+        rows[r] = hn::Combine(simd::HWY_NAMESPACE::U8x16D(), n, hn::LowerHalf(dh, rows[r]));
       }
     }
   }
-  if (any) vp9::HWY_NAMESPACE::TransposeLinesOut<16>(rows, pix - 4, stride);
+  if (any) simd::HWY_NAMESPACE::TransposeLinesOut<16>(rows, pix - 4, stride);
 }
 #endif  // HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
 

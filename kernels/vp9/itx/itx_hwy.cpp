@@ -67,6 +67,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 void InitItxSimd(ItxDsp *) {}
 #else
 
+using simd::HWY_NAMESPACE::TransposeTile;
+
 // Final rounding (Round2 by kShift: 4/5/6/6 for 4/8/16/32, 0 for WHT), add to the L pixels at
 // p, clamp to 0..255.
 template <int kShift, class D>

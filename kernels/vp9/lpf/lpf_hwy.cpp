@@ -44,6 +44,20 @@ namespace hn = hwy::HWY_NAMESPACE;
 void InitLpfSimd(LpfDsp *) {}
 #else
 
+using simd::HWY_NAMESPACE::AbsDiff16;
+using simd::HWY_NAMESPACE::Round2;
+#if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
+using simd::HWY_NAMESPACE::LoadTransposed8x8Neon;
+using simd::HWY_NAMESPACE::Store4Columns8Neon;
+using simd::HWY_NAMESPACE::StoreTransposed8x8Neon;
+using simd::HWY_NAMESPACE::Transpose8x16Neon;
+#else
+using simd::HWY_NAMESPACE::TransposeLinesIn;
+using simd::HWY_NAMESPACE::TransposeLinesOut;
+using simd::HWY_NAMESPACE::U8x16;
+using simd::HWY_NAMESPACE::U8x16D;
+#endif
+
 // The spec's tap filters on rows v[0..kN) (kN = 8: 7 taps; 16: 15 taps), outputs out[1..kN-2]:
 // out[j] = Round2(v[j] + sum of v[clamp(t)] for |t - j| <= kN/2 - 1, log2(kN)), as a running sum.
 template <int kN, class D, class V = hn::Vec<D>>
@@ -215,10 +229,10 @@ HWY_NOINLINE void LpfVertical(uint8_t *dst, ptrdiff_t stride, int E, int I, int 
   using D = hn::CappedTag<int16_t, kLen>;
   const D d;
   const hn::Rebind<uint8_t, D> d8;
-  const hn::Half<LpfD8> dh;
+  const hn::Half<U8x16D> dh;
   constexpr size_t L = hn::MaxLanes(D());
   constexpr int kR = kReach<kWidth>;
-  LpfV8 rows[16];  // rows[r] lane l = pixel r - 8 (p7 = 0 .. q7 = 15) of line l
+  U8x16 rows[16];  // rows[r] lane l = pixel r - 8 (p7 = 0 .. q7 = 15) of line l
   TransposeLinesIn<kLen>(dst - kR, stride, rows + 8 - kR);
   if constexpr (kWidth == 16) TransposeLinesIn<kLen>(dst, stride, rows + 8);
   const hn::Vec<D> e = hn::Set(d, E), i = hn::Set(d, I), h = hn::Set(d, H);
@@ -240,9 +254,9 @@ HWY_NOINLINE void LpfVertical(uint8_t *dst, ptrdiff_t stride, int E, int I, int 
       if constexpr (L == 16) {
         rows[r] = n;
       } else if (c == 0) {
-        rows[r] = hn::Combine(LpfD8(), hn::UpperHalf(dh, rows[r]), n);
+        rows[r] = hn::Combine(U8x16D(), hn::UpperHalf(dh, rows[r]), n);
       } else {
-        rows[r] = hn::Combine(LpfD8(), n, hn::LowerHalf(dh, rows[r]));
+        rows[r] = hn::Combine(U8x16D(), n, hn::LowerHalf(dh, rows[r]));
       }
     });
   }

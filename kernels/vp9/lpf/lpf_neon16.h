@@ -23,6 +23,8 @@ namespace vp9 {
 namespace HWY_NAMESPACE {
 #if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
 
+using simd::HWY_NAMESPACE::Transpose8x16Neon;
+
 // True when any lane of a byte mask is set.
 HWY_INLINE bool AnyNeon(uint8x16_t m) {
   return vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(m), 4)), 0) != 0;
