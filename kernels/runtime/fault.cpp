@@ -13,10 +13,11 @@ namespace {
 
 constexpr int kNumFaults = static_cast<int>(Fault::kCount);
 const char *const kNames[kNumFaults] = {"no-loader",   "no-device", "device-lost", "submit-lost",
-                                        "gpu-timeout", "gpu-alloc", "thread",    "host-uncached"};
+                                        "gpu-timeout", "gpu-alloc", "thread",    "host-uncached",
+                                        "lpf-stall"};
 // Faults that keep failing after the n-th occurrence (no device stays no device, memory stays
 // exhausted); the others fail once (a lost Gpu is never used again anyway).
-constexpr bool kSticky[kNumFaults] = {false, true, false, false, false, true, false, true};
+constexpr bool kSticky[kNumFaults] = {false, true, false, false, false, true, false, true, false};
 
 struct Plan {
   bool any = false;
@@ -46,7 +47,8 @@ Plan *parse() {
     while (k < kNumFaults && item != kNames[k]) k++;
     if (k == kNumFaults || n < 1) {
       log(kLogWarning, "V3D_FAULT: ignoring '%s' (kinds: no-loader, no-device, device-lost, "
-          "submit-lost, gpu-timeout, gpu-alloc, thread, host-uncached; n >= 1)", item.c_str());
+          "submit-lost, gpu-timeout, gpu-alloc, thread, host-uncached, lpf-stall; n >= 1)",
+          item.c_str());
       continue;
     }
     plan->at[k] = n;

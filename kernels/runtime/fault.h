@@ -19,6 +19,9 @@
 //   host-uncached  the n-th and every later Vulkan device opened reports its host-visible memory
 //                as not cached by the CPU (as v3dv's is on the Raspberry Pi): not a failure, the
 //                condition under which shared allocations stay in plain memory (shared_alloc.cpp)
+//   lpf-stall    the n-th superblock row of the VP9 decoder's in-loop filter (cpu backend) sleeps
+//                100 ms after its first superblock, as a descheduled thread would: not a failure;
+//                the rows below wait for it (vp9/dec/tile_sched.cpp)
 // Unset or empty: no fault, and a check costs a load and a branch.
 //
 // Thread-safety: fault_hit may be called from any thread (counters are atomic).
@@ -27,7 +30,7 @@
 namespace v3d {
 
 enum class Fault { kNoLoader, kNoDevice, kDeviceLost, kSubmitLost, kGpuTimeout, kGpuAlloc, kThread,
-                   kHostUncached, kCount };
+                   kHostUncached, kLpfStall, kCount };
 
 // Counts one occurrence of `f` and says whether it must fail now.
 bool fault_hit(Fault f);

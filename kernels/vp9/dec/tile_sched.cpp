@@ -25,14 +25,19 @@
 //
 // Statistics: the in-loop filter is one frame of the loop-filter family on the decoder's context
 // (record_cpu_frame, as the whole-frame path records its frames), its units the frame's 8x8
-// blocks, its time the filter rows' own time summed over the threads that ran them (the rows
-// overlap the decoding, so the filter has no wall time of its own).
+// blocks, its time the time spent filtering, summed over the threads that ran filter rows: a
+// row's time less its waits for the row above (the rows overlap the decoding, so the filter has
+// no wall time of its own, and a wait is time the filter could not work, as the statistics'
+// busy time and units per second mean elsewhere).
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <thread>
 
+#include "runtime/fault.h"
 #include "sched/context.h"
 #include "sched/frame_call.h"
 #include "threads/store_load.h"
@@ -81,7 +86,8 @@ class FrameSchedule {
   // One thread's share: takes units until none is left.
   void run();
 
-  // After every run() returned: the filter rows' time summed over the threads, in seconds.
+  // After every run() returned: the time spent filtering (the filter rows' time less their
+  // waits for the row above), summed over the threads, in seconds.
   double filter_seconds() const { return lf_seconds_; }
 
   // After every run() returned: false with *error set when a tile failed.
@@ -93,7 +99,8 @@ class FrameSchedule {
 
  private:
   bool decode_unit(int col, int sb_row, std::string *err);
-  void filter_row(int sb_row);
+  double filter_row(int sb_row);
+  double wait_above(const std::atomic<int> &above, int need);
   int rows_decoded() const {
     int n = sb_rows_;
     for (int c = 0; c < tile_cols_; ++c) n = std::min(n, next_row_[size_t(c)]);
@@ -116,7 +123,7 @@ class FrameSchedule {
   std::vector<char> busy_;     // per tile column: a thread decodes it now
   int lf_next_ = 0;            // next filter row to take
   int lf_finished_ = 0;        // filter rows done
-  double lf_seconds_ = 0;      // time spent in filter_row, all threads together
+  double lf_seconds_ = 0;      // time spent filtering, all threads together
   int fail_tile_row_ = 0, fail_col_ = 0, fail_row_ = -1;
   std::string fail_msg_;
 
@@ -128,6 +135,8 @@ class FrameSchedule {
   std::condition_variable lf_cv_;
   std::atomic<int> lf_waiters_{0};
   static constexpr int kSpins = 200;  // pause rounds (about 10 us) before sleeping
+  // V3D_FAULT=lpf-stall: how long the stalled filter row sleeps (runtime/fault.h).
+  static constexpr std::chrono::milliseconds kStall{100};
 };
 
 bool FrameSchedule::decode_unit(int col, int sb_row, std::string *err) {
@@ -140,28 +149,40 @@ bool FrameSchedule::decode_unit(int col, int sb_row, std::string *err) {
   return w.decode_sb_row(tr, col, sb_row * 8, err);
 }
 
-void FrameSchedule::filter_row(int sb_row) {
+// Returns once `above` reaches `need`; the seconds waited.
+double FrameSchedule::wait_above(const std::atomic<int> &above, int need) {
+  const Clock::time_point t0 = Clock::now();
+  // A short spin (the row above is usually a superblock ahead), then sleep: a thread that
+  // yields instead waits a whole time slice behind other processes on a busy machine.
+  for (int spins = 0; above.load(std::memory_order_acquire) < need; ++spins) {
+    if (spins < kSpins) {
+      cpu_relax();
+      continue;
+    }
+    std::unique_lock<std::mutex> lock(lf_mu_);
+    lf_waiters_.fetch_add(1, std::memory_order_seq_cst);
+    lf_cv_.wait(lock, [&] { return above.load(std::memory_order_acquire) >= need; });
+    lf_waiters_.fetch_sub(1, std::memory_order_relaxed);
+    break;
+  }
+  return seconds_since(t0);
+}
+
+// Filters superblock row sb_row; returns the seconds spent filtering (the clock is read only
+// around the row and around the waits, not per superblock).
+double FrameSchedule::filter_row(int sb_row) {
+  const Clock::time_point t0 = Clock::now();
+  double waited = 0;
   const LpfDsp &dsp = lpf_dsp();
   std::atomic<int> *above = sb_row > 0 ? &lf_cols_[size_t(sb_row) - 1] : nullptr;
   std::atomic<int> &mine = lf_cols_[size_t(sb_row)];
   for (int c = 0; c < sb_cols_; ++c) {
     if (above) {
       const int need = std::min(c + 2, sb_cols_);
-      // A short spin (the row above is usually a superblock ahead), then sleep: a thread that
-      // yields instead waits a whole time slice behind other processes on a busy machine.
-      for (int spins = 0; above->load(std::memory_order_acquire) < need; ++spins) {
-        if (spins < kSpins) {
-          cpu_relax();
-          continue;
-        }
-        std::unique_lock<std::mutex> lock(lf_mu_);
-        lf_waiters_.fetch_add(1, std::memory_order_seq_cst);
-        lf_cv_.wait(lock, [&] { return above->load(std::memory_order_acquire) >= need; });
-        lf_waiters_.fetch_sub(1, std::memory_order_relaxed);
-        break;
-      }
+      if (above->load(std::memory_order_acquire) < need) waited += wait_above(*above, need);
     }
     lpf_filter_sb(*lf_, dsp, sb_row, c);
+    if (c == 0 && fault_hit(Fault::kLpfStall)) std::this_thread::sleep_for(kStall);
     store_before_load(mine, c + 1);
     if (lf_waiters_.load(std::memory_order_seq_cst) > 0) {
       // Under lf_mu_, so that a waiter between its check and its sleep cannot miss this.
@@ -169,6 +190,7 @@ void FrameSchedule::filter_row(int sb_row) {
       lf_cv_.notify_all();
     }
   }
+  return seconds_since(t0) - waited;
 }
 
 void FrameSchedule::run() {
@@ -187,9 +209,7 @@ void FrameSchedule::run() {
     if (lf_ready && (lf_finished_ == lf_next_ || col < 0)) {
       const int r = lf_next_++;
       lock.unlock();
-      const Clock::time_point t0 = Clock::now();
-      filter_row(r);
-      const double seconds = seconds_since(t0);
+      const double seconds = filter_row(r);
       lock.lock();
       lf_seconds_ += seconds;
       ++lf_finished_;  // rows finish in order: each waits for the one above to finish
