@@ -32,6 +32,7 @@
 
 #include "simd/round_i16.h"
 #include "simd/transpose_u8.h"
+#include "vp9/lpf/lpf_bytes.h"
 #include "vp9/lpf/lpf_neon16.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -281,6 +282,11 @@ void InitLpfSimd(LpfDsp *dsp) {
 #if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
   dsp->edge[0][kLpf16][1] = &LpfVertical16x16Neon;  // 16 lines in byte lanes (lpf_neon16.h)
   dsp->edge[1][kLpf16][1] = &LpfHorizontal16x16Neon;
+#else
+  dsp->edge[0][kLpf4][0] = &LpfVertical4Bytes<8>;  // byte lanes (lpf_bytes.h)
+  dsp->edge[0][kLpf4][1] = &LpfVertical4Bytes<16>;
+  dsp->edge[1][kLpf4][0] = &LpfHorizontal4Bytes<8>;
+  dsp->edge[1][kLpf4][1] = &LpfHorizontal4Bytes<16>;
 #endif
 }
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE
