@@ -99,6 +99,74 @@ HWY_INLINE void TransposeLinesOut(const U8x16 in[8], uint8_t *dst, ptrdiff_t str
   }
 }
 
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+// AVX2 and up: 16 lines of 8 bytes as two groups of 8 lines side by side, group g in 128-bit
+// block g, so that each shuffle round serves both groups: half the shuffles of two 128-bit
+// passes, and no round joining the groups.
+using U8x32D = hn::Full256<uint8_t>;
+using U8x32 = hn::Vec<U8x32D>;
+
+// c[p] block g, 64-bit lane k = column 2p + k of lines 8g .. 8g + 7 (byte = line), from
+// src[l * stride + c], c < 8, l < 16.
+HWY_INLINE void TransposeLinePairsIn(const uint8_t *src, ptrdiff_t stride, U8x32 c[4]) {
+  const U8x32D d;
+  const hn::Half<U8x32D> dq;
+  const hn::Full64<uint8_t> dh;
+  const hn::Repartition<uint16_t, U8x32D> d16;
+  const hn::Repartition<uint32_t, U8x32D> d32;
+  auto line = [&](int l) {  // line l in block 0, line l + 8 in block 1 (low 8 bytes each)
+    return hn::Combine(d, hn::ZeroExtendVector(dq, hn::LoadU(dh, src + (l + 8) * stride)),
+                       hn::ZeroExtendVector(dq, hn::LoadU(dh, src + l * stride)));
+  };
+  hn::Vec<decltype(d16)> a[4];  // lines 2k, 2k+1 interleaved: u16 lane = column
+  for (int k = 0; k < 4; k++)
+    a[k] = hn::BitCast(d16, hn::InterleaveLower(d, line(2 * k), line(2 * k + 1)));
+  // u32 lane = column of 4 lines: [lines 0-3 | 4-7][columns 0-3 | 4-7]
+  const auto b00 = hn::BitCast(d32, hn::InterleaveLower(d16, a[0], a[1]));
+  const auto b01 = hn::BitCast(d32, hn::InterleaveUpper(d16, a[0], a[1]));
+  const auto b10 = hn::BitCast(d32, hn::InterleaveLower(d16, a[2], a[3]));
+  const auto b11 = hn::BitCast(d32, hn::InterleaveUpper(d16, a[2], a[3]));
+  c[0] = hn::BitCast(d, hn::InterleaveLower(d32, b00, b10));
+  c[1] = hn::BitCast(d, hn::InterleaveUpper(d32, b00, b10));
+  c[2] = hn::BitCast(d, hn::InterleaveLower(d32, b01, b11));
+  c[3] = hn::BitCast(d, hn::InterleaveUpper(d32, b01, b11));
+}
+
+// The inverse: dst[l * stride + c] = line l's byte of column c in c[c / 2] (layout as above),
+// c < 8, l < 16.
+HWY_INLINE void TransposeLinePairsOut(const U8x32 c[4], uint8_t *dst, ptrdiff_t stride) {
+  const U8x32D d;
+  const hn::Half<U8x32D> dq;
+  const hn::Full64<uint8_t> dh;
+  const hn::Repartition<uint16_t, U8x32D> d16;
+  const hn::Repartition<uint32_t, U8x32D> d32;
+  // Within each block, bytes of the two columns alternated: u16 lane = line, columns 2p, 2p+1.
+  alignas(16) static constexpr uint8_t kZip[16] = {0, 8,  1, 9,  2, 10, 3, 11,
+                                                   4, 12, 5, 13, 6, 14, 7, 15};
+  const U8x32 zip = hn::LoadDup128(d, kZip);
+  hn::Vec<decltype(d16)> e[4];
+  for (int p = 0; p < 4; p++) e[p] = hn::BitCast(d16, hn::TableLookupBytes(c[p], zip));
+  // u32 lane = line, 4 columns: [columns 0-3 | 4-7][lines 0-3 | 4-7]
+  const auto f00 = hn::BitCast(d32, hn::InterleaveLower(d16, e[0], e[1]));
+  const auto f01 = hn::BitCast(d32, hn::InterleaveUpper(d16, e[0], e[1]));
+  const auto f10 = hn::BitCast(d32, hn::InterleaveLower(d16, e[2], e[3]));
+  const auto f11 = hn::BitCast(d32, hn::InterleaveUpper(d16, e[2], e[3]));
+  const U8x32 lines[4] = {  // 64-bit lane = one line: lines 0-1, 2-3, 4-5, 6-7 (+ 8 in block 1)
+      hn::BitCast(d, hn::InterleaveLower(d32, f00, f10)),
+      hn::BitCast(d, hn::InterleaveUpper(d32, f00, f10)),
+      hn::BitCast(d, hn::InterleaveLower(d32, f01, f11)),
+      hn::BitCast(d, hn::InterleaveUpper(d32, f01, f11))};
+  for (int k = 0; k < 4; k++) {
+    for (int g = 0; g < 2; g++) {
+      const auto x = g ? hn::UpperHalf(dq, lines[k]) : hn::LowerHalf(dq, lines[k]);
+      uint8_t *s = dst + (8 * g + 2 * k) * stride;
+      hn::StoreU(hn::LowerHalf(dh, x), dh, s);
+      hn::StoreU(hn::UpperHalf(dh, x), dh, s + stride);
+    }
+  }
+}
+#endif  // HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+
 #if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
 // aarch64 NEON: vertical edges are done in groups of 8 lines held in 64-bit vectors, which
 // avoids what the generic transposes compile to there: 128-bit zips (each costs three trns on

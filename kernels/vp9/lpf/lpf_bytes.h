@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The 4-wide VP9 loop filter in byte lanes, one lane per pixel along the edge (8 or 16), for the
+// The 4-wide VP9 loop filter in byte lanes, one lane per pixel along the edge, for the
 // targets other than aarch64 NEON (which has its own vertical edges in lpf_hwy.cpp): the mask
 // from saturating byte differences, the narrow filter in signed bytes (saturating arithmetic is
 // the spec's clamps), no widening to int16 and back, and the filter's chain from loads to
@@ -34,11 +34,11 @@ HWY_INLINE V AbsDiffBytes(V a, V b) {
   return hb::Or(hb::SaturatedSub(a, b), hb::SaturatedSub(b, a));
 }
 
-// The 4-wide filter on the lanes of d (uint8_t, 8 or 16 lanes: one per line or pixel along the
-// edge): v[0..7] = rows p3..q3. Returns false when no lane passes the filter mask (v unchanged),
-// else true with v[2..5] (p1..q1) filtered. E, I, H in 0..255.
+// The 4-wide filter on the byte lanes of d (8, 16 or 32: one per line or pixel along the edge,
+// or LpfVertical4x16Pairs' layout): v[0..7] = rows p3..q3. Returns false when no lane of `valid` passes the filter mask (v
+// unchanged), else true with v[2..5] (p1..q1) filtered. E, I, H in 0..255.
 template <class D, class V = hb::Vec<D>>
-HWY_INLINE bool Filter4Bytes(D d, V v[8], int E, int I, int H) {
+HWY_INLINE bool Filter4Bytes(D d, V v[8], int E, int I, int H, hb::Mask<D> valid) {
   const hb::RebindToSigned<D> di;
   const V p3 = v[0], p2 = v[1], p1 = v[2], p0 = v[3], q0 = v[4], q1 = v[5], q2 = v[6], q3 = v[7];
   const V hev_v = hb::Max(AbsDiffBytes(p1, p0), AbsDiffBytes(q1, q0));
@@ -55,7 +55,7 @@ HWY_INLINE bool Filter4Bytes(D d, V v[8], int E, int I, int H) {
                                hb::SaturatedSub(h, e)),
                         hb::SaturatedSub(a0, hb::ShiftRight<1>(hb::SaturatedSub(e, h))));
   const auto mask = hb::Eq(over, hb::Zero(d));
-  if (hb::AllFalse(d, mask)) return false;
+  if (hb::AllFalse(d, hb::And(mask, valid))) return false;
   const auto smooth = hb::RebindMask(  // no high edge variance
       di, hb::Eq(hb::SaturatedSub(hev_v, hb::Set(d, static_cast<uint8_t>(H))), hb::Zero(d)));
 
@@ -94,7 +94,7 @@ HWY_NOINLINE void LpfHorizontal4Bytes(uint8_t *dst, ptrdiff_t stride, int E, int
   const hb::CappedTag<uint8_t, kLen> d;
   hb::Vec<decltype(d)> v[8];
   for (int r = 0; r < 8; r++) v[r] = hb::LoadU(d, dst + (r - 4) * stride);
-  if (!Filter4Bytes(d, v, E, I, H)) return;
+  if (!Filter4Bytes(d, v, E, I, H, hb::FirstN(d, kLen))) return;
   for (int r = 2; r < 6; r++) hb::StoreU(v[r], d, dst + (r - 4) * stride);
 }
 
@@ -106,16 +106,42 @@ HWY_NOINLINE void LpfVertical4Bytes(uint8_t *dst, ptrdiff_t stride, int E, int I
   hs::U8x16 rows[8];
   hs::TransposeLinesIn<kLen>(dst - 4, stride, rows);
   if constexpr (kLen == 16) {
-    if (!Filter4Bytes(hs::U8x16D(), rows, E, I, H)) return;
+    if (!Filter4Bytes(hs::U8x16D(), rows, E, I, H, hb::FirstN(hs::U8x16D(), 16))) return;
   } else {
     const hb::Full64<uint8_t> dh;
     hb::Vec<decltype(dh)> v[8];
     for (int r = 0; r < 8; r++) v[r] = hb::LowerHalf(dh, rows[r]);
-    if (!Filter4Bytes(dh, v, E, I, H)) return;
+    if (!Filter4Bytes(dh, v, E, I, H, hb::FirstN(dh, 8))) return;
     for (int r = 2; r < 6; r++) rows[r] = hb::ZeroExtendVector(hs::U8x16D(), v[r]);
   }
   hs::TransposeLinesOut<kLen>(rows, dst - 4, stride);
 }
+
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+// AVX2 and up, 16 lines: both groups of 8 lines in one 256-bit vector (simd/transpose_u8.h's
+// line pairs). Column pair p's vector holds column 2p in the low 64 bits of each block and
+// column 2p + 1 in the high ones, so the rows p3..q3 are those vectors and their halves swapped,
+// filtered in their low 64 bits (the high ones, other columns, are left out of the mask and
+// dropped).
+HWY_NOINLINE void LpfVertical4x16Pairs(uint8_t *dst, ptrdiff_t stride, int E, int I, int H) {
+  namespace hs = simd::HWY_NAMESPACE;
+  const hs::U8x32D d;
+  const hb::Repartition<uint64_t, decltype(d)> d64;
+  hs::U8x32 c[4];
+  hs::TransposeLinePairsIn(dst - 4, stride, c);
+  auto swapped = [&](hs::U8x32 x) { return hb::BitCast(d, hb::Shuffle01(hb::BitCast(d64, x))); };
+  hs::U8x32 v[8];
+  for (int p = 0; p < 4; p++) {
+    v[2 * p] = c[p];
+    v[2 * p + 1] = swapped(c[p]);
+  }
+  const auto low = hb::Lt(hb::And(hb::Iota(d, 0), hb::Set(d, 15)), hb::Set(d, 8));
+  if (!Filter4Bytes(d, v, E, I, H, low)) return;
+  c[1] = hb::BitCast(d, hb::InterleaveLower(d64, hb::BitCast(d64, v[2]), hb::BitCast(d64, v[3])));
+  c[2] = hb::BitCast(d, hb::InterleaveLower(d64, hb::BitCast(d64, v[4]), hb::BitCast(d64, v[5])));
+  hs::TransposeLinePairsOut(c, dst - 4, stride);
+}
+#endif  // HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
 
 #endif  // HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE && not aarch64 NEON
 }  // namespace HWY_NAMESPACE

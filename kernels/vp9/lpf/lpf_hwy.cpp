@@ -284,7 +284,11 @@ void InitLpfSimd(LpfDsp *dsp) {
   dsp->edge[1][kLpf16][1] = &LpfHorizontal16x16Neon;
 #else
   dsp->edge[0][kLpf4][0] = &LpfVertical4Bytes<8>;  // byte lanes (lpf_bytes.h)
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+  dsp->edge[0][kLpf4][1] = &LpfVertical4x16Pairs;
+#else
   dsp->edge[0][kLpf4][1] = &LpfVertical4Bytes<16>;
+#endif
   dsp->edge[1][kLpf4][0] = &LpfHorizontal4Bytes<8>;
   dsp->edge[1][kLpf4][1] = &LpfHorizontal4Bytes<16>;
 #endif
