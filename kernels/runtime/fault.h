@@ -20,7 +20,7 @@
 //                as not cached by the CPU (as v3dv's is on the Raspberry Pi): not a failure, the
 //                condition under which shared allocations stay in plain memory (shared_alloc.cpp)
 //   lpf-stall    the n-th superblock row of the VP9 decoder's in-loop filter (cpu backend) sleeps
-//                100 ms after its first superblock, as a descheduled thread would: not a failure;
+//                300 ms after its first superblock, as a descheduled thread would: not a failure;
 //                the rows below wait for it (vp9/dec/tile_sched.cpp)
 // Unset or empty: no fault, and a check costs a load and a branch.
 //

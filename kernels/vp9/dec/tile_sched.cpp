@@ -136,7 +136,7 @@ class FrameSchedule {
   std::atomic<int> lf_waiters_{0};
   static constexpr int kSpins = 200;  // pause rounds (about 10 us) before sleeping
   // V3D_FAULT=lpf-stall: how long the stalled filter row sleeps (runtime/fault.h).
-  static constexpr std::chrono::milliseconds kStall{100};
+  static constexpr std::chrono::milliseconds kStall{300};
 };
 
 bool FrameSchedule::decode_unit(int col, int sb_row, std::string *err) {
