@@ -173,15 +173,24 @@ HWY_INLINE void Store4x4(uint8_t *dst, ptrdiff_t stride, Pass4x4 res) {
       int32_t x, y;
       memcpy(&x, lo, 4);
       memcpy(&y, hi, 4);
+#if HWY_TARGET <= HWY_SSE4
+      return _mm_cvtepu8_epi16(_mm_insert_epi32(_mm_cvtsi32_si128(x), y, 1));
+#else
       return _mm_unpacklo_epi8(_mm_unpacklo_epi32(_mm_cvtsi32_si128(x), _mm_cvtsi32_si128(y)),
                                _mm_setzero_si128());
+#endif
     };
     const __m128i s01 = _mm_add_epi16(r01, load2(p0, p1));
     const __m128i s32 = _mm_add_epi16(r32, load2(p3, p2));
     const __m128i out = _mm_packus_epi16(s01, s32);  // rows 0 1 3 2, 4 bytes each
+#if HWY_TARGET <= HWY_SSE4
+    const int32_t w0 = _mm_cvtsi128_si32(out), w1 = _mm_extract_epi32(out, 1);
+    const int32_t w3 = _mm_extract_epi32(out, 2), w2 = _mm_extract_epi32(out, 3);
+#else
     const int32_t w0 = _mm_cvtsi128_si32(out), w1 = _mm_cvtsi128_si32(_mm_srli_si128(out, 4));
     const int32_t w3 = _mm_cvtsi128_si32(_mm_srli_si128(out, 8));
     const int32_t w2 = _mm_cvtsi128_si32(_mm_srli_si128(out, 12));
+#endif
     memcpy(p0, &w0, 4);
     memcpy(p1, &w1, 4);
     memcpy(p2, &w2, 4);
@@ -198,10 +207,16 @@ HWY_INLINE bool Add4x4x86(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
                           bool try_corner) {
   const __m128i c01 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(coeffs));
   const __m128i c23 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(coeffs + 8));
+#if HWY_TARGET <= HWY_SSE4
+  // The largest |c| (uint16: |-32768| = 32768) minus the bound, saturating: zero iff within.
+  const __m128i mx = _mm_max_epu16(_mm_abs_epi16(c01), _mm_abs_epi16(c23));
+  if (!_mm_testz_si128(_mm_subs_epu16(mx, Splat16<kBound>()), _mm_set1_epi32(-1))) return false;
+#else
   const __m128i bv = Splat16<kBound>(), nbv = Splat16<-kBound>();
   const __m128i big = _mm_or_si128(_mm_cmpgt_epi16(_mm_max_epi16(c01, c23), bv),
                                    _mm_cmpgt_epi16(nbv, _mm_min_epi16(c01, c23)));
   if (_mm_movemask_epi8(big) != 0) return false;
+#endif
   if constexpr (!kRowAdst && !kColAdst) {
     if (try_corner && Corner2x2(c01, c23)) {
       Store4x4<true>(dst, stride, Dct4x4Corner2(c01));
