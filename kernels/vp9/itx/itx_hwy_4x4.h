@@ -32,8 +32,9 @@ namespace HWY_NAMESPACE {
 // kInt16Bound). Each 1-D pass works on the 4 lanes of its transforms (4 rows, then 4 columns):
 // the ADST forms every product sum with one pmaddwd per output from (in0, in2) and (in1, in3)
 // pairs (its merged sums, as Iadst4x16, are the reference's integers, inside int32 by the
-// bound); the DCT as Dct4Cols below. So each rounded value is the reference's. Outputs come
-// back as [out0 | out1] and [out3 | out2], 4 lanes each.
+// bound); the DCT likewise (Dct4Pairs) or, in DCT_DCT, on transposed inputs (Dct4Cols). So
+// each rounded value is the reference's. Outputs come back as [out0 | out1] and [out3 | out2],
+// 4 lanes each.
 struct Pass4x4 {
   __m128i a, b;  // [out0 | out1], [out3 | out2]
 };
@@ -56,6 +57,18 @@ HWY_INLINE Pass4x4 Adst4Pairs(__m128i u, __m128i w) {
   const __m128i o3 = _mm_add_epi32(_mm_madd_epi16(u, Pair16<kS1 + kS2, kS4 - kS1>()),
                                    _mm_madd_epi16(w, Pair16<-kS3, kS2 - kS4>()));
   return Pass4x4{_mm_packs_epi32(Rnd4(o0), Rnd4(o1)), _mm_packs_epi32(Rnd4(o3), Rnd4(o2))};
+}
+
+// The 4-point DCT of four lanes from the same pairs (the mixed types: their ADST pass takes the
+// pairs, so the DCT pass does too, without the transposed layout's extra interleaves);
+// R((i0 + i2) c16) as i0 c16 + i2 c16, the same integer, inside int32 by the bound.
+HWY_INLINE Pass4x4 Dct4Pairs(__m128i u, __m128i w) {
+  const __m128i s0 = Rnd4(_mm_madd_epi16(u, Pair16<kC[16], kC[16]>()));
+  const __m128i s1 = Rnd4(_mm_madd_epi16(u, Pair16<kC[16], -kC[16]>()));
+  const __m128i s2 = Rnd4(_mm_madd_epi16(w, Pair16<kC[24], -kC[8]>()));
+  const __m128i s3 = Rnd4(_mm_madd_epi16(w, Pair16<kC[8], kC[24]>()));
+  const __m128i p = _mm_packs_epi32(s0, s1), q = _mm_packs_epi32(s3, s2);
+  return Pass4x4{_mm_add_epi16(p, q), _mm_sub_epi16(p, q)};
 }
 
 // 4-point DCT of four lanes in the column layout: a = [in0 | in1], b = [in2 | in3] (lane l of
@@ -81,28 +94,32 @@ HWY_INLINE void Transpose4x4x2(__m128i x01, __m128i x23, __m128i *y01, __m128i *
 }
 
 // The full 4x4 transform of rows 0 1 (c01) and 2 3 (c23): returns [row 0 | row 1],
-// [row 3 | row 2] of the residual. A DCT pass takes its inputs transposed (Dct4Cols), an ADST
-// pass as (in0, in2) and (in1, in3) pairs (Adst4Pairs); both return the same layout.
+// [row 3 | row 2] of the residual. Every pass returns the same layout.
 template <bool kRowAdst, bool kColAdst>
 HWY_INLINE Pass4x4 Full4x4(__m128i c01, __m128i c23) {
   // Word permutations: [x0 x2 x4 x6 x1 x3 x5 x7] and [x4 x6 x0 x2 x5 x7 x1 x3].
   const __m128i even_odd = _mm_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
   const __m128i swap_eo = _mm_setr_epi8(8, 9, 12, 13, 0, 1, 4, 5, 10, 11, 14, 15, 2, 3, 6, 7);
+  // DCT_DCT takes the transposed layout (Dct4Cols) for both passes; the mixed types and
+  // ADST_ADST take pairs for both (Adst4Pairs, Dct4Pairs).
+  constexpr bool kCols = !kRowAdst && !kColAdst;
   Pass4x4 rows;
-  if constexpr (kRowAdst) {
+  if constexpr (!kCols) {
     // Rows 0 1 and 2 3 of coefficients -> (c(r,0), c(r,2)) and (c(r,1), c(r,3)), r = 0..3.
     const __m128i r01 = _mm_shuffle_epi8(c01, even_odd), r23 = _mm_shuffle_epi8(c23, even_odd);
-    rows = Adst4Pairs(_mm_unpacklo_epi64(r01, r23), _mm_unpackhi_epi64(r01, r23));
+    const __m128i u = _mm_unpacklo_epi64(r01, r23), w = _mm_unpackhi_epi64(r01, r23);
+    rows = kRowAdst ? Adst4Pairs(u, w) : Dct4Pairs(u, w);
   } else {
     __m128i a, b;  // [c(r,0) | c(r,1)], [c(r,2) | c(r,3)] over r = 0..3
     Transpose4x4x2(c01, c23, &a, &b);
     rows = Dct4Cols(a, b);
   }
   // rows.a = [I(r,0) | I(r,1)], rows.b = [I(r,3) | I(r,2)] over r = 0..3.
-  if constexpr (kColAdst) {
+  if constexpr (!kCols) {
     // -> (I(0,c), I(2,c)) and (I(1,c), I(3,c)), c = 0..3.
     const __m128i a = _mm_shuffle_epi8(rows.a, even_odd), b = _mm_shuffle_epi8(rows.b, swap_eo);
-    return Adst4Pairs(_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b));
+    const __m128i u = _mm_unpacklo_epi64(a, b), w = _mm_unpackhi_epi64(a, b);
+    return kColAdst ? Adst4Pairs(u, w) : Dct4Pairs(u, w);
   } else {
     // -> [I(0,c) | I(1,c)], [I(2,c) | I(3,c)], c = 0..3.
     __m128i a, b;
