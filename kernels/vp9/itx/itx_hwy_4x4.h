@@ -100,9 +100,10 @@ HWY_INLINE Pass4x4 Full4x4(__m128i c01, __m128i c23) {
   // Word permutations: [x0 x2 x4 x6 x1 x3 x5 x7] and [x4 x6 x0 x2 x5 x7 x1 x3].
   const __m128i even_odd = _mm_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
   const __m128i swap_eo = _mm_setr_epi8(8, 9, 12, 13, 0, 1, 4, 5, 10, 11, 14, 15, 2, 3, 6, 7);
-  // DCT_DCT takes the transposed layout (Dct4Cols) for both passes; the mixed types and
-  // ADST_ADST take pairs for both (Adst4Pairs, Dct4Pairs).
-  constexpr bool kCols = !kRowAdst && !kColAdst;
+  // DCT_DCT takes the transposed layout (Dct4Cols) for both passes from SSE4 on (on SSSE3 it
+  // measured slower); the mixed types and ADST_ADST take pairs for both (Adst4Pairs,
+  // Dct4Pairs).
+  constexpr bool kCols = !kRowAdst && !kColAdst && HWY_TARGET <= HWY_SSE4;
   Pass4x4 rows;
   if constexpr (!kCols) {
     // Rows 0 1 and 2 3 of coefficients -> (c(r,0), c(r,2)) and (c(r,1), c(r,3)), r = 0..3.
