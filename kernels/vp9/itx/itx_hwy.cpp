@@ -5,8 +5,9 @@
 // through HWY_DYNAMIC_DISPATCH.
 // Files: itx_hwy_1d.h (1-D butterflies), itx_hwy_region.h (the fast paths' region
 // classification), simd/transpose_i32.h (in-register tile transposes),
-// itx_hwy_16.h (the 16-bit path), itx_hwy_8x8.h, itx_hwy_16x16.h and itx_hwy_32.h (8x8 and
-// 16x16, and 32x32 DCT_DCT, in 16-bit lanes behind per-pass bounds).
+// itx_hwy_16.h (the 16-bit path), itx_hwy_4x4.h (x86 4x4 in two registers), itx_hwy_8x8.h,
+// itx_hwy_16x16.h and itx_hwy_32.h (8x8 and 16x16, and 32x32 DCT_DCT, in 16-bit lanes behind
+// per-pass bounds).
 //
 // 16-bit path (itx_hwy_16.h, itx_hwy_8x8.h, itx_hwy_16x16.h, itx_hwy_32.h): 4x4 blocks whose
 // coefficients are all within the proven bounds of itx_int16_bound.h run in int16 lanes, as
@@ -51,6 +52,7 @@
 #include "vp9/itx/itx_hwy_region.h"
 #include "simd/transpose_i32.h"
 #include "vp9/itx/itx_hwy_16.h"
+#include "vp9/itx/itx_hwy_4x4.h"
 #include "vp9/itx/itx_hwy_8x8.h"
 #include "vp9/itx/itx_hwy_16x16.h"
 #include "vp9/itx/itx_hwy_32.h"
