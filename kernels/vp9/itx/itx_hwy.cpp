@@ -450,9 +450,9 @@ HWY_NOINLINE bool Add16x16Rows16(uint8_t *dst, ptrdiff_t stride, const int16_t *
 }
 
 #if V3D_ITX_HAVE_ZMM16
-// DCT_DCT 16x16 blocks whose non-zero square is larger than this take the zmm path; the
-// smaller corners are faster on the ymm path, which skips their zero inputs.
-constexpr size_t kZmmFrom16x16 = 8;
+// DCT_DCT 16x16 blocks whose non-zero square is larger than this take the zmm path; the 2x2
+// and 4x4 corners are faster on their own path (AddCorner16x16, most of whose cost is fixed).
+constexpr size_t kZmmFrom16x16 = 4;
 
 // As Add16x16Rows16, for DCT_DCT in zmm registers (itx_hwy_16x16_zmm.h).
 template <int kNz>
@@ -480,7 +480,9 @@ HWY_INLINE bool Try16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c, size_
 #if V3D_ITX_HAVE_ZMM16
   // DCT_DCT on AVX-512: the zmm path (itx_hwy_16x16_zmm.h) where it beats the ymm one.
   if constexpr (kDctDct) {
-    if (region > kZmmFrom16x16) return Add16x16Zmm<16>(dst, stride, c);
+    if (region > kZmmFrom16x16) {
+      return region <= 8 ? Add16x16Zmm<8>(dst, stride, c) : Add16x16Zmm<16>(dst, stride, c);
+    }
   }
 #endif
   if (region <= 4) {

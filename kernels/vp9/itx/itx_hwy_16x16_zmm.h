@@ -98,6 +98,11 @@ struct PackedOps {
   }
   // R(x * cos64(16)) of every lane: (x * 2c + 2^14) >> 15, 2c < 2^15.
   HWY_INLINE Z H(Z x) const { return _mm512_mulhrs_epi16(x, Splat16z<2 * kC[16]>()); }
+  // [x | x] -> [R(x*k1) | R(x*k2)]: a rounding multiply by 2k, exactly (x*k + 2^13) >> 14.
+  template <int32_t k1, int32_t k2>
+  HWY_INLINE Z Mul(Z d) const {
+    return _mm512_mulhrs_epi16(d, Splat32z<Pair(2 * k1, 2 * k2)>());
+  }
   // [x | y] -> [R(x*k1 + y*k2) | R(x*k3 + y*k4)]: one pmaddwd per output on the (x, y) pairs
   // as they lie. A's value is the low word of the arithmetic shift; B's is the high word of
   // the same sum shifted left by 2 (bits 14..29: the same value, which fits int16 inside the
@@ -111,45 +116,73 @@ struct PackedOps {
   }
 };
 
-// The outputs of Dct16Packed: register j holds [out kOutA[j] | out kOutB[j]].
+// The outputs of DctRest: register j holds [out kOutA[j] | out kOutB[j]].
 constexpr int kOutA[8] = {0, 15, 7, 8, 2, 13, 5, 10};
 constexpr int kOutB[8] = {1, 14, 6, 9, 3, 12, 4, 11};
 
-// The inputs of Dct16Packed as pairs [in a | in b]; i9_7 and i13_3 hold [in 7 | in 9] and
+// The inputs of DctProducts as pairs [in a | in b]; i9_7 and i13_3 hold [in 7 | in 9] and
 // [in 3 | in 13] when kFlip is false, [in 9 | in 7] and [in 13 | in 3] when it is true.
 struct DctIn {
   Z i0_8, i4_12, i2_14, i6_10, i1_15, i9_7, i5_11, i13_3;
 };
 
-// 16-point DCT (the stages of Idct16, itx_hwy_1d.h); the results in x as kOutA / kOutB say.
+// The products of the 16-point DCT's first stages (Idct16, itx_hwy_1d.h): [s0 | s1], [s3 | s2]
+// of its 4-point DCT, [s7 | s4], [s6 | s5] of its 8-point DCT's odd half, and the rotations
+// [a8 | a15], [a9 | a14], [a10 | a13], [a11 | a12] of its odd inputs.
+struct DctFirst {
+  Z s01, s32, s74, s65, a8_15, a9_14, a10_13, a11_12;
+};
+
 template <bool kFlip, class O>
-HWY_INLINE void Dct16Packed(const O &o, const DctIn &in, Z *x) {
-  // Even half: the 8-point DCT of the even inputs; first its 4-point DCT of 0, 4, 8, 12.
-  const Z s01 = o.H(o.SumDiff(in.i0_8));                                  // [s0 | s1]
-  const Z s32 = o.template Rot<kC[8], kC[24], kC[24], -kC[8]>(in.i4_12);  // [s3 | s2]
-  const Z e01 = o.Add(s01, s32), e32 = o.Sub(s01, s32);                  // [e0 e1], [e3 e2]
-  // Odd half of the 8-point DCT: inputs 2, 6, 10, 14.
-  const Z s74 = o.template Rot<kC[4], kC[28], kC[28], -kC[4]>(in.i2_14);    // [s7 | s4]
-  const Z s65 = o.template Rot<kC[12], kC[20], -kC[20], kC[12]>(in.i6_10);  // [s6 | s5]
-  const Z t74 = o.Add(s74, s65), t65 = o.Sub(s74, s65);                    // [t7 t4], [t6 t5]
-  const Z u56 = o.H(o.DiffSum(t65));                                       // [u5 | u6]
-  const Z t7u6 = o.Blend(t74, u56), u5t4 = o.Blend(u56, t74);
-  const Z e23 = o.Swap(e32);                                                // [e2 | e3]
-  const Z ev01 = o.Add(e01, t7u6), ev76 = o.Sub(e01, t7u6);  // [E0 E1], [E7 E6]
-  const Z ev23 = o.Add(e23, u5t4), ev54 = o.Sub(e23, u5t4);  // [E2 E3], [E5 E4]
-  // Odd half: inputs 1, 3, ..., 15.
-  const Z a8_15 = o.template Rot<kC[30], -kC[2], kC[2], kC[30]>(in.i1_15);
-  Z a9_14, a11_12;
+HWY_INLINE DctFirst DctProducts(const O &o, const DctIn &in) {
+  DctFirst f;
+  f.s01 = o.H(o.SumDiff(in.i0_8));
+  f.s32 = o.template Rot<kC[8], kC[24], kC[24], -kC[8]>(in.i4_12);
+  f.s74 = o.template Rot<kC[4], kC[28], kC[28], -kC[4]>(in.i2_14);
+  f.s65 = o.template Rot<kC[12], kC[20], -kC[20], kC[12]>(in.i6_10);
+  f.a8_15 = o.template Rot<kC[30], -kC[2], kC[2], kC[30]>(in.i1_15);
   if constexpr (kFlip) {
-    a9_14 = o.template Rot<kC[14], -kC[18], kC[18], kC[14]>(in.i9_7);
-    a11_12 = o.template Rot<kC[6], -kC[26], kC[26], kC[6]>(in.i13_3);
+    f.a9_14 = o.template Rot<kC[14], -kC[18], kC[18], kC[14]>(in.i9_7);
+    f.a11_12 = o.template Rot<kC[6], -kC[26], kC[26], kC[6]>(in.i13_3);
   } else {
-    a9_14 = o.template Rot<-kC[18], kC[14], kC[14], kC[18]>(in.i9_7);
-    a11_12 = o.template Rot<-kC[26], kC[6], kC[6], kC[26]>(in.i13_3);
+    f.a9_14 = o.template Rot<-kC[18], kC[14], kC[14], kC[18]>(in.i9_7);
+    f.a11_12 = o.template Rot<-kC[26], kC[6], kC[6], kC[26]>(in.i13_3);
   }
-  const Z a10_13 = o.template Rot<kC[22], -kC[10], kC[10], kC[22]>(in.i5_11);
-  const Z b8_15 = o.Add(a8_15, a9_14), b9_14 = o.Sub(a8_15, a9_14);
-  const Z b11_12 = o.Add(a11_12, a10_13), b10_13 = o.Sub(a11_12, a10_13);
+  f.a10_13 = o.template Rot<kC[22], -kC[10], kC[10], kC[22]>(in.i5_11);
+  return f;
+}
+
+// The same when inputs 8..15 are zero, from d[k] = [in k | in k] (k < 8): every product sum
+// is one product, R(x * k) = one rounding multiply by 2k (|2k| < 2^15), as Ops::B1; the values
+// are the reference's (the zero products add nothing).
+template <class O>
+HWY_INLINE DctFirst DctProductsHalf(const O &o, const Z *d) {
+  DctFirst f;
+  f.s01 = o.H(d[0]);
+  f.s32 = o.template Mul<kC[8], kC[24]>(d[4]);
+  f.s74 = o.template Mul<kC[4], kC[28]>(d[2]);
+  f.s65 = o.template Mul<kC[12], -kC[20]>(d[6]);
+  f.a8_15 = o.template Mul<kC[30], kC[2]>(d[1]);
+  f.a9_14 = o.template Mul<-kC[18], kC[14]>(d[7]);
+  f.a10_13 = o.template Mul<kC[22], kC[10]>(d[5]);
+  f.a11_12 = o.template Mul<-kC[26], kC[6]>(d[3]);
+  return f;
+}
+
+// The 16-point DCT's remaining stages from its first products; the results in x as kOutA /
+// kOutB say.
+template <class O>
+HWY_INLINE void DctRest(const O &o, const DctFirst &f, Z *x) {
+  const Z e01 = o.Add(f.s01, f.s32), e32 = o.Sub(f.s01, f.s32);  // [e0 e1], [e3 e2] (4-point)
+  const Z t74 = o.Add(f.s74, f.s65), t65 = o.Sub(f.s74, f.s65);  // [t7 t4], [t6 t5]
+  const Z u56 = o.H(o.DiffSum(t65));                             // [u5 | u6]
+  const Z t7u6 = o.Blend(t74, u56), u5t4 = o.Blend(u56, t74);
+  const Z e23 = o.Swap(e32);                                  // [e2 | e3]
+  const Z ev01 = o.Add(e01, t7u6), ev76 = o.Sub(e01, t7u6);  // [E0 E1], [E7 E6] (8-point)
+  const Z ev23 = o.Add(e23, u5t4), ev54 = o.Sub(e23, u5t4);  // [E2 E3], [E5 E4]
+  // Odd half.
+  const Z b8_15 = o.Add(f.a8_15, f.a9_14), b9_14 = o.Sub(f.a8_15, f.a9_14);
+  const Z b11_12 = o.Add(f.a11_12, f.a10_13), b10_13 = o.Sub(f.a11_12, f.a10_13);
   const Z c9_14 = o.template Rot<-kC[8], kC[24], kC[24], kC[8]>(b9_14);
   const Z c10_13 = o.template Rot<-kC[24], -kC[8], -kC[8], kC[24]>(b10_13);
   const Z e8_15 = o.Add(b8_15, b11_12), e11_12 = o.Sub(b8_15, b11_12);
@@ -170,13 +203,23 @@ HWY_INLINE void Dct16Packed(const O &o, const DctIn &in, Z *x) {
   x[7] = o.Sub(ev54, f10_11);  // [10 | 11]
 }
 
-// Per 32-bit lane: the saturating sum of |x[0..8)| over both halves (uint16, |-32768| =
+// [A of x | A of x] and [B of x | B of x].
+HWY_INLINE Z DupA(Z x) {
+  return _mm512_shuffle_epi8(
+      x, _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 0, 1, 4, 5, 4, 5, 8, 9, 8, 9, 12, 13, 12, 13)));
+}
+HWY_INLINE Z DupB(Z x) {
+  return _mm512_shuffle_epi8(x, _mm512_broadcast_i32x4(_mm_setr_epi8(2, 3, 2, 3, 6, 7, 6, 7, 10,
+                                                                     11, 10, 11, 14, 15, 14, 15)));
+}
+
+// Per 32-bit lane: the saturating sum of |x[0..kRegs)| over both halves (uint16, |-32768| =
 // 32768); true iff every lane is at most kB.
-template <int kB, class O>
+template <int kB, int kRegs, class O>
 HWY_INLINE bool L1Within(const O &o, const Z *x) {
   Z acc = _mm512_abs_epi16(x[0]);
   V3D_UNROLL
-  for (int i = 1; i < 8; i++) acc = _mm512_adds_epu16(acc, _mm512_abs_epi16(x[i]));
+  for (int i = 1; i < kRegs; i++) acc = _mm512_adds_epu16(acc, _mm512_abs_epi16(x[i]));
   acc = _mm512_adds_epu16(acc, o.Swap(acc));
   return _mm512_cmpgt_epu16_mask(acc, Splat16z<static_cast<int16_t>(kB)>()) == 0;
 }
@@ -299,8 +342,8 @@ HWY_INLINE void AddRows(uint8_t *dst, ptrdiff_t stride, const Z *x) {
 
 }  // namespace zmm16
 
-// 16x16 DCT_DCT block whose non-zero coefficients lie in rows < kNzR, in zmm registers (see
-// the head of this file); the same contract as Add16x16Int16 (itx_hwy_16x16.h): kRowsFailed,
+// 16x16 DCT_DCT block whose non-zero coefficients lie in the top-left kNzR x kNzR square
+// (kNzR = 8 or 16), in zmm registers (see the head of this file); the same contract as Add16x16Int16 (itx_hwy_16x16.h): kRowsFailed,
 // nothing written; kDone; kColumnsFailed, nothing written, rows holds the row results
 // (row-major, rows from kNzR on not written).
 template <int kNzR>
@@ -312,17 +355,28 @@ HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const in
   const PackedOps o;
   Z x[8];
   LoadRows<kNzR>(coeffs, x);  // x[m] = [column 2m | column 2m + 1], lane = row
-  if (!L1Within<kRowB>(o, x)) return Int16Result::kRowsFailed;
-  Dct16Packed<false>(o,
-                     DctIn{o.JoinA(x[0], x[4]), o.JoinA(x[2], x[6]), o.JoinA(x[1], x[7]),
-                           o.JoinA(x[3], x[5]), o.JoinB(x[0], x[7]), o.JoinB(x[3], x[4]),
-                           o.JoinB(x[2], x[5]), o.JoinB(x[1], x[6])},
-                     x);
+  // Up to 8 non-zero rows: every non-zero coefficient lies in the top-left 8x8 square (the
+  // caller's region), so columns 8..15 (x[4..7]) and, later, row results 8..15 are zero.
+  constexpr bool kHalf = kNzR <= 8;
+  constexpr int kRegs = kHalf ? 4 : 8;
+  if (!L1Within<kRowB, kRegs>(o, x)) return Int16Result::kRowsFailed;
+  if constexpr (kHalf) {
+    const Z d[8] = {DupA(x[0]), DupB(x[0]), DupA(x[1]), DupB(x[1]),
+                    DupA(x[2]), DupB(x[2]), DupA(x[3]), DupB(x[3])};
+    DctRest(o, DctProductsHalf(o, d), x);
+  } else {
+    DctRest(o,
+            DctProducts<false>(o, DctIn{o.JoinA(x[0], x[4]), o.JoinA(x[2], x[6]),
+                                        o.JoinA(x[1], x[7]), o.JoinA(x[3], x[5]),
+                                        o.JoinB(x[0], x[7]), o.JoinB(x[3], x[4]),
+                                        o.JoinB(x[2], x[5]), o.JoinB(x[1], x[6])}),
+            x);
+  }
   RowsToColumns(x);  // x[k] = [row kPairA[k] | row kPairB[k]], lane = column
-  if (!L1Within<kColB>(o, x)) {
+  if (!L1Within<kColB, kRegs>(o, x)) {
     const Z order = WordIdx<2>();
     V3D_UNROLL
-    for (int k = 0; k < 8; k++) {
+    for (int k = 0; k < kRegs; k++) {
       const Z y = _mm512_permutexvar_epi16(order, x[k]);
       if (kPairA[k] < kNzR) {
         _mm256_storeu_si256(reinterpret_cast<__m256i *>(rows + 16 * kPairA[k]),
@@ -336,11 +390,18 @@ HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const in
     return Int16Result::kColumnsFailed;
   }
   // x: [0|2] [4|6] [1|3] [5|7] [8|10] [12|14] [9|11] [13|15].
-  Dct16Packed<true>(o,
-                    DctIn{o.JoinA(x[0], x[4]), o.JoinA(x[1], x[5]), o.JoinB(x[0], x[5]),
-                          o.JoinB(x[1], x[4]), o.Blend(x[2], x[7]), o.Blend(x[6], x[3]),
-                          o.Blend(x[3], x[6]), o.Blend(x[7], x[2])},
-                    x);
+  if constexpr (kHalf) {
+    const Z d[8] = {DupA(x[0]), DupA(x[2]), DupB(x[0]), DupB(x[2]),
+                    DupA(x[1]), DupA(x[3]), DupB(x[1]), DupB(x[3])};
+    DctRest(o, DctProductsHalf(o, d), x);
+  } else {
+    DctRest(o,
+            DctProducts<true>(o, DctIn{o.JoinA(x[0], x[4]), o.JoinA(x[1], x[5]),
+                                       o.JoinB(x[0], x[5]), o.JoinB(x[1], x[4]),
+                                       o.Blend(x[2], x[7]), o.Blend(x[6], x[3]),
+                                       o.Blend(x[3], x[6]), o.Blend(x[7], x[2])}),
+            x);
+  }
   AddRows(dst, stride, x);
   return Int16Result::kDone;
 }
