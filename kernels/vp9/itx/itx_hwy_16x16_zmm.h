@@ -5,20 +5,21 @@
 // row sum to within the row transform's bound, columns when the |row results| of every column
 // do. Per-target header: included by itx_hwy.cpp after itx_hwy_16.h and itx_hwy_16x16.h.
 //
-// Layout: the block is 8 zmm registers, two 16-lane vectors of int16 each (one 1-D input or
-// output element of the 16 transforms of a pass per vector). The two vectors of a register are
-// its halves "A" and "B"; which 128-bit blocks form a half is the pass's Split: the row pass
-// has A = blocks 0 and 2, B = blocks 1 and 3 (what the 8x8 tile transposes within 128-bit
-// blocks give from registers holding rows r and r + 8), the column pass A = the low 256 bits,
-// B = the high ones. A rotation R(x*k1 + y*k2), R(x*k3 + y*k4) of a register [x | y] is one
-// pmaddwd pair with per-half constants, so each pass does the 16-point DCT's products in half
-// the instructions of a ymm-per-vector layout; sums and differences of two registers are one
-// instruction for two vectors.
+// Layout: the block is 8 zmm registers of 16 32-bit lanes, one 1-D transform of the pass per
+// lane; the low 16-bit word of a lane holds one input (or output) element of that transform,
+// the high word another: each register is two vectors, its halves "A" and "B", written
+// [a | b]. A rotation [x | y] -> [R(x*k1 + y*k2) | R(x*k3 + y*k4)] is then two pmaddwd on the
+// (x, y) pairs as they lie and a word blend, and a sum or difference of two registers is one
+// instruction for two vectors; no lane-crossing shuffle sits inside a 1-D pass (its latency,
+// not the instruction count, bounds a pass here). Only the transposes between the passes and
+// the final add cross 128-bit blocks. Lane orders: kRowOfLane (row pass), kColOfLane (column
+// pass); element pairs as the transposes leave them, joined per pass into the pairs the DCT's
+// butterflies need (DctIn).
 //
 // Exactness: every value is one the reference's 16-point DCT (itx_ref_1d.h) forms, computed by
 // the same operation: R(a*ka + b*kb) as pmaddwd (exact int32 product sums) and a rounding
-// shift narrowed with saturation, R(x * cos64(16)) as pmulhrsw by 2 * cos64(16), additions and
-// subtractions in int16 lanes. Inside the per-pass bound the proof of itx_int16_bound.h keeps
+// shift whose low 16 bits are kept, R(x * k) alone (the zero-input forms) and R(x * cos64(16))
+// as pmulhrsw by 2k, additions and subtractions in int16 lanes. Inside the per-pass bound the proof of itx_int16_bound.h keeps
 // every such value inside int16 and every product sum inside int32, so the int16 results equal
 // the reference's; the final Round2(x, 6) is pmulhrsw by 2^9, exact for every int16 value.
 
@@ -104,9 +105,9 @@ struct PackedOps {
     return _mm512_mulhrs_epi16(d, Splat32z<Pair(2 * k1, 2 * k2)>());
   }
   // [x | y] -> [R(x*k1 + y*k2) | R(x*k3 + y*k4)]: one pmaddwd per output on the (x, y) pairs
-  // as they lie. A's value is the low word of the arithmetic shift; B's is the high word of
-  // the same sum shifted left by 2 (bits 14..29: the same value, which fits int16 inside the
-  // bound).
+  // as they lie. A's value is the low word of the rounded sum shifted right by 14; B's the high
+  // word of its rounded sum shifted left by 2 (its bits 14..29): the same 16 bits, the value
+  // itself inside the bound, where it fits int16.
   template <int32_t k1, int32_t k2, int32_t k3, int32_t k4>
   HWY_INLINE Z Rot(Z p) const {
     const Z r = Splat32z<8192>();
@@ -346,7 +347,9 @@ HWY_INLINE void AddRows(uint8_t *dst, ptrdiff_t stride, const Z *x) {
 // (kNzR = 8 or 16), in zmm registers (see the head of this file); the same contract as Add16x16Int16 (itx_hwy_16x16.h): kRowsFailed,
 // nothing written; kDone; kColumnsFailed, nothing written, rows holds the row results
 // (row-major, rows from kNzR on not written).
-template <int kNzR>
+// ColOps: the column pass's operations (PackedOps, or a type with the same members that tracks
+// or saturates its values).
+template <int kNzR, class ColOps = zmm16::PackedOps>
 HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
                                         int16_t *rows) {
   using namespace zmm16;
@@ -389,17 +392,18 @@ HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const in
     }
     return Int16Result::kColumnsFailed;
   }
+  const ColOps co{};
   // x: [0|2] [4|6] [1|3] [5|7] [8|10] [12|14] [9|11] [13|15].
   if constexpr (kHalf) {
     const Z d[8] = {DupA(x[0]), DupA(x[2]), DupB(x[0]), DupB(x[2]),
                     DupA(x[1]), DupA(x[3]), DupB(x[1]), DupB(x[3])};
-    DctRest(o, DctProductsHalf(o, d), x);
+    DctRest(co, DctProductsHalf(co, d), x);
   } else {
-    DctRest(o,
-            DctProducts<true>(o, DctIn{o.JoinA(x[0], x[4]), o.JoinA(x[1], x[5]),
-                                       o.JoinB(x[0], x[5]), o.JoinB(x[1], x[4]),
-                                       o.Blend(x[2], x[7]), o.Blend(x[6], x[3]),
-                                       o.Blend(x[3], x[6]), o.Blend(x[7], x[2])}),
+    DctRest(co,
+            DctProducts<true>(co, DctIn{co.JoinA(x[0], x[4]), co.JoinA(x[1], x[5]),
+                                        co.JoinB(x[0], x[5]), co.JoinB(x[1], x[4]),
+                                        co.Blend(x[2], x[7]), co.Blend(x[6], x[3]),
+                                        co.Blend(x[3], x[6]), co.Blend(x[7], x[2])}),
             x);
   }
   AddRows(dst, stride, x);
