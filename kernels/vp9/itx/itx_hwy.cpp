@@ -55,6 +55,7 @@
 #include "vp9/itx/itx_hwy_4x4.h"
 #include "vp9/itx/itx_hwy_8x8.h"
 #include "vp9/itx/itx_hwy_16x16.h"
+#include "vp9/itx/itx_hwy_16x16_zmm.h"
 #include "vp9/itx/itx_hwy_32.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -452,6 +453,23 @@ HWY_NOINLINE bool Add16x16Rows16(uint8_t *dst, ptrdiff_t stride, const int16_t *
   return true;
 }
 
+#if V3D_ITX_HAVE_ZMM16
+// DCT_DCT 16x16 blocks whose non-zero square is larger than this take the zmm path; the 2x2
+// and 4x4 corners are faster on their own path (AddCorner16x16, most of whose cost is fixed).
+constexpr size_t kZmmFrom16x16 = 4;
+
+// As Add16x16Rows16, for DCT_DCT in zmm registers (itx_hwy_16x16_zmm.h).
+template <int kNz>
+HWY_NOINLINE bool Add16x16Zmm(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
+  HWY_ALIGN int16_t rows[16 * 16];
+  const Int16Result r = Add16x16DctZmm<kNz>(dst, stride, c, rows);
+  if (r != Int16Result::kColumnsFailed) return r == Int16Result::kDone;
+  using D = hn::CappedTag<int32_t, 16>;
+  Columns<16, TxDct, kNz>(D(), dst, stride, FromBuffer16<16, D>{rows}, false);
+  return true;
+}
+#endif
+
 // 16x16 blocks whose rows pass the row transform's per-pass L1 bound (kInt16BoundL1; the 4x4
 // and 8x8 corners skip their zero inputs) take the 16-bit row pass; returns false, having
 // written nothing, for the others, for DC only (left to the caller) and, on AVX-512, for the
@@ -463,6 +481,14 @@ HWY_INLINE bool Try16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c, size_
   // as the 16-bit one in 256-bit vectors: only the corners take it there.
   constexpr bool kFull32 = hn::MaxLanes(hn::ScalableTag<int32_t>()) >= 16;
   if (region <= 1) return false;
+#if V3D_ITX_HAVE_ZMM16
+  // DCT_DCT on AVX-512: the zmm path (itx_hwy_16x16_zmm.h) where it beats the ymm one.
+  if constexpr (kDctDct) {
+    if (region > kZmmFrom16x16) {
+      return region <= 8 ? Add16x16Zmm<8>(dst, stride, c) : Add16x16Zmm<16>(dst, stride, c);
+    }
+  }
+#endif
   if (region <= 4) {
     if constexpr (kDctDct) {
       if (Corner16InBound(c, kInt16CornerBound16x16)) {

@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// 16x16 VP9 DCT_DCT inverse transform with both passes in 16-bit lanes of 512-bit registers
+// (AVX-512 F/BW/DQ/VL: the AVX3 target only), behind the same per-pass L1 checks as
+// itx_hwy_16x16.h (kInt16BoundL1 of itx_int16_bound.h): rows when the |coefficients| of every
+// row sum to within the row transform's bound, columns when the |row results| of every column
+// do. Per-target header: included by itx_hwy.cpp after itx_hwy_16.h and itx_hwy_16x16.h.
+//
+// Layout: the block is 8 zmm registers of 16 32-bit lanes, one 1-D transform of the pass per
+// lane; the low 16-bit word of a lane holds one input (or output) element of that transform,
+// the high word another: each register is two vectors, its halves "A" and "B", written
+// [a | b]. A rotation [x | y] -> [R(x*k1 + y*k2) | R(x*k3 + y*k4)] is then two pmaddwd on the
+// (x, y) pairs as they lie and a word blend, and a sum or difference of two registers is one
+// instruction for two vectors; no lane-crossing shuffle sits inside a 1-D pass (its latency,
+// not the instruction count, bounds a pass here). Only the transposes between the passes and
+// the final add cross 128-bit blocks. Lane orders: kRowOfLane (row pass), kColOfLane (column
+// pass); element pairs as the transposes leave them, joined per pass into the pairs the DCT's
+// butterflies need (DctIn).
+//
+// Exactness: every value is one the reference's 16-point DCT (itx_ref_1d.h) forms, computed by
+// the same operation: R(a*ka + b*kb) as pmaddwd (exact int32 product sums) and a rounding
+// shift whose low 16 bits are kept, R(x * k) alone (the zero-input forms) and R(x * cos64(16))
+// as pmulhrsw by 2k, additions and subtractions in int16 lanes. Inside the per-pass bound the proof of itx_int16_bound.h keeps
+// every such value inside int16 and every product sum inside int32, so the int16 results equal
+// the reference's; the final Round2(x, 6) is pmulhrsw by 2^9, exact for every int16 value.
+
+#if defined(V3D_VP9_ITX_HWY_16X16_ZMM_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef V3D_VP9_ITX_HWY_16X16_ZMM_H_
+#undef V3D_VP9_ITX_HWY_16X16_ZMM_H_
+#else
+#define V3D_VP9_ITX_HWY_16X16_ZMM_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+
+#include <hwy/highway.h>
+
+#include "vp9/itx/itx_int16_bound.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace v3d {
+namespace vp9 {
+namespace HWY_NAMESPACE {
+
+#undef V3D_ITX_HAVE_ZMM16
+#if V3D_ITX_HAVE_16 && HWY_ARCH_X86 && (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL)
+#define V3D_ITX_HAVE_ZMM16 1
+
+namespace zmm16 {
+
+using Z = __m512i;
+
+// Half B: the high 16-bit word of every 32-bit lane.
+constexpr __mmask32 kB16 = 0xAAAAAAAAu;
+
+template <int32_t kV>
+HWY_INLINE Z Splat32z() {
+  // Loaded from memory (not const, so GCC keeps the load instead of building the value in a
+  // general register and broadcasting it).
+  alignas(64) static int32_t kVec[16] = {kV, kV, kV, kV, kV, kV, kV, kV,
+                                         kV, kV, kV, kV, kV, kV, kV, kV};
+  return _mm512_load_si512(kVec);
+}
+template <int16_t kV>
+HWY_INLINE Z Splat16z() {
+  return Splat32z<static_cast<int32_t>((static_cast<uint32_t>(kV) & 0xFFFFu) * 0x10001u)>();
+}
+constexpr int32_t Pair(int32_t k_lo, int32_t k_hi) {
+  return static_cast<int32_t>((static_cast<uint32_t>(k_hi) << 16) |
+                              (static_cast<uint32_t>(k_lo) & 0xFFFFu));
+}
+
+// The operations of the packed 16-point DCT. A pass that tracks its values (or saturates)
+// supplies its own type with the same members.
+struct PackedOps {
+  HWY_INLINE Z Add(Z a, Z b) const { return _mm512_add_epi16(a, b); }
+  HWY_INLINE Z Sub(Z a, Z b) const { return _mm512_sub_epi16(a, b); }
+  // [x | y] -> [y | x]
+  HWY_INLINE Z Swap(Z x) const { return _mm512_rol_epi32(x, 16); }
+  // [A of a | B of b]
+  HWY_INLINE Z Blend(Z a, Z b) const { return _mm512_mask_blend_epi16(kB16, a, b); }
+  // [A of a | A of b] and [B of a | B of b].
+  HWY_INLINE Z JoinA(Z a, Z b) const { return Blend(a, _mm512_slli_epi32(b, 16)); }
+  HWY_INLINE Z JoinB(Z a, Z b) const { return Blend(_mm512_srli_epi32(a, 16), b); }
+  // [x | y] -> [x + y | x - y]
+  HWY_INLINE Z SumDiff(Z p) const {
+    const Z s = Swap(p);
+    return _mm512_mask_sub_epi16(_mm512_add_epi16(p, s), kB16, s, p);
+  }
+  // [x | y] -> [x - y | x + y]
+  HWY_INLINE Z DiffSum(Z p) const {
+    const Z s = Swap(p);
+    return _mm512_mask_sub_epi16(_mm512_add_epi16(p, s), ~kB16, p, s);
+  }
+  // [x | y] -> [y - x | x + y]
+  HWY_INLINE Z RevDiffSum(Z p) const {
+    const Z s = Swap(p);
+    return _mm512_mask_sub_epi16(_mm512_add_epi16(p, s), ~kB16, s, p);
+  }
+  // R(x * cos64(16)) of every lane: (x * 2c + 2^14) >> 15, 2c < 2^15.
+  HWY_INLINE Z H(Z x) const { return _mm512_mulhrs_epi16(x, Splat16z<2 * kC[16]>()); }
+  // [x | x] -> [R(x*k1) | R(x*k2)]: a rounding multiply by 2k, exactly (x*k + 2^13) >> 14.
+  template <int32_t k1, int32_t k2>
+  HWY_INLINE Z Mul(Z d) const {
+    return _mm512_mulhrs_epi16(d, Splat32z<Pair(2 * k1, 2 * k2)>());
+  }
+  // [x | y] -> [R(x*k1 + y*k2) | R(x*k3 + y*k4)]: one pmaddwd per output on the (x, y) pairs
+  // as they lie. A's value is the low word of the rounded sum shifted right by 14; B's the high
+  // word of its rounded sum shifted left by 2 (its bits 14..29): the same 16 bits, the value
+  // itself inside the bound, where it fits int16.
+  template <int32_t k1, int32_t k2, int32_t k3, int32_t k4>
+  HWY_INLINE Z Rot(Z p) const {
+    const Z r = Splat32z<8192>();
+    const Z a = _mm512_add_epi32(_mm512_madd_epi16(p, Splat32z<Pair(k1, k2)>()), r);
+    const Z b = _mm512_add_epi32(_mm512_madd_epi16(p, Splat32z<Pair(k3, k4)>()), r);
+    return Blend(_mm512_srai_epi32(a, 14), _mm512_slli_epi32(b, 2));
+  }
+};
+
+// The outputs of DctRest: register j holds [out kOutA[j] | out kOutB[j]].
+constexpr int kOutA[8] = {0, 15, 7, 8, 2, 13, 5, 10};
+constexpr int kOutB[8] = {1, 14, 6, 9, 3, 12, 4, 11};
+
+// The inputs of DctProducts as pairs [in a | in b]; i9_7 and i13_3 hold [in 7 | in 9] and
+// [in 3 | in 13] when kFlip is false, [in 9 | in 7] and [in 13 | in 3] when it is true.
+struct DctIn {
+  Z i0_8, i4_12, i2_14, i6_10, i1_15, i9_7, i5_11, i13_3;
+};
+
+// The products of the 16-point DCT's first stages (Idct16, itx_hwy_1d.h): [s0 | s1], [s3 | s2]
+// of its 4-point DCT, [s7 | s4], [s6 | s5] of its 8-point DCT's odd half, and the rotations
+// [a8 | a15], [a9 | a14], [a10 | a13], [a11 | a12] of its odd inputs.
+struct DctFirst {
+  Z s01, s32, s74, s65, a8_15, a9_14, a10_13, a11_12;
+};
+
+template <bool kFlip, class O>
+HWY_INLINE DctFirst DctProducts(const O &o, const DctIn &in) {
+  DctFirst f;
+  f.s01 = o.H(o.SumDiff(in.i0_8));
+  f.s32 = o.template Rot<kC[8], kC[24], kC[24], -kC[8]>(in.i4_12);
+  f.s74 = o.template Rot<kC[4], kC[28], kC[28], -kC[4]>(in.i2_14);
+  f.s65 = o.template Rot<kC[12], kC[20], -kC[20], kC[12]>(in.i6_10);
+  f.a8_15 = o.template Rot<kC[30], -kC[2], kC[2], kC[30]>(in.i1_15);
+  if constexpr (kFlip) {
+    f.a9_14 = o.template Rot<kC[14], -kC[18], kC[18], kC[14]>(in.i9_7);
+    f.a11_12 = o.template Rot<kC[6], -kC[26], kC[26], kC[6]>(in.i13_3);
+  } else {
+    f.a9_14 = o.template Rot<-kC[18], kC[14], kC[14], kC[18]>(in.i9_7);
+    f.a11_12 = o.template Rot<-kC[26], kC[6], kC[6], kC[26]>(in.i13_3);
+  }
+  f.a10_13 = o.template Rot<kC[22], -kC[10], kC[10], kC[22]>(in.i5_11);
+  return f;
+}
+
+// The same when inputs 8..15 are zero, from d[k] = [in k | in k] (k < 8): every product sum
+// is one product, R(x * k) = one rounding multiply by 2k (|2k| < 2^15), as Ops::B1; the values
+// are the reference's (the zero products add nothing).
+template <class O>
+HWY_INLINE DctFirst DctProductsHalf(const O &o, const Z *d) {
+  DctFirst f;
+  f.s01 = o.H(d[0]);
+  f.s32 = o.template Mul<kC[8], kC[24]>(d[4]);
+  f.s74 = o.template Mul<kC[4], kC[28]>(d[2]);
+  f.s65 = o.template Mul<kC[12], -kC[20]>(d[6]);
+  f.a8_15 = o.template Mul<kC[30], kC[2]>(d[1]);
+  f.a9_14 = o.template Mul<-kC[18], kC[14]>(d[7]);
+  f.a10_13 = o.template Mul<kC[22], kC[10]>(d[5]);
+  f.a11_12 = o.template Mul<-kC[26], kC[6]>(d[3]);
+  return f;
+}
+
+// The 16-point DCT's remaining stages from its first products; the results in x as kOutA /
+// kOutB say.
+template <class O>
+HWY_INLINE void DctRest(const O &o, const DctFirst &f, Z *x) {
+  const Z e01 = o.Add(f.s01, f.s32), e32 = o.Sub(f.s01, f.s32);  // [e0 e1], [e3 e2] (4-point)
+  const Z t74 = o.Add(f.s74, f.s65), t65 = o.Sub(f.s74, f.s65);  // [t7 t4], [t6 t5]
+  const Z u56 = o.H(o.DiffSum(t65));                             // [u5 | u6]
+  const Z t7u6 = o.Blend(t74, u56), u5t4 = o.Blend(u56, t74);
+  const Z e23 = o.Swap(e32);                                  // [e2 | e3]
+  const Z ev01 = o.Add(e01, t7u6), ev76 = o.Sub(e01, t7u6);  // [E0 E1], [E7 E6] (8-point)
+  const Z ev23 = o.Add(e23, u5t4), ev54 = o.Sub(e23, u5t4);  // [E2 E3], [E5 E4]
+  // Odd half.
+  const Z b8_15 = o.Add(f.a8_15, f.a9_14), b9_14 = o.Sub(f.a8_15, f.a9_14);
+  const Z b11_12 = o.Add(f.a11_12, f.a10_13), b10_13 = o.Sub(f.a11_12, f.a10_13);
+  const Z c9_14 = o.template Rot<-kC[8], kC[24], kC[24], kC[8]>(b9_14);
+  const Z c10_13 = o.template Rot<-kC[24], -kC[8], -kC[8], kC[24]>(b10_13);
+  const Z e8_15 = o.Add(b8_15, b11_12), e11_12 = o.Sub(b8_15, b11_12);
+  const Z e9_14 = o.Add(c9_14, c10_13), e10_13 = o.Sub(c9_14, c10_13);
+  const Z f10_13 = o.H(o.RevDiffSum(e10_13));  // [f10 | f13]
+  const Z f11_12 = o.H(o.RevDiffSum(e11_12));  // [f11 | f12]
+  // out[k] = E[k] + f[15 - k], out[15 - k] = E[k] - f[15 - k] (f8 = e8, f9 = e9, f14 = e14,
+  // f15 = e15).
+  const Z f15_14 = o.JoinB(e8_15, e9_14), f8_9 = o.JoinA(e8_15, e9_14);
+  const Z f13_12 = o.JoinB(f10_13, f11_12), f10_11 = o.JoinA(f10_13, f11_12);
+  x[0] = o.Add(ev01, f15_14);  // [0 | 1]
+  x[1] = o.Sub(ev01, f15_14);  // [15 | 14]
+  x[2] = o.Add(ev76, f8_9);    // [7 | 6]
+  x[3] = o.Sub(ev76, f8_9);    // [8 | 9]
+  x[4] = o.Add(ev23, f13_12);  // [2 | 3]
+  x[5] = o.Sub(ev23, f13_12);  // [13 | 12]
+  x[6] = o.Add(ev54, f10_11);  // [5 | 4]
+  x[7] = o.Sub(ev54, f10_11);  // [10 | 11]
+}
+
+// [A of x | A of x] and [B of x | B of x].
+HWY_INLINE Z DupA(Z x) {
+  return _mm512_shuffle_epi8(
+      x, _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 0, 1, 4, 5, 4, 5, 8, 9, 8, 9, 12, 13, 12, 13)));
+}
+HWY_INLINE Z DupB(Z x) {
+  return _mm512_shuffle_epi8(x, _mm512_broadcast_i32x4(_mm_setr_epi8(2, 3, 2, 3, 6, 7, 6, 7, 10,
+                                                                     11, 10, 11, 14, 15, 14, 15)));
+}
+
+// Per 32-bit lane: the saturating sum of |x[0..kRegs)| over both halves (uint16, |-32768| =
+// 32768); true iff every lane is at most kB.
+template <int kB, int kRegs, class O>
+HWY_INLINE bool L1Within(const O &o, const Z *x) {
+  Z acc = _mm512_abs_epi16(x[0]);
+  V3D_UNROLL
+  for (int i = 1; i < kRegs; i++) acc = _mm512_adds_epu16(acc, _mm512_abs_epi16(x[i]));
+  acc = _mm512_adds_epu16(acc, o.Swap(acc));
+  return _mm512_cmpgt_epu16_mask(acc, Splat16z<static_cast<int16_t>(kB)>()) == 0;
+}
+
+// Row pass input: x[m] 32-bit lane l = coefficients (row kRowOfLane[l], columns 2m, 2m + 1),
+// from the rows as they lie in memory (x[t] = rows 2t, 2t + 1): 4x4 transposes of 32-bit lanes
+// within 128-bit blocks, then one block shuffle. Rows from kNzR on are zero.
+constexpr int kRowOfLane[16] = {0, 2, 4, 6, 1, 3, 5, 7, 8, 10, 12, 14, 9, 11, 13, 15};
+template <int kNzR>
+HWY_INLINE void LoadRows(const int16_t *c, Z *x) {
+  Z q[2][4];
+  V3D_UNROLL
+  for (int g = 0; g < 2; g++) {
+    if (8 * g >= kNzR) {
+      V3D_UNROLL
+      for (int u = 0; u < 4; u++) q[g][u] = _mm512_setzero_si512();
+      continue;
+    }
+    Z l[4];
+    V3D_UNROLL
+    for (int t = 0; t < 4; t++) {
+      l[t] = 8 * g + 2 * t < kNzR ? _mm512_loadu_si512(c + 16 * (8 * g + 2 * t))
+                                  : _mm512_setzero_si512();
+    }
+    const Z a0 = _mm512_unpacklo_epi32(l[0], l[1]), a1 = _mm512_unpackhi_epi32(l[0], l[1]);
+    const Z a2 = _mm512_unpacklo_epi32(l[2], l[3]), a3 = _mm512_unpackhi_epi32(l[2], l[3]);
+    q[g][0] = _mm512_unpacklo_epi64(a0, a2);
+    q[g][1] = _mm512_unpackhi_epi64(a0, a2);
+    q[g][2] = _mm512_unpacklo_epi64(a1, a3);
+    q[g][3] = _mm512_unpackhi_epi64(a1, a3);
+  }
+  // q[g][u] blocks: rows 8g + (0, 2, 4, 6) of lane u, the same rows of lane 4 + u, rows
+  // 8g + (1, 3, 5, 7) of lane u, of lane 4 + u.
+  V3D_UNROLL
+  for (int u = 0; u < 4; u++) {
+    x[u] = _mm512_shuffle_i64x2(q[0][u], q[1][u], _MM_SHUFFLE(2, 0, 2, 0));
+    x[4 + u] = _mm512_shuffle_i64x2(q[0][u], q[1][u], _MM_SHUFFLE(3, 1, 3, 1));
+  }
+}
+
+// Column pass input from the row pass output: x[j] lane l = [column kOutA[j] | column kOutB[j]]
+// of row kRowOfLane[l] -> y[k] lane l = [row kPairA[k] | row kPairB[k]] of column kColOfLane[l].
+// Words swapped within 64-bit lanes (a 2x2 transpose of the lanes 2i, 2i + 1), then an 8x8
+// transpose of 64-bit lanes.
+constexpr int kPairA[8] = {0, 4, 1, 5, 8, 12, 9, 13};
+constexpr int kPairB[8] = {2, 6, 3, 7, 10, 14, 11, 15};
+constexpr int kColOfLane[16] = {0, 1, 15, 14, 7, 6, 8, 9, 2, 3, 13, 12, 5, 4, 10, 11};
+HWY_INLINE void RowsToColumns(Z *x) {
+  const Z swap12 = _mm512_broadcast_i32x4(
+      _mm_setr_epi8(0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15));
+  Z s[2][4];
+  V3D_UNROLL
+  for (int i = 0; i < 4; i++) {
+    const Z p = _mm512_shuffle_epi8(x[2 * i], swap12), q = _mm512_shuffle_epi8(x[2 * i + 1], swap12);
+    s[0][i] = _mm512_unpacklo_epi64(p, q);  // block b: 64-bit lane 2b of x[2i], of x[2i + 1]
+    s[1][i] = _mm512_unpackhi_epi64(p, q);  // 64-bit lane 2b + 1
+  }
+  V3D_UNROLL
+  for (int e = 0; e < 2; e++) {
+    const Z lo01 = _mm512_shuffle_i64x2(s[e][0], s[e][1], _MM_SHUFFLE(1, 0, 1, 0));
+    const Z hi01 = _mm512_shuffle_i64x2(s[e][0], s[e][1], _MM_SHUFFLE(3, 2, 3, 2));
+    const Z lo23 = _mm512_shuffle_i64x2(s[e][2], s[e][3], _MM_SHUFFLE(1, 0, 1, 0));
+    const Z hi23 = _mm512_shuffle_i64x2(s[e][2], s[e][3], _MM_SHUFFLE(3, 2, 3, 2));
+    x[0 + e] = _mm512_shuffle_i64x2(lo01, lo23, _MM_SHUFFLE(2, 0, 2, 0));  // block b = 0
+    x[2 + e] = _mm512_shuffle_i64x2(lo01, lo23, _MM_SHUFFLE(3, 1, 3, 1));  // b = 1
+    x[4 + e] = _mm512_shuffle_i64x2(hi01, hi23, _MM_SHUFFLE(2, 0, 2, 0));  // b = 2
+    x[6 + e] = _mm512_shuffle_i64x2(hi01, hi23, _MM_SHUFFLE(3, 1, 3, 1));  // b = 3
+  }
+}
+
+constexpr int LaneOfCol(int col) {
+  int l = 0;
+  while (kColOfLane[l] != col) l++;
+  return l;
+}
+// Word w of [row | row'] in column order from a register of kColOfLane lanes.
+constexpr int16_t OrderIdx(int w) { return static_cast<int16_t>(2 * LaneOfCol(w % 16) + w / 16); }
+// Block q of the final words (w = 8q + j): row slot q (register q / 2, half q % 2), column
+// j + 8 * kRight.
+constexpr int16_t FinalIdx(int w, int kRight) {
+  return static_cast<int16_t>(32 * (w / 16) + 2 * LaneOfCol(w % 8 + 8 * kRight) + (w / 8) % 2);
+}
+template <int kWhich>  // 0, 1: FinalIdx left / right; 2: OrderIdx
+HWY_INLINE Z WordIdx() {
+#define V3D_IDX(w) (kWhich == 2 ? OrderIdx(w) : FinalIdx(w, kWhich))
+  alignas(64) static int16_t kIdx[32] = {
+      V3D_IDX(0),  V3D_IDX(1),  V3D_IDX(2),  V3D_IDX(3),  V3D_IDX(4),  V3D_IDX(5),  V3D_IDX(6),
+      V3D_IDX(7),  V3D_IDX(8),  V3D_IDX(9),  V3D_IDX(10), V3D_IDX(11), V3D_IDX(12), V3D_IDX(13),
+      V3D_IDX(14), V3D_IDX(15), V3D_IDX(16), V3D_IDX(17), V3D_IDX(18), V3D_IDX(19), V3D_IDX(20),
+      V3D_IDX(21), V3D_IDX(22), V3D_IDX(23), V3D_IDX(24), V3D_IDX(25), V3D_IDX(26), V3D_IDX(27),
+      V3D_IDX(28), V3D_IDX(29), V3D_IDX(30), V3D_IDX(31)};
+#undef V3D_IDX
+  return _mm512_load_si512(kIdx);
+}
+static_assert(FinalIdx(8, 0) == 1 && FinalIdx(16, 0) == 32 && OrderIdx(16) == 1, "word layout");
+
+// The residual x (column pass outputs: rows kOutA / kOutB, lanes kColOfLane) rounded by
+// Round2(x, 6) and added to dst with unsigned saturation, four rows per register.
+HWY_INLINE void AddRows(uint8_t *dst, ptrdiff_t stride, const Z *x) {
+  const Z rnd = Splat16z<1 << 9>(), zero = _mm512_setzero_si512();
+  const Z left = WordIdx<0>(), right = WordIdx<1>();
+  V3D_UNROLL
+  for (int g = 0; g < 4; g++) {
+    const Z p = _mm512_mulhrs_epi16(x[2 * g], rnd), q = _mm512_mulhrs_epi16(x[2 * g + 1], rnd);
+    const Z l = _mm512_permutex2var_epi16(p, left, q), r = _mm512_permutex2var_epi16(p, right, q);
+    uint8_t *row[4] = {dst + kOutA[2 * g] * stride, dst + kOutB[2 * g] * stride,
+                       dst + kOutA[2 * g + 1] * stride, dst + kOutB[2 * g + 1] * stride};
+    Z px = _mm512_castsi128_si512(_mm_loadu_si128(reinterpret_cast<const __m128i *>(row[0])));
+    px = _mm512_inserti32x4(px, _mm_loadu_si128(reinterpret_cast<const __m128i *>(row[1])), 1);
+    px = _mm512_inserti32x4(px, _mm_loadu_si128(reinterpret_cast<const __m128i *>(row[2])), 2);
+    px = _mm512_inserti32x4(px, _mm_loadu_si128(reinterpret_cast<const __m128i *>(row[3])), 3);
+    const Z out = _mm512_packus_epi16(_mm512_add_epi16(l, _mm512_unpacklo_epi8(px, zero)),
+                                      _mm512_add_epi16(r, _mm512_unpackhi_epi8(px, zero)));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(row[0]), _mm512_castsi512_si128(out));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(row[1]), _mm512_extracti32x4_epi32(out, 1));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(row[2]), _mm512_extracti32x4_epi32(out, 2));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(row[3]), _mm512_extracti32x4_epi32(out, 3));
+  }
+}
+
+}  // namespace zmm16
+
+// 16x16 DCT_DCT block whose non-zero coefficients lie in the top-left kNzR x kNzR square
+// (kNzR = 8 or 16), in zmm registers (see the head of this file); the same contract as Add16x16Int16 (itx_hwy_16x16.h): kRowsFailed,
+// nothing written; kDone; kColumnsFailed, nothing written, rows holds the row results
+// (row-major, rows from kNzR on not written).
+// ColOps: the column pass's operations (PackedOps, or a type with the same members that tracks
+// or saturates its values).
+template <int kNzR, class ColOps = zmm16::PackedOps>
+HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
+                                        int16_t *rows) {
+  using namespace zmm16;
+  constexpr int kRowB = kInt16BoundL1[2][0], kColB = kInt16BoundL1[2][0];  // DCT rows, columns
+  static_assert(kRowB > 0 && kColB > 0, "proven bounds");
+  const PackedOps o;
+  Z x[8];
+  LoadRows<kNzR>(coeffs, x);  // x[m] = [column 2m | column 2m + 1], lane = row
+  // Up to 8 non-zero rows: every non-zero coefficient lies in the top-left 8x8 square (the
+  // caller's region), so columns 8..15 (x[4..7]) and, later, row results 8..15 are zero.
+  constexpr bool kHalf = kNzR <= 8;
+  constexpr int kRegs = kHalf ? 4 : 8;
+  if (!L1Within<kRowB, kRegs>(o, x)) return Int16Result::kRowsFailed;
+  if constexpr (kHalf) {
+    const Z d[8] = {DupA(x[0]), DupB(x[0]), DupA(x[1]), DupB(x[1]),
+                    DupA(x[2]), DupB(x[2]), DupA(x[3]), DupB(x[3])};
+    DctRest(o, DctProductsHalf(o, d), x);
+  } else {
+    DctRest(o,
+            DctProducts<false>(o, DctIn{o.JoinA(x[0], x[4]), o.JoinA(x[2], x[6]),
+                                        o.JoinA(x[1], x[7]), o.JoinA(x[3], x[5]),
+                                        o.JoinB(x[0], x[7]), o.JoinB(x[3], x[4]),
+                                        o.JoinB(x[2], x[5]), o.JoinB(x[1], x[6])}),
+            x);
+  }
+  RowsToColumns(x);  // x[k] = [row kPairA[k] | row kPairB[k]], lane = column
+  if (!L1Within<kColB, kRegs>(o, x)) {
+    const Z order = WordIdx<2>();
+    V3D_UNROLL
+    for (int k = 0; k < kRegs; k++) {
+      const Z y = _mm512_permutexvar_epi16(order, x[k]);
+      if (kPairA[k] < kNzR) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(rows + 16 * kPairA[k]),
+                            _mm512_castsi512_si256(y));
+      }
+      if (kPairB[k] < kNzR) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(rows + 16 * kPairB[k]),
+                            _mm512_extracti64x4_epi64(y, 1));
+      }
+    }
+    return Int16Result::kColumnsFailed;
+  }
+  const ColOps co{};
+  // x: [0|2] [4|6] [1|3] [5|7] [8|10] [12|14] [9|11] [13|15].
+  if constexpr (kHalf) {
+    const Z d[8] = {DupA(x[0]), DupA(x[2]), DupB(x[0]), DupB(x[2]),
+                    DupA(x[1]), DupA(x[3]), DupB(x[1]), DupB(x[3])};
+    DctRest(co, DctProductsHalf(co, d), x);
+  } else {
+    DctRest(co,
+            DctProducts<true>(co, DctIn{co.JoinA(x[0], x[4]), co.JoinA(x[1], x[5]),
+                                        co.JoinB(x[0], x[5]), co.JoinB(x[1], x[4]),
+                                        co.Blend(x[2], x[7]), co.Blend(x[6], x[3]),
+                                        co.Blend(x[3], x[6]), co.Blend(x[7], x[2])}),
+            x);
+  }
+  AddRows(dst, stride, x);
+  return Int16Result::kDone;
+}
+
+#else
+#define V3D_ITX_HAVE_ZMM16 0
+#endif
+
+}  // namespace HWY_NAMESPACE
+}  // namespace vp9
+}  // namespace v3d
+HWY_AFTER_NAMESPACE();
+
+#endif  // V3D_VP9_ITX_HWY_16X16_ZMM_H_
