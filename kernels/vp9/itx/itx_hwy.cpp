@@ -51,10 +51,10 @@
 #include "vp9/itx/itx_hwy_region.h"
 #include "simd/transpose_i32.h"
 #include "vp9/itx/itx_hwy_16.h"
+#include "vp9/itx/itx_hwy_sat.h"
 #include "vp9/itx/itx_hwy_8x8.h"
 #include "vp9/itx/itx_hwy_16x16.h"
 #include "vp9/itx/itx_hwy_32.h"
-#include "vp9/itx/itx_hwy_sat.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace v3d {

@@ -265,7 +265,8 @@ enum class Int16Result { kRowsFailed, kDone, kColumnsFailed };
 
 // 16x16 block, row transform kRowAdst, column transform kColAdst, non-zero coefficients in the
 // top-left kNz x kNz square. The row pass runs when every row's |coefficients| sum to within
-// the row transform's L1 bound, the column pass when every column's |row results| do;
+// the row transform's L1 bound, the column pass when every column's |row results| do, or (DCT
+// columns) when saturate and detect (itx_hwy_sat.h) finds no saturation;
 // otherwise rows holds the row results (the reference's: the row pass is exact inside its
 // bound), row-major, rows from kNz on not written, for the caller's 32-bit column pass.
 template <bool kRowAdst, bool kColAdst, int kNz>
@@ -288,6 +289,15 @@ HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int
     Run16Point<kRowAdst, kNz>(d, v);
     Transpose16x16(d, v);  // v[i] = row i of the intermediate (zero from kR on)
     if (!LanesWithin<kColB>(du, AddAbs<kR>(d, v, hn::Zero(du)))) {
+      if constexpr (!kColAdst) {  // DCT columns: saturate and detect (itx_hwy_sat.h)
+        const auto o = StartSat(d);
+        V w[16];
+        Idct16O<kNz>(o, v, w);
+        if (o.Exact()) {
+          RoundAdd16(d, dst, stride, 0, w);
+          return Int16Result::kDone;
+        }
+      }
       V3D_UNROLL
       for (size_t i = 0; i < kR; i++) hn::StoreU(v[i], d, rows + 16 * i);
       return Int16Result::kColumnsFailed;
@@ -326,6 +336,17 @@ HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int
     for (size_t i = 8 * kGroups; i < 16; i++) lft[i] = rgt[i] = hn::Zero(d);
     if (!LanesWithin<kColB>(du, AddAbs<kR>(d, lft, hn::Zero(du))) ||
         !LanesWithin<kColB>(du, AddAbs<kR>(d, rgt, hn::Zero(du)))) {
+      if constexpr (!kColAdst) {  // DCT columns: saturate and detect, both halves or neither
+        const auto o = StartSat(d);
+        V wl[16], wr[16];
+        Idct16O<kNz>(o, lft, wl);
+        Idct16O<kNz>(o, rgt, wr);
+        if (o.Exact()) {
+          RoundAdd16(d, dst, stride, 0, wl);
+          RoundAdd16(d, dst, stride, 8, wr);
+          return Int16Result::kDone;
+        }
+      }
       V3D_UNROLL
       for (size_t i = 0; i < kR; i++) {
         hn::StoreU(lft[i], d, rows + 16 * i);

@@ -2,7 +2,7 @@
 // Exact 16-bit DCT column passes by "saturate and detect", for the blocks whose row results
 // fail the per-pass L1 column check (kInt16BoundL1) although the column transforms keep every
 // value inside int16, as most real blocks do. Per-target header: included by itx_hwy.cpp after
-// itx_hwy_16.h, itx_hwy_16x16.h and itx_hwy_32.h.
+// itx_hwy_16.h, before the 8x8, 16x16 and 32x32 headers (itx_hwy_16x16.h uses OpsSat).
 //
 // Exactness (docs/itx_int16_bounds.md, "Saturate and detect"): the column DCT is itx_hwy_1d.h's
 // template, value for value the reference's, run on OpsSat below; its inputs are the
@@ -99,6 +99,16 @@ struct OpsSat {
   }
 };
 
+// OpsSat with nothing tracked yet.
+template <class D>
+HWY_INLINE OpsSat<D> StartSat(D d) {
+#if HWY_TARGET == HWY_SSSE3
+  return OpsSat<D>{d, hn::Zero(hn::RebindToUnsigned<D>()), hn::Zero(d)};
+#else
+  return OpsSat<D>{d, hn::Zero(hn::RebindToUnsigned<D>())};
+#endif
+}
+
 // 32x32 DCT columns [c, c + L) (L: dc's lanes, up to 32) of the row results in tmp (kNz rows
 // of 32, the rest zero) by saturate and detect: where no tracked value is extreme, Round2'd by 6
 // and added to dst, and true; else false, nothing written (the caller's 32-bit columns). One
@@ -113,11 +123,7 @@ HWY_NOINLINE bool Cols32x16Sat(DC dc, uint8_t *dst, ptrdiff_t stride, const int1
   V3D_UNROLL
   for (size_t i = 0; i < 32; i++)
     x[i] = i < static_cast<size_t>(kNz) ? hn::Load(dc, tmp + i * 32 + c) : hn::Zero(dc);
-  #if HWY_TARGET == HWY_SSSE3
-  const OpsSat<DC> o{dc, hn::Zero(hn::RebindToUnsigned<DC>()), hn::Zero(dc)};
-#else
-  const OpsSat<DC> o{dc, hn::Zero(hn::RebindToUnsigned<DC>())};
-#endif
+    const OpsSat<DC> o = StartSat(dc);
   Idct32O<kNz>(o, x, y);
   if (!o.Exact()) return false;
   const V rnd = hn::Set(dc, static_cast<int16_t>(1 << 9));  // exactly (x + 32) >> 6
