@@ -123,7 +123,7 @@ HWY_NOINLINE bool Cols32x16Sat(DC dc, uint8_t *dst, ptrdiff_t stride, const int1
   V3D_UNROLL
   for (size_t i = 0; i < 32; i++)
     x[i] = i < static_cast<size_t>(kNz) ? hn::Load(dc, tmp + i * 32 + c) : hn::Zero(dc);
-    const OpsSat<DC> o = StartSat(dc);
+  const OpsSat<DC> o = StartSat(dc);
   Idct32O<kNz>(o, x, y);
   if (!o.Exact()) return false;
   const V rnd = hn::Set(dc, static_cast<int16_t>(1 << 9));  // exactly (x + 32) >> 6
