@@ -259,6 +259,30 @@ HWY_INLINE void RoundAdd16(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const 
   }
 }
 
+// The 16x16 DCT columns of the exact int16 row results in rows (row-major, 16 per row, rows
+// from kNz on zero, not read) by saturate and detect (itx_hwy_sat.h), in vectors of d's 8 or 16
+// lanes: Round2'd by 6 and added to dst, and true, when no chunk detects a saturation; else
+// false, nothing written. Not inlined: the 16-bit path's registers stay as they are without it.
+template <int kNz, class D>
+HWY_NOINLINE bool Cols16x16Sat(D d, uint8_t *dst, ptrdiff_t stride, const int16_t *rows) {
+  using V = hn::Vec<D>;
+  constexpr size_t L = hn::MaxLanes(D());
+  const auto o = StartSat(d);
+  V w[16 / L][16];
+  V3D_UNROLL
+  for (size_t c = 0; c < 16; c += L) {
+    V x[16];
+    V3D_UNROLL
+    for (size_t i = 0; i < 16; i++)
+      x[i] = i < static_cast<size_t>(kNz) ? hn::LoadU(d, rows + 16 * i + c) : hn::Zero(d);
+    Idct16O<kNz>(o, x, w[c / L]);
+  }
+  if (!o.Exact()) return false;
+  V3D_UNROLL
+  for (size_t c = 0; c < 16; c += L) RoundAdd16(d, dst, stride, c, w[c / L]);
+  return true;
+}
+
 // What Add16x16Int16 did: kRowsFailed: nothing (the caller runs the 32-bit path); kDone: the
 // block is added to dst; kColumnsFailed: nothing written, rows holds the row results.
 enum class Int16Result { kRowsFailed, kDone, kColumnsFailed };
@@ -289,17 +313,11 @@ HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int
     Run16Point<kRowAdst, kNz>(d, v);
     Transpose16x16(d, v);  // v[i] = row i of the intermediate (zero from kR on)
     if (!LanesWithin<kColB>(du, AddAbs<kR>(d, v, hn::Zero(du)))) {
-      if constexpr (!kColAdst) {  // DCT columns: saturate and detect (itx_hwy_sat.h)
-        const auto o = StartSat(d);
-        V w[16];
-        Idct16O<kNz>(o, v, w);
-        if (o.Exact()) {
-          RoundAdd16(d, dst, stride, 0, w);
-          return Int16Result::kDone;
-        }
-      }
       V3D_UNROLL
       for (size_t i = 0; i < kR; i++) hn::StoreU(v[i], d, rows + 16 * i);
+      if constexpr (!kColAdst) {
+        if (Cols16x16Sat<kNz>(d, dst, stride, rows)) return Int16Result::kDone;
+      }
       return Int16Result::kColumnsFailed;
     }
     Run16Point<kColAdst, kNz>(d, v);
@@ -336,21 +354,13 @@ HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int
     for (size_t i = 8 * kGroups; i < 16; i++) lft[i] = rgt[i] = hn::Zero(d);
     if (!LanesWithin<kColB>(du, AddAbs<kR>(d, lft, hn::Zero(du))) ||
         !LanesWithin<kColB>(du, AddAbs<kR>(d, rgt, hn::Zero(du)))) {
-      if constexpr (!kColAdst) {  // DCT columns: saturate and detect, both halves or neither
-        const auto o = StartSat(d);
-        V wl[16], wr[16];
-        Idct16O<kNz>(o, lft, wl);
-        Idct16O<kNz>(o, rgt, wr);
-        if (o.Exact()) {
-          RoundAdd16(d, dst, stride, 0, wl);
-          RoundAdd16(d, dst, stride, 8, wr);
-          return Int16Result::kDone;
-        }
-      }
       V3D_UNROLL
       for (size_t i = 0; i < kR; i++) {
         hn::StoreU(lft[i], d, rows + 16 * i);
         hn::StoreU(rgt[i], d, rows + 16 * i + 8);
+      }
+      if constexpr (!kColAdst) {
+        if (Cols16x16Sat<kNz>(d, dst, stride, rows)) return Int16Result::kDone;
       }
       return Int16Result::kColumnsFailed;
     }
