@@ -7,9 +7,11 @@
 //     reference: valid inputs made as an encoder makes them (every eob cut), the largest valid
 //     magnitudes, raw int16 coefficients (the wrapping contract), and coefficients just inside
 //     and just outside the 16-bit path's proven bound (both paths; for 32x32 DCT_DCT both sides
-//     of the row and the column check of every square), with random prediction
-//     pixels, odd strides and offsets, a guard border, an unaligned coefficient pointer, and eob
-//     given as the true value, n*n and a random hint (the result must not depend on it).
+//     of the row and the column check of every square; for 16x16 and 32x32, blocks around the
+//     saturate-and-detect column pass's limit, test_vp9_itx_sat.cpp: in int16, one value just
+//     outside, 32767 or -32768 exactly), with random prediction pixels, odd strides and
+//     offsets, a guard border, an unaligned coefficient pointer, and eob given as the true
+//     value, n*n and a random hint (the result must not depend on it).
 // V3D_TEST_SEED changes the inputs; V3D_TEST_ITERS scales the iteration counts (default 1).
 #include <algorithm>
 #include <cinttypes>
@@ -28,6 +30,14 @@
 using v3dtest::check;
 using v3dtest::Rng;
 using namespace v3dtest::vp9;
+
+// The saturate-and-detect source (test_vp9_itx_sat.cpp).
+namespace v3dtest {
+namespace vp9sat {
+int make_sat_coeffs(Rng &rng, const vp9::TxPair &p, int it, int16_t *coeffs);
+void report(int nt);
+}  // namespace vp9sat
+}  // namespace v3dtest
 
 namespace {
 
@@ -219,6 +229,7 @@ enum Source {
   kSrcColumnIn,
   kSrcColumnOut,
   kSrcPass32,
+  kSrcSat,
   kNumSources
 };
 
@@ -230,7 +241,8 @@ const char *source_name(int s) {
          : s == kSrcBoundOut  ? "int16-bound-outside"
          : s == kSrcColumnIn  ? "column-bound-inside"
          : s == kSrcColumnOut ? "column-bound-outside"
-                              : "32x32-per-pass-bounds";
+         : s == kSrcPass32    ? "32x32-per-pass-bounds"
+                              : "saturate-and-detect";
 }
 
 // 8x8 and 16x16, around the row pass's per-pass bound R (kInt16BoundL1 of the row transform, a
@@ -499,8 +511,10 @@ bool run_case(const char *target, const TxPair &p, int source, int it) {
   else if (source == kSrcColumnIn || source == kSrcColumnOut)
     eob = make_column_coeffs(rng, p, source == kSrcColumnOut, coeffs,
                              &g_straddled[source - kSrcColumnIn]);
-  else
+  else if (source == kSrcPass32)
     eob = make_pass32_coeffs(rng, p, coeffs);
+  else
+    eob = v3dtest::vp9sat::make_sat_coeffs(rng, p, it, coeffs);
   if (eob == 0) eob = 1;
   const std::vector<int16_t> saved(coeffs, coeffs + n * n);
 
@@ -557,8 +571,12 @@ void test_targets() {
     int cases = 0, failed = 0;
     for (const TxPair &p : kTxPairs)
       for (int s = 0; s < kNumSources; s++) {
-        // The 32x32 per-pass source has nine classes of cases to reach.
-        const int iters = scaled(kBase[p.tx_size]) * (s == kSrcPass32 && p.tx_size == 3 ? 16 : 1);
+        // The 32x32 per-pass source has nine classes of cases to reach, the saturate-and-detect
+        // source three per size.
+        const int more = s == kSrcPass32 && p.tx_size == 3 ? 16
+                         : s == kSrcSat && p.tx_size >= 2  ? 8 * p.tx_size * p.tx_size
+                                                           : 1;
+        const int iters = scaled(kBase[p.tx_size]) * more;
         for (int it = 0; it < iters; it++) {
           const bool ok = run_case(names[t], p, s, it);
           if (ok) v3dtest::counter().passed++;
@@ -595,6 +613,9 @@ void test_targets() {
           "32x32 %dx%d square: per-pass cases %d / %d / %d, wanted every class", 8 << q, 8 << q,
           g_pass32[q][0], g_pass32[q][1], g_pass32[q][2]);
   }
+  // The saturate-and-detect column passes: every class on the 16x16 DCT-column and the 32x32
+  // DCT_DCT paths (test_vp9_itx_sat.cpp).
+  v3dtest::vp9sat::report(nt);
   v3d_cpu_force_target(nullptr);
 }
 

@@ -53,6 +53,7 @@
 #include "simd/transpose_i32.h"
 #include "vp9/itx/itx_hwy_16.h"
 #include "vp9/itx/itx_hwy_4x4.h"
+#include "vp9/itx/itx_hwy_sat.h"
 #include "vp9/itx/itx_hwy_8x8.h"
 #include "vp9/itx/itx_hwy_16x16.h"
 #include "vp9/itx/itx_hwy_16x16_zmm.h"
@@ -310,17 +311,30 @@ struct Col32From16 {
     Columns<8, Col, kNz>(D(), dst, stride, get, false);
   }
 };
+// The 32x32 DCT columns of the exact int16 row results in tmp (kNz rows of 32) that failed the
+// column check: each column chunk in 16-bit lanes by saturate and detect (itx_hwy_sat.h), or,
+// where that detects a possible saturation, in 32-bit lanes from the same row results.
+template <int kNz>
+HWY_NOINLINE void Cols32SatOr32(uint8_t *dst, ptrdiff_t stride, const int16_t *tmp) {
+  using D = hn::CappedTag<int32_t, 32>;
+  using DC = hn::CappedTag<int16_t, 32>;
+  constexpr size_t Lc = hn::MaxLanes(DC()), L = hn::MaxLanes(D());
+  V3D_NO_UNROLL
+  for (size_t c0 = 0; c0 < 32; c0 += Lc) {
+    if (Cols32x16Sat<kNz>(DC(), dst, stride, tmp, c0)) continue;
+    for (size_t x = c0; x < c0 + Lc; x += L)
+      Col32Apart<32, TxDct, kNz>(D(), dst, stride, x, FromBuffer16<32, D>{tmp});
+  }
+}
+
 // A 32x32 DCT_DCT block non-zero only in the top-left kNz x kNz square through the 16-bit path
-// (itx_hwy_32.h); where only its column check failed, the 32-bit column pass from its row
-// results. False (nothing written): a coefficient is outside the 16-bit path's bound.
+// (itx_hwy_32.h); where only its column check failed, Cols32SatOr32. False (nothing written): a
+// coefficient is outside the 16-bit path's bound.
 template <int kNz>
 HWY_NOINLINE bool Add32x32Pass16(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
-  using D = hn::CappedTag<int32_t, 32>;
   HWY_ALIGN int16_t tmp[kNz * 32];
   const Pass32 r = Add32x32x16<kNz>(dst, stride, c, tmp);
-  if (r == Pass32::kRowsOnly) {
-    Columns<32, TxDct, kNz>(D(), dst, stride, FromBuffer16<32, D>{tmp}, false);
-  }
+  if (r == Pass32::kRowsOnly) Cols32SatOr32<kNz>(dst, stride, tmp);
   return r != Pass32::kNone;
 }
 #endif

@@ -124,13 +124,18 @@ HWY_INLINE hn::Vec128<int16_t, N> Rnd(Wide<N> w) {
 }
 
 // The 1-D transforms' operations on int16 lanes (see Ops in itx_hwy_1d.h; the DCT templates
-// use Z, H and B only).
+// use Z, H, B, B1, A, S, AT and ST only).
 template <size_t N, int kPow2>
 struct Ops<hn::Simd<int16_t, N, kPow2>> {
   using D = hn::Simd<int16_t, N, kPow2>;
   using V = hn::Vec<D>;
   D d;
   HWY_INLINE V Z() const { return hn::Zero(d); }
+  // Wrapping, as the 32-bit Ops (inside the bounds nothing wraps).
+  HWY_INLINE V A(V a, V b) const { return hn::Add(a, b); }
+  HWY_INLINE V S(V a, V b) const { return hn::Sub(a, b); }
+  HWY_INLINE V AT(V a, V b) const { return hn::Add(a, b); }
+  HWY_INLINE V ST(V a, V b) const { return hn::Sub(a, b); }
   // R(x * cos64(16)) = (x * 2c + 2^14) >> 15 with 2c < 2^15.
   HWY_INLINE V H(V x) const {
 #if HWY_ARCH_X86

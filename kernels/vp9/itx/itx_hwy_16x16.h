@@ -259,13 +259,38 @@ HWY_INLINE void RoundAdd16(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const 
   }
 }
 
+// The 16x16 DCT columns of the exact int16 row results in rows (row-major, 16 per row, rows
+// from kNz on zero, not read) by saturate and detect (itx_hwy_sat.h), in vectors of d's 8 or 16
+// lanes: Round2'd by 6 and added to dst, and true, when no chunk detects a saturation; else
+// false, nothing written. Not inlined: the 16-bit path's registers stay as they are without it.
+template <int kNz, class D>
+HWY_NOINLINE bool Cols16x16Sat(D d, uint8_t *dst, ptrdiff_t stride, const int16_t *rows) {
+  using V = hn::Vec<D>;
+  constexpr size_t L = hn::MaxLanes(D());
+  const auto o = StartSat(d);
+  V w[16 / L][16];
+  V3D_UNROLL
+  for (size_t c = 0; c < 16; c += L) {
+    V x[16];
+    V3D_UNROLL
+    for (size_t i = 0; i < 16; i++)
+      x[i] = i < static_cast<size_t>(kNz) ? hn::LoadU(d, rows + 16 * i + c) : hn::Zero(d);
+    Idct16O<kNz>(o, x, w[c / L]);
+  }
+  if (!o.Exact()) return false;
+  V3D_UNROLL
+  for (size_t c = 0; c < 16; c += L) RoundAdd16(d, dst, stride, c, w[c / L]);
+  return true;
+}
+
 // What Add16x16Int16 did: kRowsFailed: nothing (the caller runs the 32-bit path); kDone: the
 // block is added to dst; kColumnsFailed: nothing written, rows holds the row results.
 enum class Int16Result { kRowsFailed, kDone, kColumnsFailed };
 
 // 16x16 block, row transform kRowAdst, column transform kColAdst, non-zero coefficients in the
 // top-left kNz x kNz square. The row pass runs when every row's |coefficients| sum to within
-// the row transform's L1 bound, the column pass when every column's |row results| do;
+// the row transform's L1 bound, the column pass when every column's |row results| do, or (DCT
+// columns) when saturate and detect (itx_hwy_sat.h) finds no saturation;
 // otherwise rows holds the row results (the reference's: the row pass is exact inside its
 // bound), row-major, rows from kNz on not written, for the caller's 32-bit column pass.
 template <bool kRowAdst, bool kColAdst, int kNz>
@@ -290,6 +315,9 @@ HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int
     if (!LanesWithin<kColB>(du, AddAbs<kR>(d, v, hn::Zero(du)))) {
       V3D_UNROLL
       for (size_t i = 0; i < kR; i++) hn::StoreU(v[i], d, rows + 16 * i);
+      if constexpr (!kColAdst) {
+        if (Cols16x16Sat<kNz>(d, dst, stride, rows)) return Int16Result::kDone;
+      }
       return Int16Result::kColumnsFailed;
     }
     Run16Point<kColAdst, kNz>(d, v);
@@ -330,6 +358,9 @@ HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int
       for (size_t i = 0; i < kR; i++) {
         hn::StoreU(lft[i], d, rows + 16 * i);
         hn::StoreU(rgt[i], d, rows + 16 * i + 8);
+      }
+      if constexpr (!kColAdst) {
+        if (Cols16x16Sat<kNz>(d, dst, stride, rows)) return Int16Result::kDone;
       }
       return Int16Result::kColumnsFailed;
     }

@@ -61,6 +61,11 @@ struct Ops {
   D d;
   HWY_INLINE V Z() const { return hn::Zero(d); }
   HWY_INLINE V K(int32_t c) const { return hn::Set(d, c); }
+  // The DCT templates' additions and subtractions (wrapping; AT / ST: the same).
+  HWY_INLINE V A(V a, V b) const { return hn::Add(a, b); }
+  HWY_INLINE V S(V a, V b) const { return hn::Sub(a, b); }
+  HWY_INLINE V AT(V a, V b) const { return hn::Add(a, b); }
+  HWY_INLINE V ST(V a, V b) const { return hn::Sub(a, b); }
   // dct_const_round_shift
   HWY_INLINE V R(V x) const { return hn::ShiftRight<14>(hn::Add(x, hn::Set(d, 8192))); }
   HWY_INLINE V M(V a, int32_t ka) const { return hn::Mul(a, K(ka)); }
@@ -91,8 +96,8 @@ struct Ops {
 };
 
 // Input element k, or zero when the caller guarantees it is zero.
-template <int kNz, class V, class D>
-HWY_INLINE V In(const Ops<D> &o, const V *v, int k) {
+template <int kNz, class V, class O>
+HWY_INLINE V In(const O &o, const V *v, int k) {
   return k < kNz ? v[k] : o.Z();
 }
 
@@ -100,8 +105,8 @@ HWY_INLINE V In(const Ops<D> &o, const V *v, int k) {
 // from kNz on are known zero: the one-product form R(a*ka) (or R(b*kb)) when one of them is
 // (equal values: the zero product adds nothing), zero when both are. The 16-bit lanes' one-
 // product form is a single rounding multiply, cheaper than the product pair.
-template <int kNz, class D, class V>
-HWY_INLINE V BZ(const Ops<D> &o, int ia, V a, int32_t ka, int ib, V b, int32_t kb) {
+template <int kNz, class O, class V>
+HWY_INLINE V BZ(const O &o, int ia, V a, int32_t ka, int ib, V b, int32_t kb) {
   if (ia >= kNz && ib >= kNz) return o.Z();
   if (ib >= kNz) return o.B1(a, ka);
   if (ia >= kNz) return o.B1(b, kb);
@@ -112,49 +117,58 @@ HWY_INLINE V BZ(const Ops<D> &o, int ia, V a, int32_t ka, int ib, V b, int32_t k
 // DCT. The even half of an n-point IDCT is the n/2-point IDCT of the even inputs (e[] below);
 // the odd inputs go through the stages of the odd half, and out[k] = e[k] + odd[n/2-1-k],
 // out[n-1-k] = e[k] - odd[n/2-1-k]. Stage numbers follow libvpx's idct*_c.
+// IdctN<kNz>(d, in, out) runs on Ops<D>; IdctNO<kNz>(o, in, out) on any type with Ops's
+// interface (Z, H, B, B1, A, S, AT, ST), e.g. the saturating int16 Ops of itx_hwy_sat.h. Every
+// addition and subtraction goes through o.A / o.S or o.AT / o.ST, every rounded product through
+// o.H / o.B / o.B1. AT / ST ("tracked") form exactly the values that are an input of a rounded
+// product (H, B) and, with kFinal, the outputs; every value formed by A / S or B is used by one
+// butterfly only, a pair (v + w, v - w) in some order, and so is each nested transform's output.
+// (itx_hwy_sat.h relies on this; docs/itx_int16_bounds.md.) Ops<D> makes no difference.
 
-template <int kNz, class D, class V = hn::Vec<D>>
-HWY_INLINE void Idct4(D d, const V *in, V *out) {
-  const Ops<D> o{d};
+template <int kNz, bool kFinal = true, class O, class V>
+HWY_INLINE void Idct4O(const O &o, const V *in, V *out) {
   const V i0 = In<kNz>(o, in, 0), i1 = In<kNz>(o, in, 1);
   const V i2 = In<kNz>(o, in, 2), i3 = In<kNz>(o, in, 3);
-  const V s0 = o.H(i0 + i2), s1 = o.H(i0 - i2);
+  const V s0 = o.H(o.AT(i0, i2)), s1 = o.H(o.ST(i0, i2));
   const V s2 = BZ<kNz>(o, 1, i1, kC[24], 3, i3, -kC[8]), s3 = BZ<kNz>(o, 1, i1, kC[8], 3, i3, kC[24]);
-  out[0] = s0 + s3;
-  out[1] = s1 + s2;
-  out[2] = s1 - s2;
-  out[3] = s0 - s3;
+  if constexpr (kFinal) {
+    out[0] = o.AT(s0, s3);
+    out[1] = o.AT(s1, s2);
+    out[2] = o.ST(s1, s2);
+    out[3] = o.ST(s0, s3);
+  } else {
+    out[0] = o.A(s0, s3);
+    out[1] = o.A(s1, s2);
+    out[2] = o.S(s1, s2);
+    out[3] = o.S(s0, s3);
+  }
 }
 
-template <int kNz, class D, class V = hn::Vec<D>>
-HWY_INLINE void Idct8(D d, const V *in, V *out) {
-  const Ops<D> o{d};
+template <int kNz, bool kFinal = true, class O, class V>
+HWY_INLINE void Idct8O(const O &o, const V *in, V *out) {
   V e[4];
   const V ev[4] = {In<kNz>(o, in, 0), In<kNz>(o, in, 2), In<kNz>(o, in, 4), In<kNz>(o, in, 6)};
-  Idct4<(kNz + 1) / 2>(d, ev, e);
+  Idct4O<(kNz + 1) / 2, false>(o, ev, e);
   const V i1 = In<kNz>(o, in, 1), i3 = In<kNz>(o, in, 3);
   const V i5 = In<kNz>(o, in, 5), i7 = In<kNz>(o, in, 7);
   const V s4 = BZ<kNz>(o, 1, i1, kC[28], 7, i7, -kC[4]), s7 = BZ<kNz>(o, 1, i1, kC[4], 7, i7, kC[28]);
   const V s5 = BZ<kNz>(o, 5, i5, kC[12], 3, i3, -kC[20]), s6 = BZ<kNz>(o, 5, i5, kC[20], 3, i3, kC[12]);
-  const V t4 = s4 + s5, t5 = s4 - s5, t6 = s7 - s6, t7 = s6 + s7;
-  const V u5 = o.H(t6 - t5), u6 = o.H(t5 + t6);
-  out[0] = e[0] + t7;
-  out[1] = e[1] + u6;
-  out[2] = e[2] + u5;
-  out[3] = e[3] + t4;
-  out[4] = e[3] - t4;
-  out[5] = e[2] - u5;
-  out[6] = e[1] - u6;
-  out[7] = e[0] - t7;
+  const V t4 = o.A(s4, s5), t5 = o.S(s4, s5), t6 = o.S(s7, s6), t7 = o.A(s6, s7);
+  const V u5 = o.H(o.ST(t6, t5)), u6 = o.H(o.AT(t5, t6));
+  const V odd[4] = {t4, u5, u6, t7};  // odd[j] = step 4 + j
+  V3D_UNROLL
+  for (int k = 0; k < 4; k++) {
+    out[k] = kFinal ? o.AT(e[k], odd[3 - k]) : o.A(e[k], odd[3 - k]);
+    out[7 - k] = kFinal ? o.ST(e[k], odd[3 - k]) : o.S(e[k], odd[3 - k]);
+  }
 }
 
-template <int kNz, class D, class V = hn::Vec<D>>
-HWY_INLINE void Idct16(D d, const V *in, V *out) {
-  const Ops<D> o{d};
+template <int kNz, bool kFinal = true, class O, class V>
+HWY_INLINE void Idct16O(const O &o, const V *in, V *out) {
   V ev[8], e[8];
   V3D_UNROLL
   for (int k = 0; k < 8; k++) ev[k] = In<kNz>(o, in, 2 * k);
-  Idct8<(kNz + 1) / 2>(d, ev, e);
+  Idct8O<(kNz + 1) / 2, false>(o, ev, e);
   const V i1 = In<kNz>(o, in, 1), i3 = In<kNz>(o, in, 3), i5 = In<kNz>(o, in, 5);
   const V i7 = In<kNz>(o, in, 7), i9 = In<kNz>(o, in, 9), i11 = In<kNz>(o, in, 11);
   const V i13 = In<kNz>(o, in, 13), i15 = In<kNz>(o, in, 15);
@@ -164,32 +178,31 @@ HWY_INLINE void Idct16(D d, const V *in, V *out) {
   const V a10 = BZ<kNz>(o, 5, i5, kC[22], 11, i11, -kC[10]), a13 = BZ<kNz>(o, 5, i5, kC[10], 11, i11, kC[22]);
   const V a11 = BZ<kNz>(o, 13, i13, kC[6], 3, i3, -kC[26]), a12 = BZ<kNz>(o, 13, i13, kC[26], 3, i3, kC[6]);
   // stage 3
-  const V b8 = a8 + a9, b9 = a8 - a9, b10 = a11 - a10, b11 = a10 + a11;
-  const V b12 = a12 + a13, b13 = a12 - a13, b14 = a15 - a14, b15 = a14 + a15;
+  const V b8 = o.A(a8, a9), b9 = o.ST(a8, a9), b10 = o.ST(a11, a10), b11 = o.A(a10, a11);
+  const V b12 = o.A(a12, a13), b13 = o.ST(a12, a13), b14 = o.ST(a15, a14), b15 = o.A(a14, a15);
   // stage 4
   const V c9 = o.B(b9, -kC[8], b14, kC[24]), c14 = o.B(b9, kC[24], b14, kC[8]);
   const V c10 = o.B(b10, -kC[24], b13, -kC[8]), c13 = o.B(b10, -kC[8], b13, kC[24]);
   // stage 5
-  const V e8 = b8 + b11, e9 = c9 + c10, e10 = c9 - c10, e11 = b8 - b11;
-  const V e12 = b15 - b12, e13 = c14 - c13, e14 = c13 + c14, e15 = b12 + b15;
+  const V e8 = o.A(b8, b11), e9 = o.A(c9, c10), e10 = o.S(c9, c10), e11 = o.S(b8, b11);
+  const V e12 = o.S(b15, b12), e13 = o.S(c14, c13), e14 = o.A(c13, c14), e15 = o.A(b12, b15);
   // stage 6
-  const V f10 = o.H(e13 - e10), f13 = o.H(e10 + e13);
-  const V f11 = o.H(e12 - e11), f12 = o.H(e11 + e12);
+  const V f10 = o.H(o.ST(e13, e10)), f13 = o.H(o.AT(e10, e13));
+  const V f11 = o.H(o.ST(e12, e11)), f12 = o.H(o.AT(e11, e12));
   const V f[8] = {e8, e9, f10, f11, f12, f13, e14, e15};  // f[j] = step 8 + j
   V3D_UNROLL
   for (int k = 0; k < 8; k++) {
-    out[k] = e[k] + f[7 - k];
-    out[15 - k] = e[k] - f[7 - k];
+    out[k] = kFinal ? o.AT(e[k], f[7 - k]) : o.A(e[k], f[7 - k]);
+    out[15 - k] = kFinal ? o.ST(e[k], f[7 - k]) : o.S(e[k], f[7 - k]);
   }
 }
 
-template <int kNz, class D, class V = hn::Vec<D>>
-HWY_INLINE void Idct32(D d, const V *in, V *out) {
-  const Ops<D> o{d};
+template <int kNz, bool kFinal = true, class O, class V>
+HWY_INLINE void Idct32O(const O &o, const V *in, V *out) {
   V ev[16], e[16];
   V3D_UNROLL
   for (int k = 0; k < 16; k++) ev[k] = In<kNz>(o, in, 2 * k);
-  Idct16<(kNz + 1) / 2>(d, ev, e);
+  Idct16O<(kNz + 1) / 2, false>(o, ev, e);
   auto I = [&](int k) { return In<kNz>(o, in, k); };
   // stage 1
   const V s16 = BZ<kNz>(o, 1, I(1), kC[31], 31, I(31), -kC[1]), s31 = BZ<kNz>(o, 1, I(1), kC[1], 31, I(31), kC[31]);
@@ -201,42 +214,59 @@ HWY_INLINE void Idct32(D d, const V *in, V *out) {
   const V s22 = BZ<kNz>(o, 13, I(13), kC[19], 19, I(19), -kC[13]), s25 = BZ<kNz>(o, 13, I(13), kC[13], 19, I(19), kC[19]);
   const V s23 = BZ<kNz>(o, 29, I(29), kC[3], 3, I(3), -kC[29]), s24 = BZ<kNz>(o, 29, I(29), kC[29], 3, I(3), kC[3]);
   // stage 2
-  const V t16 = s16 + s17, t17 = s16 - s17, t18 = s19 - s18, t19 = s18 + s19;
-  const V t20 = s20 + s21, t21 = s20 - s21, t22 = s23 - s22, t23 = s22 + s23;
-  const V t24 = s24 + s25, t25 = s24 - s25, t26 = s27 - s26, t27 = s26 + s27;
-  const V t28 = s28 + s29, t29 = s28 - s29, t30 = s31 - s30, t31 = s30 + s31;
+  const V t16 = o.A(s16, s17), t17 = o.ST(s16, s17), t18 = o.ST(s19, s18), t19 = o.A(s18, s19);
+  const V t20 = o.A(s20, s21), t21 = o.ST(s20, s21), t22 = o.ST(s23, s22), t23 = o.A(s22, s23);
+  const V t24 = o.A(s24, s25), t25 = o.ST(s24, s25), t26 = o.ST(s27, s26), t27 = o.A(s26, s27);
+  const V t28 = o.A(s28, s29), t29 = o.ST(s28, s29), t30 = o.ST(s31, s30), t31 = o.A(s30, s31);
   // stage 3
   const V u17 = o.B(t17, -kC[4], t30, kC[28]), u30 = o.B(t17, kC[28], t30, kC[4]);
   const V u18 = o.B(t18, -kC[28], t29, -kC[4]), u29 = o.B(t18, -kC[4], t29, kC[28]);
   const V u21 = o.B(t21, -kC[20], t26, kC[12]), u26 = o.B(t21, kC[12], t26, kC[20]);
   const V u22 = o.B(t22, -kC[12], t25, -kC[20]), u25 = o.B(t22, -kC[20], t25, kC[12]);
   // stage 4
-  const V v16 = t16 + t19, v17 = u17 + u18, v18 = u17 - u18, v19 = t16 - t19;
-  const V v20 = t23 - t20, v21 = u22 - u21, v22 = u21 + u22, v23 = t20 + t23;
-  const V v24 = t24 + t27, v25 = u25 + u26, v26 = u25 - u26, v27 = t24 - t27;
-  const V v28 = t31 - t28, v29 = u30 - u29, v30 = u29 + u30, v31 = t28 + t31;
+  const V v16 = o.A(t16, t19), v17 = o.A(u17, u18), v18 = o.ST(u17, u18), v19 = o.ST(t16, t19);
+  const V v20 = o.ST(t23, t20), v21 = o.ST(u22, u21), v22 = o.A(u21, u22), v23 = o.A(t20, t23);
+  const V v24 = o.A(t24, t27), v25 = o.A(u25, u26), v26 = o.ST(u25, u26), v27 = o.ST(t24, t27);
+  const V v28 = o.ST(t31, t28), v29 = o.ST(u30, u29), v30 = o.A(u29, u30), v31 = o.A(t28, t31);
   // stage 5
   const V w18 = o.B(v18, -kC[8], v29, kC[24]), w29 = o.B(v18, kC[24], v29, kC[8]);
   const V w19 = o.B(v19, -kC[8], v28, kC[24]), w28 = o.B(v19, kC[24], v28, kC[8]);
   const V w20 = o.B(v20, -kC[24], v27, -kC[8]), w27 = o.B(v20, -kC[8], v27, kC[24]);
   const V w21 = o.B(v21, -kC[24], v26, -kC[8]), w26 = o.B(v21, -kC[8], v26, kC[24]);
   // stage 6
-  const V x16 = v16 + v23, x17 = v17 + v22, x18 = w18 + w21, x19 = w19 + w20;
-  const V x20 = w19 - w20, x21 = w18 - w21, x22 = v17 - v22, x23 = v16 - v23;
-  const V x24 = v31 - v24, x25 = v30 - v25, x26 = w29 - w26, x27 = w28 - w27;
-  const V x28 = w27 + w28, x29 = w26 + w29, x30 = v25 + v30, x31 = v24 + v31;
+  const V x16 = o.A(v16, v23), x17 = o.A(v17, v22), x18 = o.A(w18, w21), x19 = o.A(w19, w20);
+  const V x20 = o.S(w19, w20), x21 = o.S(w18, w21), x22 = o.S(v17, v22), x23 = o.S(v16, v23);
+  const V x24 = o.S(v31, v24), x25 = o.S(v30, v25), x26 = o.S(w29, w26), x27 = o.S(w28, w27);
+  const V x28 = o.A(w27, w28), x29 = o.A(w26, w29), x30 = o.A(v25, v30), x31 = o.A(v24, v31);
   // stage 7
-  const V y20 = o.H(x27 - x20), y27 = o.H(x20 + x27);
-  const V y21 = o.H(x26 - x21), y26 = o.H(x21 + x26);
-  const V y22 = o.H(x25 - x22), y25 = o.H(x22 + x25);
-  const V y23 = o.H(x24 - x23), y24 = o.H(x23 + x24);
+  const V y20 = o.H(o.ST(x27, x20)), y27 = o.H(o.AT(x20, x27));
+  const V y21 = o.H(o.ST(x26, x21)), y26 = o.H(o.AT(x21, x26));
+  const V y22 = o.H(o.ST(x25, x22)), y25 = o.H(o.AT(x22, x25));
+  const V y23 = o.H(o.ST(x24, x23)), y24 = o.H(o.AT(x23, x24));
   const V y[16] = {x16, x17, x18, x19, y20, y21, y22, y23,
                    y24, y25, y26, y27, x28, x29, x30, x31};  // y[j] = step 16 + j
   V3D_UNROLL
   for (int k = 0; k < 16; k++) {
-    out[k] = e[k] + y[15 - k];
-    out[31 - k] = e[k] - y[15 - k];
+    out[k] = kFinal ? o.AT(e[k], y[15 - k]) : o.A(e[k], y[15 - k]);
+    out[31 - k] = kFinal ? o.ST(e[k], y[15 - k]) : o.S(e[k], y[15 - k]);
   }
+}
+
+template <int kNz, class D, class V = hn::Vec<D>>
+HWY_INLINE void Idct4(D d, const V *in, V *out) {
+  Idct4O<kNz>(Ops<D>{d}, in, out);
+}
+template <int kNz, class D, class V = hn::Vec<D>>
+HWY_INLINE void Idct8(D d, const V *in, V *out) {
+  Idct8O<kNz>(Ops<D>{d}, in, out);
+}
+template <int kNz, class D, class V = hn::Vec<D>>
+HWY_INLINE void Idct16(D d, const V *in, V *out) {
+  Idct16O<kNz>(Ops<D>{d}, in, out);
+}
+template <int kNz, class D, class V = hn::Vec<D>>
+HWY_INLINE void Idct32(D d, const V *in, V *out) {
+  Idct32O<kNz>(Ops<D>{d}, in, out);
 }
 
 // ---------------------------------------------------------------------------------------------

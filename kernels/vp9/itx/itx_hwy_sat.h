@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Exact 16-bit DCT column passes by "saturate and detect", for the blocks whose row results
+// fail the per-pass L1 column check (kInt16BoundL1) although the column transforms keep every
+// value inside int16, as most real blocks do. Per-target header: included by itx_hwy.cpp after
+// itx_hwy_16.h, before the 8x8, 16x16 and 32x32 headers (itx_hwy_16x16.h uses OpsSat).
+//
+// Exactness (docs/itx_int16_bounds.md, "Saturate and detect"): the column DCT is itx_hwy_1d.h's
+// template, value for value the reference's, run on OpsSat below; its inputs are the
+// reference's row results (the row pass ran within its own bound). Every operation that can
+// leave int16 saturates instead of wrapping (additions and subtractions: paddsw / psubsw,
+// sqadd / sqsub; the rounded product sums: packssdw, sqrshrn), so its result when it leaves
+// int16 is 32767 or -32768 ("extreme"). The rounding multiplies (H, B1: pmulhrsw / sqrdmulh by
+// 2c, |2c| < 2^15) cannot leave int16. Tracked (AT, ST): the values that feed a rounded product
+// and the outputs. Every other saturating result is used by one butterfly (v + w, v - w), and
+// if v is extreme so is one of sat(v + w), sat(v - w), whatever w (v = 32767: w >= 0 gives
+// sat(v + w) = 32767, w < 0 sat(v - w) = 32767; likewise for -32768 and for the pair's other
+// orders); so an extreme value always reaches a tracked one. Hence if no tracked value is
+// extreme, no operation saturated, and by induction over the operations (the first one to
+// differ would have exact inputs and saturate) every value is the reference's. Otherwise (a
+// value may have saturated; an exact value of 32767 or -32768 is rejected as well) the caller
+// redoes those columns in 32-bit lanes from the same row results.
+
+#if defined(V3D_VP9_ITX_HWY_SAT_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef V3D_VP9_ITX_HWY_SAT_H_
+#undef V3D_VP9_ITX_HWY_SAT_H_
+#else
+#define V3D_VP9_ITX_HWY_SAT_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace v3d {
+namespace vp9 {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if V3D_ITX_HAVE_16
+
+// The DCT templates' operations on int16 lanes (Ops<int16> of itx_hwy_16.h) with saturating
+// additions, subtractions and narrowing; AT / ST also fold their results into a running maximum
+// of their absolute values. Built by aggregate initialisation: OpsSat<D>{d, Zero(du)} (SSSE3:
+// {d, Zero(du), Zero(d)}).
+template <class D>
+struct OpsSat {
+  using V = hn::Vec<D>;
+  using DU = hn::RebindToUnsigned<D>;
+  D d;
+  // The largest |tracked value| (uint16: |-32768| = 32768; start: 0). SSSE3, which has no
+  // unsigned 16-bit maximum, keeps the largest and the smallest value instead.
+  mutable hn::Vec<DU> m;
+#if HWY_TARGET == HWY_SSSE3
+  mutable V lo;
+  HWY_INLINE V T(V v) const {
+    m = hn::BitCast(DU(), hn::Max(hn::BitCast(d, m), v));
+    lo = hn::Min(lo, v);
+    return v;
+  }
+  HWY_INLINE bool Exact() const {
+    return hn::AllTrue(d, hn::And(hn::Lt(hn::BitCast(d, m), hn::Set(d, int16_t{32767})),
+                                  hn::Gt(lo, hn::Set(d, int16_t{-32767}))));
+  }
+#else
+  HWY_INLINE V T(V v) const {
+    m = hn::Max(m, hn::BitCast(DU(), hn::Abs(v)));
+    return v;
+  }
+  // True iff every tracked value lies in [-32766, 32766]: then none is extreme.
+  HWY_INLINE bool Exact() const {
+    return hn::AllTrue(DU(), hn::Lt(m, hn::Set(DU(), uint16_t{32767})));
+  }
+#endif
+  HWY_INLINE V Z() const { return hn::Zero(d); }
+  // Rounding multiplies by 2c, |2c| < 2^15: |result| < 2^15 for every int16 x, exactly
+  // R(x * c).
+  HWY_INLINE V H(V x) const { return Ops<D>{d}.H(x); }
+  HWY_INLINE V B1(V a, int32_t ka) const { return Ops<D>{d}.B1(a, ka); }
+  HWY_INLINE V A(V a, V b) const { return hn::SaturatedAdd(a, b); }
+  HWY_INLINE V S(V a, V b) const { return hn::SaturatedSub(a, b); }
+  HWY_INLINE V AT(V a, V b) const { return T(hn::SaturatedAdd(a, b)); }
+  HWY_INLINE V ST(V a, V b) const { return T(hn::SaturatedSub(a, b)); }
+  // R(a*ka + b*kb): the product sum is exact in int32 for every int16 a, b (|ka|, |kb| < 2^14),
+  // the rounding shift too; the narrowing saturates (x86 packssdw in Ops<int16>::B; NEON:
+  // sqrshrn here, where Ops<int16> uses the truncating rshrn). Used by one butterfly.
+  HWY_INLINE V B(V a, int32_t ka, V b, int32_t kb) const {
+#if HWY_TARGET == HWY_NEON
+    const auto w = Mul2(a, ka, b, kb);
+    if constexpr (hn::MaxLanes(D()) == 8) {
+      return V{vqrshrn_high_n_s32(vqrshrn_n_s32(w.lo.raw, 14), w.hi.raw, 14)};
+    } else {
+      return V{vqrshrn_n_s32(w.lo.raw, 14)};
+    }
+#else
+    return Ops<D>{d}.B(a, ka, b, kb);
+#endif
+  }
+};
+
+// OpsSat with nothing tracked yet.
+template <class D>
+HWY_INLINE OpsSat<D> StartSat(D d) {
+#if HWY_TARGET == HWY_SSSE3
+  return OpsSat<D>{d, hn::Zero(hn::RebindToUnsigned<D>()), hn::Zero(d)};
+#else
+  return OpsSat<D>{d, hn::Zero(hn::RebindToUnsigned<D>())};
+#endif
+}
+
+// 32x32 DCT columns [c, c + L) (L: dc's lanes, up to 32) of the row results in tmp (kNz rows
+// of 32, the rest zero) by saturate and detect: where no tracked value is extreme, Round2'd by 6
+// and added to dst, and true; else false, nothing written (the caller's 32-bit columns). One
+// call per column chunk: GCC unrolls a loop over the chunks here, which costs more than the
+// calls.
+template <int kNz, class DC>
+HWY_NOINLINE bool Cols32x16Sat(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *tmp,
+                               size_t c) {
+  using V = hn::Vec<DC>;
+  const hn::Rebind<uint8_t, DC> d8;
+  V x[32], y[32];
+  V3D_UNROLL
+  for (size_t i = 0; i < 32; i++)
+    x[i] = i < static_cast<size_t>(kNz) ? hn::Load(dc, tmp + i * 32 + c) : hn::Zero(dc);
+  const OpsSat<DC> o = StartSat(dc);
+  Idct32O<kNz>(o, x, y);
+  if (!o.Exact()) return false;
+  const V rnd = hn::Set(dc, static_cast<int16_t>(1 << 9));  // exactly (x + 32) >> 6
+  V3D_UNROLL
+  for (size_t i = 0; i < 32; i++) {
+    uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride + c;
+    const V sum = hn::Add(hn::MulFixedPoint15(y[i], rnd), hn::PromoteTo(dc, hn::LoadU(d8, p)));
+    hn::StoreU(hn::DemoteTo(d8, sum), d8, p);
+  }
+  return true;
+}
+
+#endif  // V3D_ITX_HAVE_16
+
+}  // namespace HWY_NAMESPACE
+}  // namespace vp9
+}  // namespace v3d
+HWY_AFTER_NAMESPACE();
+
+#endif  // V3D_VP9_ITX_HWY_SAT_H_
