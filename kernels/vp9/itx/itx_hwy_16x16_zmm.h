@@ -70,9 +70,10 @@ constexpr int32_t Pair(int32_t k_lo, int32_t k_hi) {
                               (static_cast<uint32_t>(k_lo) & 0xFFFFu));
 }
 
-// The operations of the packed 16-point DCT. A pass that tracks its values (or saturates)
-// supplies its own type with the same members.
+// The operations of the packed 16-point DCT. T marks the values that SatOps (below) tracks;
+// here it does nothing.
 struct PackedOps {
+  HWY_INLINE Z T(Z x) const { return x; }
   HWY_INLINE Z Add(Z a, Z b) const { return _mm512_add_epi16(a, b); }
   HWY_INLINE Z Sub(Z a, Z b) const { return _mm512_sub_epi16(a, b); }
   // [x | y] -> [y | x]
@@ -117,6 +118,55 @@ struct PackedOps {
   }
 };
 
+// PackedOps with saturating additions, subtractions and narrowing, tracking the values T marks
+// (the inputs of H and of DctRest's rotations, and the outputs) in a running maximum of their
+// absolute values: the column pass of the blocks that fail the column L1 check. The argument
+// of itx_hwy_sat.h (and docs/itx_int16_bounds.md, "Saturate and detect") carries over value
+// for value: DctProducts / DctRest form the values of Idct16O by the same operations, T marks
+// the same values, and every other saturating result is one side of a butterfly (a register's
+// two halves are two independent values). The first stage's rotations take row results
+// (exact, inside int16) and saturate their narrowing like the rest; the rounding multiplies
+// (H, Mul: pmulhrsw by 2k, |2k| < 2^15) cannot leave int16. So if no tracked value is 32767 or
+// -32768 (Exact), no operation saturated and every value is the reference's.
+struct SatOps : PackedOps {
+  mutable Z m;  // the largest |tracked value| (uint16); zero from Start
+  static HWY_INLINE SatOps Start() {
+    SatOps o;
+    o.m = _mm512_setzero_si512();
+    return o;
+  }
+  HWY_INLINE Z T(Z x) const {
+    m = _mm512_max_epu16(m, _mm512_abs_epi16(x));
+    return x;
+  }
+  HWY_INLINE bool Exact() const { return _mm512_cmpge_epu16_mask(m, Splat16z<32767>()) == 0; }
+  HWY_INLINE Z Add(Z a, Z b) const { return _mm512_adds_epi16(a, b); }
+  HWY_INLINE Z Sub(Z a, Z b) const { return _mm512_subs_epi16(a, b); }
+  HWY_INLINE Z SumDiff(Z p) const {
+    const Z s = Swap(p);
+    return _mm512_mask_subs_epi16(_mm512_adds_epi16(p, s), kB16, s, p);
+  }
+  HWY_INLINE Z DiffSum(Z p) const {
+    const Z s = Swap(p);
+    return _mm512_mask_subs_epi16(_mm512_adds_epi16(p, s), ~kB16, p, s);
+  }
+  HWY_INLINE Z RevDiffSum(Z p) const {
+    const Z s = Swap(p);
+    return _mm512_mask_subs_epi16(_mm512_adds_epi16(p, s), ~kB16, s, p);
+  }
+  // As PackedOps::Rot, the rounded sums narrowed with saturation (packssdw, then the words
+  // put back in [A | B] pairs within each 128-bit block).
+  template <int32_t k1, int32_t k2, int32_t k3, int32_t k4>
+  HWY_INLINE Z Rot(Z p) const {
+    const Z r = Splat32z<8192>();
+    const Z a = _mm512_add_epi32(_mm512_madd_epi16(p, Splat32z<Pair(k1, k2)>()), r);
+    const Z b = _mm512_add_epi32(_mm512_madd_epi16(p, Splat32z<Pair(k3, k4)>()), r);
+    const Z ab = _mm512_packs_epi32(_mm512_srai_epi32(a, 14), _mm512_srai_epi32(b, 14));
+    return _mm512_shuffle_epi8(ab, _mm512_broadcast_i32x4(_mm_setr_epi8(
+                                       0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15)));
+  }
+};
+
 // The outputs of DctRest: register j holds [out kOutA[j] | out kOutB[j]].
 constexpr int kOutA[8] = {0, 15, 7, 8, 2, 13, 5, 10};
 constexpr int kOutB[8] = {1, 14, 6, 9, 3, 12, 4, 11};
@@ -137,7 +187,7 @@ struct DctFirst {
 template <bool kFlip, class O>
 HWY_INLINE DctFirst DctProducts(const O &o, const DctIn &in) {
   DctFirst f;
-  f.s01 = o.H(o.SumDiff(in.i0_8));
+  f.s01 = o.H(o.T(o.SumDiff(in.i0_8)));
   f.s32 = o.template Rot<kC[8], kC[24], kC[24], -kC[8]>(in.i4_12);
   f.s74 = o.template Rot<kC[4], kC[28], kC[28], -kC[4]>(in.i2_14);
   f.s65 = o.template Rot<kC[12], kC[20], -kC[20], kC[12]>(in.i6_10);
@@ -176,7 +226,7 @@ template <class O>
 HWY_INLINE void DctRest(const O &o, const DctFirst &f, Z *x) {
   const Z e01 = o.Add(f.s01, f.s32), e32 = o.Sub(f.s01, f.s32);  // [e0 e1], [e3 e2] (4-point)
   const Z t74 = o.Add(f.s74, f.s65), t65 = o.Sub(f.s74, f.s65);  // [t7 t4], [t6 t5]
-  const Z u56 = o.H(o.DiffSum(t65));                             // [u5 | u6]
+  const Z u56 = o.H(o.T(o.DiffSum(t65)));                             // [u5 | u6]
   const Z t7u6 = o.Blend(t74, u56), u5t4 = o.Blend(u56, t74);
   const Z e23 = o.Swap(e32);                                  // [e2 | e3]
   const Z ev01 = o.Add(e01, t7u6), ev76 = o.Sub(e01, t7u6);  // [E0 E1], [E7 E6] (8-point)
@@ -184,24 +234,24 @@ HWY_INLINE void DctRest(const O &o, const DctFirst &f, Z *x) {
   // Odd half.
   const Z b8_15 = o.Add(f.a8_15, f.a9_14), b9_14 = o.Sub(f.a8_15, f.a9_14);
   const Z b11_12 = o.Add(f.a11_12, f.a10_13), b10_13 = o.Sub(f.a11_12, f.a10_13);
-  const Z c9_14 = o.template Rot<-kC[8], kC[24], kC[24], kC[8]>(b9_14);
-  const Z c10_13 = o.template Rot<-kC[24], -kC[8], -kC[8], kC[24]>(b10_13);
+  const Z c9_14 = o.template Rot<-kC[8], kC[24], kC[24], kC[8]>(o.T(b9_14));
+  const Z c10_13 = o.template Rot<-kC[24], -kC[8], -kC[8], kC[24]>(o.T(b10_13));
   const Z e8_15 = o.Add(b8_15, b11_12), e11_12 = o.Sub(b8_15, b11_12);
   const Z e9_14 = o.Add(c9_14, c10_13), e10_13 = o.Sub(c9_14, c10_13);
-  const Z f10_13 = o.H(o.RevDiffSum(e10_13));  // [f10 | f13]
-  const Z f11_12 = o.H(o.RevDiffSum(e11_12));  // [f11 | f12]
+  const Z f10_13 = o.H(o.T(o.RevDiffSum(e10_13)));  // [f10 | f13]
+  const Z f11_12 = o.H(o.T(o.RevDiffSum(e11_12)));  // [f11 | f12]
   // out[k] = E[k] + f[15 - k], out[15 - k] = E[k] - f[15 - k] (f8 = e8, f9 = e9, f14 = e14,
   // f15 = e15).
   const Z f15_14 = o.JoinB(e8_15, e9_14), f8_9 = o.JoinA(e8_15, e9_14);
   const Z f13_12 = o.JoinB(f10_13, f11_12), f10_11 = o.JoinA(f10_13, f11_12);
-  x[0] = o.Add(ev01, f15_14);  // [0 | 1]
-  x[1] = o.Sub(ev01, f15_14);  // [15 | 14]
-  x[2] = o.Add(ev76, f8_9);    // [7 | 6]
-  x[3] = o.Sub(ev76, f8_9);    // [8 | 9]
-  x[4] = o.Add(ev23, f13_12);  // [2 | 3]
-  x[5] = o.Sub(ev23, f13_12);  // [13 | 12]
-  x[6] = o.Add(ev54, f10_11);  // [5 | 4]
-  x[7] = o.Sub(ev54, f10_11);  // [10 | 11]
+  x[0] = o.T(o.Add(ev01, f15_14));  // [0 | 1]
+  x[1] = o.T(o.Sub(ev01, f15_14));  // [15 | 14]
+  x[2] = o.T(o.Add(ev76, f8_9));    // [7 | 6]
+  x[3] = o.T(o.Sub(ev76, f8_9));    // [8 | 9]
+  x[4] = o.T(o.Add(ev23, f13_12));  // [2 | 3]
+  x[5] = o.T(o.Sub(ev23, f13_12));  // [13 | 12]
+  x[6] = o.T(o.Add(ev54, f10_11));  // [5 | 4]
+  x[7] = o.T(o.Sub(ev54, f10_11));  // [10 | 11]
 }
 
 // [A of x | A of x] and [B of x | B of x].
@@ -343,13 +393,53 @@ HWY_INLINE void AddRows(uint8_t *dst, ptrdiff_t stride, const Z *x) {
 
 }  // namespace zmm16
 
+namespace zmm16 {
+
+// The column pass on x (RowsToColumns' layout) with o's operations.
+template <bool kHalf, class O>
+HWY_INLINE void ColumnPass(const O &o, Z *x) {
+  // x: [0|2] [4|6] [1|3] [5|7] [8|10] [12|14] [9|11] [13|15].
+  if constexpr (kHalf) {
+    const Z d[8] = {DupA(x[0]), DupA(x[2]), DupB(x[0]), DupB(x[2]),
+                    DupA(x[1]), DupA(x[3]), DupB(x[1]), DupB(x[3])};
+    DctRest(o, DctProductsHalf(o, d), x);
+  } else {
+    DctRest(o,
+            DctProducts<true>(o, DctIn{o.JoinA(x[0], x[4]), o.JoinA(x[1], x[5]),
+                                       o.JoinB(x[0], x[5]), o.JoinB(x[1], x[4]),
+                                       o.Blend(x[2], x[7]), o.Blend(x[6], x[3]),
+                                       o.Blend(x[3], x[6]), o.Blend(x[7], x[2])}),
+            x);
+  }
+}
+
+// The row results x (RowsToColumns' layout) to rows, row-major, rows from kNzR on not written.
+template <int kNzR, int kRegs>
+HWY_INLINE void StoreRowResults(const Z *x, int16_t *rows) {
+  const Z order = WordIdx<2>();
+  V3D_UNROLL
+  for (int k = 0; k < kRegs; k++) {
+    const Z y = _mm512_permutexvar_epi16(order, x[k]);
+    if (kPairA[k] < kNzR) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i *>(rows + 16 * kPairA[k]),
+                          _mm512_castsi512_si256(y));
+    }
+    if (kPairB[k] < kNzR) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i *>(rows + 16 * kPairB[k]),
+                          _mm512_extracti64x4_epi64(y, 1));
+    }
+  }
+}
+
+}  // namespace zmm16
+
 // 16x16 DCT_DCT block whose non-zero coefficients lie in the top-left kNzR x kNzR square
-// (kNzR = 8 or 16), in zmm registers (see the head of this file); the same contract as Add16x16Int16 (itx_hwy_16x16.h): kRowsFailed,
-// nothing written; kDone; kColumnsFailed, nothing written, rows holds the row results
-// (row-major, rows from kNzR on not written).
-// ColOps: the column pass's operations (PackedOps, or a type with the same members that tracks
-// or saturates its values).
-template <int kNzR, class ColOps = zmm16::PackedOps>
+// (kNzR = 8 or 16), in zmm registers (see the head of this file); the same contract as
+// Add16x16Int16 (itx_hwy_16x16.h): kRowsFailed, nothing written; kDone; kColumnsFailed, nothing
+// written, rows holds the row results (row-major, rows from kNzR on not written). Columns whose
+// row results fail the column L1 check run on SatOps and count as failed only where it
+// detects a saturation.
+template <int kNzR>
 HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
                                         int16_t *rows) {
   using namespace zmm16;
@@ -376,35 +466,20 @@ HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const in
             x);
   }
   RowsToColumns(x);  // x[k] = [row kPairA[k] | row kPairB[k]], lane = column
-  if (!L1Within<kColB, kRegs>(o, x)) {
-    const Z order = WordIdx<2>();
-    V3D_UNROLL
-    for (int k = 0; k < kRegs; k++) {
-      const Z y = _mm512_permutexvar_epi16(order, x[k]);
-      if (kPairA[k] < kNzR) {
-        _mm256_storeu_si256(reinterpret_cast<__m256i *>(rows + 16 * kPairA[k]),
-                            _mm512_castsi512_si256(y));
-      }
-      if (kPairB[k] < kNzR) {
-        _mm256_storeu_si256(reinterpret_cast<__m256i *>(rows + 16 * kPairB[k]),
-                            _mm512_extracti64x4_epi64(y, 1));
-      }
-    }
-    return Int16Result::kColumnsFailed;
-  }
-  const ColOps co{};
-  // x: [0|2] [4|6] [1|3] [5|7] [8|10] [12|14] [9|11] [13|15].
-  if constexpr (kHalf) {
-    const Z d[8] = {DupA(x[0]), DupA(x[2]), DupB(x[0]), DupB(x[2]),
-                    DupA(x[1]), DupA(x[3]), DupB(x[1]), DupB(x[3])};
-    DctRest(co, DctProductsHalf(co, d), x);
+  if (L1Within<kColB, kRegs>(o, x)) {
+    ColumnPass<kHalf>(o, x);
   } else {
-    DctRest(co,
-            DctProducts<true>(co, DctIn{co.JoinA(x[0], x[4]), co.JoinA(x[1], x[5]),
-                                        co.JoinB(x[0], x[5]), co.JoinB(x[1], x[4]),
-                                        co.Blend(x[2], x[7]), co.Blend(x[6], x[3]),
-                                        co.Blend(x[3], x[6]), co.Blend(x[7], x[2])}),
-            x);
+    Z y[8];
+    V3D_UNROLL
+    for (int k = 0; k < 8; k++) y[k] = x[k];
+    const SatOps so = SatOps::Start();
+    ColumnPass<kHalf>(so, y);
+    if (!so.Exact()) {
+      StoreRowResults<kNzR, kRegs>(x, rows);
+      return Int16Result::kColumnsFailed;
+    }
+    V3D_UNROLL
+    for (int k = 0; k < 8; k++) x[k] = y[k];
   }
   AddRows(dst, stride, x);
   return Int16Result::kDone;
