@@ -22,6 +22,9 @@
 // as pmulhrsw by 2k, additions and subtractions in int16 lanes. Inside the per-pass bound the proof of itx_int16_bound.h keeps
 // every such value inside int16 and every product sum inside int32, so the int16 results equal
 // the reference's; the final Round2(x, 6) is pmulhrsw by 2^9, exact for every int16 value.
+// Columns whose row results fail their check run on SatOps (saturate and detect, exact by
+// construction: see SatOps) and fall back to the caller's 32-bit columns where it detects a
+// saturation.
 
 #if defined(V3D_VP9_ITX_HWY_16X16_ZMM_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef V3D_VP9_ITX_HWY_16X16_ZMM_H_
