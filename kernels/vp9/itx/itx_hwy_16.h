@@ -218,9 +218,48 @@ HWY_INLINE void Iadst8x16(D d, const V *in, V *out) {
 
 // 4x4 / 8x8 transposes of int16 lanes (v[i] lane j -> v[j] lane i). Vectors of 16 or 32 lanes
 // (x86): eight vectors, each 128-bit block transposed on its own as an 8x8 tile.
+#if HWY_TARGET == HWY_NEON
+// NEON: transposes by trn1/trn2 on 16-, 32- and 64-bit elements, which the model of
+// tools/bench/neon_mca.py issues at twice the rate of the zip1/zip2 (InterleaveLower/Upper) of
+// the generic form below.
+HWY_INLINE void TransposeNeon8x8(int16x8_t *v) {
+  int32x4_t t[8];  // t[2j] / t[2j + 1]: the even / odd columns of rows 2j and 2j + 1, paired
+  V3D_UNROLL
+  for (size_t j = 0; j < 8; j += 2) {
+    t[j] = vreinterpretq_s32_s16(vtrn1q_s16(v[j], v[j + 1]));
+    t[j + 1] = vreinterpretq_s32_s16(vtrn2q_s16(v[j], v[j + 1]));
+  }
+  int64x2_t u[2][4];  // u[h][k]: columns k and k + 4 of rows 4h .. 4h + 3
+  V3D_UNROLL
+  for (size_t h = 0; h < 2; h++) {
+    const int32x4_t *q = t + 4 * h;
+    u[h][0] = vreinterpretq_s64_s32(vtrn1q_s32(q[0], q[2]));
+    u[h][1] = vreinterpretq_s64_s32(vtrn1q_s32(q[1], q[3]));
+    u[h][2] = vreinterpretq_s64_s32(vtrn2q_s32(q[0], q[2]));
+    u[h][3] = vreinterpretq_s64_s32(vtrn2q_s32(q[1], q[3]));
+  }
+  V3D_UNROLL
+  for (size_t k = 0; k < 4; k++) {
+    v[k] = vreinterpretq_s16_s64(vtrn1q_s64(u[0][k], u[1][k]));
+    v[k + 4] = vreinterpretq_s16_s64(vtrn2q_s64(u[0][k], u[1][k]));
+  }
+}
+#endif
+
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE void Transpose16(D d, V *v) {
   constexpr size_t N = hn::MaxLanes(D());
+#if HWY_TARGET == HWY_NEON
+  if constexpr (N == 8) {
+    int16x8_t r[8];
+    V3D_UNROLL
+    for (size_t i = 0; i < 8; i++) r[i] = v[i].raw;
+    TransposeNeon8x8(r);
+    V3D_UNROLL
+    for (size_t i = 0; i < 8; i++) v[i] = V{r[i]};
+    return;
+  }
+#endif
   if constexpr (N == 4) {
     const hn::Twice<D> d8;
     const auto r01 = hn::Combine(d8, v[1], v[0]), r23 = hn::Combine(d8, v[3], v[2]);
