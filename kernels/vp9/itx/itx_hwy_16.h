@@ -314,6 +314,20 @@ HWY_INLINE void Run16(D d, V *v) {
   for (size_t k = 0; k < kN; k++) v[k] = out[k];
 }
 
+// Round2(x, kShift) of int16 lanes, exact for every int16 x. rnd: 2^(15 - kShift) in every lane,
+// for the rounding multiply (x * rnd + 2^14) >> 15; NEON uses srshr instead, one Q operation where
+// the model of tools/bench/neon_mca.py counts the multiply as two.
+template <int kShift, class V>
+HWY_INLINE V Round2By(V x, V rnd) {
+#if HWY_TARGET == HWY_NEON
+  (void)rnd;
+  if constexpr (sizeof(V) == 16) return V{vrshrq_n_s16(x.raw, kShift)};
+  else return V{vrshr_n_s16(x.raw, kShift)};
+#else
+  return hn::MulFixedPoint15(x, rnd);
+#endif
+}
+
 // True iff every coefficient of the kN x kN block lies in [-b, b].
 template <size_t kN>
 HWY_INLINE bool InBound16(const int16_t *c, int b) {
@@ -363,7 +377,7 @@ HWY_NOINLINE void Add2D16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs)
     for (size_t i = 0; i < kN; i += 2) {
       uint8_t *p0 = dst + static_cast<ptrdiff_t>(i) * stride, *p1 = p0 + stride;
       const auto pix = hn::Combine(d82, hn::LoadU(d8, p1), hn::LoadU(d8, p0));
-      const auto x = hn::MulFixedPoint15(hn::Combine(d2, v[i + 1], v[i]), rnd);
+      const auto x = Round2By<kShift>(hn::Combine(d2, v[i + 1], v[i]), rnd);
       const auto out = hn::DemoteTo(d82, hn::Add(x, hn::PromoteTo(d2, pix)));
       hn::StoreU(hn::LowerHalf(d8, out), d8, p0);
       hn::StoreU(hn::UpperHalf(d8, out), d8, p1);
@@ -373,7 +387,7 @@ HWY_NOINLINE void Add2D16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs)
     V3D_UNROLL
     for (size_t i = 0; i < kN; i++) {
       uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride;
-      const V sum = hn::Add(hn::MulFixedPoint15(v[i], rnd), hn::PromoteTo(d, hn::LoadU(d8, p)));
+      const V sum = hn::Add(Round2By<kShift>(v[i], rnd), hn::PromoteTo(d, hn::LoadU(d8, p)));
       hn::StoreU(hn::DemoteTo(d8, sum), d8, p);
     }
   }
@@ -466,7 +480,7 @@ HWY_NOINLINE void AddCorner8x8(uint8_t *dst, ptrdiff_t stride, const int16_t *co
   V3D_UNROLL
   for (size_t i = 0; i < 8; i++) {
     uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride;
-    const V8 sum = hn::Add(hn::MulFixedPoint15(w[i], rnd), hn::PromoteTo(d8, hn::LoadU(du8, p)));
+    const V8 sum = hn::Add(Round2By<5>(w[i], rnd), hn::PromoteTo(d8, hn::LoadU(du8, p)));
     hn::StoreU(hn::DemoteTo(du8, sum), du8, p);
   }
 }
@@ -524,7 +538,7 @@ HWY_NOINLINE void AddCorner16x16(DC dc, uint8_t *dst, ptrdiff_t stride, const in
     V3D_UNROLL
     for (size_t i = 0; i < 16; i++) {
       uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride + c;
-      const VC sum = hn::Add(hn::MulFixedPoint15(w[i], rnd), hn::PromoteTo(dc, hn::LoadU(du8, p)));
+      const VC sum = hn::Add(Round2By<6>(w[i], rnd), hn::PromoteTo(dc, hn::LoadU(du8, p)));
       hn::StoreU(hn::DemoteTo(du8, sum), du8, p);
     }
   }
