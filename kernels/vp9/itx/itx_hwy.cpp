@@ -51,6 +51,7 @@
 #include "vp9/itx/itx_hwy_1d.h"
 #include "vp9/itx/itx_hwy_region.h"
 #include "simd/transpose_i32.h"
+#include "vp9/itx/itx_neon_const.h"
 #include "vp9/itx/itx_hwy_16.h"
 #include "vp9/itx/itx_hwy_8x8.h"
 #include "vp9/itx/itx_hwy_16x16.h"

@@ -81,6 +81,18 @@ HWY_INLINE Wide<N> Mul2(hn::Vec128<int16_t, N> a, int32_t ka, hn::Vec128<int16_t
     return Wide<N>{lo, lo};  // hi unused
   }
 #else
+#if HWY_TARGET == HWY_NEON
+  // By-lane products (itx_neon_const.h); a negative constant second, where it is subtracted.
+  if (__builtin_constant_p(ka) && __builtin_constant_p(kb) && ka < 0 && kb > 0)
+    return Mul2(b, kb, a, ka);
+  const int32x4_t lo = neonk::MulC<false, true>(neonk::MulC<false, false>(vdupq_n_s32(0), a.raw, ka), b.raw, kb);
+  if constexpr (N == 8) {
+    const int32x4_t hi = neonk::MulC<true, true>(neonk::MulC<true, false>(lo, a.raw, ka), b.raw, kb);
+    return Wide<N>{V32{lo}, V32{hi}};
+  } else {
+    return Wide<N>{V32{lo}, V32{lo}};  // hi unused
+  }
+#endif
   const int16_t k16a = static_cast<int16_t>(ka), k16b = static_cast<int16_t>(kb);
   if constexpr (N == 8) {
     const V32 lo{vmlal_n_s16(vmull_n_s16(vget_low_s16(a.raw), k16a), vget_low_s16(b.raw), k16b)};
@@ -136,10 +148,14 @@ struct Ops<hn::Simd<int16_t, N, kPow2>> {
 #if HWY_ARCH_X86
     if constexpr (sizeof(V) == 16) return V{_mm_mulhrs_epi16(x.raw, Splat16<2 * kC[16]>())};
 #endif
-    return hn::MulFixedPoint15(x, hn::Set(d, 2 * kC[16]));
+    return B1(x, kC[16]);
   }
   // R(a*ka) likewise: every constant passed is a cos64(k), k = 1..31, |2 ka| <= 32728.
   HWY_INLINE V B1(V a, int32_t ka) const {
+#if HWY_TARGET == HWY_NEON
+    decltype(a.raw) r;
+    if (neonk::MulRound(a.raw, ka, &r)) return V{r};  // a lane of a table (itx_neon_const.h)
+#endif
     return hn::MulFixedPoint15(a, hn::Set(d, static_cast<int16_t>(2 * ka)));
   }
   HWY_INLINE V B(V a, int32_t ka, V b, int32_t kb) const {
