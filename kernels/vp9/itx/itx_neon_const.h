@@ -30,6 +30,10 @@ namespace HWY_NAMESPACE {
 #if HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
 namespace neonk {
 
+// The helpers' lambdas are inlined like the helpers: where they are not (large callers, past
+// GCC's growth limits), the lane choice is left to run time.
+#define V3D_NEONK_INLINE __attribute__((always_inline))
+
 // v[0][k] = cos64(k), v[1][k] = 2 cos64(k) (the rounding doubling multiply's factor; 0 for
 // k = 0, which does not fit), k = 0..31: the specification's constants (kC).
 struct Table {
@@ -63,7 +67,7 @@ template <bool kHigh, bool kAcc, class VI>
 HWY_INLINE int32x4_t MulC(int32x4_t acc, VI x, int32_t c) {
   int32x4_t r = acc;
   const bool neg = c < 0;
-  if (__builtin_constant_p(c) && WithCos(c, [&](auto k) {
+  if (__builtin_constant_p(c) && WithCos(c, [&](auto k) V3D_NEONK_INLINE {
         constexpr int K = decltype(k)::value, L = K & 7;
         const int16x8_t t = vld1q_s16(kTable.v[0] + (K & ~7));
         if constexpr (kAcc) {
@@ -87,7 +91,7 @@ HWY_INLINE int32x4_t MulC(int32x4_t acc, VI x, int32_t c) {
 template <class VI>
 HWY_INLINE bool MulRound(VI x, int32_t c, VI *out) {
   if (!__builtin_constant_p(c) || c <= 0) return false;
-  return WithCos(c, [&](auto k) {
+  return WithCos(c, [&](auto k) V3D_NEONK_INLINE {
     constexpr int K = decltype(k)::value, L = K & 7;
     const int16x8_t t = vld1q_s16(kTable.v[1] + (K & ~7));
     if constexpr (sizeof(VI) == 16) *out = vqrdmulhq_laneq_s16(x, t, L);
