@@ -256,8 +256,9 @@ HWY_INLINE void TransposeNeon8x8(int16x8_t *v) {
   }
   V3D_UNROLL
   for (size_t k = 0; k < 4; k++) {
-    v[k] = vreinterpretq_s16_s64(vtrn1q_s64(u[0][k], u[1][k]));
-    v[k + 4] = vreinterpretq_s16_s64(vtrn2q_s64(u[0][k], u[1][k]));
+    const int64x2_t a = u[0][k], b = u[1][k];
+    v[k] = vreinterpretq_s16_s64(vextq_s64(vextq_s64(a, a, 1), b, 1));      // [a.lo | b.lo]
+    v[k + 4] = vreinterpretq_s16_s64(vextq_s64(a, vextq_s64(b, b, 1), 1));  // [a.hi | b.hi]
   }
 }
 #endif
