@@ -268,8 +268,8 @@ int make_rowsum_coeffs(Rng &rng, const TxPair &p, int corner, bool outside, int1
 }
 
 // Around the 16-bit path's bound B (vp9/itx/itx_int16_bound.h, the corner bounds for 8x8 and
-// 16x16 DCT_DCT corners of up to 4x4; 256 for pairs without one; 16x16 otherwise around the row
-// pass's per-pass L1 bound):
+// 16x16 DCT_DCT corners of up to 4x4; kInt16BoundWht for WHT_WHT; 256 for pairs without one;
+// 16x16 otherwise around the row pass's per-pass L1 bound):
 // inside, every coefficient in [-B, B] with many at +-B exactly (the 16-bit path); outside, the
 // same plus one coefficient at +-(B + 1) (the 32-bit path). A random corner of the block is
 // non-zero, so the DC-only and corner fast paths see these magnitudes too.
@@ -279,6 +279,7 @@ int make_bound_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs) 
   int b = p.tx_size < 4 && p.tx_type < 4 && v3d::vp9::kInt16Bound[p.tx_size][p.tx_type] > 0
               ? v3d::vp9::kInt16Bound[p.tx_size][p.tx_type]
               : 256;
+  if (p.tx_type == 4) b = v3d::vp9::kInt16BoundWht;  // WHT_WHT: NEON's 16-bit path
   // 8x8 (but the DCT_DCT corner path's corners): half around the 2-D bound, half around the
   // row pass's per-pass bound.
   if (p.tx_size == 1 && !(p.tx_type == 0 && corner <= 4) && rng.range(0, 1))
@@ -619,6 +620,36 @@ void test_targets() {
   v3d_cpu_force_target(nullptr);
 }
 
+// WHT_WHT blocks of +32767 / -32768 with random signs: about one in twelve sign patterns wraps
+// int16 in the second pass of the reference's iwht4, so a 16-bit WHT path whose bound check
+// (kInt16BoundWht, NEON) admitted them would differ from the reference. Every target.
+void test_wht_extremes() {
+  const char *names[32];
+  const int nt = std::min(v3d_cpu_targets(names, 32), 32);
+  const int count = scaled(2048);
+  for (int t = 0; t < nt; t++) {
+    if (v3d_cpu_force_target(names[t]) != 0) continue;  // reported by test_targets
+    int bad = 0;
+    for (int it = 0; it < count && bad == 0; it++) {
+      const uint64_t seed = case_seed(300, 0, 4, it);
+      Rng rng(seed);
+      int16_t coeffs[16];
+      for (int16_t &c : coeffs) c = static_cast<int16_t>(rng.range(0, 1) ? 32767 : -32768);
+      uint8_t want[4 * 4], got[4 * 4];
+      for (int i = 0; i < 16; i++) want[i] = got[i] = static_cast<uint8_t>(rng.u32() >> 24);
+      v3d_vp9_itxfm_add_ref(want, 4, coeffs, 0, 4, 16);
+      v3d_vp9_itxfm_add(got, 4, coeffs, 0, 4, 16);
+      if (memcmp(got, want, sizeof got) != 0) {
+        bad++;
+        check(false, "%s WHT_WHT +-32767 signs, iteration %d: differs from the reference (case "
+              "seed 0x%" PRIx64 ")", names[t], it, seed);
+      }
+    }
+    if (bad == 0) v3dtest::counter().passed++;
+  }
+  v3d_cpu_force_target(nullptr);
+}
+
 // eob <= 0 and invalid (tx_size, tx_type) pairs leave dst untouched, on both entry points.
 void test_no_op() {
   int16_t coeffs[kMaxCoeffs];
@@ -645,5 +676,6 @@ int main() {
   test_golden();
   test_no_op();
   test_targets();
+  test_wht_extremes();
   return v3dtest::finish();
 }

@@ -6,8 +6,10 @@
 // Files: itx_hwy_1d.h (1-D butterflies), itx_hwy_region.h (the fast paths' region
 // classification), simd/transpose_i32.h (in-register tile transposes),
 // itx_hwy_16.h (the 16-bit path), itx_hwy_4x4.h (x86 4x4 in two registers), itx_hwy_8x8.h,
-// itx_hwy_16x16.h and itx_hwy_32.h (8x8 and 16x16, and 32x32 DCT_DCT, in 16-bit lanes behind
-// per-pass bounds).
+// itx_hwy_16x16.h, itx_hwy_16x16_zmm.h (AVX-512) and itx_hwy_32.h (8x8 and 16x16, and 32x32
+// DCT_DCT, in 16-bit lanes behind per-pass bounds), itx_hwy_sat.h (saturate-and-detect column
+// passes); itx_neon_4x4.h and itx_neon_dc.h (aarch64 NEON only: the 4x4 slots, and DC-only
+// DCT_DCT blocks of every size).
 //
 // 16-bit path (itx_hwy_16.h, itx_hwy_8x8.h, itx_hwy_16x16.h, itx_hwy_32.h): 4x4 blocks whose
 // coefficients are all within the proven bounds of itx_int16_bound.h run in int16 lanes, as
@@ -51,6 +53,7 @@
 #include "vp9/itx/itx_hwy_1d.h"
 #include "vp9/itx/itx_hwy_region.h"
 #include "simd/transpose_i32.h"
+#include "vp9/itx/itx_neon_const.h"
 #include "vp9/itx/itx_hwy_16.h"
 #include "vp9/itx/itx_hwy_4x4.h"
 #include "vp9/itx/itx_hwy_sat.h"
@@ -58,6 +61,8 @@
 #include "vp9/itx/itx_hwy_16x16.h"
 #include "vp9/itx/itx_hwy_16x16_zmm.h"
 #include "vp9/itx/itx_hwy_32.h"
+#include "vp9/itx/itx_neon_dc.h"
+#include "vp9/itx/itx_neon_4x4.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace v3d {
@@ -403,6 +408,9 @@ HWY_NOINLINE void Add2D(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, b
 // DCT_DCT with only the DC coefficient: every pixel gets the same value.
 template <size_t kN>
 HWY_NOINLINE void AddDc(uint8_t *dst, ptrdiff_t stride, int16_t dc) {
+#if V3D_ITX_NEON_DC
+  return neondc::AddDc<kN>(dst, stride, dc);  // itx_neon_dc.h
+#endif
   constexpr int kShift = kN == 4 ? 4 : kN == 8 ? 5 : 6;
   // Two 1-D passes of R(x * cospi_16_64); no int32 overflow is possible for int16 dc.
   int32_t v = (dc * kC[16] + 8192) >> 14;
@@ -428,6 +436,9 @@ HWY_NOINLINE void AddDc(uint8_t *dst, ptrdiff_t stride, int16_t dc) {
 // independent accumulators so that the loads, not the ORs, set the pace.
 template <size_t kN>
 HWY_INLINE bool OnlyDc(const int16_t *c) {
+#if V3D_ITX_NEON_DC
+  return neondc::OnlyDc<kN>(c);  // itx_neon_dc.h
+#endif
   const hn::CappedTag<int16_t, kN * kN> d;
   using V16 = hn::Vec<decltype(d)>;
   constexpr size_t W = hn::MaxLanes(d);
@@ -632,6 +643,12 @@ HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, 
 template <size_t kN, class Row, class Col>
 void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   constexpr bool kDctDct = std::is_same<Row, TxDct>::value && std::is_same<Col, TxDct>::value;
+#if V3D_ITX_NEON_DC
+  if constexpr (kDctDct) {
+    if (eob == 1 && neondc::TryDc<kN>(dst, stride, c)) return;  // itx_neon_dc.h
+    return ItxAddBlock<kN, Row, Col>(dst, stride, c, eob);
+  }
+#endif
   if (eob == 1 && OnlyDc<kN>(c)) {
     if constexpr (kDctDct) return AddDc<kN>(dst, stride, c[0]);
     else return Add2D<kN, Row, Col, 1, 1>(dst, stride, c);
@@ -654,6 +671,21 @@ void WhtAdd4x4(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int /* eob */) 
   for (size_t i = 0; i < 4; i++) AddRow<0>(d, dst + static_cast<ptrdiff_t>(i) * stride, v[i]);
 }
 
+#if V3D_ITX_NEON_4X4
+// NEON 4x4 (itx_neon_4x4.h), and the 32-bit path for the blocks outside its bound.
+template <class Row, class Col>
+void ItxAdd4x4Neon(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
+  constexpr bool kRowAdst = std::is_same<Row, TxAdst>::value;
+  constexpr bool kColAdst = std::is_same<Col, TxAdst>::value;
+  if (neon4::Add<kRowAdst, kColAdst>(dst, stride, c, eob)) return;
+  Add2D<4, Row, Col, 4, 4>(dst, stride, c);
+}
+void WhtAdd4x4Neon(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
+  if (neon4::AddWht(dst, stride, c)) return;
+  WhtAdd4x4(dst, stride, c, eob);
+}
+#endif
+
 template <size_t kN>
 void FillSize(ItxDsp *dsp, int tx_size) {
   dsp->add[tx_size][kDctDct] = &ItxAdd<kN, TxDct, TxDct>;
@@ -671,6 +703,13 @@ void InitItxSimd(ItxDsp *dsp) {
   FillSize<16>(dsp, kTx16x16);
   FillSize<32>(dsp, kTx32x32);
   dsp->add[kTx4x4][kWhtWht] = &WhtAdd4x4;
+#if V3D_ITX_NEON_4X4
+  dsp->add[kTx4x4][kDctDct] = &ItxAdd4x4Neon<TxDct, TxDct>;
+  dsp->add[kTx4x4][kAdstDct] = &ItxAdd4x4Neon<TxDct, TxAdst>;
+  dsp->add[kTx4x4][kDctAdst] = &ItxAdd4x4Neon<TxAdst, TxDct>;
+  dsp->add[kTx4x4][kAdstAdst] = &ItxAdd4x4Neon<TxAdst, TxAdst>;
+  dsp->add[kTx4x4][kWhtWht] = &WhtAdd4x4Neon;
+#endif
 }
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE
 

@@ -81,6 +81,18 @@ HWY_INLINE Wide<N> Mul2(hn::Vec128<int16_t, N> a, int32_t ka, hn::Vec128<int16_t
     return Wide<N>{lo, lo};  // hi unused
   }
 #else
+#if HWY_TARGET == HWY_NEON
+  // By-lane products (itx_neon_const.h); a negative constant second, where it is subtracted.
+  if (__builtin_constant_p(ka) && __builtin_constant_p(kb) && ka < 0 && kb > 0)
+    return Mul2(b, kb, a, ka);
+  const int32x4_t lo = neonk::MulC<false, true>(neonk::MulC<false, false>(vdupq_n_s32(0), a.raw, ka), b.raw, kb);
+  if constexpr (N == 8) {
+    const int32x4_t hi = neonk::MulC<true, true>(neonk::MulC<true, false>(lo, a.raw, ka), b.raw, kb);
+    return Wide<N>{V32{lo}, V32{hi}};
+  } else {
+    return Wide<N>{V32{lo}, V32{lo}};  // hi unused
+  }
+#endif
   const int16_t k16a = static_cast<int16_t>(ka), k16b = static_cast<int16_t>(kb);
   if constexpr (N == 8) {
     const V32 lo{vmlal_n_s16(vmull_n_s16(vget_low_s16(a.raw), k16a), vget_low_s16(b.raw), k16b)};
@@ -141,10 +153,14 @@ struct Ops<hn::Simd<int16_t, N, kPow2>> {
 #if HWY_ARCH_X86
     if constexpr (sizeof(V) == 16) return V{_mm_mulhrs_epi16(x.raw, Splat16<2 * kC[16]>())};
 #endif
-    return hn::MulFixedPoint15(x, hn::Set(d, 2 * kC[16]));
+    return B1(x, kC[16]);
   }
   // R(a*ka) likewise: every constant passed is a cos64(k), k = 1..31, |2 ka| <= 32728.
   HWY_INLINE V B1(V a, int32_t ka) const {
+#if HWY_TARGET == HWY_NEON
+    decltype(a.raw) r;
+    if (neonk::MulRound(a.raw, ka, &r)) return V{r};  // a lane of a table (itx_neon_const.h)
+#endif
     return hn::MulFixedPoint15(a, hn::Set(d, static_cast<int16_t>(2 * ka)));
   }
   HWY_INLINE V B(V a, int32_t ka, V b, int32_t kb) const {
@@ -223,9 +239,49 @@ HWY_INLINE void Iadst8x16(D d, const V *in, V *out) {
 
 // 4x4 / 8x8 transposes of int16 lanes (v[i] lane j -> v[j] lane i). Vectors of 16 or 32 lanes
 // (x86): eight vectors, each 128-bit block transposed on its own as an 8x8 tile.
+#if HWY_TARGET == HWY_NEON
+// NEON: transposes by trn1/trn2 on 16-, 32- and 64-bit elements, which the model of
+// tools/bench/neon_mca.py issues at twice the rate of the zip1/zip2 (InterleaveLower/Upper) of
+// the generic form below.
+HWY_INLINE void TransposeNeon8x8(int16x8_t *v) {
+  int32x4_t t[8];  // t[2j] / t[2j + 1]: the even / odd columns of rows 2j and 2j + 1, paired
+  V3D_UNROLL
+  for (size_t j = 0; j < 8; j += 2) {
+    t[j] = vreinterpretq_s32_s16(vtrn1q_s16(v[j], v[j + 1]));
+    t[j + 1] = vreinterpretq_s32_s16(vtrn2q_s16(v[j], v[j + 1]));
+  }
+  int64x2_t u[2][4];  // u[h][k]: columns k and k + 4 of rows 4h .. 4h + 3
+  V3D_UNROLL
+  for (size_t h = 0; h < 2; h++) {
+    const int32x4_t *q = t + 4 * h;
+    u[h][0] = vreinterpretq_s64_s32(vtrn1q_s32(q[0], q[2]));
+    u[h][1] = vreinterpretq_s64_s32(vtrn1q_s32(q[1], q[3]));
+    u[h][2] = vreinterpretq_s64_s32(vtrn2q_s32(q[0], q[2]));
+    u[h][3] = vreinterpretq_s64_s32(vtrn2q_s32(q[1], q[3]));
+  }
+  V3D_UNROLL
+  for (size_t k = 0; k < 4; k++) {
+    const int64x2_t a = u[0][k], b = u[1][k];
+    v[k] = vreinterpretq_s16_s64(vextq_s64(vextq_s64(a, a, 1), b, 1));      // [a.lo | b.lo]
+    v[k + 4] = vreinterpretq_s16_s64(vextq_s64(a, vextq_s64(b, b, 1), 1));  // [a.hi | b.hi]
+  }
+}
+#endif
+
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE void Transpose16(D d, V *v) {
   constexpr size_t N = hn::MaxLanes(D());
+#if HWY_TARGET == HWY_NEON
+  if constexpr (N == 8) {
+    int16x8_t r[8];
+    V3D_UNROLL
+    for (size_t i = 0; i < 8; i++) r[i] = v[i].raw;
+    TransposeNeon8x8(r);
+    V3D_UNROLL
+    for (size_t i = 0; i < 8; i++) v[i] = V{r[i]};
+    return;
+  }
+#endif
   if constexpr (N == 4) {
     const hn::Twice<D> d8;
     const auto r01 = hn::Combine(d8, v[1], v[0]), r23 = hn::Combine(d8, v[3], v[2]);
@@ -280,6 +336,20 @@ HWY_INLINE void Run16(D d, V *v) {
   for (size_t k = 0; k < kN; k++) v[k] = out[k];
 }
 
+// Round2(x, kShift) of int16 lanes, exact for every int16 x. rnd: 2^(15 - kShift) in every lane,
+// for the rounding multiply (x * rnd + 2^14) >> 15; NEON uses srshr instead, one Q operation where
+// the model of tools/bench/neon_mca.py counts the multiply as two.
+template <int kShift, class V>
+HWY_INLINE V Round2By(V x, V rnd) {
+#if HWY_TARGET == HWY_NEON
+  (void)rnd;
+  if constexpr (sizeof(V) == 16) return V{vrshrq_n_s16(x.raw, kShift)};
+  else return V{vrshr_n_s16(x.raw, kShift)};
+#else
+  return hn::MulFixedPoint15(x, rnd);
+#endif
+}
+
 // True iff every coefficient of the kN x kN block lies in [-b, b].
 template <size_t kN>
 HWY_INLINE bool InBound16(const int16_t *c, int b) {
@@ -329,7 +399,7 @@ HWY_NOINLINE void Add2D16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs)
     for (size_t i = 0; i < kN; i += 2) {
       uint8_t *p0 = dst + static_cast<ptrdiff_t>(i) * stride, *p1 = p0 + stride;
       const auto pix = hn::Combine(d82, hn::LoadU(d8, p1), hn::LoadU(d8, p0));
-      const auto x = hn::MulFixedPoint15(hn::Combine(d2, v[i + 1], v[i]), rnd);
+      const auto x = Round2By<kShift>(hn::Combine(d2, v[i + 1], v[i]), rnd);
       const auto out = hn::DemoteTo(d82, hn::Add(x, hn::PromoteTo(d2, pix)));
       hn::StoreU(hn::LowerHalf(d8, out), d8, p0);
       hn::StoreU(hn::UpperHalf(d8, out), d8, p1);
@@ -339,7 +409,7 @@ HWY_NOINLINE void Add2D16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs)
     V3D_UNROLL
     for (size_t i = 0; i < kN; i++) {
       uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride;
-      const V sum = hn::Add(hn::MulFixedPoint15(v[i], rnd), hn::PromoteTo(d, hn::LoadU(d8, p)));
+      const V sum = hn::Add(Round2By<kShift>(v[i], rnd), hn::PromoteTo(d, hn::LoadU(d8, p)));
       hn::StoreU(hn::DemoteTo(d8, sum), d8, p);
     }
   }
@@ -432,7 +502,7 @@ HWY_NOINLINE void AddCorner8x8(uint8_t *dst, ptrdiff_t stride, const int16_t *co
   V3D_UNROLL
   for (size_t i = 0; i < 8; i++) {
     uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride;
-    const V8 sum = hn::Add(hn::MulFixedPoint15(w[i], rnd), hn::PromoteTo(d8, hn::LoadU(du8, p)));
+    const V8 sum = hn::Add(Round2By<5>(w[i], rnd), hn::PromoteTo(d8, hn::LoadU(du8, p)));
     hn::StoreU(hn::DemoteTo(du8, sum), du8, p);
   }
 }
@@ -490,7 +560,7 @@ HWY_NOINLINE void AddCorner16x16(DC dc, uint8_t *dst, ptrdiff_t stride, const in
     V3D_UNROLL
     for (size_t i = 0; i < 16; i++) {
       uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride + c;
-      const VC sum = hn::Add(hn::MulFixedPoint15(w[i], rnd), hn::PromoteTo(dc, hn::LoadU(du8, p)));
+      const VC sum = hn::Add(Round2By<6>(w[i], rnd), hn::PromoteTo(dc, hn::LoadU(du8, p)));
       hn::StoreU(hn::DemoteTo(du8, sum), du8, p);
     }
   }

@@ -77,7 +77,7 @@ HWY_NOINLINE bool Add8x8PerPass(uint8_t *dst, ptrdiff_t stride, const int16_t *c
   V3D_UNROLL
   for (size_t i = 0; i < 8; i++) {
     uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride;
-    const V sum = hn::Add(hn::MulFixedPoint15(v[i], rnd), hn::PromoteTo(d, hn::LoadU(d8, p)));
+    const V sum = hn::Add(Round2By<5>(v[i], rnd), hn::PromoteTo(d, hn::LoadU(d8, p)));
     hn::StoreU(hn::DemoteTo(d8, sum), d8, p);
   }
   return true;
