@@ -5,7 +5,8 @@
 // through HWY_DYNAMIC_DISPATCH.
 // Files: itx_hwy_1d.h (1-D butterflies), itx_hwy_region.h (the fast paths' region
 // classification), simd/transpose_i32.h (in-register tile transposes),
-// itx_hwy_16.h (the 16-bit path), itx_hwy_4x4.h (x86 4x4 in two registers), itx_hwy_8x8.h,
+// itx_hwy_16.h (the 16-bit path), itx_hwy_4x4.h (x86 4x4 in two registers), itx_hwy_8x8.h
+// (x86 AVX2 and up: itx_hwy_8x8_ymm.h, the 8x8 DCT_DCT in four 256-bit registers),
 // itx_hwy_16x16.h and itx_hwy_32.h (8x8 and 16x16, and 32x32 DCT_DCT, in 16-bit lanes behind
 // per-pass bounds).
 //
@@ -54,6 +55,7 @@
 #include "vp9/itx/itx_hwy_16.h"
 #include "vp9/itx/itx_hwy_4x4.h"
 #include "vp9/itx/itx_hwy_8x8.h"
+#include "vp9/itx/itx_hwy_8x8_ymm.h"
 #include "vp9/itx/itx_hwy_16x16.h"
 #include "vp9/itx/itx_hwy_32.h"
 
@@ -528,6 +530,19 @@ HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, 
         return Add2D<kN, Row, Col, 4, 4>(dst, stride, c);
       }
     }
+#if V3D_ITX_HAVE_8X8_YMM
+    // DCT_DCT on AVX2 and up: the same checks, the block in four 256-bit registers
+    // (itx_hwy_8x8_ymm.h).
+    if constexpr (kDctDct) {
+      const Col32From16<Col, 8> col32{dst, stride};
+      if (eob <= kN2 / 2 && InBound16<kN>(c, kBound)) {
+        Add8x8DctY<false>(dst, stride, c, col32);
+        return;
+      }
+      if (Add8x8DctY<true>(dst, stride, c, col32)) return;
+      return Add2D<kN, Row, Col, 8, 8>(dst, stride, c, false);
+    }
+#endif
     if ((kDense2d || eob <= kN2 / 2) && InBound16<kN>(c, kBound))
       return Add2D16<kN, kRowAdst, kColAdst>(dst, stride, c);
     if (Add8x8PerPass<kRowAdst, kColAdst, 8>(dst, stride, c, Col32From16<Col, 8>{dst, stride}))

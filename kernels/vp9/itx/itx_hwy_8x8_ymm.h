@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// VP9 8x8 DCT_DCT in 16-bit lanes with the whole block in four 256-bit registers (x86, AVX2 and
+// up), behind the same checks as the 128-bit 16-bit path: the 2-D bound (kInt16Bound, checked
+// by the caller) or the per-pass L1 bounds (kInt16BoundL1, checked here as in itx_hwy_8x8.h).
+// Per-target header: included by itx_hwy.cpp after itx_hwy_16.h (AddAbs, LanesWithin) and
+// itx_hwy_8x8.h.
+//
+// Layout: each register holds two 1-D inputs (or outputs) a, b of eight 1-D transforms; its
+// 128-bit lane 0 holds a then b of transforms 0..3, lane 1 the same of transforms 4..7. The
+// butterflies then pair registers (or their two 64-bit halves) with pmaddwd on interleaved
+// pairs and pmulhrsw, and each transpose is eight unpacks within 128-bit lanes plus the moves
+// between lanes (inserts on load, four 128-bit permutes between the passes).
+//
+// Exactness: the 1-D DCT is Idct8 of itx_hwy_1d.h on the same 16-bit values with the same
+// rounding points (products R(a*ka + b*kb) as pmaddwd + round + packssdw, R(x*cos64(16)) and
+// the final Round2(x, 5) as pmulhrsw); only the placement of values in registers differs. So
+// inside the bounds (itx_int16_bound.h) every value equals the reference's.
+
+#if defined(V3D_VP9_ITX_HWY_8X8_YMM_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef V3D_VP9_ITX_HWY_8X8_YMM_H_
+#undef V3D_VP9_ITX_HWY_8X8_YMM_H_
+#else
+#define V3D_VP9_ITX_HWY_8X8_YMM_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+
+#include <hwy/highway.h>
+
+#include "vp9/itx/itx_int16_bound.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace v3d {
+namespace vp9 {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#undef V3D_ITX_HAVE_8X8_YMM
+#if V3D_ITX_HAVE_16 && HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+#define V3D_ITX_HAVE_8X8_YMM 1
+
+// A 256-bit constant as a load from memory (see Splat32 in itx_hwy_16.h).
+template <int32_t kV>
+HWY_INLINE __m256i SplatY32() {
+  alignas(32) static int32_t kVec[8] = {kV, kV, kV, kV, kV, kV, kV, kV};
+  return _mm256_load_si256(reinterpret_cast<const __m256i *>(kVec));
+}
+// The pmaddwd constant of interleaved pairs (a, b): a*kA + b*kB.
+template <int32_t kA, int32_t kB>
+HWY_INLINE __m256i PairY() {
+  return SplatY32<static_cast<int32_t>((static_cast<uint32_t>(kB) << 16) |
+                                       (static_cast<uint32_t>(kA) & 0xFFFFu))>();
+}
+// R(a*kA0 + b*kB0) in the low half of each lane, R(a*kA1 + b*kB1) in the high half, for the
+// four interleaved pairs (a, b) of each lane of p (rnd: 8192 in every int32 lane).
+template <int32_t kA0, int32_t kB0, int32_t kA1, int32_t kB1>
+HWY_INLINE __m256i MulPairsY(__m256i p, __m256i rnd) {
+  const __m256i x = _mm256_madd_epi16(p, PairY<kA0, kB0>());
+  const __m256i y = _mm256_madd_epi16(p, PairY<kA1, kB1>());
+  return _mm256_packs_epi32(_mm256_srai_epi32(_mm256_add_epi32(x, rnd), 14),
+                            _mm256_srai_epi32(_mm256_add_epi32(y, rnd), 14));
+}
+
+// Idct8 on eight transforms: in, x = (in0, in1), (in2, in3), (in4, in5), (in6, in7); out,
+// x = (out0, out1), (out3, out2), (out4, out5), (out7, out6).
+HWY_INLINE void Idct8Y(__m256i *x) {
+  const __m256i rnd = SplatY32<8192>();
+  const __m256i p17 = _mm256_unpackhi_epi16(x[0], x[3]);  // (in1, in7) pairs
+  const __m256i p53 = _mm256_unpackhi_epi16(x[2], x[1]);  // (in5, in3)
+  const __m256i p26 = _mm256_unpacklo_epi16(x[1], x[3]);  // (in2, in6)
+  const __m256i e04 = _mm256_unpacklo_epi64(_mm256_add_epi16(x[0], x[2]),
+                                            _mm256_sub_epi16(x[0], x[2]));  // (in0+in4, in0-in4)
+  const __m256i s47 = MulPairsY<kC[28], -kC[4], kC[4], kC[28]>(p17, rnd);      // (s4, s7)
+  const __m256i s56 = MulPairsY<kC[12], -kC[20], kC[20], kC[12]>(p53, rnd);    // (s5, s6)
+  const __m256i s32 = MulPairsY<kC[8], kC[24], kC[24], -kC[8]>(p26, rnd);      // (s3, s2)
+  const __m256i h = SplatY32<static_cast<int32_t>(0x10001u * (2 * kC[16]))>();
+  const __m256i s01 = _mm256_mulhrs_epi16(e04, h);  // (s0, s1)
+  const __m256i ep = _mm256_add_epi16(s01, s32);    // (e0, e1)
+  const __m256i em = _mm256_sub_epi16(s01, s32);    // (e3, e2)
+  const __m256i a = _mm256_add_epi16(s47, s56);     // (t4, t7)
+  const __m256i dd = _mm256_sub_epi16(s47, s56);    // (t5, t6)
+  const __m256i sw = _mm256_shuffle_epi32(dd, 0x4E);  // (t6, t5)
+  // (t6 - t5, t5 + t6) -> (u5, u6)
+  const __m256i u = _mm256_mulhrs_epi16(
+      _mm256_blend_epi32(_mm256_add_epi16(dd, sw), _mm256_sub_epi16(sw, dd), 0x33), h);
+  const __m256i qa = _mm256_unpackhi_epi64(a, u);  // (t7, u6)
+  const __m256i qb = _mm256_unpacklo_epi64(a, u);  // (t4, u5)
+  x[0] = _mm256_add_epi16(ep, qa);
+  x[3] = _mm256_sub_epi16(ep, qa);
+  x[1] = _mm256_add_epi16(em, qb);
+  x[2] = _mm256_sub_epi16(em, qb);
+}
+
+// True iff, for each of the eight transforms, the saturating sum of the |inputs| held in x
+// (layout above) is at most kB: the per-pass L1 check of itx_hwy_8x8.h on this layout.
+template <int kB>
+HWY_INLINE bool PassWithin(const __m256i *x) {
+  const hn::Full256<int16_t> d;
+  const hn::RebindToUnsigned<decltype(d)> du;
+  const hn::Vec256<int16_t> v[4] = {{x[0]}, {x[1]}, {x[2]}, {x[3]}};
+  const auto s = AddAbs<3>(d, v + 1, hn::BitCast(du, hn::Abs(v[0])));  // even | odd inputs
+  const hn::Vec256<uint16_t> t{_mm256_shuffle_epi32(s.raw, 0x4E)};
+  return LanesWithin<kB>(du, hn::SaturatedAdd(s, t));
+}
+
+// Rows i, i' of the 8-pixel rows p0, p1 as words in the layout (row i, row i').
+HWY_INLINE __m256i LoadPixY(const uint8_t *p0, const uint8_t *p1) {
+  const __m128i a = _mm_loadl_epi64(reinterpret_cast<const __m128i *>(p0));
+  const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i *>(p1));
+  return _mm256_cvtepu8_epi16(_mm_unpacklo_epi32(a, b));
+}
+// Adds x = (row r0, row r1) and y = (row r2, row r3) to their pixel rows, saturating.
+HWY_INLINE void AddRowsY(uint8_t *r0, uint8_t *r1, uint8_t *r2, uint8_t *r3, __m256i x,
+                         __m256i y) {
+  const __m256i p = _mm256_packus_epi16(_mm256_add_epi16(x, LoadPixY(r0, r1)),
+                                        _mm256_add_epi16(y, LoadPixY(r2, r3)));
+  const __m128i lo = _mm256_castsi256_si128(p), hi = _mm256_extracti128_si256(p, 1);
+  const __m128i a = _mm_unpacklo_epi32(lo, hi), b = _mm_unpackhi_epi32(lo, hi);
+  _mm_storel_epi64(reinterpret_cast<__m128i *>(r0), a);
+  _mm_storeh_pd(reinterpret_cast<double *>(r1), _mm_castsi128_pd(a));
+  _mm_storel_epi64(reinterpret_cast<__m128i *>(r2), b);
+  _mm_storeh_pd(reinterpret_cast<double *>(r3), _mm_castsi128_pd(b));
+}
+
+// The 8x8 DCT_DCT block in four registers, Round2 by 5, added to dst with unsigned saturation.
+// kCheck false: the caller has checked the 2-D bound; returns true. kCheck true: the per-pass
+// checks of Add8x8PerPass (itx_hwy_8x8.h) with the same outcomes: false, having written
+// nothing, when the coefficients fail the row bound; col32(v) (v[i] = row i of the
+// intermediate, eight int16 lanes) when the row results fail the column bound.
+template <bool kCheck, class Col32>
+HWY_NOINLINE bool Add8x8DctY(uint8_t *dst, ptrdiff_t stride, const int16_t *c, Col32 col32) {
+  constexpr int kBound = kInt16BoundL1[1][0];
+  static_assert(kBound > 0, "8-point DCT per-pass bound");
+  auto row = [c](int i) { return _mm_loadu_si128(reinterpret_cast<const __m128i *>(c + 8 * i)); };
+  __m256i x[4];
+  {
+    // Registers (row i | row i + 4), then 4x8 transposes within the lanes.
+    const __m256i r0 = _mm256_inserti128_si256(_mm256_castsi128_si256(row(0)), row(4), 1);
+    const __m256i r1 = _mm256_inserti128_si256(_mm256_castsi128_si256(row(1)), row(5), 1);
+    const __m256i r2 = _mm256_inserti128_si256(_mm256_castsi128_si256(row(2)), row(6), 1);
+    const __m256i r3 = _mm256_inserti128_si256(_mm256_castsi128_si256(row(3)), row(7), 1);
+    const __m256i al = _mm256_unpacklo_epi16(r0, r1), ah = _mm256_unpackhi_epi16(r0, r1);
+    const __m256i bl = _mm256_unpacklo_epi16(r2, r3), bh = _mm256_unpackhi_epi16(r2, r3);
+    x[0] = _mm256_unpacklo_epi32(al, bl);  // (coefficient column 0, column 1)
+    x[1] = _mm256_unpackhi_epi32(al, bl);
+    x[2] = _mm256_unpacklo_epi32(ah, bh);
+    x[3] = _mm256_unpackhi_epi32(ah, bh);
+  }
+  if constexpr (kCheck) {
+    if (!PassWithin<kBound>(x)) return false;
+  }
+  Idct8Y(x);  // (c0, c1), (c3, c2), (c4, c5), (c7, c6): columns of the intermediate
+  {
+    const __m256i o02 = _mm256_blend_epi32(x[0], x[1], 0xCC);  // (c0, c2)
+    const __m256i o13 = _mm256_alignr_epi8(x[1], x[0], 8);     // (c1, c3)
+    const __m256i o46 = _mm256_blend_epi32(x[2], x[3], 0xCC);  // (c4, c6)
+    const __m256i o57 = _mm256_alignr_epi8(x[3], x[2], 8);     // (c5, c7)
+    const __m256i t0 = _mm256_permute2x128_si256(o02, o46, 0x20);  // rows 0..3
+    const __m256i t1 = _mm256_permute2x128_si256(o13, o57, 0x20);
+    const __m256i t2 = _mm256_permute2x128_si256(o02, o46, 0x31);  // rows 4..7
+    const __m256i t3 = _mm256_permute2x128_si256(o13, o57, 0x31);
+    const __m256i al = _mm256_unpacklo_epi16(t0, t1), ah = _mm256_unpackhi_epi16(t0, t1);
+    const __m256i bl = _mm256_unpacklo_epi16(t2, t3), bh = _mm256_unpackhi_epi16(t2, t3);
+    x[0] = _mm256_unpacklo_epi32(al, ah);  // (row 0, row 1)
+    x[1] = _mm256_unpackhi_epi32(al, ah);
+    x[2] = _mm256_unpacklo_epi32(bl, bh);
+    x[3] = _mm256_unpackhi_epi32(bl, bh);
+  }
+  if constexpr (kCheck) {
+    if (!PassWithin<kBound>(x)) {
+      HWY_ALIGN int16_t rows[64];
+      for (int i = 0; i < 4; i++) {
+        _mm256_store_si256(reinterpret_cast<__m256i *>(rows + 16 * i),
+                           _mm256_permute4x64_epi64(x[i], 0xD8));
+      }
+      hn::Vec128<int16_t> v[8];
+      for (int i = 0; i < 8; i++) v[i] = hn::Load(hn::Full128<int16_t>(), rows + 8 * i);
+      col32(v);
+      return true;
+    }
+  } else {
+    (void)col32;
+  }
+  Idct8Y(x);  // (r0, r1), (r3, r2), (r4, r5), (r7, r6): rows of the output
+  // Round2(x, 5) as one rounding multiply by 2^10: exactly (x + 16) >> 5 for every int16 x.
+  const __m256i rnd = SplatY32<0x04000400>();
+  auto at = [dst, stride](int i) { return dst + static_cast<ptrdiff_t>(i) * stride; };
+  AddRowsY(at(0), at(1), at(3), at(2), _mm256_mulhrs_epi16(x[0], rnd),
+           _mm256_mulhrs_epi16(x[1], rnd));
+  AddRowsY(at(4), at(5), at(7), at(6), _mm256_mulhrs_epi16(x[2], rnd),
+           _mm256_mulhrs_epi16(x[3], rnd));
+  return true;
+}
+
+#else
+#define V3D_ITX_HAVE_8X8_YMM 0
+#endif
+
+}  // namespace HWY_NAMESPACE
+}  // namespace vp9
+}  // namespace v3d
+HWY_AFTER_NAMESPACE();
+
+#endif  // V3D_VP9_ITX_HWY_8X8_YMM_H_
