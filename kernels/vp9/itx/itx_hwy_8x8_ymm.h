@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// VP9 8x8 DCT_DCT in 16-bit lanes with the whole block in four 256-bit registers (x86, AVX2 and
-// up), behind the same checks as the 128-bit 16-bit path: the 2-D bound (kInt16Bound, checked
-// by the caller) or the per-pass L1 bounds (kInt16BoundL1, checked here as in itx_hwy_8x8.h).
+// VP9 8x8 inverse transforms (DCT and ADST, every type) in 16-bit lanes with the whole block in
+// four 256-bit registers (x86, AVX2 and up), behind the same checks as the 128-bit 16-bit path:
+// the 2-D bound (kInt16Bound, checked by the caller) or the per-pass L1 bounds (kInt16BoundL1,
+// checked here as in itx_hwy_8x8.h).
 // Per-target header: included by itx_hwy.cpp after itx_hwy_16.h (AddAbs, LanesWithin) and
 // itx_hwy_8x8.h.
 //
@@ -11,10 +12,11 @@
 // pairs and pmulhrsw, and each transpose is eight unpacks within 128-bit lanes plus the moves
 // between lanes (inserts on load, four 128-bit permutes between the passes).
 //
-// Exactness: the 1-D DCT is Idct8 of itx_hwy_1d.h on the same 16-bit values with the same
-// rounding points (products R(a*ka + b*kb) as pmaddwd + round + packssdw, R(x*cos64(16)) and
-// the final Round2(x, 5) as pmulhrsw); only the placement of values in registers differs. So
-// inside the bounds (itx_int16_bound.h) every value equals the reference's.
+// Exactness: the 1-D DCT is Idct8 of itx_hwy_1d.h, the ADST Iadst8x16 of itx_hwy_16.h, on the
+// same 16-bit values with the same rounding points (products R(a*ka + b*kb) as pmaddwd + round
+// + packssdw, R(x*cos64(16)) and the final Round2(x, 5) as pmulhrsw); only the placement of
+// values in registers differs. So inside the bounds (itx_int16_bound.h) every value equals the
+// reference's.
 
 #if defined(V3D_VP9_ITX_HWY_8X8_YMM_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef V3D_VP9_ITX_HWY_8X8_YMM_H_
@@ -92,6 +94,58 @@ HWY_INLINE void Idct8Y(__m256i *x) {
   x[2] = _mm256_sub_epi16(em, qb);
 }
 
+// Iadst8x16 (itx_hwy_16.h) on eight transforms: in, x = (in1, in0), (in3, in2), (in4, in5),
+// (in6, in7); out, x = (out0, out7), (out1, out6), (out2, out5), (out3, out4). Same product
+// sums and rounding points; the negated outputs are negated after rounding, as there.
+HWY_INLINE void Iadst8Y(__m256i *x) {
+  const __m256i rnd = SplatY32<8192>();
+  const __m256i p70 = _mm256_unpackhi_epi16(x[3], x[0]);  // (in7, in0) pairs
+  const __m256i p16 = _mm256_unpacklo_epi16(x[0], x[3]);  // (in1, in6)
+  const __m256i p52 = _mm256_unpackhi_epi16(x[2], x[1]);  // (in5, in2)
+  const __m256i p34 = _mm256_unpacklo_epi16(x[1], x[2]);  // (in3, in4)
+  const __m256i s0 = _mm256_madd_epi16(p70, PairY<kC[2], kC[30]>());
+  const __m256i s1 = _mm256_madd_epi16(p70, PairY<kC[30], -kC[2]>());
+  const __m256i s2 = _mm256_madd_epi16(p52, PairY<kC[10], kC[22]>());
+  const __m256i s3 = _mm256_madd_epi16(p52, PairY<kC[22], -kC[10]>());
+  const __m256i s4 = _mm256_madd_epi16(p34, PairY<kC[18], kC[14]>());
+  const __m256i s5 = _mm256_madd_epi16(p34, PairY<kC[14], -kC[18]>());
+  const __m256i s6 = _mm256_madd_epi16(p16, PairY<kC[26], kC[6]>());
+  const __m256i s7 = _mm256_madd_epi16(p16, PairY<kC[6], -kC[26]>());
+  auto r = [rnd](__m256i v) { return _mm256_srai_epi32(_mm256_add_epi32(v, rnd), 14); };
+  const __m256i a01 = _mm256_packs_epi32(r(_mm256_add_epi32(s0, s4)), r(_mm256_add_epi32(s1, s5)));
+  const __m256i a23 = _mm256_packs_epi32(r(_mm256_add_epi32(s2, s6)), r(_mm256_add_epi32(s3, s7)));
+  const __m256i a46 = _mm256_packs_epi32(r(_mm256_sub_epi32(s0, s4)), r(_mm256_sub_epi32(s2, s6)));
+  const __m256i a57 = _mm256_packs_epi32(r(_mm256_sub_epi32(s1, s5)), r(_mm256_sub_epi32(s3, s7)));
+  const __m256i p45 = _mm256_unpacklo_epi16(a46, a57);  // (a4, a5) pairs
+  const __m256i p67 = _mm256_unpackhi_epi16(a46, a57);  // (a6, a7)
+  const __m256i t4 = _mm256_madd_epi16(p45, PairY<kC[8], kC[24]>());
+  const __m256i t5 = _mm256_madd_epi16(p45, PairY<kC[24], -kC[8]>());
+  const __m256i t6 = _mm256_madd_epi16(p67, PairY<-kC[24], kC[8]>());
+  const __m256i t7 = _mm256_madd_epi16(p67, PairY<kC[8], kC[24]>());
+  const __m256i b01 = _mm256_add_epi16(a01, a23);  // (b0, b1)
+  const __m256i b23 = _mm256_sub_epi16(a01, a23);  // (b2, b3)
+  const __m256i b45 = _mm256_packs_epi32(r(_mm256_add_epi32(t4, t6)), r(_mm256_add_epi32(t5, t7)));
+  const __m256i b67 = _mm256_packs_epi32(r(_mm256_sub_epi32(t4, t6)), r(_mm256_sub_epi32(t5, t7)));
+  const __m256i h = SplatY32<static_cast<int32_t>(0x10001u * (2 * kC[16]))>();
+  // (H(b + b'), H(b - b')) of the halves (b, b') of v.
+  auto hsd = [h](__m256i v) {
+    const __m256i sw = _mm256_shuffle_epi32(v, 0x4E);
+    return _mm256_mulhrs_epi16(
+        _mm256_unpacklo_epi64(_mm256_add_epi16(v, sw), _mm256_sub_epi16(v, sw)), h);
+  };
+  // psignw by +-1 words: the high half of each lane negated (kNegHi), or the low half.
+  alignas(32) static const int16_t kNegHi[16] = {1, 1, 1, 1, -1, -1, -1, -1,
+                                                 1, 1, 1, 1, -1, -1, -1, -1};
+  alignas(32) static const int16_t kNegLo[16] = {-1, -1, -1, -1, 1, 1, 1, 1,
+                                                 -1, -1, -1, -1, 1, 1, 1, 1};
+  const __m256i sign_hi = _mm256_load_si256(reinterpret_cast<const __m256i *>(kNegHi));
+  const __m256i sign_lo = _mm256_load_si256(reinterpret_cast<const __m256i *>(kNegLo));
+  x[0] = _mm256_sign_epi16(b01, sign_hi);       // (out0, out7)
+  x[1] = _mm256_sign_epi16(b45, sign_lo);       // (out1, out6)
+  x[2] = _mm256_sign_epi16(hsd(b67), sign_hi);  // (out2, out5)
+  x[3] = _mm256_sign_epi16(hsd(b23), sign_lo);  // (out3, out4)
+}
+
 // True iff, for each of the eight transforms, the saturating sum of the |inputs| held in x
 // (layout above) is at most kB: the per-pass L1 check of itx_hwy_8x8.h on this layout.
 template <int kB>
@@ -123,15 +177,47 @@ HWY_INLINE void AddRowsY(uint8_t *r0, uint8_t *r1, uint8_t *r2, uint8_t *r3, __m
   _mm_storeh_pd(reinterpret_cast<double *>(r3), _mm_castsi128_pd(b));
 }
 
-// The 8x8 DCT_DCT block in four registers, Round2 by 5, added to dst with unsigned saturation.
-// kCheck false: the caller has checked the 2-D bound; returns true. kCheck true: the per-pass
-// checks of Add8x8PerPass (itx_hwy_8x8.h) with the same outcomes: false, having written
-// nothing, when the coefficients fail the row bound; col32(v) (v[i] = row i of the
-// intermediate, eight int16 lanes) when the row results fail the column bound.
-template <bool kCheck, class Col32>
-HWY_NOINLINE bool Add8x8DctY(uint8_t *dst, ptrdiff_t stride, const int16_t *c, Col32 col32) {
-  constexpr int kBound = kInt16BoundL1[1][0];
-  static_assert(kBound > 0, "8-point DCT per-pass bound");
+// One 1-D pass (kAdst: Iadst8Y, else Idct8Y) from x = (in0, in1), (in2, in3), (in4, in5),
+// (in6, in7), and its outputs regrouped as (out0, out2), (out1, out3), (out4, out6),
+// (out5, out7) for the transpose.
+template <bool kAdst>
+HWY_INLINE void Pass8Y(__m256i *x) {
+  if constexpr (kAdst) {
+    x[0] = _mm256_shuffle_epi32(x[0], 0x4E);  // (in1, in0)
+    x[1] = _mm256_shuffle_epi32(x[1], 0x4E);  // (in3, in2)
+    Iadst8Y(x);  // (0, 7), (1, 6), (2, 5), (3, 4)
+  } else {
+    Idct8Y(x);  // (0, 1), (3, 2), (4, 5), (7, 6)
+  }
+}
+template <bool kAdst>
+HWY_INLINE void EvenOddY(__m256i *x) {
+  __m256i o[4];
+  if constexpr (kAdst) {
+    o[0] = _mm256_unpacklo_epi64(x[0], x[2]);
+    o[1] = _mm256_unpacklo_epi64(x[1], x[3]);
+    o[2] = _mm256_unpackhi_epi64(x[3], x[1]);
+    o[3] = _mm256_unpackhi_epi64(x[2], x[0]);
+  } else {
+    o[0] = _mm256_blend_epi32(x[0], x[1], 0xCC);
+    o[1] = _mm256_alignr_epi8(x[1], x[0], 8);
+    o[2] = _mm256_blend_epi32(x[2], x[3], 0xCC);
+    o[3] = _mm256_alignr_epi8(x[3], x[2], 8);
+  }
+  for (int i = 0; i < 4; i++) x[i] = o[i];
+}
+
+// The 8x8 block (row transform kRowAdst, column kColAdst) in four registers, Round2 by 5,
+// added to dst with unsigned saturation. kCheck false: the caller has checked the 2-D bound;
+// returns true. kCheck true: the per-pass checks of Add8x8PerPass (itx_hwy_8x8.h) with the
+// same outcomes: false, having written nothing, when the coefficients fail the row bound;
+// col32(v) (v[i] = row i of the intermediate, eight int16 lanes) when the row results fail
+// the column bound.
+template <bool kRowAdst, bool kColAdst, bool kCheck, class Col32>
+HWY_NOINLINE bool Add8x8Y(uint8_t *dst, ptrdiff_t stride, const int16_t *c, Col32 col32) {
+  constexpr int kRowBound = kInt16BoundL1[1][kRowAdst ? 1 : 0];
+  constexpr int kColBound = kInt16BoundL1[1][kColAdst ? 1 : 0];
+  static_assert(kRowBound > 0 && kColBound > 0, "8-point per-pass bounds");
   auto row = [c](int i) { return _mm_loadu_si128(reinterpret_cast<const __m128i *>(c + 8 * i)); };
   __m256i x[4];
   {
@@ -148,18 +234,15 @@ HWY_NOINLINE bool Add8x8DctY(uint8_t *dst, ptrdiff_t stride, const int16_t *c, C
     x[3] = _mm256_unpackhi_epi32(ah, bh);
   }
   if constexpr (kCheck) {
-    if (!PassWithin<kBound>(x)) return false;
+    if (!PassWithin<kRowBound>(x)) return false;
   }
-  Idct8Y(x);  // (c0, c1), (c3, c2), (c4, c5), (c7, c6): columns of the intermediate
+  Pass8Y<kRowAdst>(x);
+  EvenOddY<kRowAdst>(x);  // (c0, c2), (c1, c3), (c4, c6), (c5, c7): intermediate columns
   {
-    const __m256i o02 = _mm256_blend_epi32(x[0], x[1], 0xCC);  // (c0, c2)
-    const __m256i o13 = _mm256_alignr_epi8(x[1], x[0], 8);     // (c1, c3)
-    const __m256i o46 = _mm256_blend_epi32(x[2], x[3], 0xCC);  // (c4, c6)
-    const __m256i o57 = _mm256_alignr_epi8(x[3], x[2], 8);     // (c5, c7)
-    const __m256i t0 = _mm256_permute2x128_si256(o02, o46, 0x20);  // rows 0..3
-    const __m256i t1 = _mm256_permute2x128_si256(o13, o57, 0x20);
-    const __m256i t2 = _mm256_permute2x128_si256(o02, o46, 0x31);  // rows 4..7
-    const __m256i t3 = _mm256_permute2x128_si256(o13, o57, 0x31);
+    const __m256i t0 = _mm256_permute2x128_si256(x[0], x[2], 0x20);  // rows 0..3
+    const __m256i t1 = _mm256_permute2x128_si256(x[1], x[3], 0x20);
+    const __m256i t2 = _mm256_permute2x128_si256(x[0], x[2], 0x31);  // rows 4..7
+    const __m256i t3 = _mm256_permute2x128_si256(x[1], x[3], 0x31);
     const __m256i al = _mm256_unpacklo_epi16(t0, t1), ah = _mm256_unpackhi_epi16(t0, t1);
     const __m256i bl = _mm256_unpacklo_epi16(t2, t3), bh = _mm256_unpackhi_epi16(t2, t3);
     x[0] = _mm256_unpacklo_epi32(al, ah);  // (row 0, row 1)
@@ -168,7 +251,7 @@ HWY_NOINLINE bool Add8x8DctY(uint8_t *dst, ptrdiff_t stride, const int16_t *c, C
     x[3] = _mm256_unpackhi_epi32(bl, bh);
   }
   if constexpr (kCheck) {
-    if (!PassWithin<kBound>(x)) {
+    if (!PassWithin<kColBound>(x)) {
       HWY_ALIGN int16_t rows[64];
       for (int i = 0; i < 4; i++) {
         _mm256_store_si256(reinterpret_cast<__m256i *>(rows + 16 * i),
@@ -182,14 +265,18 @@ HWY_NOINLINE bool Add8x8DctY(uint8_t *dst, ptrdiff_t stride, const int16_t *c, C
   } else {
     (void)col32;
   }
-  Idct8Y(x);  // (r0, r1), (r3, r2), (r4, r5), (r7, r6): rows of the output
+  Pass8Y<kColAdst>(x);
   // Round2(x, 5) as one rounding multiply by 2^10: exactly (x + 16) >> 5 for every int16 x.
   const __m256i rnd = SplatY32<0x04000400>();
+  for (int i = 0; i < 4; i++) x[i] = _mm256_mulhrs_epi16(x[i], rnd);
   auto at = [dst, stride](int i) { return dst + static_cast<ptrdiff_t>(i) * stride; };
-  AddRowsY(at(0), at(1), at(3), at(2), _mm256_mulhrs_epi16(x[0], rnd),
-           _mm256_mulhrs_epi16(x[1], rnd));
-  AddRowsY(at(4), at(5), at(7), at(6), _mm256_mulhrs_epi16(x[2], rnd),
-           _mm256_mulhrs_epi16(x[3], rnd));
+  if constexpr (kColAdst) {  // rows (0, 7), (1, 6), (2, 5), (3, 4)
+    AddRowsY(at(0), at(7), at(1), at(6), x[0], x[1]);
+    AddRowsY(at(2), at(5), at(3), at(4), x[2], x[3]);
+  } else {  // rows (0, 1), (3, 2), (4, 5), (7, 6)
+    AddRowsY(at(0), at(1), at(3), at(2), x[0], x[1]);
+    AddRowsY(at(4), at(5), at(7), at(6), x[2], x[3]);
+  }
   return true;
 }
 
