@@ -96,7 +96,9 @@ HWY_INLINE void Idct8Y(__m256i *x) {
 
 // Iadst8x16 (itx_hwy_16.h) on eight transforms: in, x = (in1, in0), (in3, in2), (in4, in5),
 // (in6, in7); out, x = (out0, out7), (out1, out6), (out2, out5), (out3, out4). Same product
-// sums and rounding points; the negated outputs are negated after rounding, as there.
+// sums and rounding points; the negated outputs are negated after rounding, as there, or, with
+// kUnsigned, left as they are: x = (out0, -out7), (-out1, out6), (out2, -out5), (-out3, out4).
+template <bool kUnsigned = false>
 HWY_INLINE void Iadst8Y(__m256i *x) {
   const __m256i rnd = SplatY32<8192>();
   const __m256i p70 = _mm256_unpackhi_epi16(x[3], x[0]);  // (in7, in0) pairs
@@ -133,6 +135,13 @@ HWY_INLINE void Iadst8Y(__m256i *x) {
     return _mm256_mulhrs_epi16(
         _mm256_unpacklo_epi64(_mm256_add_epi16(v, sw), _mm256_sub_epi16(v, sw)), h);
   };
+  if constexpr (kUnsigned) {
+    x[0] = b01;
+    x[1] = b45;
+    x[2] = hsd(b67);
+    x[3] = hsd(b23);
+    return;
+  }
   // psignw by +-1 words: the high half of each lane negated (kNegHi), or the low half.
   alignas(32) static const int16_t kNegHi[16] = {1, 1, 1, 1, -1, -1, -1, -1,
                                                  1, 1, 1, 1, -1, -1, -1, -1};
@@ -180,12 +189,13 @@ HWY_INLINE void AddRowsY(uint8_t *r0, uint8_t *r1, uint8_t *r2, uint8_t *r3, __m
 // One 1-D pass (kAdst: Iadst8Y, else Idct8Y) from x = (in0, in1), (in2, in3), (in4, in5),
 // (in6, in7), and its outputs regrouped as (out0, out2), (out1, out3), (out4, out6),
 // (out5, out7) for the transpose.
-template <bool kAdst>
+// kUnsigned: the ADST's negated outputs left for the caller to negate (Iadst8Y).
+template <bool kAdst, bool kUnsigned = false>
 HWY_INLINE void Pass8Y(__m256i *x) {
   if constexpr (kAdst) {
     x[0] = _mm256_shuffle_epi32(x[0], 0x4E);  // (in1, in0)
     x[1] = _mm256_shuffle_epi32(x[1], 0x4E);  // (in3, in2)
-    Iadst8Y(x);  // (0, 7), (1, 6), (2, 5), (3, 4)
+    Iadst8Y<kUnsigned>(x);  // (0, 7), (1, 6), (2, 5), (3, 4)
   } else {
     Idct8Y(x);  // (0, 1), (3, 2), (4, 5), (7, 6)
   }
@@ -265,10 +275,26 @@ HWY_NOINLINE bool Add8x8Y(uint8_t *dst, ptrdiff_t stride, const int16_t *c, Col3
   } else {
     (void)col32;
   }
-  Pass8Y<kColAdst>(x);
-  // Round2(x, 5) as one rounding multiply by 2^10: exactly (x + 16) >> 5 for every int16 x.
-  const __m256i rnd = SplatY32<0x04000400>();
-  for (int i = 0; i < 4; i++) x[i] = _mm256_mulhrs_epi16(x[i], rnd);
+  Pass8Y<kColAdst, true>(x);
+  // Round2(x, 5) as one rounding multiply by 2^10: exactly (x + 16) >> 5 for every int16 x;
+  // by -2^10, Round2(-x, 5) (exact in int32), which negates the ADST's negated outputs.
+  if constexpr (kColAdst) {
+    alignas(32) static const int16_t kPosNeg[16] = {1024, 1024, 1024, 1024, -1024, -1024,
+                                                    -1024, -1024, 1024, 1024, 1024, 1024,
+                                                    -1024, -1024, -1024, -1024};
+    alignas(32) static const int16_t kNegPos[16] = {-1024, -1024, -1024, -1024, 1024, 1024,
+                                                    1024, 1024, -1024, -1024, -1024, -1024,
+                                                    1024, 1024, 1024, 1024};
+    const __m256i pn = _mm256_load_si256(reinterpret_cast<const __m256i *>(kPosNeg));
+    const __m256i np = _mm256_load_si256(reinterpret_cast<const __m256i *>(kNegPos));
+    x[0] = _mm256_mulhrs_epi16(x[0], pn);  // (out0, -out7)
+    x[1] = _mm256_mulhrs_epi16(x[1], np);  // (-out1, out6)
+    x[2] = _mm256_mulhrs_epi16(x[2], pn);  // (out2, -out5)
+    x[3] = _mm256_mulhrs_epi16(x[3], np);  // (-out3, out4)
+  } else {
+    const __m256i rnd = SplatY32<0x04000400>();
+    for (int i = 0; i < 4; i++) x[i] = _mm256_mulhrs_epi16(x[i], rnd);
+  }
   auto at = [dst, stride](int i) { return dst + static_cast<ptrdiff_t>(i) * stride; };
   if constexpr (kColAdst) {  // rows (0, 7), (1, 6), (2, 5), (3, 4)
     AddRowsY(at(0), at(7), at(1), at(6), x[0], x[1]);
