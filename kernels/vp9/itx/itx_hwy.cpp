@@ -520,6 +520,9 @@ HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, 
       if constexpr (kDctDct) {
         const int corner = Corner8x8(c);
         if (corner == 2) return AddCorner8x8<2>(dst, stride, c);
+#if V3D_ITX_HAVE_8X8_YMM
+        if (corner == 4) return AddCorner8x8Y(dst, stride, c);
+#endif
         if (corner == 4) return AddCorner8x8<4>(dst, stride, c);
       }
       const size_t region = NonZeroRegion<kN>(c);

@@ -94,6 +94,38 @@ HWY_INLINE void Idct8Y(__m256i *x) {
   x[2] = _mm256_sub_epi16(em, qb);
 }
 
+// Idct8Y for inputs 4..7 zero (x[2], x[3] ignored): every product is one rounding multiply,
+// as Idct8<4> forms it (BZ in itx_hwy_1d.h), s0 = s1 = H(in0).
+HWY_INLINE void Idct8Y4(__m256i *x) {
+  alignas(32) static const int16_t kK[4][16] = {
+      // Per lane: 4 words for the first input of the register, 4 for the second.
+#define V3D_K2(a, b) a, a, a, a, b, b, b, b, a, a, a, a, b, b, b, b
+      {V3D_K2(2 * kC[16], 2 * kC[28])},   // (s0, s4) from (in0, in1)
+      {V3D_K2(2 * kC[16], 2 * kC[4])},    // (s1, s7)
+      {V3D_K2(2 * kC[8], -2 * kC[20])},   // (s3, s5) from (in2, in3)
+      {V3D_K2(2 * kC[24], 2 * kC[12])}};  // (s2, s6)
+#undef V3D_K2
+  auto k = [](int i) { return _mm256_load_si256(reinterpret_cast<const __m256i *>(kK[i])); };
+  const __m256i a = _mm256_mulhrs_epi16(x[0], k(0)), b = _mm256_mulhrs_epi16(x[0], k(1));
+  const __m256i c = _mm256_mulhrs_epi16(x[1], k(2)), d = _mm256_mulhrs_epi16(x[1], k(3));
+  const __m256i acp = _mm256_add_epi16(a, c), acm = _mm256_sub_epi16(a, c);  // (e0, t4) (e3, t5)
+  const __m256i bdp = _mm256_add_epi16(b, d), bdm = _mm256_sub_epi16(b, d);  // (e1, t7) (e2, t6)
+  const __m256i dd = _mm256_unpackhi_epi64(acm, bdm);  // (t5, t6)
+  const __m256i sw = _mm256_shuffle_epi32(dd, 0x4E);    // (t6, t5)
+  const __m256i h = SplatY32<static_cast<int32_t>(0x10001u * (2 * kC[16]))>();
+  const __m256i u = _mm256_mulhrs_epi16(
+      _mm256_blend_epi32(_mm256_add_epi16(dd, sw), _mm256_sub_epi16(sw, dd), 0x33), h);
+  const __m256i ep = _mm256_unpacklo_epi64(acp, bdp);  // (e0, e1)
+  const __m256i em = _mm256_unpacklo_epi64(acm, bdm);  // (e3, e2)
+  const __m256i t = _mm256_unpackhi_epi64(acp, bdp);   // (t4, t7)
+  const __m256i qa = _mm256_unpackhi_epi64(t, u);      // (t7, u6)
+  const __m256i qb = _mm256_unpacklo_epi64(t, u);      // (t4, u5)
+  x[0] = _mm256_add_epi16(ep, qa);
+  x[3] = _mm256_sub_epi16(ep, qa);
+  x[1] = _mm256_add_epi16(em, qb);
+  x[2] = _mm256_sub_epi16(em, qb);
+}
+
 // Iadst8x16 (itx_hwy_16.h) on eight transforms: in, x = (in1, in0), (in3, in2), (in4, in5),
 // (in6, in7); out, x = (out0, out7), (out1, out6), (out2, out5), (out3, out4). Same product
 // sums and rounding points; the negated outputs are negated after rounding, as there, or, with
@@ -304,6 +336,33 @@ HWY_NOINLINE bool Add8x8Y(uint8_t *dst, ptrdiff_t stride, const int16_t *c, Col3
     AddRowsY(at(4), at(5), at(7), at(6), x[2], x[3]);
   }
   return true;
+}
+
+// AddCorner8x8<4> (itx_hwy_16.h) in the layout above: the 8x8 DCT_DCT block whose non-zero
+// coefficients lie in the top-left 4x4 square, within its corner bound (Corner8x8 returned 4).
+// The row pass runs on rows 0..3 (lane 1, rows 4..7, stays zero), the column pass on four
+// non-zero inputs per column.
+HWY_NOINLINE void AddCorner8x8Y(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
+  auto row = [c](int i) { return _mm_loadl_epi64(reinterpret_cast<const __m128i *>(c + 8 * i)); };
+  const __m128i al = _mm_unpacklo_epi16(row(0), row(1)), bl = _mm_unpacklo_epi16(row(2), row(3));
+  __m256i x[4];
+  x[0] = _mm256_zextsi128_si256(_mm_unpacklo_epi32(al, bl));  // (column 0, column 1)
+  x[1] = _mm256_zextsi128_si256(_mm_unpackhi_epi32(al, bl));  // (column 2, column 3)
+  Idct8Y4(x);
+  EvenOddY<false>(x);  // (c0, c2), (c1, c3), (c4, c6), (c5, c7) of rows 0..3
+  {
+    const __m256i t0 = _mm256_permute2x128_si256(x[0], x[2], 0x20);
+    const __m256i t1 = _mm256_permute2x128_si256(x[1], x[3], 0x20);
+    const __m256i lo = _mm256_unpacklo_epi16(t0, t1), hi = _mm256_unpackhi_epi16(t0, t1);
+    x[0] = _mm256_unpacklo_epi32(lo, hi);  // (row 0, row 1)
+    x[1] = _mm256_unpackhi_epi32(lo, hi);  // (row 2, row 3)
+  }
+  Idct8Y4(x);
+  const __m256i rnd = SplatY32<0x04000400>();
+  for (int i = 0; i < 4; i++) x[i] = _mm256_mulhrs_epi16(x[i], rnd);
+  auto at = [dst, stride](int i) { return dst + static_cast<ptrdiff_t>(i) * stride; };
+  AddRowsY(at(0), at(1), at(3), at(2), x[0], x[1]);
+  AddRowsY(at(4), at(5), at(7), at(6), x[2], x[3]);
 }
 
 #else
