@@ -5,7 +5,8 @@
 // through HWY_DYNAMIC_DISPATCH.
 // Files: itx_hwy_1d.h (1-D butterflies), itx_hwy_region.h (the fast paths' region
 // classification), simd/transpose_i32.h (in-register tile transposes),
-// itx_hwy_16.h (the 16-bit path), itx_hwy_4x4.h (x86 4x4 in two registers), itx_hwy_8x8.h,
+// itx_hwy_16.h (the 16-bit path), itx_hwy_4x4.h (x86 4x4 in two registers), itx_hwy_8x8.h
+// (x86 AVX2 and up: itx_hwy_8x8_ymm.h, the 8x8 block in four 256-bit registers),
 // itx_hwy_16x16.h, itx_hwy_16x16_zmm.h (AVX-512) and itx_hwy_32.h (8x8 and 16x16, and 32x32
 // DCT_DCT, in 16-bit lanes behind per-pass bounds), itx_hwy_sat.h (saturate-and-detect column
 // passes); itx_neon_4x4.h and itx_neon_dc.h (aarch64 NEON only: the 4x4 slots, and DC-only
@@ -58,6 +59,7 @@
 #include "vp9/itx/itx_hwy_4x4.h"
 #include "vp9/itx/itx_hwy_sat.h"
 #include "vp9/itx/itx_hwy_8x8.h"
+#include "vp9/itx/itx_hwy_8x8_ymm.h"
 #include "vp9/itx/itx_hwy_16x16.h"
 #include "vp9/itx/itx_hwy_16x16_zmm.h"
 #include "vp9/itx/itx_hwy_32.h"
@@ -551,8 +553,9 @@ HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, 
   }
   // Where the 32-bit path has 8 lanes (AVX2, AVX-512), ADST_ADST in 128-bit vectors of int16
   // does not beat it: it stays on the 32-bit path there.
+  // (With the four-register form of AVX2 and up, its 8x8 blocks beyond the 4x4 corner do.)
   constexpr bool kPays8 = hn::MaxLanes(hn::ScalableTag<int32_t>()) < 8 || !(kRowAdst && kColAdst);
-  if constexpr (kN == 8 && kPays8) {
+  if constexpr (kN == 8 && (kPays8 || V3D_ITX_HAVE_8X8_YMM)) {
     // 16-bit lanes: behind the 2-D bound (one cheap check, which the small coefficients of most
     // real blocks pass), else behind the per-pass bounds (itx_hwy_8x8.h), else the 32-bit path
     // of the same non-zero square. Blocks dense by the hint skip the 2-D check on x86, as they
@@ -570,10 +573,17 @@ HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, 
       if constexpr (kDctDct) {
         const int corner = Corner8x8(c);
         if (corner == 2) return AddCorner8x8<2>(dst, stride, c);
+#if V3D_ITX_HAVE_8X8_YMM
+        if (corner == 4) return AddCorner8x8Y(dst, stride, c);
+#endif
         if (corner == 4) return AddCorner8x8<4>(dst, stride, c);
       }
       const size_t region = NonZeroRegion<kN>(c);
       if (region == 1 && kDctDct) return AddDc<kN>(dst, stride, c[0]);
+      if constexpr (!kPays8) {  // the 32-bit path's own corners
+        if (region == 1) return Add2D<kN, Row, Col, 1, 1>(dst, stride, c);
+        if (region <= 4) return Add2D<kN, Row, Col, 4, 4>(dst, stride, c);
+      }
       if (region <= 4) {
         if (InBound16<kN>(c, kBound)) return Add2D16<kN, kRowAdst, kColAdst, 4>(dst, stride, c);
         if (Add8x8PerPass<kRowAdst, kColAdst, 4>(dst, stride, c, Col32From16<Col, 4>{dst, stride}))
@@ -581,6 +591,18 @@ HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, 
         return Add2D<kN, Row, Col, 4, 4>(dst, stride, c);
       }
     }
+#if V3D_ITX_HAVE_8X8_YMM
+    // AVX2 and up: the same checks, the block in four 256-bit registers (itx_hwy_8x8_ymm.h).
+    {
+      const Col32From16<Col, 8> col32{dst, stride};
+      if (eob <= kN2 / 2 && InBound16<kN>(c, kBound)) {
+        Add8x8Y<kRowAdst, kColAdst, false>(dst, stride, c, col32);
+        return;
+      }
+      if (Add8x8Y<kRowAdst, kColAdst, true>(dst, stride, c, col32)) return;
+      return Add2D<kN, Row, Col, 8, 8>(dst, stride, c, false);
+    }
+#endif
     if ((kDense2d || eob <= kN2 / 2) && InBound16<kN>(c, kBound))
       return Add2D16<kN, kRowAdst, kColAdst>(dst, stride, c);
     if (Add8x8PerPass<kRowAdst, kColAdst, 8>(dst, stride, c, Col32From16<Col, 8>{dst, stride}))

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// VP9 8x8 inverse transforms (DCT and ADST, every type) in 16-bit lanes with the whole block in
+// four 256-bit registers (x86, AVX2 and up), behind the same checks as the 128-bit 16-bit path:
+// the 2-D bound (kInt16Bound, checked by the caller) or the per-pass L1 bounds (kInt16BoundL1,
+// checked here as in itx_hwy_8x8.h).
+// Per-target header: included by itx_hwy.cpp after itx_hwy_16.h (AddAbs, LanesWithin) and
+// itx_hwy_8x8.h.
+//
+// Layout: each register holds two 1-D inputs (or outputs) a, b of eight 1-D transforms; its
+// 128-bit lane 0 holds a then b of transforms 0..3, lane 1 the same of transforms 4..7. The
+// butterflies then pair registers (or their two 64-bit halves) with pmaddwd on interleaved
+// pairs and pmulhrsw, and each transpose is eight unpacks within 128-bit lanes plus the moves
+// between lanes (inserts on load, four 128-bit permutes between the passes).
+//
+// Exactness: the 1-D DCT is Idct8 of itx_hwy_1d.h, the ADST Iadst8x16 of itx_hwy_16.h, on the
+// same 16-bit values with the same rounding points (products R(a*ka + b*kb) as pmaddwd + round
+// + packssdw, R(x*cos64(16)) and the final Round2(x, 5) as pmulhrsw); only the placement of
+// values in registers differs. So inside the bounds (itx_int16_bound.h) every value equals the
+// reference's.
+
+#if defined(V3D_VP9_ITX_HWY_8X8_YMM_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef V3D_VP9_ITX_HWY_8X8_YMM_H_
+#undef V3D_VP9_ITX_HWY_8X8_YMM_H_
+#else
+#define V3D_VP9_ITX_HWY_8X8_YMM_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+
+#include <hwy/highway.h>
+
+#include "vp9/itx/itx_int16_bound.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace v3d {
+namespace vp9 {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#undef V3D_ITX_HAVE_8X8_YMM
+#if V3D_ITX_HAVE_16 && HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+#define V3D_ITX_HAVE_8X8_YMM 1
+
+// A 256-bit constant as a load from memory (see Splat32 in itx_hwy_16.h).
+template <int32_t kV>
+HWY_INLINE __m256i SplatY32() {
+  alignas(32) static int32_t kVec[8] = {kV, kV, kV, kV, kV, kV, kV, kV};
+  return _mm256_load_si256(reinterpret_cast<const __m256i *>(kVec));
+}
+// The pmaddwd constant of interleaved pairs (a, b): a*kA + b*kB.
+template <int32_t kA, int32_t kB>
+HWY_INLINE __m256i PairY() {
+  return SplatY32<static_cast<int32_t>((static_cast<uint32_t>(kB) << 16) |
+                                       (static_cast<uint32_t>(kA) & 0xFFFFu))>();
+}
+// R(a*kA0 + b*kB0) in the low half of each lane, R(a*kA1 + b*kB1) in the high half, for the
+// four interleaved pairs (a, b) of each lane of p (rnd: 8192 in every int32 lane).
+template <int32_t kA0, int32_t kB0, int32_t kA1, int32_t kB1>
+HWY_INLINE __m256i MulPairsY(__m256i p, __m256i rnd) {
+  const __m256i x = _mm256_madd_epi16(p, PairY<kA0, kB0>());
+  const __m256i y = _mm256_madd_epi16(p, PairY<kA1, kB1>());
+  return _mm256_packs_epi32(_mm256_srai_epi32(_mm256_add_epi32(x, rnd), 14),
+                            _mm256_srai_epi32(_mm256_add_epi32(y, rnd), 14));
+}
+
+// Idct8 on eight transforms: in, x = (in0, in1), (in2, in3), (in4, in5), (in6, in7); out,
+// x = (out0, out1), (out3, out2), (out4, out5), (out7, out6).
+HWY_INLINE void Idct8Y(__m256i *x) {
+  const __m256i rnd = SplatY32<8192>();
+  const __m256i p17 = _mm256_unpackhi_epi16(x[0], x[3]);  // (in1, in7) pairs
+  const __m256i p53 = _mm256_unpackhi_epi16(x[2], x[1]);  // (in5, in3)
+  const __m256i p26 = _mm256_unpacklo_epi16(x[1], x[3]);  // (in2, in6)
+  const __m256i e04 = _mm256_unpacklo_epi64(_mm256_add_epi16(x[0], x[2]),
+                                            _mm256_sub_epi16(x[0], x[2]));  // (in0+in4, in0-in4)
+  const __m256i s47 = MulPairsY<kC[28], -kC[4], kC[4], kC[28]>(p17, rnd);      // (s4, s7)
+  const __m256i s56 = MulPairsY<kC[12], -kC[20], kC[20], kC[12]>(p53, rnd);    // (s5, s6)
+  const __m256i s32 = MulPairsY<kC[8], kC[24], kC[24], -kC[8]>(p26, rnd);      // (s3, s2)
+  const __m256i h = SplatY32<static_cast<int32_t>(0x10001u * (2 * kC[16]))>();
+  const __m256i s01 = _mm256_mulhrs_epi16(e04, h);  // (s0, s1)
+  const __m256i ep = _mm256_add_epi16(s01, s32);    // (e0, e1)
+  const __m256i em = _mm256_sub_epi16(s01, s32);    // (e3, e2)
+  const __m256i a = _mm256_add_epi16(s47, s56);     // (t4, t7)
+  const __m256i dd = _mm256_sub_epi16(s47, s56);    // (t5, t6)
+  const __m256i sw = _mm256_shuffle_epi32(dd, 0x4E);  // (t6, t5)
+  // (t6 - t5, t5 + t6) -> (u5, u6)
+  const __m256i u = _mm256_mulhrs_epi16(
+      _mm256_blend_epi32(_mm256_add_epi16(dd, sw), _mm256_sub_epi16(sw, dd), 0x33), h);
+  const __m256i qa = _mm256_unpackhi_epi64(a, u);  // (t7, u6)
+  const __m256i qb = _mm256_unpacklo_epi64(a, u);  // (t4, u5)
+  x[0] = _mm256_add_epi16(ep, qa);
+  x[3] = _mm256_sub_epi16(ep, qa);
+  x[1] = _mm256_add_epi16(em, qb);
+  x[2] = _mm256_sub_epi16(em, qb);
+}
+
+// Idct8Y for inputs 4..7 zero (x[2], x[3] ignored): every product is one rounding multiply,
+// as Idct8<4> forms it (BZ in itx_hwy_1d.h), s0 = s1 = H(in0).
+HWY_INLINE void Idct8Y4(__m256i *x) {
+  alignas(32) static const int16_t kK[4][16] = {
+      // Per lane: 4 words for the first input of the register, 4 for the second.
+#define V3D_K2(a, b) a, a, a, a, b, b, b, b, a, a, a, a, b, b, b, b
+      {V3D_K2(2 * kC[16], 2 * kC[28])},   // (s0, s4) from (in0, in1)
+      {V3D_K2(2 * kC[16], 2 * kC[4])},    // (s1, s7)
+      {V3D_K2(2 * kC[8], -2 * kC[20])},   // (s3, s5) from (in2, in3)
+      {V3D_K2(2 * kC[24], 2 * kC[12])}};  // (s2, s6)
+#undef V3D_K2
+  auto k = [](int i) { return _mm256_load_si256(reinterpret_cast<const __m256i *>(kK[i])); };
+  const __m256i a = _mm256_mulhrs_epi16(x[0], k(0)), b = _mm256_mulhrs_epi16(x[0], k(1));
+  const __m256i c = _mm256_mulhrs_epi16(x[1], k(2)), d = _mm256_mulhrs_epi16(x[1], k(3));
+  const __m256i acp = _mm256_add_epi16(a, c), acm = _mm256_sub_epi16(a, c);  // (e0, t4) (e3, t5)
+  const __m256i bdp = _mm256_add_epi16(b, d), bdm = _mm256_sub_epi16(b, d);  // (e1, t7) (e2, t6)
+  const __m256i dd = _mm256_unpackhi_epi64(acm, bdm);  // (t5, t6)
+  const __m256i sw = _mm256_shuffle_epi32(dd, 0x4E);    // (t6, t5)
+  const __m256i h = SplatY32<static_cast<int32_t>(0x10001u * (2 * kC[16]))>();
+  const __m256i u = _mm256_mulhrs_epi16(
+      _mm256_blend_epi32(_mm256_add_epi16(dd, sw), _mm256_sub_epi16(sw, dd), 0x33), h);
+  const __m256i ep = _mm256_unpacklo_epi64(acp, bdp);  // (e0, e1)
+  const __m256i em = _mm256_unpacklo_epi64(acm, bdm);  // (e3, e2)
+  const __m256i t = _mm256_unpackhi_epi64(acp, bdp);   // (t4, t7)
+  const __m256i qa = _mm256_unpackhi_epi64(t, u);      // (t7, u6)
+  const __m256i qb = _mm256_unpacklo_epi64(t, u);      // (t4, u5)
+  x[0] = _mm256_add_epi16(ep, qa);
+  x[3] = _mm256_sub_epi16(ep, qa);
+  x[1] = _mm256_add_epi16(em, qb);
+  x[2] = _mm256_sub_epi16(em, qb);
+}
+
+// Iadst8x16 (itx_hwy_16.h) on eight transforms: in, x = (in1, in0), (in3, in2), (in4, in5),
+// (in6, in7); out, x = (out0, out7), (out1, out6), (out2, out5), (out3, out4). Same product
+// sums and rounding points; the negated outputs are negated after rounding, as there, or, with
+// kUnsigned, left as they are: x = (out0, -out7), (-out1, out6), (out2, -out5), (-out3, out4).
+template <bool kUnsigned = false>
+HWY_INLINE void Iadst8Y(__m256i *x) {
+  const __m256i rnd = SplatY32<8192>();
+  const __m256i p70 = _mm256_unpackhi_epi16(x[3], x[0]);  // (in7, in0) pairs
+  const __m256i p16 = _mm256_unpacklo_epi16(x[0], x[3]);  // (in1, in6)
+  const __m256i p52 = _mm256_unpackhi_epi16(x[2], x[1]);  // (in5, in2)
+  const __m256i p34 = _mm256_unpacklo_epi16(x[1], x[2]);  // (in3, in4)
+  const __m256i s0 = _mm256_madd_epi16(p70, PairY<kC[2], kC[30]>());
+  const __m256i s1 = _mm256_madd_epi16(p70, PairY<kC[30], -kC[2]>());
+  const __m256i s2 = _mm256_madd_epi16(p52, PairY<kC[10], kC[22]>());
+  const __m256i s3 = _mm256_madd_epi16(p52, PairY<kC[22], -kC[10]>());
+  const __m256i s4 = _mm256_madd_epi16(p34, PairY<kC[18], kC[14]>());
+  const __m256i s5 = _mm256_madd_epi16(p34, PairY<kC[14], -kC[18]>());
+  const __m256i s6 = _mm256_madd_epi16(p16, PairY<kC[26], kC[6]>());
+  const __m256i s7 = _mm256_madd_epi16(p16, PairY<kC[6], -kC[26]>());
+  auto r = [rnd](__m256i v) { return _mm256_srai_epi32(_mm256_add_epi32(v, rnd), 14); };
+  const __m256i a01 = _mm256_packs_epi32(r(_mm256_add_epi32(s0, s4)), r(_mm256_add_epi32(s1, s5)));
+  const __m256i a23 = _mm256_packs_epi32(r(_mm256_add_epi32(s2, s6)), r(_mm256_add_epi32(s3, s7)));
+  const __m256i a46 = _mm256_packs_epi32(r(_mm256_sub_epi32(s0, s4)), r(_mm256_sub_epi32(s2, s6)));
+  const __m256i a57 = _mm256_packs_epi32(r(_mm256_sub_epi32(s1, s5)), r(_mm256_sub_epi32(s3, s7)));
+  const __m256i p45 = _mm256_unpacklo_epi16(a46, a57);  // (a4, a5) pairs
+  const __m256i p67 = _mm256_unpackhi_epi16(a46, a57);  // (a6, a7)
+  const __m256i t4 = _mm256_madd_epi16(p45, PairY<kC[8], kC[24]>());
+  const __m256i t5 = _mm256_madd_epi16(p45, PairY<kC[24], -kC[8]>());
+  const __m256i t6 = _mm256_madd_epi16(p67, PairY<-kC[24], kC[8]>());
+  const __m256i t7 = _mm256_madd_epi16(p67, PairY<kC[8], kC[24]>());
+  const __m256i b01 = _mm256_add_epi16(a01, a23);  // (b0, b1)
+  const __m256i b23 = _mm256_sub_epi16(a01, a23);  // (b2, b3)
+  const __m256i b45 = _mm256_packs_epi32(r(_mm256_add_epi32(t4, t6)), r(_mm256_add_epi32(t5, t7)));
+  const __m256i b67 = _mm256_packs_epi32(r(_mm256_sub_epi32(t4, t6)), r(_mm256_sub_epi32(t5, t7)));
+  const __m256i h = SplatY32<static_cast<int32_t>(0x10001u * (2 * kC[16]))>();
+  // (H(b + b'), H(b - b')) of the halves (b, b') of v.
+  auto hsd = [h](__m256i v) {
+    const __m256i sw = _mm256_shuffle_epi32(v, 0x4E);
+    return _mm256_mulhrs_epi16(
+        _mm256_unpacklo_epi64(_mm256_add_epi16(v, sw), _mm256_sub_epi16(v, sw)), h);
+  };
+  if constexpr (kUnsigned) {
+    x[0] = b01;
+    x[1] = b45;
+    x[2] = hsd(b67);
+    x[3] = hsd(b23);
+    return;
+  }
+  // psignw by +-1 words: the high half of each lane negated (kNegHi), or the low half.
+  alignas(32) static const int16_t kNegHi[16] = {1, 1, 1, 1, -1, -1, -1, -1,
+                                                 1, 1, 1, 1, -1, -1, -1, -1};
+  alignas(32) static const int16_t kNegLo[16] = {-1, -1, -1, -1, 1, 1, 1, 1,
+                                                 -1, -1, -1, -1, 1, 1, 1, 1};
+  const __m256i sign_hi = _mm256_load_si256(reinterpret_cast<const __m256i *>(kNegHi));
+  const __m256i sign_lo = _mm256_load_si256(reinterpret_cast<const __m256i *>(kNegLo));
+  x[0] = _mm256_sign_epi16(b01, sign_hi);       // (out0, out7)
+  x[1] = _mm256_sign_epi16(b45, sign_lo);       // (out1, out6)
+  x[2] = _mm256_sign_epi16(hsd(b67), sign_hi);  // (out2, out5)
+  x[3] = _mm256_sign_epi16(hsd(b23), sign_lo);  // (out3, out4)
+}
+
+// True iff, for each of the eight transforms, the saturating sum of the |inputs| held in x
+// (layout above) is at most kB: the per-pass L1 check of itx_hwy_8x8.h on this layout.
+template <int kB>
+HWY_INLINE bool PassWithin(const __m256i *x) {
+  const hn::Full256<int16_t> d;
+  const hn::RebindToUnsigned<decltype(d)> du;
+  const hn::Vec256<int16_t> v[4] = {{x[0]}, {x[1]}, {x[2]}, {x[3]}};
+  const auto s = AddAbs<3>(d, v + 1, hn::BitCast(du, hn::Abs(v[0])));  // even | odd inputs
+  const hn::Vec256<uint16_t> t{_mm256_shuffle_epi32(s.raw, 0x4E)};
+  return LanesWithin<kB>(du, hn::SaturatedAdd(s, t));
+}
+
+// Rows i, i' of the 8-pixel rows p0, p1 as words in the layout (row i, row i').
+HWY_INLINE __m256i LoadPixY(const uint8_t *p0, const uint8_t *p1) {
+  const __m128i a = _mm_loadl_epi64(reinterpret_cast<const __m128i *>(p0));
+  const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i *>(p1));
+  return _mm256_cvtepu8_epi16(_mm_unpacklo_epi32(a, b));
+}
+// Adds x = (row r0, row r1) and y = (row r2, row r3) to their pixel rows, saturating.
+HWY_INLINE void AddRowsY(uint8_t *r0, uint8_t *r1, uint8_t *r2, uint8_t *r3, __m256i x,
+                         __m256i y) {
+  const __m256i p = _mm256_packus_epi16(_mm256_add_epi16(x, LoadPixY(r0, r1)),
+                                        _mm256_add_epi16(y, LoadPixY(r2, r3)));
+  const __m128i lo = _mm256_castsi256_si128(p), hi = _mm256_extracti128_si256(p, 1);
+  const __m128i a = _mm_unpacklo_epi32(lo, hi), b = _mm_unpackhi_epi32(lo, hi);
+  _mm_storel_epi64(reinterpret_cast<__m128i *>(r0), a);
+  _mm_storeh_pd(reinterpret_cast<double *>(r1), _mm_castsi128_pd(a));
+  _mm_storel_epi64(reinterpret_cast<__m128i *>(r2), b);
+  _mm_storeh_pd(reinterpret_cast<double *>(r3), _mm_castsi128_pd(b));
+}
+
+// One 1-D pass (kAdst: Iadst8Y, else Idct8Y) from x = (in0, in1), (in2, in3), (in4, in5),
+// (in6, in7), and its outputs regrouped as (out0, out2), (out1, out3), (out4, out6),
+// (out5, out7) for the transpose.
+// kUnsigned: the ADST's negated outputs left for the caller to negate (Iadst8Y).
+template <bool kAdst, bool kUnsigned = false>
+HWY_INLINE void Pass8Y(__m256i *x) {
+  if constexpr (kAdst) {
+    x[0] = _mm256_shuffle_epi32(x[0], 0x4E);  // (in1, in0)
+    x[1] = _mm256_shuffle_epi32(x[1], 0x4E);  // (in3, in2)
+    Iadst8Y<kUnsigned>(x);  // (0, 7), (1, 6), (2, 5), (3, 4)
+  } else {
+    Idct8Y(x);  // (0, 1), (3, 2), (4, 5), (7, 6)
+  }
+}
+template <bool kAdst>
+HWY_INLINE void EvenOddY(__m256i *x) {
+  __m256i o[4];
+  if constexpr (kAdst) {
+    o[0] = _mm256_unpacklo_epi64(x[0], x[2]);
+    o[1] = _mm256_unpacklo_epi64(x[1], x[3]);
+    o[2] = _mm256_unpackhi_epi64(x[3], x[1]);
+    o[3] = _mm256_unpackhi_epi64(x[2], x[0]);
+  } else {
+    o[0] = _mm256_blend_epi32(x[0], x[1], 0xCC);
+    o[1] = _mm256_alignr_epi8(x[1], x[0], 8);
+    o[2] = _mm256_blend_epi32(x[2], x[3], 0xCC);
+    o[3] = _mm256_alignr_epi8(x[3], x[2], 8);
+  }
+  for (int i = 0; i < 4; i++) x[i] = o[i];
+}
+
+// The 8x8 block (row transform kRowAdst, column kColAdst) in four registers, Round2 by 5,
+// added to dst with unsigned saturation. kCheck false: the caller has checked the 2-D bound;
+// returns true. kCheck true: the per-pass checks of Add8x8PerPass (itx_hwy_8x8.h) with the
+// same outcomes: false, having written nothing, when the coefficients fail the row bound;
+// col32(v) (v[i] = row i of the intermediate, eight int16 lanes) when the row results fail
+// the column bound.
+template <bool kRowAdst, bool kColAdst, bool kCheck, class Col32>
+HWY_NOINLINE bool Add8x8Y(uint8_t *dst, ptrdiff_t stride, const int16_t *c, Col32 col32) {
+  constexpr int kRowBound = kInt16BoundL1[1][kRowAdst ? 1 : 0];
+  constexpr int kColBound = kInt16BoundL1[1][kColAdst ? 1 : 0];
+  static_assert(kRowBound > 0 && kColBound > 0, "8-point per-pass bounds");
+  auto row = [c](int i) { return _mm_loadu_si128(reinterpret_cast<const __m128i *>(c + 8 * i)); };
+  __m256i x[4];
+  {
+    // Registers (row i | row i + 4), then 4x8 transposes within the lanes.
+    const __m256i r0 = _mm256_inserti128_si256(_mm256_castsi128_si256(row(0)), row(4), 1);
+    const __m256i r1 = _mm256_inserti128_si256(_mm256_castsi128_si256(row(1)), row(5), 1);
+    const __m256i r2 = _mm256_inserti128_si256(_mm256_castsi128_si256(row(2)), row(6), 1);
+    const __m256i r3 = _mm256_inserti128_si256(_mm256_castsi128_si256(row(3)), row(7), 1);
+    const __m256i al = _mm256_unpacklo_epi16(r0, r1), ah = _mm256_unpackhi_epi16(r0, r1);
+    const __m256i bl = _mm256_unpacklo_epi16(r2, r3), bh = _mm256_unpackhi_epi16(r2, r3);
+    x[0] = _mm256_unpacklo_epi32(al, bl);  // (coefficient column 0, column 1)
+    x[1] = _mm256_unpackhi_epi32(al, bl);
+    x[2] = _mm256_unpacklo_epi32(ah, bh);
+    x[3] = _mm256_unpackhi_epi32(ah, bh);
+  }
+  if constexpr (kCheck) {
+    if (!PassWithin<kRowBound>(x)) return false;
+  }
+  Pass8Y<kRowAdst>(x);
+  EvenOddY<kRowAdst>(x);  // (c0, c2), (c1, c3), (c4, c6), (c5, c7): intermediate columns
+  {
+    const __m256i t0 = _mm256_permute2x128_si256(x[0], x[2], 0x20);  // rows 0..3
+    const __m256i t1 = _mm256_permute2x128_si256(x[1], x[3], 0x20);
+    const __m256i t2 = _mm256_permute2x128_si256(x[0], x[2], 0x31);  // rows 4..7
+    const __m256i t3 = _mm256_permute2x128_si256(x[1], x[3], 0x31);
+    const __m256i al = _mm256_unpacklo_epi16(t0, t1), ah = _mm256_unpackhi_epi16(t0, t1);
+    const __m256i bl = _mm256_unpacklo_epi16(t2, t3), bh = _mm256_unpackhi_epi16(t2, t3);
+    x[0] = _mm256_unpacklo_epi32(al, ah);  // (row 0, row 1)
+    x[1] = _mm256_unpackhi_epi32(al, ah);
+    x[2] = _mm256_unpacklo_epi32(bl, bh);
+    x[3] = _mm256_unpackhi_epi32(bl, bh);
+  }
+  if constexpr (kCheck) {
+    if (!PassWithin<kColBound>(x)) {
+      HWY_ALIGN int16_t rows[64];
+      for (int i = 0; i < 4; i++) {
+        _mm256_store_si256(reinterpret_cast<__m256i *>(rows + 16 * i),
+                           _mm256_permute4x64_epi64(x[i], 0xD8));
+      }
+      hn::Vec128<int16_t> v[8];
+      for (int i = 0; i < 8; i++) v[i] = hn::Load(hn::Full128<int16_t>(), rows + 8 * i);
+      col32(v);
+      return true;
+    }
+  } else {
+    (void)col32;
+  }
+  Pass8Y<kColAdst, true>(x);
+  // Round2(x, 5) as one rounding multiply by 2^10: exactly (x + 16) >> 5 for every int16 x;
+  // by -2^10, Round2(-x, 5) (exact in int32), which negates the ADST's negated outputs.
+  if constexpr (kColAdst) {
+    alignas(32) static const int16_t kPosNeg[16] = {1024, 1024, 1024, 1024, -1024, -1024,
+                                                    -1024, -1024, 1024, 1024, 1024, 1024,
+                                                    -1024, -1024, -1024, -1024};
+    alignas(32) static const int16_t kNegPos[16] = {-1024, -1024, -1024, -1024, 1024, 1024,
+                                                    1024, 1024, -1024, -1024, -1024, -1024,
+                                                    1024, 1024, 1024, 1024};
+    const __m256i pn = _mm256_load_si256(reinterpret_cast<const __m256i *>(kPosNeg));
+    const __m256i np = _mm256_load_si256(reinterpret_cast<const __m256i *>(kNegPos));
+    x[0] = _mm256_mulhrs_epi16(x[0], pn);  // (out0, -out7)
+    x[1] = _mm256_mulhrs_epi16(x[1], np);  // (-out1, out6)
+    x[2] = _mm256_mulhrs_epi16(x[2], pn);  // (out2, -out5)
+    x[3] = _mm256_mulhrs_epi16(x[3], np);  // (-out3, out4)
+  } else {
+    const __m256i rnd = SplatY32<0x04000400>();
+    for (int i = 0; i < 4; i++) x[i] = _mm256_mulhrs_epi16(x[i], rnd);
+  }
+  auto at = [dst, stride](int i) { return dst + static_cast<ptrdiff_t>(i) * stride; };
+  if constexpr (kColAdst) {  // rows (0, 7), (1, 6), (2, 5), (3, 4)
+    AddRowsY(at(0), at(7), at(1), at(6), x[0], x[1]);
+    AddRowsY(at(2), at(5), at(3), at(4), x[2], x[3]);
+  } else {  // rows (0, 1), (3, 2), (4, 5), (7, 6)
+    AddRowsY(at(0), at(1), at(3), at(2), x[0], x[1]);
+    AddRowsY(at(4), at(5), at(7), at(6), x[2], x[3]);
+  }
+  return true;
+}
+
+// AddCorner8x8<4> (itx_hwy_16.h) in the layout above: the 8x8 DCT_DCT block whose non-zero
+// coefficients lie in the top-left 4x4 square, within its corner bound (Corner8x8 returned 4).
+// The row pass runs on rows 0..3 (lane 1, rows 4..7, stays zero), the column pass on four
+// non-zero inputs per column.
+HWY_NOINLINE void AddCorner8x8Y(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
+  auto row = [c](int i) { return _mm_loadl_epi64(reinterpret_cast<const __m128i *>(c + 8 * i)); };
+  const __m128i al = _mm_unpacklo_epi16(row(0), row(1)), bl = _mm_unpacklo_epi16(row(2), row(3));
+  __m256i x[4];
+  x[0] = _mm256_zextsi128_si256(_mm_unpacklo_epi32(al, bl));  // (column 0, column 1)
+  x[1] = _mm256_zextsi128_si256(_mm_unpackhi_epi32(al, bl));  // (column 2, column 3)
+  Idct8Y4(x);
+  EvenOddY<false>(x);  // (c0, c2), (c1, c3), (c4, c6), (c5, c7) of rows 0..3
+  {
+    const __m256i t0 = _mm256_permute2x128_si256(x[0], x[2], 0x20);
+    const __m256i t1 = _mm256_permute2x128_si256(x[1], x[3], 0x20);
+    const __m256i lo = _mm256_unpacklo_epi16(t0, t1), hi = _mm256_unpackhi_epi16(t0, t1);
+    x[0] = _mm256_unpacklo_epi32(lo, hi);  // (row 0, row 1)
+    x[1] = _mm256_unpackhi_epi32(lo, hi);  // (row 2, row 3)
+  }
+  Idct8Y4(x);
+  const __m256i rnd = SplatY32<0x04000400>();
+  for (int i = 0; i < 4; i++) x[i] = _mm256_mulhrs_epi16(x[i], rnd);
+  auto at = [dst, stride](int i) { return dst + static_cast<ptrdiff_t>(i) * stride; };
+  AddRowsY(at(0), at(1), at(3), at(2), x[0], x[1]);
+  AddRowsY(at(4), at(5), at(7), at(6), x[2], x[3]);
+}
+
+#else
+#define V3D_ITX_HAVE_8X8_YMM 0
+#endif
+
+}  // namespace HWY_NAMESPACE
+}  // namespace vp9
+}  // namespace v3d
+HWY_AFTER_NAMESPACE();
+
+#endif  // V3D_VP9_ITX_HWY_8X8_YMM_H_
