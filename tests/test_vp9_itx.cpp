@@ -326,24 +326,6 @@ int row_pass_max(const TxPair &p, const int16_t *coeffs) {
   return m;
 }
 
-// Largest sum of |row results| of a column of the reference's 8x8, 16x16 or 32x32 row pass
-// (the column pass's per-pass check).
-int column_sum_max(const TxPair &p, const int16_t *coeffs) {
-  namespace ref = v3d::vp9::ref;
-  const int n = tx_n(p.tx_size);
-  const bool row_adst = p.tx_type == 2 || p.tx_type == 3;
-  int32_t in[32], out[32];
-  int sum[32] = {};
-  for (int i = 0; i < n; i++) {
-    for (int j = 0; j < n; j++) in[j] = coeffs[i * n + j];
-    if (n == 8) row_adst ? ref::iadst8(in, out) : ref::idct8(in, out);
-    else if (n == 16) row_adst ? ref::iadst16(in, out) : ref::idct16(in, out);
-    else ref::idct32(in, out);
-    for (int j = 0; j < n; j++) sum[j] += std::abs(out[j]);
-  }
-  return *std::max_element(sum, sum + n);
-}
-
 // 8x8 and 16x16, around the column pass's per-pass bound C (kInt16BoundL1 of the column
 // transform) with every row inside the row pass's bound R: a random square corner of
 // coefficients +-v (random signs), each row summing to at most R, v chosen by bisection so that
@@ -467,14 +449,8 @@ int make_pass32_coeffs(Rng &rng, const TxPair &p, int16_t *coeffs) {
       max_with(rng.range(0, 1) ? hi : lo);
     }
   }
-  int eob = 0, extent = 1, rmax = 0, rsum[n] = {};
-  for (int k = 0; k < n * n; k++)
-    if (coeffs[k]) {
-      eob = k + 1;  // a raster eob: only a hint
-      extent = std::max(extent, std::max(k / n, k % n) + 1);
-      rsum[k / n] += std::abs(static_cast<int>(coeffs[k]));
-    }
-  for (int r : rsum) rmax = std::max(rmax, r);
+  const BlockShape b = block_shape(coeffs, n);
+  const int eob = b.eob, extent = b.extent, rmax = b.rmax;
   // The side of each check the block is on, by the square it really occupies (as the path sees
   // it).
   const int sq = extent <= 8 ? 0 : extent <= 16 ? 1 : 2;

@@ -18,27 +18,6 @@ namespace vp9sat {
 
 using namespace v3dtest::vp9;
 
-namespace {
-
-// Largest sum of |row results| of a column of the reference's 16x16 or 32x32 row pass (the
-// column pass's per-pass check).
-int column_sum_max(const TxPair &p, const int16_t *coeffs) {
-  namespace ref = v3d::vp9::ref;
-  const int n = tx_n(p.tx_size);
-  const bool row_adst = p.tx_type == 2 || p.tx_type == 3;
-  int32_t in[32], out[32];
-  int sum[32] = {};
-  for (int i = 0; i < n; i++) {
-    for (int j = 0; j < n; j++) in[j] = coeffs[i * n + j];
-    if (n == 16) row_adst ? ref::iadst16(in, out) : ref::idct16(in, out);
-    else ref::idct32(in, out);
-    for (int j = 0; j < n; j++) sum[j] += std::abs(out[j]);
-  }
-  return *std::max_element(sum, sum + n);
-}
-
-}  // namespace
-
 // Saturate-and-detect column passes (itx_hwy_sat.h): blocks whose rows pass the row check and
 // whose row results fail the per-pass L1 column check take the column pass in int16 with
 // saturating operations and accept it iff no tracked value is 32767 or -32768.
@@ -208,14 +187,8 @@ int make_sat_coeffs(Rng &rng, const TxPair &p, int it, int16_t *coeffs) {
       column_extremes(p, coeffs, &hi, &lo);
     }
   }
-  int eob = 0, extent = 1, rmax = 0, rsum[32] = {};
-  for (int k = 0; k < n * n; k++)
-    if (coeffs[k]) {
-      eob = k + 1;  // a raster eob: only a hint
-      extent = std::max(extent, std::max(k / n, k % n) + 1);
-      rsum[k / n] += std::abs(static_cast<int>(coeffs[k]));
-    }
-  for (int r : rsum) rmax = std::max(rmax, r);
+  const BlockShape shape = block_shape(coeffs, n);
+  const int eob = shape.eob, extent = shape.extent, rmax = shape.rmax;
   const bool col_dct = p.tx_type == 0 || p.tx_type == 2;  // ADST columns: no such pass
   if (col_dct && extent > 1 && rmax <= rb && column_sum_max(p, coeffs) > cb) {
     const int cls = hi > 32767 || lo < -32768 ? 1 : hi == 32767 || lo == -32768 ? 2 : 0;

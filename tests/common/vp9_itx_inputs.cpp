@@ -382,5 +382,34 @@ uint64_t golden_hash(AddFn fn, int tx_size, int tx_type, uint64_t seed, int case
   return h;
 }
 
+BlockShape block_shape(const int16_t *coeffs, int n) {
+  BlockShape b{0, 1, 0};
+  int rsum[32] = {};
+  for (int k = 0; k < n * n; k++) {
+    if (!coeffs[k]) continue;
+    b.eob = k + 1;
+    b.extent = std::max(b.extent, std::max(k / n, k % n) + 1);
+    rsum[k / n] += std::abs(static_cast<int>(coeffs[k]));
+  }
+  for (int i = 0; i < n; i++) b.rmax = std::max(b.rmax, rsum[i]);
+  return b;
+}
+
+int column_sum_max(const TxPair &p, const int16_t *coeffs) {
+  namespace ref = v3d::vp9::ref;
+  const int n = tx_n(p.tx_size);
+  const bool row_adst = p.tx_type == 2 || p.tx_type == 3;
+  int32_t in[32], out[32];
+  int sum[32] = {};
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++) in[j] = coeffs[i * n + j];
+    if (n == 8) row_adst ? ref::iadst8(in, out) : ref::idct8(in, out);
+    else if (n == 16) row_adst ? ref::iadst16(in, out) : ref::idct16(in, out);
+    else ref::idct32(in, out);
+    for (int j = 0; j < n; j++) sum[j] += std::abs(out[j]);
+  }
+  return *std::max_element(sum, sum + n);
+}
+
 }  // namespace vp9
 }  // namespace v3dtest

@@ -46,6 +46,18 @@ const uint16_t *diag_scan(int tx_size);
 // 1 + scan position (diag_scan) of the last non-zero coefficient; 0 if all are zero.
 int eob_of(const int16_t *coeffs, int tx_size);
 
+// Where an n x n block's non-zero coefficients lie: eob = 1 + the last one's raster index (only
+// a hint to the kernels), extent = the side of the top-left square holding them all (at least
+// 1), rmax = the largest sum of |coefficients| of a row.
+struct BlockShape {
+  int eob, extent, rmax;
+};
+BlockShape block_shape(const int16_t *coeffs, int n);
+
+// Largest sum of |row results| over the columns of the reference's row pass of an 8x8, 16x16
+// or 32x32 block (the column pass's per-pass L1 check).
+int column_sum_max(const TxPair &p, const int16_t *coeffs);
+
 // Residual patterns (values in [-255, 255]).
 enum Pattern {
   kPatRandom,    // uniform in [-255, 255]

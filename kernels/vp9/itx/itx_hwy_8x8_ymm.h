@@ -64,6 +64,23 @@ HWY_INLINE __m256i MulPairsY(__m256i p, __m256i rnd) {
                             _mm256_srai_epi32(_mm256_add_epi32(y, rnd), 14));
 }
 
+// The 8-point DCT's last stages on eight transforms, from ep = (e0, e1), em = (e3, e2),
+// t = (t4, t7) and dd = (t5, t6): u5, u6 = R((t6 -/+ t5) * cos64(16)), then
+// x = (out0, out1), (out3, out2), (out4, out5), (out7, out6).
+HWY_INLINE void Idct8YLast(__m256i ep, __m256i em, __m256i t, __m256i dd, __m256i *x) {
+  const __m256i h = SplatY32<static_cast<int32_t>(0x10001u * (2 * kC[16]))>();
+  const __m256i sw = _mm256_shuffle_epi32(dd, 0x4E);  // (t6, t5)
+  // (t6 - t5, t5 + t6) -> (u5, u6)
+  const __m256i u = _mm256_mulhrs_epi16(
+      _mm256_blend_epi32(_mm256_add_epi16(dd, sw), _mm256_sub_epi16(sw, dd), 0x33), h);
+  const __m256i qa = _mm256_unpackhi_epi64(t, u);  // (t7, u6)
+  const __m256i qb = _mm256_unpacklo_epi64(t, u);  // (t4, u5)
+  x[0] = _mm256_add_epi16(ep, qa);
+  x[3] = _mm256_sub_epi16(ep, qa);
+  x[1] = _mm256_add_epi16(em, qb);
+  x[2] = _mm256_sub_epi16(em, qb);
+}
+
 // Idct8 on eight transforms: in, x = (in0, in1), (in2, in3), (in4, in5), (in6, in7); out,
 // x = (out0, out1), (out3, out2), (out4, out5), (out7, out6).
 HWY_INLINE void Idct8Y(__m256i *x) {
@@ -80,18 +97,9 @@ HWY_INLINE void Idct8Y(__m256i *x) {
   const __m256i s01 = _mm256_mulhrs_epi16(e04, h);  // (s0, s1)
   const __m256i ep = _mm256_add_epi16(s01, s32);    // (e0, e1)
   const __m256i em = _mm256_sub_epi16(s01, s32);    // (e3, e2)
-  const __m256i a = _mm256_add_epi16(s47, s56);     // (t4, t7)
-  const __m256i dd = _mm256_sub_epi16(s47, s56);    // (t5, t6)
-  const __m256i sw = _mm256_shuffle_epi32(dd, 0x4E);  // (t6, t5)
-  // (t6 - t5, t5 + t6) -> (u5, u6)
-  const __m256i u = _mm256_mulhrs_epi16(
-      _mm256_blend_epi32(_mm256_add_epi16(dd, sw), _mm256_sub_epi16(sw, dd), 0x33), h);
-  const __m256i qa = _mm256_unpackhi_epi64(a, u);  // (t7, u6)
-  const __m256i qb = _mm256_unpacklo_epi64(a, u);  // (t4, u5)
-  x[0] = _mm256_add_epi16(ep, qa);
-  x[3] = _mm256_sub_epi16(ep, qa);
-  x[1] = _mm256_add_epi16(em, qb);
-  x[2] = _mm256_sub_epi16(em, qb);
+  const __m256i t = _mm256_add_epi16(s47, s56);   // (t4, t7)
+  const __m256i dd = _mm256_sub_epi16(s47, s56);  // (t5, t6)
+  Idct8YLast(ep, em, t, dd, x);
 }
 
 // Idct8Y for inputs 4..7 zero (x[2], x[3] ignored): every product is one rounding multiply,
@@ -110,20 +118,8 @@ HWY_INLINE void Idct8Y4(__m256i *x) {
   const __m256i c = _mm256_mulhrs_epi16(x[1], k(2)), d = _mm256_mulhrs_epi16(x[1], k(3));
   const __m256i acp = _mm256_add_epi16(a, c), acm = _mm256_sub_epi16(a, c);  // (e0, t4) (e3, t5)
   const __m256i bdp = _mm256_add_epi16(b, d), bdm = _mm256_sub_epi16(b, d);  // (e1, t7) (e2, t6)
-  const __m256i dd = _mm256_unpackhi_epi64(acm, bdm);  // (t5, t6)
-  const __m256i sw = _mm256_shuffle_epi32(dd, 0x4E);    // (t6, t5)
-  const __m256i h = SplatY32<static_cast<int32_t>(0x10001u * (2 * kC[16]))>();
-  const __m256i u = _mm256_mulhrs_epi16(
-      _mm256_blend_epi32(_mm256_add_epi16(dd, sw), _mm256_sub_epi16(sw, dd), 0x33), h);
-  const __m256i ep = _mm256_unpacklo_epi64(acp, bdp);  // (e0, e1)
-  const __m256i em = _mm256_unpacklo_epi64(acm, bdm);  // (e3, e2)
-  const __m256i t = _mm256_unpackhi_epi64(acp, bdp);   // (t4, t7)
-  const __m256i qa = _mm256_unpackhi_epi64(t, u);      // (t7, u6)
-  const __m256i qb = _mm256_unpacklo_epi64(t, u);      // (t4, u5)
-  x[0] = _mm256_add_epi16(ep, qa);
-  x[3] = _mm256_sub_epi16(ep, qa);
-  x[1] = _mm256_add_epi16(em, qb);
-  x[2] = _mm256_sub_epi16(em, qb);
+  Idct8YLast(_mm256_unpacklo_epi64(acp, bdp), _mm256_unpacklo_epi64(acm, bdm),
+             _mm256_unpackhi_epi64(acp, bdp), _mm256_unpackhi_epi64(acm, bdm), x);
 }
 
 // Iadst8x16 (itx_hwy_16.h) on eight transforms: in, x = (in1, in0), (in3, in2), (in4, in5),
