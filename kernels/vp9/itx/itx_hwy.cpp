@@ -10,7 +10,7 @@
 // itx_hwy_16x16.h, itx_hwy_16x16_zmm.h (AVX-512) and itx_hwy_32.h (8x8 and 16x16, and 32x32
 // DCT_DCT, in 16-bit lanes behind per-pass bounds), itx_hwy_sat.h (saturate-and-detect column
 // passes); itx_neon_4x4.h and itx_neon_dc.h (aarch64 NEON only: the 4x4 slots, and DC-only
-// DCT_DCT blocks of every size).
+// DCT_DCT blocks of every size); itx_hwy_dc.h (DC-only blocks on every target).
 //
 // 16-bit path (itx_hwy_16.h, itx_hwy_8x8.h, itx_hwy_16x16.h, itx_hwy_32.h): 4x4 blocks whose
 // coefficients are all within the proven bounds of itx_int16_bound.h run in int16 lanes, as
@@ -64,6 +64,7 @@
 #include "vp9/itx/itx_hwy_16x16_zmm.h"
 #include "vp9/itx/itx_hwy_32.h"
 #include "vp9/itx/itx_neon_dc.h"
+#include "vp9/itx/itx_hwy_dc.h"
 #include "vp9/itx/itx_neon_4x4.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -405,62 +406,6 @@ HWY_NOINLINE void Add2D(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, b
     }
     Columns<kN, Col, kNzR>(d, dst, stride, FromBuffer<kN, D>{tmp}, try16);
   }
-}
-
-// DCT_DCT with only the DC coefficient: every pixel gets the same value.
-template <size_t kN>
-HWY_NOINLINE void AddDc(uint8_t *dst, ptrdiff_t stride, int16_t dc) {
-#if V3D_ITX_NEON_DC
-  return neondc::AddDc<kN>(dst, stride, dc);  // itx_neon_dc.h
-#endif
-  constexpr int kShift = kN == 4 ? 4 : kN == 8 ? 5 : 6;
-  // Two 1-D passes of R(x * cospi_16_64); no int32 overflow is possible for int16 dc.
-  int32_t v = (dc * kC[16] + 8192) >> 14;
-  v = (v * kC[16] + 8192) >> 14;
-  v = (v + (1 << (kShift - 1))) >> kShift;
-  v = v < -255 ? -255 : v > 255 ? 255 : v;
-  const hn::CappedTag<uint8_t, kN> d8;
-  constexpr size_t L = hn::MaxLanes(hn::CappedTag<uint8_t, kN>());
-  const auto add = hn::Set(d8, static_cast<uint8_t>(v > 0 ? v : 0));
-  const auto sub = hn::Set(d8, static_cast<uint8_t>(v < 0 ? -v : 0));
-  V3D_UNROLL
-  for (size_t i = 0; i < kN; i++) {
-    V3D_UNROLL
-    for (size_t c = 0; c < kN; c += L) {
-      uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride + c;
-      hn::StoreU(hn::SaturatedSub(hn::SaturatedAdd(hn::LoadU(d8, p), add), sub), d8, p);
-    }
-  }
-}
-
-// True iff coefficients 1..n*n-1 are all zero: the OR of every coefficient with lane 0 of the
-// first vector cleared, in the widest int16 vectors (no classes, no masks per row), with four
-// independent accumulators so that the loads, not the ORs, set the pace.
-template <size_t kN>
-HWY_INLINE bool OnlyDc(const int16_t *c) {
-#if V3D_ITX_NEON_DC
-  return neondc::OnlyDc<kN>(c);  // itx_neon_dc.h
-#endif
-  const hn::CappedTag<int16_t, kN * kN> d;
-  using V16 = hn::Vec<decltype(d)>;
-  constexpr size_t W = hn::MaxLanes(d);
-  constexpr size_t kLoads = kN * kN / W;
-  V16 a0 = hn::IfThenZeroElse(hn::FirstN(d, 1), hn::LoadU(d, c));
-  if constexpr (kLoads < 4) {
-    V3D_UNROLL
-    for (size_t i = 1; i < kLoads; i++) a0 = hn::Or(a0, hn::LoadU(d, c + i * W));
-  } else {
-    V16 a1 = hn::LoadU(d, c + W), a2 = hn::LoadU(d, c + 2 * W), a3 = hn::LoadU(d, c + 3 * W);
-    V3D_NO_UNROLL
-    for (size_t i = 4; i < kLoads; i += 4) {
-      a0 = hn::Or(a0, hn::LoadU(d, c + i * W));
-      a1 = hn::Or(a1, hn::LoadU(d, c + (i + 1) * W));
-      a2 = hn::Or(a2, hn::LoadU(d, c + (i + 2) * W));
-      a3 = hn::Or(a3, hn::LoadU(d, c + (i + 3) * W));
-    }
-    a0 = hn::Or(hn::Or(a0, a1), hn::Or(a2, a3));
-  }
-  return hn::AllTrue(d, hn::Eq(a0, hn::Zero(d)));
 }
 
 #if V3D_ITX_HAVE_16

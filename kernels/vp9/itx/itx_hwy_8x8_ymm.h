@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include <hwy/highway.h>
 
@@ -195,6 +196,12 @@ HWY_INLINE bool PassWithin(const __m256i *x) {
   return LanesWithin<kB>(du, hn::SaturatedAdd(s, t));
 }
 
+// The high 8 bytes of v to p, which has no alignment (pextrq to memory).
+HWY_INLINE void StoreHigh8(uint8_t *p, __m128i v) {
+  const int64_t hi = _mm_extract_epi64(v, 1);
+  std::memcpy(p, &hi, sizeof(hi));
+}
+
 // Rows i, i' of the 8-pixel rows p0, p1 as words in the layout (row i, row i').
 HWY_INLINE __m256i LoadPixY(const uint8_t *p0, const uint8_t *p1) {
   const __m128i a = _mm_loadl_epi64(reinterpret_cast<const __m128i *>(p0));
@@ -209,9 +216,9 @@ HWY_INLINE void AddRowsY(uint8_t *r0, uint8_t *r1, uint8_t *r2, uint8_t *r3, __m
   const __m128i lo = _mm256_castsi256_si128(p), hi = _mm256_extracti128_si256(p, 1);
   const __m128i a = _mm_unpacklo_epi32(lo, hi), b = _mm_unpackhi_epi32(lo, hi);
   _mm_storel_epi64(reinterpret_cast<__m128i *>(r0), a);
-  _mm_storeh_pd(reinterpret_cast<double *>(r1), _mm_castsi128_pd(a));
+  StoreHigh8(r1, a);
   _mm_storel_epi64(reinterpret_cast<__m128i *>(r2), b);
-  _mm_storeh_pd(reinterpret_cast<double *>(r3), _mm_castsi128_pd(b));
+  StoreHigh8(r3, b);
 }
 
 // One 1-D pass (kAdst: Iadst8Y, else Idct8Y) from x = (in0, in1), (in2, in3), (in4, in5),
