@@ -73,12 +73,22 @@ constexpr int32_t Pair(int32_t k_lo, int32_t k_hi) {
                               (static_cast<uint32_t>(k_lo) & 0xFFFFu));
 }
 
-// The operations of the packed 16-point DCT. T marks the values that SatOps (below) tracks;
-// here it does nothing.
-struct PackedOps {
+// The operations of the packed 16-point DCT. kSat: additions, subtractions and the rotations'
+// narrowing saturate instead of wrapping (SatOps, below). T marks the values that SatOps
+// tracks; here it does nothing.
+template <bool kSat>
+struct PackedOpsT {
   HWY_INLINE Z T(Z x) const { return x; }
-  HWY_INLINE Z Add(Z a, Z b) const { return _mm512_add_epi16(a, b); }
-  HWY_INLINE Z Sub(Z a, Z b) const { return _mm512_sub_epi16(a, b); }
+  HWY_INLINE Z Add(Z a, Z b) const {
+    return kSat ? _mm512_adds_epi16(a, b) : _mm512_add_epi16(a, b);
+  }
+  HWY_INLINE Z Sub(Z a, Z b) const {
+    return kSat ? _mm512_subs_epi16(a, b) : _mm512_sub_epi16(a, b);
+  }
+  // a - b in the words of mask k, src's elsewhere.
+  HWY_INLINE Z MaskSub(Z src, __mmask32 k, Z a, Z b) const {
+    return kSat ? _mm512_mask_subs_epi16(src, k, a, b) : _mm512_mask_sub_epi16(src, k, a, b);
+  }
   // [x | y] -> [y | x]
   HWY_INLINE Z Swap(Z x) const { return _mm512_rol_epi32(x, 16); }
   // [A of a | B of b]
@@ -89,17 +99,17 @@ struct PackedOps {
   // [x | y] -> [x + y | x - y]
   HWY_INLINE Z SumDiff(Z p) const {
     const Z s = Swap(p);
-    return _mm512_mask_sub_epi16(_mm512_add_epi16(p, s), kB16, s, p);
+    return MaskSub(Add(p, s), kB16, s, p);
   }
   // [x | y] -> [x - y | x + y]
   HWY_INLINE Z DiffSum(Z p) const {
     const Z s = Swap(p);
-    return _mm512_mask_sub_epi16(_mm512_add_epi16(p, s), ~kB16, p, s);
+    return MaskSub(Add(p, s), ~kB16, p, s);
   }
   // [x | y] -> [y - x | x + y]
   HWY_INLINE Z RevDiffSum(Z p) const {
     const Z s = Swap(p);
-    return _mm512_mask_sub_epi16(_mm512_add_epi16(p, s), ~kB16, s, p);
+    return MaskSub(Add(p, s), ~kB16, s, p);
   }
   // R(x * cos64(16)) of every lane: (x * 2c + 2^14) >> 15, 2c < 2^15.
   HWY_INLINE Z H(Z x) const { return _mm512_mulhrs_epi16(x, Splat16z<2 * kC[16]>()); }
@@ -109,29 +119,37 @@ struct PackedOps {
     return _mm512_mulhrs_epi16(d, Splat32z<Pair(2 * k1, 2 * k2)>());
   }
   // [x | y] -> [R(x*k1 + y*k2) | R(x*k3 + y*k4)]: one pmaddwd per output on the (x, y) pairs
-  // as they lie. A's value is the low word of the rounded sum shifted right by 14; B's the high
-  // word of its rounded sum shifted left by 2 (its bits 14..29): the same 16 bits, the value
-  // itself inside the bound, where it fits int16.
+  // as they lie. Wrapping: A's value is the low word of the rounded sum shifted right by 14;
+  // B's the high word of its rounded sum shifted left by 2 (its bits 14..29): the same 16 bits,
+  // the value itself inside the bound, where it fits int16. Saturating: both sums shifted and
+  // narrowed with packssdw, then the words put back in [A | B] pairs within each 128-bit block.
   template <int32_t k1, int32_t k2, int32_t k3, int32_t k4>
   HWY_INLINE Z Rot(Z p) const {
     const Z r = Splat32z<8192>();
     const Z a = _mm512_add_epi32(_mm512_madd_epi16(p, Splat32z<Pair(k1, k2)>()), r);
     const Z b = _mm512_add_epi32(_mm512_madd_epi16(p, Splat32z<Pair(k3, k4)>()), r);
-    return Blend(_mm512_srai_epi32(a, 14), _mm512_slli_epi32(b, 2));
+    if constexpr (!kSat) {
+      return Blend(_mm512_srai_epi32(a, 14), _mm512_slli_epi32(b, 2));
+    } else {
+      const Z ab = _mm512_packs_epi32(_mm512_srai_epi32(a, 14), _mm512_srai_epi32(b, 14));
+      return _mm512_shuffle_epi8(ab, _mm512_broadcast_i32x4(_mm_setr_epi8(
+                                         0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15)));
+    }
   }
 };
+using PackedOps = PackedOpsT<false>;
 
-// PackedOps with saturating additions, subtractions and narrowing, tracking the values T marks
-// (the inputs of H and of DctRest's rotations, and the outputs) in a running maximum of their
-// absolute values: the column pass of the blocks that fail the column L1 check. The argument
-// of itx_hwy_sat.h (and docs/itx_int16_bounds.md, "Saturate and detect") carries over value
-// for value: DctProducts / DctRest form the values of Idct16O by the same operations, T marks
-// the same values, and every other saturating result is one side of a butterfly (a register's
-// two halves are two independent values). The first stage's rotations take row results
-// (exact, inside int16) and saturate their narrowing like the rest; the rounding multiplies
-// (H, Mul: pmulhrsw by 2k, |2k| < 2^15) cannot leave int16. So if no tracked value is 32767 or
-// -32768 (Exact), no operation saturated and every value is the reference's.
-struct SatOps : PackedOps {
+// The saturating operations, tracking the values T marks (the inputs of H and of DctRest's
+// rotations, and the outputs) in a running maximum of their absolute values: the column pass
+// of the blocks that fail the column L1 check. The argument of itx_hwy_sat.h (and
+// docs/itx_int16_bounds.md, "Saturate and detect") carries over value for value: DctProducts /
+// DctRest form the values of Idct16O by the same operations, T marks the same values, and every
+// other saturating result is one side of a butterfly (a register's two halves are two
+// independent values). The first stage's rotations take row results (exact, inside int16) and
+// saturate their narrowing like the rest; the rounding multiplies (H, Mul: pmulhrsw by 2k,
+// |2k| < 2^15) cannot leave int16. So if no tracked value is 32767 or -32768 (Exact), no
+// operation saturated and every value is the reference's.
+struct SatOps : PackedOpsT<true> {
   mutable Z m;  // the largest |tracked value| (uint16); zero from Start
   static HWY_INLINE SatOps Start() {
     SatOps o;
@@ -143,31 +161,6 @@ struct SatOps : PackedOps {
     return x;
   }
   HWY_INLINE bool Exact() const { return _mm512_cmpge_epu16_mask(m, Splat16z<32767>()) == 0; }
-  HWY_INLINE Z Add(Z a, Z b) const { return _mm512_adds_epi16(a, b); }
-  HWY_INLINE Z Sub(Z a, Z b) const { return _mm512_subs_epi16(a, b); }
-  HWY_INLINE Z SumDiff(Z p) const {
-    const Z s = Swap(p);
-    return _mm512_mask_subs_epi16(_mm512_adds_epi16(p, s), kB16, s, p);
-  }
-  HWY_INLINE Z DiffSum(Z p) const {
-    const Z s = Swap(p);
-    return _mm512_mask_subs_epi16(_mm512_adds_epi16(p, s), ~kB16, p, s);
-  }
-  HWY_INLINE Z RevDiffSum(Z p) const {
-    const Z s = Swap(p);
-    return _mm512_mask_subs_epi16(_mm512_adds_epi16(p, s), ~kB16, s, p);
-  }
-  // As PackedOps::Rot, the rounded sums narrowed with saturation (packssdw, then the words
-  // put back in [A | B] pairs within each 128-bit block).
-  template <int32_t k1, int32_t k2, int32_t k3, int32_t k4>
-  HWY_INLINE Z Rot(Z p) const {
-    const Z r = Splat32z<8192>();
-    const Z a = _mm512_add_epi32(_mm512_madd_epi16(p, Splat32z<Pair(k1, k2)>()), r);
-    const Z b = _mm512_add_epi32(_mm512_madd_epi16(p, Splat32z<Pair(k3, k4)>()), r);
-    const Z ab = _mm512_packs_epi32(_mm512_srai_epi32(a, 14), _mm512_srai_epi32(b, 14));
-    return _mm512_shuffle_epi8(ab, _mm512_broadcast_i32x4(_mm_setr_epi8(
-                                       0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15)));
-  }
 };
 
 // The outputs of DctRest: register j holds [out kOutA[j] | out kOutB[j]].
