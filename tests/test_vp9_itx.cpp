@@ -411,11 +411,12 @@ int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs,
 // (kInt16ColumnBound), [2, 3] 8x8 and [4, 5] 16x16 (the per-pass L1 column bound).
 int g_straddled[6];
 
-// 32x32 DCT_DCT cases of make_pass32_coeffs by square (8, 16, 32) and by the side of the
+// 32x32 DCT_DCT cases of make_pass32_coeffs by square (8, 16, 24, 32; NEON has a path for
+// 24, which the other targets run as the full block) and by the side of the
 // per-pass L1 bound the reference puts them on: [0] both passes within (the 16-bit path), [1]
 // every row's coefficients within but a column's row results outside (the column check fails),
 // [2] a row's coefficients outside (the row check fails).
-int g_pass32[3][3];
+int g_pass32[4][3];
 
 // Around the per-pass L1 bound B1 of the 32x32 DCT_DCT 16-bit path (kInt16BoundL1[3][0], the
 // same for every square), in a random square corner: half the cases rows whose |coefficients|
@@ -453,7 +454,7 @@ int make_pass32_coeffs(Rng &rng, const TxPair &p, int16_t *coeffs) {
   const int eob = b.eob, extent = b.extent, rmax = b.rmax;
   // The side of each check the block is on, by the square it really occupies (as the path sees
   // it).
-  const int sq = extent <= 8 ? 0 : extent <= 16 ? 1 : 2;
+  const int sq = extent <= 8 ? 0 : extent <= 16 ? 1 : extent <= 24 ? 2 : 3;
   if (extent > 1) g_pass32[sq][rmax > b1 ? 2 : column_sum_max(p, coeffs) > b1 ? 1 : 0]++;
   return eob;
 }
@@ -582,12 +583,13 @@ void test_targets() {
         g_straddled[5]);
   // Every square of the 32x32 per-pass path, on every side of its bounds (same inputs on every
   // target).
-  for (int q = 0; q < 3; q++) {
+  for (int q = 0; q < 4; q++) {
+    const int side = 8 * (q + 1);
     printf("32x32 %2dx%-2d square: %d cases in 16-bit, %d column check failing, %d row check "
-           "failing (per target)\n", 8 << q, 8 << q, g_pass32[q][0] / nt, g_pass32[q][1] / nt,
+           "failing (per target)\n", side, side, g_pass32[q][0] / nt, g_pass32[q][1] / nt,
            g_pass32[q][2] / nt);
     check(g_pass32[q][0] > 0 && g_pass32[q][1] > 0 && g_pass32[q][2] > 0,
-          "32x32 %dx%d square: per-pass cases %d / %d / %d, wanted every class", 8 << q, 8 << q,
+          "32x32 %dx%d square: per-pass cases %d / %d / %d, wanted every class", side, side,
           g_pass32[q][0], g_pass32[q][1], g_pass32[q][2]);
   }
   // The saturate-and-detect column passes: every class on the 16x16 DCT-column and the 32x32
