@@ -283,12 +283,11 @@ HWY_NOINLINE bool Cols16x16Sat(D d, uint8_t *dst, ptrdiff_t stride, const int16_
   return true;
 }
 
-// The row pass of the rows [8g, 8g + 8) of a 16x16 block in 8-lane vectors (kNz: the side of
-// its non-zero top-left square): afterwards a[i], a[8 + i] = row 8g + i's results, columns
-// 0..7 and 8..15. Returns lane i = row 8g + i's sum of |coefficients| (uint16, saturating),
-// which the caller checks against the row bound (the results are the reference's only within).
-template <bool kRowAdst, int kNz, class D, class V = hn::Vec<D>>
-HWY_INLINE hn::Vec<hn::RebindToUnsigned<D>> RowGroup16x8(D d, const int16_t *coeffs, size_t g,
+// The rows [8g, 8g + 8) of a 16x16 block in 8-lane vectors (kNz: the side of its non-zero
+// top-left square), transposed: a[k] lane i = coefficient (8g + i, k). Returns lane i = row
+// 8g + i's sum of |coefficients| (uint16, saturating), for the row check.
+template <int kNz, class D, class V = hn::Vec<D>>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<D>> LoadRows16x8(D d, const int16_t *coeffs, size_t g,
                                                          V *a) {
   const hn::RebindToUnsigned<D> du;
   constexpr size_t kR = static_cast<size_t>(kNz);
@@ -303,10 +302,16 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<D>> RowGroup16x8(D d, const int16_t *coe
   // Lane i: row 8g + i's sum (columns from kNz on are zero).
   auto s = AddAbs<kR < 8 ? kR : 8>(d, a, hn::Zero(du));
   if constexpr (kR > 8) s = AddAbs<8>(d, a + 8, s);
+  return s;
+}
+
+// The row transforms of LoadRows16x8's a, transposed back: a[i], a[8 + i] = row 8g + i's
+// results, columns 0..7 and 8..15 (the reference's when the row check passed).
+template <bool kRowAdst, int kNz, class D, class V = hn::Vec<D>>
+HWY_INLINE void RowPass16x8(D d, V *a) {
   Run16Point<kRowAdst, kNz>(d, a);
   Transpose16(d, a);
   Transpose16(d, a + 8);
-  return s;
 }
 
 // What Add16x16Int16 did: kRowsFailed: nothing (the caller runs the 32-bit path); kDone: the
@@ -365,9 +370,10 @@ HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int
     constexpr size_t kGroups = kR > 8 ? 2 : 1;
     V3D_UNROLL
     for (size_t g = 0; g < kGroups; g++) {
-      V a[16];
-      if (!LanesWithin<kRowB>(du, RowGroup16x8<kRowAdst, kNz>(d, coeffs, g, a)))
+      V a[16];  // a[i], a[8 + i]: row 8g + i, columns 0..7 and 8..15
+      if (!LanesWithin<kRowB>(du, LoadRows16x8<kNz>(d, coeffs, g, a)))
         return Int16Result::kRowsFailed;
+      RowPass16x8<kRowAdst, kNz>(d, a);
       V3D_UNROLL
       for (size_t i = 0; i < 8; i++) {
         lft[8 * g + i] = a[i];

@@ -80,7 +80,8 @@ Int16Result AddDct(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, int16_
   V3D_UNROLL
   for (size_t g = 0; g < kGroups; g++) {
     V16 a[16];
-    sums[g] = RowGroup16x8<false, kNz>(D16(), coeffs, g, a);
+    sums[g] = LoadRows16x8<kNz>(D16(), coeffs, g, a);
+    RowPass16x8<false, kNz>(D16(), a);
     V3D_UNROLL
     for (size_t i = 0; i < 8; i++) {
       if (8 * g + i >= kR) break;
