@@ -267,6 +267,30 @@ int make_rowsum_coeffs(Rng &rng, const TxPair &p, int corner, bool outside, int1
   return eob;
 }
 
+// 16x16 DCT_DCT around the total bound T (kInt16BoundL1Total16: NEON skips the column check
+// when the |coefficients| sum to at most T): a random corner x corner square whose |values| sum
+// to T exactly (inside) or T + 1 (outside), spread at random, each row within the row bound.
+int make_total_coeffs(Rng &rng, int corner, bool outside, int16_t *coeffs) {
+  constexpr int n = 16;
+  const int rb = v3d::vp9::kInt16BoundL1[2][0];
+  std::fill(coeffs, coeffs + n * n, int16_t{0});
+  int row_sum[n] = {};
+  int left = v3d::vp9::kInt16BoundL1Total16 + (outside ? 1 : 0);
+  while (left > 0) {
+    const int i = rng.range(0, corner - 1), j = rng.range(0, corner - 1);
+    const int v = std::min({rng.range(1, 4000), left, rb - row_sum[i]});
+    const int16_t c = coeffs[i * n + j];
+    if (v <= 0 || std::abs(c) + v > 32767) continue;
+    coeffs[i * n + j] = static_cast<int16_t>(c < 0 || (c == 0 && rng.range(0, 1)) ? c - v : c + v);
+    row_sum[i] += v;
+    left -= v;
+  }
+  int eob = 0;
+  for (int k = 0; k < n * n; k++)
+    if (coeffs[k]) eob = k + 1;  // a raster eob: only a hint
+  return eob;
+}
+
 // Around the 16-bit path's bound B (vp9/itx/itx_int16_bound.h, the corner bounds for 8x8 and
 // 16x16 DCT_DCT corners of up to 4x4; kInt16BoundWht for WHT_WHT; 256 for pairs without one;
 // 16x16 otherwise around the row pass's per-pass L1 bound):
@@ -287,6 +311,8 @@ int make_bound_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs) 
   // 16x16: DCT_DCT corners of 2x2 to 4x4 half the time at the corner path's bound (a 1x1 corner
   // is DC only, its own path); otherwise around the row pass's per-pass bound.
   if (p.tx_size == 2) {
+    if (p.tx_type == 0 && corner >= 2 && rng.range(0, 3) == 0)
+      return make_total_coeffs(rng, corner, outside, coeffs);
     if (!(p.tx_type == 0 && corner >= 2 && corner <= 4 && rng.range(0, 1)))
       return make_rowsum_coeffs(rng, p, corner, outside, coeffs);
     b = v3d::vp9::kInt16CornerBound16x16;
@@ -411,11 +437,12 @@ int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs,
 // (kInt16ColumnBound), [2, 3] 8x8 and [4, 5] 16x16 (the per-pass L1 column bound).
 int g_straddled[6];
 
-// 32x32 DCT_DCT cases of make_pass32_coeffs by square (8, 16, 32) and by the side of the
+// 32x32 DCT_DCT cases of make_pass32_coeffs by square (8, 16, 24, 32; NEON has a path for
+// 24, which the other targets run as the full block) and by the side of the
 // per-pass L1 bound the reference puts them on: [0] both passes within (the 16-bit path), [1]
 // every row's coefficients within but a column's row results outside (the column check fails),
 // [2] a row's coefficients outside (the row check fails).
-int g_pass32[3][3];
+int g_pass32[4][3];
 
 // Around the per-pass L1 bound B1 of the 32x32 DCT_DCT 16-bit path (kInt16BoundL1[3][0], the
 // same for every square), in a random square corner: half the cases rows whose |coefficients|
@@ -453,9 +480,33 @@ int make_pass32_coeffs(Rng &rng, const TxPair &p, int16_t *coeffs) {
   const int eob = b.eob, extent = b.extent, rmax = b.rmax;
   // The side of each check the block is on, by the square it really occupies (as the path sees
   // it).
-  const int sq = extent <= 8 ? 0 : extent <= 16 ? 1 : 2;
+  const int sq = extent <= 8 ? 0 : extent <= 16 ? 1 : extent <= 24 ? 2 : 3;
   if (extent > 1) g_pass32[sq][rmax > b1 ? 2 : column_sum_max(p, coeffs) > b1 ? 1 : 0]++;
   return eob;
+}
+
+// 16x16 DCT_DCT cases by the side of the total bound T (kInt16BoundL1Total16) they are on, of
+// those whose rows are all within the row bound: [0] sum of |coefficients| <= T, [1] above T
+// (NEON checks the columns), [2] exactly T or T + 1. Inside, the lemma behind T is checked on
+// the reference's own row results: every column's |row results| sum within the column bound.
+int g_total16[3];
+void note_total16(const TxPair &p, const int16_t *coeffs) {
+  const int rb = v3d::vp9::kInt16BoundL1[2][0], t = v3d::vp9::kInt16BoundL1Total16;
+  int total = 0, rmax = 0;
+  for (int i = 0; i < 16; i++) {
+    int r = 0;
+    for (int j = 0; j < 16; j++) r += std::abs(coeffs[i * 16 + j]);
+    total += r;
+    rmax = std::max(rmax, r);
+  }
+  if (rmax > rb) return;
+  g_total16[total <= t ? 0 : 1]++;
+  if (total == t || total == t + 1) g_total16[2]++;
+  if (total <= t) {
+    const int m = column_sum_max(p, coeffs);
+    check(m <= rb, "16x16 total %d within %d but a column's |row results| sum to %d", total, t,
+          m);
+  }
 }
 
 // One case on the current target; returns false (after printing) on a mismatch.
@@ -493,6 +544,7 @@ bool run_case(const char *target, const TxPair &p, int source, int it) {
   else
     eob = v3dtest::vp9sat::make_sat_coeffs(rng, p, it, coeffs);
   if (eob == 0) eob = 1;
+  if (p.tx_size == 2 && p.tx_type == 0) note_total16(p, coeffs);
   const std::vector<int16_t> saved(coeffs, coeffs + n * n);
 
   const int xoff = kGuard + 2 * rng.range(0, 3) + 1;             // odd column offset
@@ -580,14 +632,20 @@ void test_targets() {
   check(g_straddled[4] > 0 && g_straddled[5] > 0,
         "16x16 column-bound inputs straddle the bound: %d inside, %d outside", g_straddled[4],
         g_straddled[5]);
+  printf("16x16 DCT_DCT total bound: %d cases within, %d above, %d at it or one above (per "
+         "target)\n", g_total16[0] / nt, g_total16[1] / nt, g_total16[2] / nt);
+  check(g_total16[0] > 0 && g_total16[1] > 0 && g_total16[2] > 0,
+        "16x16 total bound: cases %d / %d / %d, wanted every class", g_total16[0], g_total16[1],
+        g_total16[2]);
   // Every square of the 32x32 per-pass path, on every side of its bounds (same inputs on every
   // target).
-  for (int q = 0; q < 3; q++) {
+  for (int q = 0; q < 4; q++) {
+    const int side = 8 * (q + 1);
     printf("32x32 %2dx%-2d square: %d cases in 16-bit, %d column check failing, %d row check "
-           "failing (per target)\n", 8 << q, 8 << q, g_pass32[q][0] / nt, g_pass32[q][1] / nt,
+           "failing (per target)\n", side, side, g_pass32[q][0] / nt, g_pass32[q][1] / nt,
            g_pass32[q][2] / nt);
     check(g_pass32[q][0] > 0 && g_pass32[q][1] > 0 && g_pass32[q][2] > 0,
-          "32x32 %dx%d square: per-pass cases %d / %d / %d, wanted every class", 8 << q, 8 << q,
+          "32x32 %dx%d square: per-pass cases %d / %d / %d, wanted every class", side, side,
           g_pass32[q][0], g_pass32[q][1], g_pass32[q][2]);
   }
   // The saturate-and-detect column passes: every class on the 16x16 DCT-column and the 32x32

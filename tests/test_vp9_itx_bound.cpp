@@ -306,6 +306,25 @@ int main() {
             "L1 bound %.0f]", adst ? "ADST" : "DCT", t, have, b1);
     }
   }
+  // The 16x16 DCT_DCT total bound T (kInt16BoundL1Total16): a block whose |coefficients| sum to
+  // at most T needs no column check. Each row's sum is at most T <= B1 (its row check passes, so
+  // its results are the reference's), and row result k of row i is f_k(row i) + e with f_k the
+  // 16-point DCT's output form and e in its error interval: |r_ik| <= top_k * sum_j |c_ij| +
+  // err_k, so column k's |row results| sum to at most top_k * T + 16 * err_k, which must be
+  // within the column DCT's L1 bound B1 (kInt16BoundL1[2][0], itself proven below).
+  {
+    std::vector<aff::Val> fin;
+    analyse_column(16, &fin);
+    cross_check_column(16, v3d::vp9::kInt16BoundL1[2][0], fin, false, 0, true);
+    const double b1 = v3d::vp9::kInt16BoundL1[2][0];
+    double t = b1;
+    for (const aff::Val &f : fin) t = std::min(t, (b1 - 16 * f.err()) / (f.top() * (1 + 1e-12)));
+    const int have = v3d::vp9::kInt16BoundL1Total16;
+    printf("16x16 DCT_DCT total L1 bound (no column check): proven %6.0f, table %d\n",
+           std::floor(t), have);
+    check(have > 0 && have <= std::floor(t), "kInt16BoundL1Total16 %d not in (0, proven %.0f]",
+          have, std::floor(t));
+  }
   // The per-pass L1 bounds (kInt16BoundL1): one n-point DCT or ADST on inputs sum |x| <= B1.
   for (int sz = 0; sz < 4; sz++) {
     const int n = 4 << sz;

@@ -283,9 +283,48 @@ HWY_NOINLINE bool Cols16x16Sat(D d, uint8_t *dst, ptrdiff_t stride, const int16_
   return true;
 }
 
+// The rows [8g, 8g + 8) of a 16x16 block in 8-lane vectors (kNz: the side of its non-zero
+// top-left square), transposed: a[k] lane i = coefficient (8g + i, k). Returns lane i = row
+// 8g + i's sum of |coefficients| (uint16, saturating), for the row check.
+template <int kNz, class D, class V = hn::Vec<D>>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<D>> LoadRows16x8(D d, const int16_t *coeffs, size_t g,
+                                                         V *a) {
+  const hn::RebindToUnsigned<D> du;
+  constexpr size_t kR = static_cast<size_t>(kNz);
+  V3D_UNROLL
+  for (size_t i = 0; i < 8; i++) {
+    const size_t r = 8 * g + i;
+    a[i] = r < kR ? hn::LoadU(d, coeffs + 16 * r) : hn::Zero(d);
+    a[8 + i] = r < kR && kR > 8 ? hn::LoadU(d, coeffs + 16 * r + 8) : hn::Zero(d);
+  }
+  Transpose16(d, a);  // a[k] lane i = coefficient (8g + i, k)
+  if constexpr (kR > 8) Transpose16(d, a + 8);
+  // Lane i: row 8g + i's sum (columns from kNz on are zero).
+  auto s = AddAbs<kR < 8 ? kR : 8>(d, a, hn::Zero(du));
+  if constexpr (kR > 8) s = AddAbs<8>(d, a + 8, s);
+  return s;
+}
+
+// The row transforms of LoadRows16x8's a, transposed back: a[i], a[8 + i] = row 8g + i's
+// results, columns 0..7 and 8..15 (the reference's when the row check passed).
+template <bool kRowAdst, int kNz, class D, class V = hn::Vec<D>>
+HWY_INLINE void RowPass16x8(D d, V *a) {
+  Run16Point<kRowAdst, kNz>(d, a);
+  Transpose16(d, a);
+  Transpose16(d, a + 8);
+}
+
 // What Add16x16Int16 did: kRowsFailed: nothing (the caller runs the 32-bit path); kDone: the
 // block is added to dst; kColumnsFailed: nothing written, rows holds the row results.
 enum class Int16Result { kRowsFailed, kDone, kColumnsFailed };
+
+#if HWY_TARGET == HWY_NEON
+namespace neon16 {
+// DCT_DCT on NEON, with Add16x16Int16's contract (itx_neon_16x16.h, included at the end).
+template <int kNz>
+Int16Result AddDct(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, int16_t *rows);
+}  // namespace neon16
+#endif
 
 // 16x16 block, row transform kRowAdst, column transform kColAdst, non-zero coefficients in the
 // top-left kNz x kNz square. The row pass runs when every row's |coefficients| sum to within
@@ -324,26 +363,17 @@ HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int
     RoundAdd16(d, dst, stride, 0, v);
   } else {
     static_assert(L == 8 || kNz < 0, "8 or 16 lanes");  // (dependent: checked per use)
+#if HWY_TARGET == HWY_NEON
+    if constexpr (!kRowAdst && !kColAdst) return neon16::AddDct<kNz>(dst, stride, coeffs, rows);
+#endif
     V lft[16], rgt[16];  // rows of the intermediate: columns 0..7, 8..15
     constexpr size_t kGroups = kR > 8 ? 2 : 1;
     V3D_UNROLL
     for (size_t g = 0; g < kGroups; g++) {
       V a[16];  // a[i], a[8 + i]: row 8g + i, columns 0..7 and 8..15
-      V3D_UNROLL
-      for (size_t i = 0; i < 8; i++) {
-        const size_t r = 8 * g + i;
-        a[i] = r < kR ? hn::LoadU(d, coeffs + 16 * r) : hn::Zero(d);
-        a[8 + i] = r < kR && kR > 8 ? hn::LoadU(d, coeffs + 16 * r + 8) : hn::Zero(d);
-      }
-      Transpose16(d, a);  // a[k] lane i = coefficient (8g + i, k)
-      if constexpr (kR > 8) Transpose16(d, a + 8);
-      // Lane i: row 8g + i's sum (columns from kNz on are zero).
-      auto s = AddAbs<kR < 8 ? kR : 8>(d, a, hn::Zero(du));
-      if constexpr (kR > 8) s = AddAbs<8>(d, a + 8, s);
-      if (!LanesWithin<kRowB>(du, s)) return Int16Result::kRowsFailed;
-      Run16Point<kRowAdst, kNz>(d, a);
-      Transpose16(d, a);
-      Transpose16(d, a + 8);
+      if (!LanesWithin<kRowB>(du, LoadRows16x8<kNz>(d, coeffs, g, a)))
+        return Int16Result::kRowsFailed;
+      RowPass16x8<kRowAdst, kNz>(d, a);
       V3D_UNROLL
       for (size_t i = 0; i < 8; i++) {
         lft[8 * g + i] = a[i];
@@ -378,5 +408,7 @@ HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int
 }  // namespace vp9
 }  // namespace v3d
 HWY_AFTER_NAMESPACE();
+
+#include "vp9/itx/itx_neon_16x16.h"  // neon16::AddDct
 
 #endif  // V3D_VP9_ITX_HWY_16X16_H_

@@ -4,11 +4,12 @@
 // itx_hwy_16x16.h.
 //
 // Condition (itx_int16_bound.h, kInt16BoundL1[3][0]: the L1 bound B1 of the 32-point DCT, the
-// same for 8, 16 or 32 non-zero inputs): a block whose non-zero coefficients lie in the top-left
-// T x T square (T = 8, 16 or 32) runs its row pass here iff the |coefficients| of every row sum
-// to at most B1, and its column pass iff the |row results| of every column do: the coefficients
-// are the row DCTs' inputs, the row results the column DCTs' inputs. The rows are checked group
-// by group before their DCTs: outside, nothing is written and the caller takes the 32-bit path,
+// same for 8, 16 or 32 non-zero inputs, and so for 24, proven with every input free): a block
+// whose non-zero coefficients lie in the top-left T x T square (T = 8, 16, 24 or 32) runs its
+// row pass here iff the |coefficients| of every row sum to at most B1, and its column pass iff
+// the |row results| of every column do: the coefficients are the row DCTs' inputs, the row
+// results the column DCTs' inputs. The rows are checked group by group before their DCTs:
+// outside, nothing is written and the caller takes the 32-bit path,
 // which is exact for every input. The row results are checked before anything is written:
 // outside, the caller runs the 32-bit column pass from them (they are the reference's, the row
 // check having passed). Inside the bounds every value here is one the reference forms (the
@@ -210,12 +211,13 @@ HWY_INLINE void Cols32x16(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *
 enum class Pass32 { kDone, kRowsOnly, kNone };
 
 // The 32x32 DCT_DCT block whose non-zero coefficients lie in the top-left kNz x kNz square
-// (kNz = 8, 16, 32) in 16-bit lanes, within the per-pass L1 bound. tmp: kNz rows of 32 (64-byte
-// aligned), the exact row results afterwards unless kNone.
+// (kNz = 8, 16, 32; 24 where the row vectors have 8 lanes, NEON) in 16-bit lanes, within the
+// per-pass L1 bound. tmp: kNz rows of 32 (64-byte aligned), the exact row results afterwards
+// unless kNone.
 template <int kNz>
 HWY_NOINLINE Pass32 Add32x32x16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
                                 int16_t *tmp) {
-  static_assert(kNz == 8 || kNz == 16 || kNz == 32, "square of 8, 16 or 32");
+  static_assert(kNz == 8 || kNz == 16 || kNz == 24 || kNz == 32, "square of 8, 16, 24 or 32");
   constexpr int kB = kInt16BoundL1[3][0];
   static_assert(kB > 0, "32-point per-pass bound");
   // Rows in vectors of kNz lanes where the target has them (AVX-512: every row at once).

@@ -63,6 +63,11 @@ constexpr int kInt16BoundL1[4][2] = {
                      // squares); no 32-point ADST
 };
 
+// 16x16 DCT_DCT (NEON, itx_hwy_16x16.h): a block whose |coefficients| sum to at most this passes
+// the row check and needs no column check: every column's |row results| then sum to within
+// kInt16BoundL1[2][0] (a lemma over the 16-point DCT's output forms, docs/itx_int16_bounds.md).
+constexpr int kInt16BoundL1Total16 = 23240;
+
 // The bound of kInt16Bound proven over the 16x16 DCT_DCT blocks non-zero only in the top-left 4x4
 // square, for the corner path.
 constexpr int kInt16CornerBound16x16 = 2450;
