@@ -579,9 +579,10 @@ void test_targets() {
     for (const TxPair &p : kTxPairs)
       for (int s = 0; s < kNumSources; s++) {
         // The 32x32 per-pass source has nine classes of cases to reach, the saturate-and-detect
-        // source three per size.
+        // source three per size, the region-edge source two per candidate square.
         const int more = s == kSrcPass32 && p.tx_size == 3 ? 16
                          : s == kSrcSat && p.tx_size >= 2  ? 8 * p.tx_size * p.tx_size
+                         : s == kSrcRegion                 ? 8
                                                            : 1;
         const int iters = scaled(kBase[p.tx_size]) * more;
         for (int it = 0; it < iters; it++) {
