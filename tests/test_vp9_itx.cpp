@@ -230,6 +230,7 @@ enum Source {
   kSrcColumnOut,
   kSrcPass32,
   kSrcSat,
+  kSrcRegion,
   kNumSources
 };
 
@@ -242,7 +243,8 @@ const char *source_name(int s) {
          : s == kSrcColumnIn  ? "column-bound-inside"
          : s == kSrcColumnOut ? "column-bound-outside"
          : s == kSrcPass32    ? "32x32-per-pass-bounds"
-                              : "saturate-and-detect";
+         : s == kSrcSat       ? "saturate-and-detect"
+                              : "region-edge";
 }
 
 // 8x8 and 16x16, around the row pass's per-pass bound R (kInt16BoundL1 of the row transform, a
@@ -509,6 +511,33 @@ void note_total16(const TxPair &p, const int16_t *coeffs) {
   }
 }
 
+// The edges of the fast paths' non-zero squares (itx_hwy_region.h classifies a block by the
+// smallest top-left square of side 1, 4, 8, 16 or, on NEON's 32x32, 24 holding its non-zero
+// coefficients): small coefficients in a random s x s square (s = 1, 4, 8, 16 or 24, below n)
+// plus, half the time, one
+// coefficient at a random place just outside it (row or column s), so that a square chosen one
+// too small drops it. Small values keep every block inside the 16-bit paths' bounds.
+int g_region_edge[2];  // cases with the coefficient outside the square, inside
+int make_region_coeffs(Rng &rng, int n, int16_t *coeffs) {
+  std::fill(coeffs, coeffs + n * n, int16_t{0});
+  static const int kSides[5] = {1, 4, 8, 16, 24};
+  int count = 0;
+  while (count < 5 && kSides[count] < n) count++;
+  const int s = kSides[rng.range(0, count - 1)];
+  auto small = [&] { return static_cast<int16_t>(rng.range(1, 8) * (rng.range(0, 1) ? 1 : -1)); };
+  for (int i = 0; i < s; i++)
+    for (int j = 0; j < s; j++) coeffs[i * n + j] = rng.range(0, 2) ? small() : int16_t{0};
+  coeffs[0] = small();
+  const bool outside = rng.range(0, 1) != 0;
+  g_region_edge[outside ? 0 : 1]++;
+  if (outside) {
+    const int along = rng.range(0, s);  // the other coordinate, up to the corner (s, s)
+    if (rng.range(0, 1)) coeffs[s * n + along] = small();
+    else coeffs[along * n + s] = small();
+  }
+  return block_shape(coeffs, n).eob;
+}
+
 // One case on the current target; returns false (after printing) on a mismatch.
 bool run_case(const char *target, const TxPair &p, int source, int it) {
   const int n = tx_n(p.tx_size);
@@ -541,6 +570,8 @@ bool run_case(const char *target, const TxPair &p, int source, int it) {
                              &g_straddled[source - kSrcColumnIn]);
   else if (source == kSrcPass32)
     eob = make_pass32_coeffs(rng, p, coeffs);
+  else if (source == kSrcRegion)
+    eob = make_region_coeffs(rng, n, coeffs);
   else
     eob = v3dtest::vp9sat::make_sat_coeffs(rng, p, it, coeffs);
   if (eob == 0) eob = 1;
@@ -601,9 +632,10 @@ void test_targets() {
     for (const TxPair &p : kTxPairs)
       for (int s = 0; s < kNumSources; s++) {
         // The 32x32 per-pass source has nine classes of cases to reach, the saturate-and-detect
-        // source three per size.
+        // source three per size, the region-edge source two per candidate square.
         const int more = s == kSrcPass32 && p.tx_size == 3 ? 16
                          : s == kSrcSat && p.tx_size >= 2  ? 8 * p.tx_size * p.tx_size
+                         : s == kSrcRegion                 ? 8
                                                            : 1;
         const int iters = scaled(kBase[p.tx_size]) * more;
         for (int it = 0; it < iters; it++) {
@@ -648,6 +680,11 @@ void test_targets() {
           "32x32 %dx%d square: per-pass cases %d / %d / %d, wanted every class", side, side,
           g_pass32[q][0], g_pass32[q][1], g_pass32[q][2]);
   }
+  printf("region edges: %d cases with a coefficient just outside the square, %d inside (per "
+         "target)\n", g_region_edge[0] / nt, g_region_edge[1] / nt);
+  check(g_region_edge[0] > 0 && g_region_edge[1] > 0,
+        "region-edge cases on both sides: %d outside, %d inside", g_region_edge[0],
+        g_region_edge[1]);
   // The saturate-and-detect column passes: every class on the 16x16 DCT-column and the 32x32
   // DCT_DCT paths (test_vp9_itx_sat.cpp).
   v3dtest::vp9sat::report(nt);

@@ -68,50 +68,57 @@ constexpr size_t RegionClass(size_t r, size_t col) {
 }
 
 // Smallest candidate square holding every non-zero coefficient (kN if none does), from one
-// pass over the coefficients: each chunk of (up to) 8 coefficients of a row is ORed into the
-// accumulator of its class (chunks straddling a class boundary are split with lane masks).
+// pass over the coefficients in the widest vectors of up to kN lanes: each vector of a row is
+// ORed into the accumulator of its row group (the rows of one class: row r is in group
+// RegionClass(r, 0)) and its column chunk; the chunks wholly right of the largest candidate
+// square share one accumulator per group (each of their lanes lies outside every candidate).
+// Region k then holds everything iff the groups below it are zero in the columns from kT[k] on
+// and the groups above it are zero.
 template <size_t kN>
 HWY_INLINE size_t NonZeroRegion(const int16_t *c) {
-  constexpr size_t W = kN < 8 ? kN : 8;
   constexpr size_t K = Regions<kN>::kNum;
-  const hn::FixedTag<int16_t, W> d;
+  constexpr size_t kTLast = Regions<kN>::kT[K - 1];
+  const hn::CappedTag<int16_t, kN> d;
   using V16 = hn::Vec<decltype(d)>;
-  V16 acc[K + 1];
+  constexpr size_t W = hn::MaxLanes(d);
+  constexpr size_t kChunks = kN / W;
+  // Distinct accumulators per group: the chunks up to the one holding column kTLast - 1, and
+  // one for those wholly at columns >= kTLast (merged).
+  constexpr size_t kAcc = (kTLast + W - 1) / W + 1 < kChunks ? (kTLast + W - 1) / W + 1 : kChunks;
+  V16 acc[K + 1][kAcc];
   V3D_UNROLL
-  for (size_t k = 0; k <= K; k++) acc[k] = hn::Zero(d);
+  for (size_t g = 0; g <= K; g++) {
+    V3D_UNROLL
+    for (size_t j = 0; j < kAcc; j++) acc[g][j] = hn::Zero(d);
+  }
   V3D_UNROLL
   for (size_t r = 0; r < kN; r++) {
+    const size_t g = RegionClass<kN>(r, 0);
     V3D_UNROLL
-    for (size_t c0 = 0; c0 < kN; c0 += W) {
-      const V16 v = hn::LoadU(d, c + r * kN + c0);
-      const size_t first = RegionClass<kN>(r, c0), last = RegionClass<kN>(r, c0 + W - 1);
-      if (first == last) {
-        acc[first] = hn::Or(acc[first], v);
-      } else {
-        // Classes grow with the column: lanes [a, b) of the chunk share class k.
-        size_t a = 0;
-        V3D_UNROLL
-        for (size_t k = first; k <= last; k++) {
-          size_t b = a;
-          while (b < W && RegionClass<kN>(r, c0 + b) == k) b++;
-          if (b > a) {
-            const auto m = hn::AndNot(hn::FirstN(d, a), hn::FirstN(d, b));
-            acc[k] = hn::Or(acc[k], hn::IfThenElseZero(m, v));
-          }
-          a = b;
+    for (size_t j = 0; j < kChunks; j++) {
+      const size_t a = j < kAcc ? j : kAcc - 1;
+      acc[g][a] = hn::Or(acc[g][a], hn::LoadU(d, c + r * kN + j * W));
+    }
+  }
+  V3D_UNROLL
+  for (size_t k = 0; k < K; k++) {
+    const size_t t = Regions<kN>::kT[k];
+    V16 outside = hn::Zero(d);
+    V3D_UNROLL
+    for (size_t g = 0; g <= K; g++) {
+      V3D_UNROLL
+      for (size_t j = 0; j < kAcc; j++) {
+        if (g > k) {
+          outside = hn::Or(outside, acc[g][j]);
+        } else if ((j + 1) * W > t) {  // lanes at columns >= t (a merged chunk: all of them)
+          const size_t from = t > j * W ? t - j * W : 0;
+          outside = hn::Or(outside, hn::IfThenZeroElse(hn::FirstN(d, from), acc[g][j]));
         }
       }
     }
+    if (hn::AllTrue(d, hn::Eq(outside, hn::Zero(d)))) return t;
   }
-  // Region k holds everything iff the classes above k are all zero.
-  V16 above = acc[K];
-  size_t region = kN;
-  for (size_t k = K; k-- > 0;) {
-    if (!hn::AllTrue(d, hn::Eq(above, hn::Zero(d)))) break;
-    region = Regions<kN>::kT[k];
-    above = hn::Or(above, acc[k]);
-  }
-  return region;
+  return kN;
 }
 
 #endif
