@@ -590,8 +590,8 @@ void test_targets() {
           "32x32 %dx%d square: per-pass cases %d / %d / %d, wanted every class", 8 << q, 8 << q,
           g_pass32[q][0], g_pass32[q][1], g_pass32[q][2]);
   }
-  // The saturate-and-detect column passes: every class on the 16x16 DCT-column and the 32x32
-  // DCT_DCT paths (test_vp9_itx_sat.cpp).
+  // The saturate-and-detect column passes: every class on the 16x16 DCT- and ADST-column and
+  // the 32x32 DCT_DCT paths (test_vp9_itx_sat.cpp).
   v3dtest::vp9sat::report(nt);
   v3d_cpu_force_target(nullptr);
 }
