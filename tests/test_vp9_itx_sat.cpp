@@ -85,9 +85,10 @@ void column_extremes(const TxPair &p, const int16_t *coeffs, int64_t *hi, int64_
 }
 
 // Cases of make_sat_coeffs on the saturate-and-detect path ([0] 16x16 DCT columns, [1] 32x32,
-// [2] 16x16 ADST columns: row check passed, column check failed) by the reference's narrow column values: [0] all in
-// [-32767, 32766] (the 16-bit result is taken), [1] one outside int16 (a saturation: the 32-bit
-// columns), [2] the extreme exactly 32767 or -32768 (no saturation, still the 32-bit columns).
+// [2] 16x16 ADST columns: row check passed, column check failed) by the reference's narrow
+// column values: [0] all in [-32767, 32766] (the 16-bit result is taken), [1] one outside int16
+// (a saturation: the 32-bit columns), [2] the extreme exactly 32767 or -32768 (no saturation,
+// still the 32-bit columns).
 int g_sat[3][3];
 // Of class [1], the cases whose first value outside int16 is a rounded product sum (the
 // saturating narrow of the 16-bit pass).
