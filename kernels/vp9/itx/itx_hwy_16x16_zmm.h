@@ -396,33 +396,33 @@ HWY_INLINE void AddRows(uint8_t *dst, ptrdiff_t stride, const Z *x) {
 
 namespace zmm16 {
 
+// The full 16-point DCT pass on x with o's operations: the rows (LoadRows' layout) or, with
+// kColumns, the columns (RowsToColumns' layout); the results as DctRest's.
+template <bool kColumns, class O>
+HWY_INLINE void DctFullPass(const O &o, Z *x) {
+  DctIn in;
+  if constexpr (kColumns) {  // x: [0|2] [4|6] [1|3] [5|7] [8|10] [12|14] [9|11] [13|15]
+    in = DctIn{o.JoinA(x[0], x[4]), o.JoinA(x[1], x[5]), o.JoinB(x[0], x[5]),
+               o.JoinB(x[1], x[4]), o.Blend(x[2], x[7]), o.Blend(x[6], x[3]),
+               o.Blend(x[3], x[6]), o.Blend(x[7], x[2])};
+  } else {
+    in = DctIn{o.JoinA(x[0], x[4]), o.JoinA(x[2], x[6]), o.JoinA(x[1], x[7]),
+               o.JoinA(x[3], x[5]), o.JoinB(x[0], x[7]), o.JoinB(x[3], x[4]),
+               o.JoinB(x[2], x[5]), o.JoinB(x[1], x[6])};
+  }
+  DctRest(o, DctProducts<kColumns>(o, in), x);
+}
+
 // The column pass on x (RowsToColumns' layout) with o's operations.
 template <bool kHalf, class O>
 HWY_INLINE void ColumnPass(const O &o, Z *x) {
-  // x: [0|2] [4|6] [1|3] [5|7] [8|10] [12|14] [9|11] [13|15].
   if constexpr (kHalf) {
     const Z d[8] = {DupA(x[0]), DupA(x[2]), DupB(x[0]), DupB(x[2]),
                     DupA(x[1]), DupA(x[3]), DupB(x[1]), DupB(x[3])};
     DctRest(o, DctProductsHalf(o, d), x);
   } else {
-    DctRest(o,
-            DctProducts<true>(o, DctIn{o.JoinA(x[0], x[4]), o.JoinA(x[1], x[5]),
-                                       o.JoinB(x[0], x[5]), o.JoinB(x[1], x[4]),
-                                       o.Blend(x[2], x[7]), o.Blend(x[6], x[3]),
-                                       o.Blend(x[3], x[6]), o.Blend(x[7], x[2])}),
-            x);
+    DctFullPass<true>(o, x);
   }
-}
-
-// The full row pass on x (LoadRows' layout) with o's operations; the results as DctRest's.
-template <class O>
-HWY_INLINE void DctRowPass(const O &o, Z *x) {
-  DctRest(o,
-          DctProducts<false>(o, DctIn{o.JoinA(x[0], x[4]), o.JoinA(x[2], x[6]),
-                                      o.JoinA(x[1], x[7]), o.JoinA(x[3], x[5]),
-                                      o.JoinB(x[0], x[7]), o.JoinB(x[3], x[4]),
-                                      o.JoinB(x[2], x[5]), o.JoinB(x[1], x[6])}),
-          x);
 }
 
 // The row results x (RowsToColumns' layout) to rows, row-major, rows from kNzR on not written.
@@ -496,7 +496,7 @@ HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const in
                     DupA(x[2]), DupB(x[2]), DupA(x[3]), DupB(x[3])};
     DctRest(o, DctProductsHalf(o, d), x);
   } else {
-    DctRowPass(o, x);
+    DctFullPass<false>(o, x);
   }
   RowsToColumns(x);  // x[k] = [row kPairA[k] | row kPairB[k]], lane = column
   return ColumnsAndAdd<kColB, kNzR, kRegs>(

@@ -167,7 +167,7 @@ HWY_INLINE void AdstPass(const O &o, Z *x) {
 template <bool kAdst, class O>
 HWY_INLINE void ColumnPassOf(const O &o, Z *x) {
   if constexpr (kAdst) AdstPass<true>(o, x);
-  else ColumnPass<false>(o, x);
+  else DctFullPass<true>(o, x);
 }
 
 }  // namespace zmm16
@@ -187,7 +187,7 @@ HWY_NOINLINE Int16Result Add16x16AdstZmm(uint8_t *dst, ptrdiff_t stride, const i
   LoadRows<kNzR>(coeffs, x);
   if (!L1Within<kRowB, 8>(o, x)) return Int16Result::kRowsFailed;
   if constexpr (kRowAdst) AdstPass<false>(o, x);
-  else DctRowPass(o, x);
+  else DctFullPass<false>(o, x);
   RowsToColumns(x);  // x[k] = [row kPairA[k] | row kPairB[k]], lane = column
   return ColumnsAndAdd<kColB, kNzR, 8>(
       dst, stride, x, rows, [](const auto &op, Z *v) { ColumnPassOf<kColAdst>(op, v); });
