@@ -685,8 +685,8 @@ void test_targets() {
   check(g_region_edge[0] > 0 && g_region_edge[1] > 0,
         "region-edge cases on both sides: %d outside, %d inside", g_region_edge[0],
         g_region_edge[1]);
-  // The saturate-and-detect column passes: every class on the 16x16 DCT-column and the 32x32
-  // DCT_DCT paths (test_vp9_itx_sat.cpp).
+  // The saturate-and-detect column passes: every class on the 16x16 DCT- and ADST-column and
+  // the 32x32 DCT_DCT paths (test_vp9_itx_sat.cpp).
   v3dtest::vp9sat::report(nt);
   v3d_cpu_force_target(nullptr);
 }

@@ -84,14 +84,15 @@ void column_extremes(const TxPair &p, const int16_t *coeffs, int64_t *hi, int64_
   if (first) *first = sat::g_first;
 }
 
-// Cases of make_sat_coeffs on the saturate-and-detect path ([0] 16x16 DCT columns, [1] 32x32:
-// row check passed, column check failed) by the reference's narrow column values: [0] all in
-// [-32767, 32766] (the 16-bit result is taken), [1] one outside int16 (a saturation: the 32-bit
-// columns), [2] the extreme exactly 32767 or -32768 (no saturation, still the 32-bit columns).
-int g_sat[2][3];
+// Cases of make_sat_coeffs on the saturate-and-detect path ([0] 16x16 DCT columns, [1] 32x32,
+// [2] 16x16 ADST columns: row check passed, column check failed) by the reference's narrow
+// column values: [0] all in [-32767, 32766] (the 16-bit result is taken), [1] one outside int16
+// (a saturation: the 32-bit columns), [2] the extreme exactly 32767 or -32768 (no saturation,
+// still the 32-bit columns).
+int g_sat[3][3];
 // Of class [1], the cases whose first value outside int16 is a rounded product sum (the
 // saturating narrow of the 16-bit pass).
-int g_sat_narrow[2];
+int g_sat_narrow[3];
 
 // 16x16 and 32x32: a valid block (a forward transform of a random residual, as checkasm makes
 // them) or a square corner of +-64 (random signs: outputs of every size, so errors show in
@@ -189,11 +190,11 @@ int make_sat_coeffs(Rng &rng, const TxPair &p, int it, int16_t *coeffs) {
   }
   const BlockShape shape = block_shape(coeffs, n);
   const int eob = shape.eob, extent = shape.extent, rmax = shape.rmax;
-  const bool col_dct = p.tx_type == 0 || p.tx_type == 2;  // ADST columns: no such pass
-  if (col_dct && extent > 1 && rmax <= rb && column_sum_max(p, coeffs) > cb) {
+  if (extent > 1 && rmax <= rb && column_sum_max(p, coeffs) > cb) {
     const int cls = hi > 32767 || lo < -32768 ? 1 : hi == 32767 || lo == -32768 ? 2 : 0;
-    g_sat[p.tx_size - 2][cls]++;
-    if (cls == 1 && first == 2) g_sat_narrow[p.tx_size - 2]++;
+    const int q = p.tx_size == 3 ? 1 : col_adst ? 2 : 0;
+    g_sat[q][cls]++;
+    if (cls == 1 && first == 2) g_sat_narrow[q]++;
   }
   return eob;
 }
@@ -202,15 +203,16 @@ int make_sat_coeffs(Rng &rng, const TxPair &p, int it, int16_t *coeffs) {
 // Prints the classes reached (per target: nt targets ran the same inputs) and fails unless
 // every one was.
 void report(int nt) {
-  for (int q = 0; q < 2; q++) {
+  static const char *const kName[3] = {"16x16 DCT", "32x32 DCT", "16x16 ADST"};
+  for (int q = 0; q < 3; q++) {
     printf("%s saturate-and-detect columns: %d exact in 16-bit, %d saturating (%d first in a "
-           "narrowing), %d at 32767/-32768 exactly (per target)\n", q ? "32x32" : "16x16",
+           "narrowing), %d at 32767/-32768 exactly (per target)\n", kName[q],
            g_sat[q][0] / nt, g_sat[q][1] / nt, g_sat_narrow[q] / nt, g_sat[q][2] / nt);
   }
-  for (int q = 0; q < 2; q++) {
+  for (int q = 0; q < 3; q++) {
     check(g_sat[q][0] > 0 && g_sat[q][1] > 0 && g_sat[q][2] > 0 && g_sat_narrow[q] > 0,
-          "%s saturate-and-detect classes %d / %d / %d, wanted every class",
-          q ? "32x32" : "16x16", g_sat[q][0], g_sat[q][1], g_sat[q][2]);
+          "%s saturate-and-detect classes %d / %d / %d, wanted every class", kName[q],
+          g_sat[q][0], g_sat[q][1], g_sat[q][2]);
   }
 }
 

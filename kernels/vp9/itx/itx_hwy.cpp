@@ -7,7 +7,7 @@
 // classification), simd/transpose_i32.h (in-register tile transposes),
 // itx_hwy_16.h (the 16-bit path), itx_hwy_4x4.h (x86 4x4 in two registers), itx_hwy_8x8.h
 // (x86 AVX2 and up: itx_hwy_8x8_ymm.h, the 8x8 block in four 256-bit registers),
-// itx_hwy_16x16.h, itx_hwy_16x16_zmm.h (AVX-512) and itx_hwy_32.h (8x8 and 16x16, and 32x32
+// itx_hwy_16x16.h, itx_hwy_16x16_zmm{,_adst}.h (AVX-512), itx_hwy_32.h (8x8 and 16x16, 32x32
 // DCT_DCT, in 16-bit lanes behind per-pass bounds), itx_hwy_sat.h (saturate-and-detect column
 // passes); itx_neon_4x4.h and itx_neon_dc.h (aarch64 NEON only: the 4x4 slots, and DC-only
 // DCT_DCT blocks of every size); itx_hwy_dc.h (DC-only blocks on every target).
@@ -62,6 +62,7 @@
 #include "vp9/itx/itx_hwy_8x8_ymm.h"
 #include "vp9/itx/itx_hwy_16x16.h"
 #include "vp9/itx/itx_hwy_16x16_zmm.h"
+#include "vp9/itx/itx_hwy_16x16_zmm_adst.h"
 #include "vp9/itx/itx_hwy_32.h"
 #include "vp9/itx/itx_neon_dc.h"
 #include "vp9/itx/itx_hwy_dc.h"
@@ -430,14 +431,14 @@ HWY_NOINLINE bool Add16x16Rows16(uint8_t *dst, ptrdiff_t stride, const int16_t *
 // and 4x4 corners are faster on their own path (AddCorner16x16, most of whose cost is fixed).
 constexpr size_t kZmmFrom16x16 = 4;
 
-// As Add16x16Rows16, for DCT_DCT in zmm registers (itx_hwy_16x16_zmm.h).
-template <int kNz>
+// As Add16x16Rows16, in zmm registers (itx_hwy_16x16_zmm.h, itx_hwy_16x16_zmm_adst.h).
+template <class Row, class Col, int kNz>
 HWY_NOINLINE bool Add16x16Zmm(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
   HWY_ALIGN int16_t rows[16 * 16];
-  const Int16Result r = Add16x16DctZmm<kNz>(dst, stride, c, rows);
+  const Int16Result r = Add16x16Zmm16<Row, Col, kNz>(dst, stride, c, rows);
   if (r != Int16Result::kColumnsFailed) return r == Int16Result::kDone;
   using D = hn::CappedTag<int32_t, 16>;
-  Columns<16, TxDct, kNz>(D(), dst, stride, FromBuffer16<16, D>{rows}, false);
+  Columns<16, Col, kNz>(D(), dst, stride, FromBuffer16<16, D>{rows}, false);
   return true;
 }
 #endif
@@ -454,11 +455,10 @@ HWY_INLINE bool Try16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c, size_
   constexpr bool kFull32 = hn::MaxLanes(hn::ScalableTag<int32_t>()) >= 16;
   if (region <= 1) return false;
 #if V3D_ITX_HAVE_ZMM16
-  // DCT_DCT on AVX-512: the zmm path (itx_hwy_16x16_zmm.h) where it beats the ymm one.
-  if constexpr (kDctDct) {
-    if (region > kZmmFrom16x16) {
-      return region <= 8 ? Add16x16Zmm<8>(dst, stride, c) : Add16x16Zmm<16>(dst, stride, c);
-    }
+  // AVX-512: the zmm paths, DCT_DCT from the 8x8 corner on, the ADST types for the full block.
+  if (region > (kDctDct ? kZmmFrom16x16 : 8)) {
+    return region <= 8 ? Add16x16Zmm<Row, Col, 8>(dst, stride, c)
+                       : Add16x16Zmm<Row, Col, 16>(dst, stride, c);
   }
 #endif
   if (region <= 4) {

@@ -107,11 +107,42 @@ HWY_INLINE hn::Vec<D> Rnd16(D, Wide16<D> w) {
 #endif
 }
 
-// 16-point ADST on int16 lanes: the stages of Iadst16 (itx_hwy_1d.h), products as Wide16.
-// Inputs from kNz on are zero.
-template <int kNz, class D, class V = hn::Vec<D>>
-HWY_INLINE void Iadst16x16(D d, const V *in, V *out) {
-  const Ops<D> o{d};
+// The ADST's rounded product sums narrowed to int16: on Ops<int16> as Rnd16 (x86 packssdw
+// saturates, NEON rshrn wraps; inside the bound neither matters), on OpsSat (itx_hwy_sat.h)
+// always saturating (NEON sqrshrn). NarrowT also tracks the result on OpsSat.
+template <class D>
+HWY_INLINE hn::Vec<D> Narrow(const Ops<D> &o, Wide16<D> w) {
+  return Rnd16(o.d, w);
+}
+template <class D>
+HWY_INLINE hn::Vec<D> NarrowT(const Ops<D> &o, Wide16<D> w) {
+  return Rnd16(o.d, w);
+}
+template <class D>
+HWY_INLINE hn::Vec<D> Narrow(const OpsSat<D> &o, Wide16<D> w) {
+#if HWY_TARGET == HWY_NEON
+  using V = hn::Vec<D>;
+  return V{vqrshrn_high_n_s32(vqrshrn_n_s32(w.lo.raw, 14), w.hi.raw, 14)};
+#else
+  return Rnd16(o.d, w);
+#endif
+}
+template <class D>
+HWY_INLINE hn::Vec<D> NarrowT(const OpsSat<D> &o, Wide16<D> w) {
+  return o.T(Narrow(o, w));
+}
+
+// 16-point ADST on int16 lanes: the stages of Iadst16 (itx_hwy_1d.h), products as Wide16,
+// every addition, subtraction and narrowing through o (Ops<int16> or OpsSat, as the DCT
+// templates of itx_hwy_1d.h). Inputs from kNz on are zero. Tracked (AT, ST, NarrowT): the
+// inputs of a rotation (a8..a15, b4..b7, b12..b15), the inputs of the final rounded
+// multiplies, and the outputs that are not such a multiply's result; every other value is one
+// side of a butterfly (docs/itx_int16_bounds.md, "Saturate and detect", ADST16). The unrounded
+// product sums are exact in int32 for every int16 input (at most four products of
+// |cos64| < 2^14 whose constants sum to under 2^16).
+template <int kNz, class O, class V>
+HWY_INLINE void Iadst16x16O(const O &o, const V *in, V *out) {
+  const auto d = o.d;
   auto I = [&](int k) { return In<kNz>(o, in, k); };
   constexpr int kPerm[16] = {15, 0, 13, 2, 11, 4, 9, 6, 7, 8, 5, 10, 3, 12, 1, 14};
   constexpr int kA[8] = {1, 5, 9, 13, 17, 21, 25, 29};
@@ -127,8 +158,8 @@ HWY_INLINE void Iadst16x16(D d, const V *in, V *out) {
   V3D_UNROLL
   for (int j = 0; j < 8; j++) {
     const auto sj = S(j), sk = S(j + 8);
-    a[j] = Rnd16(d, sj + sk);
-    a[j + 8] = Rnd16(d, sj - sk);
+    a[j] = Narrow(o, sj + sk);
+    a[j + 8] = NarrowT(o, sj - sk);
   }
   // stage 2
   const auto t8 = MulW(d, a[8], kC[4], a[9], kC[28]), t9 = MulW(d, a[8], kC[28], a[9], -kC[4]);
@@ -138,41 +169,48 @@ HWY_INLINE void Iadst16x16(D d, const V *in, V *out) {
   const auto t13 = MulW(d, a[12], kC[4], a[13], kC[28]);
   const auto t14 = MulW(d, a[15], kC[20], a[14], -kC[12]);
   const auto t15 = MulW(d, a[14], kC[20], a[15], kC[12]);
-  const V b0 = a[0] + a[4], b1 = a[1] + a[5], b2 = a[2] + a[6], b3 = a[3] + a[7];
-  const V b4 = a[0] - a[4], b5 = a[1] - a[5], b6 = a[2] - a[6], b7 = a[3] - a[7];
-  const V b8 = Rnd16(d, t8 + t12), b9 = Rnd16(d, t9 + t13);
-  const V b10 = Rnd16(d, t10 + t14), b11 = Rnd16(d, t11 + t15);
-  const V b12 = Rnd16(d, t8 - t12), b13 = Rnd16(d, t9 - t13);
-  const V b14 = Rnd16(d, t10 - t14), b15 = Rnd16(d, t11 - t15);
+  const V b0 = o.A(a[0], a[4]), b1 = o.A(a[1], a[5]), b2 = o.A(a[2], a[6]), b3 = o.A(a[3], a[7]);
+  const V b4 = o.ST(a[0], a[4]), b5 = o.ST(a[1], a[5]);
+  const V b6 = o.ST(a[2], a[6]), b7 = o.ST(a[3], a[7]);
+  const V b8 = Narrow(o, t8 + t12), b9 = Narrow(o, t9 + t13);
+  const V b10 = Narrow(o, t10 + t14), b11 = Narrow(o, t11 + t15);
+  const V b12 = NarrowT(o, t8 - t12), b13 = NarrowT(o, t9 - t13);
+  const V b14 = NarrowT(o, t10 - t14), b15 = NarrowT(o, t11 - t15);
   // stage 3
   const auto u4 = MulW(d, b4, kC[8], b5, kC[24]), u5 = MulW(d, b4, kC[24], b5, -kC[8]);
   const auto u6 = MulW(d, b7, kC[8], b6, -kC[24]), u7 = MulW(d, b6, kC[8], b7, kC[24]);
   const auto u12 = MulW(d, b12, kC[8], b13, kC[24]), u13 = MulW(d, b12, kC[24], b13, -kC[8]);
   const auto u14 = MulW(d, b15, kC[8], b14, -kC[24]), u15 = MulW(d, b14, kC[8], b15, kC[24]);
-  const V c0 = b0 + b2, c1 = b1 + b3, c2 = b0 - b2, c3 = b1 - b3;
-  const V c4 = Rnd16(d, u4 + u6), c5 = Rnd16(d, u5 + u7);
-  const V c6 = Rnd16(d, u4 - u6), c7 = Rnd16(d, u5 - u7);
-  const V c8 = b8 + b10, c9 = b9 + b11, c10 = b8 - b10, c11 = b9 - b11;
-  const V c12 = Rnd16(d, u12 + u14), c13 = Rnd16(d, u13 + u15);
-  const V c14 = Rnd16(d, u12 - u14), c15 = Rnd16(d, u13 - u15);
-  // stage 4
+  const V c0 = o.AT(b0, b2), c1 = o.AT(b1, b3), c2 = o.S(b0, b2), c3 = o.S(b1, b3);
+  const V c4 = NarrowT(o, u4 + u6), c5 = NarrowT(o, u5 + u7);
+  const V c6 = Narrow(o, u4 - u6), c7 = Narrow(o, u5 - u7);
+  const V c8 = o.AT(b8, b10), c9 = o.AT(b9, b11), c10 = o.S(b8, b10), c11 = o.S(b9, b11);
+  const V c12 = NarrowT(o, u12 + u14), c13 = NarrowT(o, u13 + u15);
+  const V c14 = Narrow(o, u12 - u14), c15 = Narrow(o, u13 - u15);
+  // stage 4. The negations act on tracked values: where none is extreme (|v| <= 32766) they
+  // are exact.
   const V z = o.Z();
   out[0] = c0;
-  out[1] = z - c8;
+  out[1] = o.S(z, c8);
   out[2] = c12;
-  out[3] = z - c4;
-  out[4] = o.H(c6 + c7);
-  out[5] = o.H(z - (c14 + c15));
-  out[6] = o.H(c10 + c11);
-  out[7] = o.H(z - (c2 + c3));
-  out[8] = o.H(c2 - c3);
-  out[9] = o.H(c11 - c10);
-  out[10] = o.H(c14 - c15);
-  out[11] = o.H(c7 - c6);
+  out[3] = o.S(z, c4);
+  out[4] = o.H(o.AT(c6, c7));
+  out[5] = o.H(o.S(z, o.AT(c14, c15)));
+  out[6] = o.H(o.AT(c10, c11));
+  out[7] = o.H(o.S(z, o.AT(c2, c3)));
+  out[8] = o.H(o.ST(c2, c3));
+  out[9] = o.H(o.ST(c11, c10));
+  out[10] = o.H(o.ST(c14, c15));
+  out[11] = o.H(o.ST(c7, c6));
   out[12] = c5;
-  out[13] = z - c13;
+  out[13] = o.S(z, c13);
   out[14] = c9;
-  out[15] = z - c1;
+  out[15] = o.S(z, c1);
+}
+
+template <int kNz, class D, class V = hn::Vec<D>>
+HWY_INLINE void Iadst16x16(D d, const V *in, V *out) {
+  Iadst16x16O<kNz>(Ops<D>{d}, in, out);
 }
 
 // kAdst: ADST (else DCT) of 16 vectors of int16 lanes in place; inputs from kNz on are zero.
@@ -259,11 +297,12 @@ HWY_INLINE void RoundAdd16(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const 
   }
 }
 
-// The 16x16 DCT columns of the exact int16 row results in rows (row-major, 16 per row, rows
-// from kNz on zero, not read) by saturate and detect (itx_hwy_sat.h), in vectors of d's 8 or 16
-// lanes: Round2'd by 6 and added to dst, and true, when no chunk detects a saturation; else
-// false, nothing written. Not inlined: the 16-bit path's registers stay as they are without it.
-template <int kNz, class D>
+// The 16x16 columns (kAdst: ADST, else DCT) of the exact int16 row results in rows (row-major,
+// 16 per row, rows from kNz on zero, not read) by saturate and detect (itx_hwy_sat.h), in
+// vectors of d's 8 or 16 lanes: Round2'd by 6 and added to dst, and true, when no chunk detects
+// a saturation; else false, nothing written. Not inlined: the 16-bit path's registers stay as
+// they are without it.
+template <bool kAdst, int kNz, class D>
 HWY_NOINLINE bool Cols16x16Sat(D d, uint8_t *dst, ptrdiff_t stride, const int16_t *rows) {
   using V = hn::Vec<D>;
   constexpr size_t L = hn::MaxLanes(D());
@@ -275,7 +314,8 @@ HWY_NOINLINE bool Cols16x16Sat(D d, uint8_t *dst, ptrdiff_t stride, const int16_
     V3D_UNROLL
     for (size_t i = 0; i < 16; i++)
       x[i] = i < static_cast<size_t>(kNz) ? hn::LoadU(d, rows + 16 * i + c) : hn::Zero(d);
-    Idct16O<kNz>(o, x, w[c / L]);
+    if constexpr (kAdst) Iadst16x16O<kNz>(o, x, w[c / L]);
+    else Idct16O<kNz>(o, x, w[c / L]);
   }
   if (!o.Exact()) return false;
   V3D_UNROLL
@@ -328,8 +368,8 @@ Int16Result AddDct(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, int16_
 
 // 16x16 block, row transform kRowAdst, column transform kColAdst, non-zero coefficients in the
 // top-left kNz x kNz square. The row pass runs when every row's |coefficients| sum to within
-// the row transform's L1 bound, the column pass when every column's |row results| do, or (DCT
-// columns) when saturate and detect (itx_hwy_sat.h) finds no saturation;
+// the row transform's L1 bound, the column pass when every column's |row results| do, or
+// when saturate and detect (itx_hwy_sat.h) finds no saturation;
 // otherwise rows holds the row results (the reference's: the row pass is exact inside its
 // bound), row-major, rows from kNz on not written, for the caller's 32-bit column pass.
 template <bool kRowAdst, bool kColAdst, int kNz>
@@ -343,6 +383,9 @@ HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int
   constexpr int kRowB = kInt16BoundL1[2][kRowAdst ? 1 : 0];
   constexpr int kColB = kInt16BoundL1[2][kColAdst ? 1 : 0];
   static_assert(kRowB > 0 && kColB > 0, "proven bounds");
+  // NEON keeps the 32-bit ADST columns: the call to the tracked ADST pass costs the in-bound
+  // blocks 2-5 % in tools/bench/neon_mca.py's model, which does not see the blocks it speeds up.
+  constexpr bool kSatCols = !kColAdst || HWY_TARGET != HWY_NEON;
   if constexpr (L == 16) {
     V v[16];
     V3D_UNROLL
@@ -354,9 +397,7 @@ HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int
     if (!LanesWithin<kColB>(du, AddAbs<kR>(d, v, hn::Zero(du)))) {
       V3D_UNROLL
       for (size_t i = 0; i < kR; i++) hn::StoreU(v[i], d, rows + 16 * i);
-      if constexpr (!kColAdst) {
-        if (Cols16x16Sat<kNz>(d, dst, stride, rows)) return Int16Result::kDone;
-      }
+      if (Cols16x16Sat<kColAdst, kNz>(d, dst, stride, rows)) return Int16Result::kDone;
       return Int16Result::kColumnsFailed;
     }
     Run16Point<kColAdst, kNz>(d, v);
@@ -389,8 +430,8 @@ HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int
         hn::StoreU(lft[i], d, rows + 16 * i);
         hn::StoreU(rgt[i], d, rows + 16 * i + 8);
       }
-      if constexpr (!kColAdst) {
-        if (Cols16x16Sat<kNz>(d, dst, stride, rows)) return Int16Result::kDone;
+      if constexpr (kSatCols) {
+        if (Cols16x16Sat<kColAdst, kNz>(d, dst, stride, rows)) return Int16Result::kDone;
       }
       return Int16Result::kColumnsFailed;
     }

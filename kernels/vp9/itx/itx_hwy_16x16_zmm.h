@@ -128,6 +128,11 @@ struct PackedOpsT {
     const Z r = Splat32z<8192>();
     const Z a = _mm512_add_epi32(_mm512_madd_epi16(p, Splat32z<Pair(k1, k2)>()), r);
     const Z b = _mm512_add_epi32(_mm512_madd_epi16(p, Splat32z<Pair(k3, k4)>()), r);
+    return Narrow2(a, b);
+  }
+  // [a >> 14 | b >> 14] of two registers of int32 rounded sums (8192 already added), narrowed
+  // as Rot says.
+  HWY_INLINE Z Narrow2(Z a, Z b) const {
     if constexpr (!kSat) {
       return Blend(_mm512_srai_epi32(a, 14), _mm512_slli_epi32(b, 2));
     } else {
@@ -391,21 +396,32 @@ HWY_INLINE void AddRows(uint8_t *dst, ptrdiff_t stride, const Z *x) {
 
 namespace zmm16 {
 
+// The full 16-point DCT pass on x with o's operations: the rows (LoadRows' layout) or, with
+// kColumns, the columns (RowsToColumns' layout); the results as DctRest's.
+template <bool kColumns, class O>
+HWY_INLINE void DctFullPass(const O &o, Z *x) {
+  DctIn in;
+  if constexpr (kColumns) {  // x: [0|2] [4|6] [1|3] [5|7] [8|10] [12|14] [9|11] [13|15]
+    in = DctIn{o.JoinA(x[0], x[4]), o.JoinA(x[1], x[5]), o.JoinB(x[0], x[5]),
+               o.JoinB(x[1], x[4]), o.Blend(x[2], x[7]), o.Blend(x[6], x[3]),
+               o.Blend(x[3], x[6]), o.Blend(x[7], x[2])};
+  } else {
+    in = DctIn{o.JoinA(x[0], x[4]), o.JoinA(x[2], x[6]), o.JoinA(x[1], x[7]),
+               o.JoinA(x[3], x[5]), o.JoinB(x[0], x[7]), o.JoinB(x[3], x[4]),
+               o.JoinB(x[2], x[5]), o.JoinB(x[1], x[6])};
+  }
+  DctRest(o, DctProducts<kColumns>(o, in), x);
+}
+
 // The column pass on x (RowsToColumns' layout) with o's operations.
 template <bool kHalf, class O>
 HWY_INLINE void ColumnPass(const O &o, Z *x) {
-  // x: [0|2] [4|6] [1|3] [5|7] [8|10] [12|14] [9|11] [13|15].
   if constexpr (kHalf) {
     const Z d[8] = {DupA(x[0]), DupA(x[2]), DupB(x[0]), DupB(x[2]),
                     DupA(x[1]), DupA(x[3]), DupB(x[1]), DupB(x[3])};
     DctRest(o, DctProductsHalf(o, d), x);
   } else {
-    DctRest(o,
-            DctProducts<true>(o, DctIn{o.JoinA(x[0], x[4]), o.JoinA(x[1], x[5]),
-                                       o.JoinB(x[0], x[5]), o.JoinB(x[1], x[4]),
-                                       o.Blend(x[2], x[7]), o.Blend(x[6], x[3]),
-                                       o.Blend(x[3], x[6]), o.Blend(x[7], x[2])}),
-            x);
+    DctFullPass<true>(o, x);
   }
 }
 
@@ -425,6 +441,32 @@ HWY_INLINE void StoreRowResults(const Z *x, int16_t *rows) {
                           _mm512_extracti64x4_epi64(y, 1));
     }
   }
+}
+
+// The column pass on the row results x (RowsToColumns' layout), pass(ops, x) on PackedOps
+// where every column's |row results| sum to within kColB, else on SatOps; then AddRows and
+// kDone, or, where SatOps detects a saturation, kColumnsFailed, nothing written and the row
+// results stored to rows (StoreRowResults).
+template <int kColB, int kNzR, int kRegs, class Pass>
+HWY_INLINE Int16Result ColumnsAndAdd(uint8_t *dst, ptrdiff_t stride, Z *x, int16_t *rows,
+                                     const Pass &pass) {
+  if (L1Within<kColB, kRegs>(PackedOps(), x)) {
+    pass(PackedOps(), x);
+  } else {
+    Z y[8];
+    V3D_UNROLL
+    for (int k = 0; k < 8; k++) y[k] = x[k];
+    const SatOps so = SatOps::Start();
+    pass(so, y);
+    if (!so.Exact()) {
+      StoreRowResults<kNzR, kRegs>(x, rows);
+      return Int16Result::kColumnsFailed;
+    }
+    V3D_UNROLL
+    for (int k = 0; k < 8; k++) x[k] = y[k];
+  }
+  AddRows(dst, stride, x);
+  return Int16Result::kDone;
 }
 
 }  // namespace zmm16
@@ -454,31 +496,11 @@ HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const in
                     DupA(x[2]), DupB(x[2]), DupA(x[3]), DupB(x[3])};
     DctRest(o, DctProductsHalf(o, d), x);
   } else {
-    DctRest(o,
-            DctProducts<false>(o, DctIn{o.JoinA(x[0], x[4]), o.JoinA(x[2], x[6]),
-                                        o.JoinA(x[1], x[7]), o.JoinA(x[3], x[5]),
-                                        o.JoinB(x[0], x[7]), o.JoinB(x[3], x[4]),
-                                        o.JoinB(x[2], x[5]), o.JoinB(x[1], x[6])}),
-            x);
+    DctFullPass<false>(o, x);
   }
   RowsToColumns(x);  // x[k] = [row kPairA[k] | row kPairB[k]], lane = column
-  if (L1Within<kColB, kRegs>(o, x)) {
-    ColumnPass<kHalf>(o, x);
-  } else {
-    Z y[8];
-    V3D_UNROLL
-    for (int k = 0; k < 8; k++) y[k] = x[k];
-    const SatOps so = SatOps::Start();
-    ColumnPass<kHalf>(so, y);
-    if (!so.Exact()) {
-      StoreRowResults<kNzR, kRegs>(x, rows);
-      return Int16Result::kColumnsFailed;
-    }
-    V3D_UNROLL
-    for (int k = 0; k < 8; k++) x[k] = y[k];
-  }
-  AddRows(dst, stride, x);
-  return Int16Result::kDone;
+  return ColumnsAndAdd<kColB, kNzR, kRegs>(
+      dst, stride, x, rows, [](const auto &op, Z *v) { ColumnPass<kHalf>(op, v); });
 }
 
 #else

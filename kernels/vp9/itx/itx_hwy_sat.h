@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Exact 16-bit DCT column passes by "saturate and detect", for the blocks whose row results
+// Exact 16-bit DCT and ADST column passes by "saturate and detect", for blocks whose row results
 // fail the per-pass L1 column check (kInt16BoundL1) although the column transforms keep every
 // value inside int16, as most real blocks do. Per-target header: included by itx_hwy.cpp after
 // itx_hwy_16.h, before the 8x8, 16x16 and 32x32 headers (itx_hwy_16x16.h uses OpsSat).

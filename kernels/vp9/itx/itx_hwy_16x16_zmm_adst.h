@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// 16x16 VP9 ADST_DCT, DCT_ADST and ADST_ADST inverse transforms with both passes in 16-bit
+// lanes of 512-bit registers (AVX-512: the AVX3 targets only), in the packed layout of
+// itx_hwy_16x16_zmm.h (8 zmm registers, one 1-D transform per 32-bit lane, two int16 elements
+// [a | b] per lane), behind the same per-pass L1 checks (kInt16BoundL1 of
+// itx_int16_bound.h), and, for the columns whose row results fail theirs, the same
+// saturate-and-detect pass (SatOps). Per-target header: included by itx_hwy.cpp after
+// itx_hwy_16x16_zmm.h.
+//
+// The 16-point ADST (itx_ref_1d.h, iadst16) is three stages of rotations whose products are
+// summed in pairs before their rounding: every rounded value R(p + q) is two pmaddwd (one per
+// rotation, on an [a | b] pair as it lies) added in int32, so each product is formed once and
+// used by the sum and by the difference. Two rounded values are put back in one register by
+// PackedOpsT::Narrow2 (wrapping, or saturating for SatOps).
+//
+// Exactness: every value is one the reference forms, by the same operation: the int32 sums of
+// at most four products (exact for every int16 input: the constants of each sum are under
+// 2^16 in magnitude together), rounded and narrowed; additions and subtractions in int16
+// lanes; the final R(x * cos64(16)) and R(x * -cos64(16)) as pmulhrsw by +-2 cos64(16),
+// exactly (x * k + 2^13) >> 14. Inside the per-pass bound the proof of itx_int16_bound.h keeps
+// every such value inside int16; the column pass on SatOps tracks (T) the inputs of every
+// rotation and final multiply and the outputs, the set of Iadst16x16O (itx_hwy_16x16.h) and
+// the argument of docs/itx_int16_bounds.md ("ADST16 columns"): every other saturating value
+// is one side of a butterfly, and a negated output of an extreme value is +-32767, which
+// SatOps::Exact rejects.
+
+#if defined(V3D_VP9_ITX_HWY_16X16_ZMM_ADST_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef V3D_VP9_ITX_HWY_16X16_ZMM_ADST_H_
+#undef V3D_VP9_ITX_HWY_16X16_ZMM_ADST_H_
+#else
+#define V3D_VP9_ITX_HWY_16X16_ZMM_ADST_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <hwy/highway.h>
+
+#include "vp9/itx/itx_int16_bound.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace v3d {
+namespace vp9 {
+namespace HWY_NAMESPACE {
+
+#if V3D_ITX_HAVE_ZMM16
+
+namespace zmm16 {
+
+// The int32 products a * kLo + b * kHi of every lane [a | b].
+template <int32_t kLo, int32_t kHi>
+HWY_INLINE Z Madd(Z p) {
+  return _mm512_madd_epi16(p, Splat32z<Pair(kLo, kHi)>());
+}
+
+// The first-stage products of input pair j, p = [in 2j | in 15 - 2j] (kFlip: [in 15 - 2j |
+// in 2j]): s[2j] = in[15-2j] * cA + in[2j] * cB, s[2j+1] = in[15-2j] * cB - in[2j] * cA with
+// cA = cos64(1 + 4j), cB = cos64(31 - 4j).
+template <int kJ, bool kFlip>
+HWY_INLINE void AdstFirst(Z p, Z *s) {
+  constexpr int32_t cA = kC[1 + 4 * kJ], cB = kC[31 - 4 * kJ];
+  if constexpr (kFlip) {
+    s[2 * kJ] = Madd<cA, cB>(p);
+    s[2 * kJ + 1] = Madd<cB, -cA>(p);
+  } else {
+    s[2 * kJ] = Madd<cB, cA>(p);
+    s[2 * kJ + 1] = Madd<-cA, cB>(p);
+  }
+}
+
+// The rounded sums and differences of two pairs of int32 product sums: *sum = [R(a0 + b0) |
+// R(a1 + b1)], *diff = [R(a0 - b0) | R(a1 - b1)].
+template <class O>
+HWY_INLINE void SumDiff2(const O &o, Z a0, Z a1, Z b0, Z b1, Z *sum, Z *diff) {
+  const Z r = Splat32z<8192>();
+  a0 = _mm512_add_epi32(a0, r);
+  a1 = _mm512_add_epi32(a1, r);
+  *sum = o.Narrow2(_mm512_add_epi32(a0, b0), _mm512_add_epi32(a1, b1));
+  *diff = o.Narrow2(_mm512_sub_epi32(a0, b0), _mm512_sub_epi32(a1, b1));
+}
+
+// The reference's adst_tail8 on [b0 | b1], [b2 | b3], [b4 | b5], [b6 | b7]: c[0] = [b0 + b2 |
+// b1 + b3], c[1] = [b0 - b2 | b1 - b3], c[2] = [c4 | c5], c[3] = [c6 | c7] with c4 = R(b4 c8 +
+// b5 c24 + b7 c8 - b6 c24), c5 = R(b4 c24 - b5 c8 + b6 c8 + b7 c24), c6, c7 the differences.
+template <class O>
+HWY_INLINE void AdstTail(const O &o, Z b01, Z b23, Z b45, Z b67, Z *c) {
+  c[0] = o.T(o.Add(b01, b23));
+  c[1] = o.Sub(b01, b23);
+  const Z w4 = Madd<kC[8], kC[24]>(b45), w5 = Madd<kC[24], -kC[8]>(b45);
+  const Z w6 = Madd<-kC[24], kC[8]>(b67), w7 = Madd<kC[8], kC[24]>(b67);
+  SumDiff2(o, w4, w5, w6, w7, &c[2], &c[3]);
+}
+
+// The 16-point ADST of every lane; p[j]: input pair j as AdstFirst takes it (bit j of kFlips:
+// flipped). Outputs in x in DctRest's layout (kOutA / kOutB).
+template <unsigned kFlips, class O>
+HWY_INLINE void Adst16(const O &o, const Z *p, Z *x) {
+  Z s[16];
+  AdstFirst<0, (kFlips & 1) != 0>(p[0], s);
+  AdstFirst<1, (kFlips & 2) != 0>(p[1], s);
+  AdstFirst<2, (kFlips & 4) != 0>(p[2], s);
+  AdstFirst<3, (kFlips & 8) != 0>(p[3], s);
+  AdstFirst<4, (kFlips & 16) != 0>(p[4], s);
+  AdstFirst<5, (kFlips & 32) != 0>(p[5], s);
+  AdstFirst<6, (kFlips & 64) != 0>(p[6], s);
+  AdstFirst<7, (kFlips & 128) != 0>(p[7], s);
+  // Stage 1: x[k] = R(s[k] + s[k + 8]), x[k + 8] = R(s[k] - s[k + 8]), as [x k | x k+1] pairs.
+  Z x01, x23, x45, x67, x89, x1011, x1213, x1415;
+  SumDiff2(o, s[0], s[1], s[8], s[9], &x01, &x89);
+  SumDiff2(o, s[2], s[3], s[10], s[11], &x23, &x1011);
+  SumDiff2(o, s[4], s[5], s[12], s[13], &x45, &x1213);
+  SumDiff2(o, s[6], s[7], s[14], s[15], &x67, &x1415);
+  x89 = o.T(x89);
+  x1011 = o.T(x1011);
+  x1213 = o.T(x1213);
+  x1415 = o.T(x1415);
+  // Stage 2: butterflies of x0..x7; x8..x15 rotated by (c4, c28) and (c20, c12) and the
+  // rotations' products summed in pairs (p8 + p12, q8 + q12, ...: the reference's v[]).
+  const Z u01 = o.Add(x01, x45), u45 = o.T(o.Sub(x01, x45));
+  const Z u23 = o.Add(x23, x67), u67 = o.T(o.Sub(x23, x67));
+  const Z p8 = Madd<kC[4], kC[28]>(x89), q8 = Madd<kC[28], -kC[4]>(x89);
+  const Z p10 = Madd<kC[20], kC[12]>(x1011), q10 = Madd<kC[12], -kC[20]>(x1011);
+  const Z p12 = Madd<-kC[28], kC[4]>(x1213), q12 = Madd<kC[4], kC[28]>(x1213);
+  const Z p14 = Madd<-kC[12], kC[20]>(x1415), q14 = Madd<kC[20], kC[12]>(x1415);
+  Z v01, v23, v45, v67;
+  SumDiff2(o, p8, q8, p12, q12, &v01, &v45);
+  SumDiff2(o, p10, q10, p14, q14, &v23, &v67);
+  // Stage 3.
+  Z cu[4], cv[4];  // [c0 | c1], [c2 | c3], [c4 | c5], [c6 | c7]; cv: c8..c15
+  AdstTail(o, u01, u23, u45, u67, cu);
+  AdstTail(o, v01, v23, o.T(v45), o.T(v67), cv);
+  // Stage 4: the cos64(16) multiplies, then the outputs in DctRest's layout.
+  const Z r1 = o.template Mul<kC[16], -kC[16]>(o.T(o.DiffSum(cu[1])));  // [out 8 | out 7]
+  const Z r2 = o.H(o.T(o.RevDiffSum(cv[1])));                             // [out 9 | out 6]
+  const Z r3 = o.H(o.T(o.RevDiffSum(cu[3])));                             // [out 11 | out 4]
+  const Z r4 = o.template Mul<kC[16], -kC[16]>(o.T(o.DiffSum(cv[3])));  // [out 10 | out 5]
+  const Z zero = _mm512_setzero_si512();
+  x[0] = o.MaskSub(cu[0], kB16, zero, _mm512_slli_epi32(cv[0], 16));   // [c0 | -c8]
+  x[1] = o.MaskSub(cv[0], ~kB16, zero, _mm512_srli_epi32(cu[0], 16));  // [-c1 | c9]
+  x[2] = o.JoinB(r1, r2);
+  x[3] = o.JoinA(r1, r2);
+  x[4] = o.T(o.MaskSub(cv[2], kB16, zero, _mm512_slli_epi32(cu[2], 16)));   // [c12 | -c4]
+  x[5] = o.T(o.MaskSub(cu[2], ~kB16, zero, _mm512_srli_epi32(cv[2], 16)));  // [-c13 | c5]
+  x[6] = o.JoinB(r4, r3);
+  x[7] = o.JoinA(r4, r3);
+}
+
+// The ADST pass on x: input pair j (AdstFirst) = Blend(x[kPair[j][0]], x[kPair[j][1]]).
+// Rows: LoadRows' layout, x[m] = [column 2m | column 2m + 1]; columns: RowsToColumns' layout,
+// [0|2] [4|6] [1|3] [5|7] [8|10] [12|14] [9|11] [13|15] (pairs 1, 3, 5, 7 flipped).
+constexpr int kAdstRowPair[8][2] = {{0, 7}, {1, 6}, {2, 5}, {3, 4},
+                                    {4, 3}, {5, 2}, {6, 1}, {7, 0}};
+constexpr int kAdstColPair[8][2] = {{0, 7}, {7, 0}, {1, 6}, {6, 1},
+                                    {4, 3}, {3, 4}, {5, 2}, {2, 5}};
+template <bool kColumns, class O>
+HWY_INLINE void AdstPass(const O &o, Z *x) {
+  Z p[8];
+  V3D_UNROLL
+  for (int j = 0; j < 8; j++) {
+    const int *ab = kColumns ? kAdstColPair[j] : kAdstRowPair[j];
+    p[j] = o.Blend(x[ab[0]], x[ab[1]]);
+  }
+  Adst16<kColumns ? 0xAAu : 0u>(o, p, x);
+}
+
+template <bool kAdst, class O>
+HWY_INLINE void ColumnPassOf(const O &o, Z *x) {
+  if constexpr (kAdst) AdstPass<true>(o, x);
+  else DctFullPass<true>(o, x);
+}
+
+}  // namespace zmm16
+
+// 16x16 block of row transform kRowAdst and column transform kColAdst (not both DCT), non-zero
+// coefficients in the top-left kNzR x kNzR square, in zmm registers; the contract of
+// Add16x16DctZmm (itx_hwy_16x16_zmm.h).
+template <bool kRowAdst, bool kColAdst, int kNzR>
+HWY_NOINLINE Int16Result Add16x16AdstZmm(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
+                                         int16_t *rows) {
+  using namespace zmm16;
+  constexpr int kRowB = kInt16BoundL1[2][kRowAdst ? 1 : 0];
+  constexpr int kColB = kInt16BoundL1[2][kColAdst ? 1 : 0];
+  static_assert(kRowB > 0 && kColB > 0, "proven bounds");
+  const PackedOps o;
+  Z x[8];
+  LoadRows<kNzR>(coeffs, x);
+  if (!L1Within<kRowB, 8>(o, x)) return Int16Result::kRowsFailed;
+  if constexpr (kRowAdst) AdstPass<false>(o, x);
+  else DctFullPass<false>(o, x);
+  RowsToColumns(x);  // x[k] = [row kPairA[k] | row kPairB[k]], lane = column
+  return ColumnsAndAdd<kColB, kNzR, 8>(
+      dst, stride, x, rows, [](const auto &op, Z *v) { ColumnPassOf<kColAdst>(op, v); });
+}
+
+// The zmm 16x16 path of the pair (Row, Col): Add16x16DctZmm or Add16x16AdstZmm.
+template <class Row, class Col, int kNzR>
+HWY_INLINE Int16Result Add16x16Zmm16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
+                                     int16_t *rows) {
+  constexpr bool kRowAdst = std::is_same<Row, TxAdst>::value;
+  constexpr bool kColAdst = std::is_same<Col, TxAdst>::value;
+  if constexpr (!kRowAdst && !kColAdst) return Add16x16DctZmm<kNzR>(dst, stride, coeffs, rows);
+  else return Add16x16AdstZmm<kRowAdst, kColAdst, kNzR>(dst, stride, coeffs, rows);
+}
+
+#endif  // V3D_ITX_HAVE_ZMM16
+
+}  // namespace HWY_NAMESPACE
+}  // namespace vp9
+}  // namespace v3d
+HWY_AFTER_NAMESPACE();
+
+#endif  // V3D_VP9_ITX_HWY_16X16_ZMM_ADST_H_
