@@ -56,6 +56,37 @@ template <int32_t kV>
 HWY_INLINE __m128i Splat16() {
   return Splat32<static_cast<int32_t>((static_cast<uint32_t>(kV) & 0xFFFFu) * 0x10001u)>();
 }
+// The same in d's vectors (up to 512 bits).
+template <int16_t kV, class D>
+HWY_INLINE hn::Vec<D> SplatLoad16(D d) {
+  alignas(64) static int16_t kVec[32] = {kV, kV, kV, kV, kV, kV, kV, kV, kV, kV, kV,
+                                         kV, kV, kV, kV, kV, kV, kV, kV, kV, kV, kV,
+                                         kV, kV, kV, kV, kV, kV, kV, kV, kV, kV};
+  return hn::Load(d, kVec);
+}
+// 2 * ka in every lane of d's vectors, loaded (see above) where ka is a compile-time
+// cos64(k) or -cos64(k), k = 1..31 (every constant of Ops::B1); else a broadcast.
+template <class D>
+HWY_INLINE hn::Vec<D> CosSplat2(D d, int32_t ka) {
+  if (__builtin_constant_p(ka)) {
+    switch (ka) {
+#define V3D_COS_CASE(k)                                                        \
+  case kC[k]:                                                                  \
+    return SplatLoad16<static_cast<int16_t>(2 * kC[k])>(d);                    \
+  case -kC[k]:                                                                 \
+    return SplatLoad16<static_cast<int16_t>(-2 * kC[k])>(d);
+#define V3D_COS_CASES4(k) V3D_COS_CASE(k) V3D_COS_CASE(k + 1) V3D_COS_CASE(k + 2) V3D_COS_CASE(k + 3)
+      V3D_COS_CASES4(1) V3D_COS_CASES4(5) V3D_COS_CASES4(9) V3D_COS_CASES4(13)
+      V3D_COS_CASES4(17) V3D_COS_CASES4(21) V3D_COS_CASES4(25) V3D_COS_CASE(29)
+      V3D_COS_CASE(30) V3D_COS_CASE(31)
+#undef V3D_COS_CASES4
+#undef V3D_COS_CASE
+      default:
+        break;
+    }
+  }
+  return hn::Set(d, static_cast<int16_t>(2 * ka));
+}
 #endif
 
 // Unrounded a*ka + b*kb of N (4 or 8) int16 lanes, as int32: lo = lanes 0..3, hi = lanes 4..7.
@@ -161,7 +192,11 @@ struct Ops<hn::Simd<int16_t, N, kPow2>> {
     decltype(a.raw) r;
     if (neonk::MulRound(a.raw, ka, &r)) return V{r};  // a lane of a table (itx_neon_const.h)
 #endif
+#if HWY_ARCH_X86
+    return hn::MulFixedPoint15(a, CosSplat2(d, ka));
+#else
     return hn::MulFixedPoint15(a, hn::Set(d, static_cast<int16_t>(2 * ka)));
+#endif
   }
   HWY_INLINE V B(V a, int32_t ka, V b, int32_t kb) const {
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
