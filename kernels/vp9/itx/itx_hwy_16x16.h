@@ -228,37 +228,6 @@ HWY_INLINE void Transpose16x16(D d, V *v) {
   }
 }
 
-// Round2(v[i], 6) added to row i of dst, columns [c, c + lanes), with unsigned saturation.
-template <class D, class V = hn::Vec<D>>
-HWY_INLINE void RoundAdd16(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const V *v) {
-  const hn::Rebind<uint8_t, D> du8;
-  const V rnd = hn::Set(d, static_cast<int16_t>(1 << 9));  // exactly (x + 32) >> 6
-#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
-  if constexpr (sizeof(V) == 32) {
-    // Two rows per saturating pack and lane permutation (instead of one each): the shuffle
-    // unit is this path's bottleneck.
-    V3D_UNROLL
-    for (size_t i = 0; i < 16; i += 2) {
-      uint8_t *p0 = dst + static_cast<ptrdiff_t>(i) * stride + c, *p1 = p0 + stride;
-      const V s0 = hn::Add(hn::MulFixedPoint15(v[i], rnd), hn::PromoteTo(d, hn::LoadU(du8, p0)));
-      const V s1 = hn::Add(hn::MulFixedPoint15(v[i + 1], rnd), hn::PromoteTo(d, hn::LoadU(du8, p1)));
-      // packus: [s0 0..7, s1 0..7 | s0 8..15, s1 8..15]; permute the 64-bit quarters to
-      // [s0 | s1].
-      const __m256i b = _mm256_permute4x64_epi64(_mm256_packus_epi16(s0.raw, s1.raw), 0xD8);
-      _mm_storeu_si128(reinterpret_cast<__m128i *>(p0), _mm256_castsi256_si128(b));
-      _mm_storeu_si128(reinterpret_cast<__m128i *>(p1), _mm256_extracti128_si256(b, 1));
-    }
-    return;
-  }
-#endif
-  V3D_UNROLL
-  for (size_t i = 0; i < 16; i++) {
-    uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride + c;
-    const V sum = hn::Add(hn::MulFixedPoint15(v[i], rnd), hn::PromoteTo(d, hn::LoadU(du8, p)));
-    hn::StoreU(hn::DemoteTo(du8, sum), du8, p);
-  }
-}
-
 // The 16x16 DCT columns of the exact int16 row results in rows (row-major, 16 per row, rows
 // from kNz on zero, not read) by saturate and detect (itx_hwy_sat.h), in vectors of d's 8 or 16
 // lanes: Round2'd by 6 and added to dst, and true, when no chunk detects a saturation; else
