@@ -485,19 +485,16 @@ HWY_INLINE int Corner8x8(const int16_t *c) {
   return hn::AllFalse(d, big) ? 2 << k : 0;
 }
 
-// 4 x 8 transpose of int16: u[i] lane k = o[k] lane i, for the rows i < kNz (2 or 4) of the
-// eight 4-lane vectors o[0..8).
-template <int kNz, class D8, class V4>
-HWY_INLINE void Transpose4x8(D8 d8, const V4 *o, hn::Vec<D8> *u) {
+// The 4 x 8 transposes of Transpose4x8 in each 128-bit block of x[m] = [o[m] | o[m + 4]] (m <
+// 4, o 4-lane vectors): u[i] = [o[0] .. o[7]] lane i, per block, for the rows i < kNz.
+template <int kNz, class D8>
+HWY_INLINE void Transpose4x8Blocks(D8 d8, const hn::Vec<D8> *x, hn::Vec<D8> *u) {
   const hn::Repartition<int32_t, D8> d32;
   const hn::Repartition<int64_t, D8> d64;
-  using V8 = hn::Vec<D8>;
-  const V8 x0 = hn::Combine(d8, o[4], o[0]), x1 = hn::Combine(d8, o[5], o[1]);
-  const V8 x2 = hn::Combine(d8, o[6], o[2]), x3 = hn::Combine(d8, o[7], o[3]);
-  const auto a = hn::BitCast(d32, hn::InterleaveLower(d8, x0, x1));  // o0 o1, rows 0..3
-  const auto b = hn::BitCast(d32, hn::InterleaveUpper(d8, x0, x1));  // o4 o5
-  const auto c = hn::BitCast(d32, hn::InterleaveLower(d8, x2, x3));  // o2 o3
-  const auto e = hn::BitCast(d32, hn::InterleaveUpper(d8, x2, x3));  // o6 o7
+  const auto a = hn::BitCast(d32, hn::InterleaveLower(d8, x[0], x[1]));  // o0 o1, rows 0..3
+  const auto b = hn::BitCast(d32, hn::InterleaveUpper(d8, x[0], x[1]));  // o4 o5
+  const auto c = hn::BitCast(d32, hn::InterleaveLower(d8, x[2], x[3]));  // o2 o3
+  const auto e = hn::BitCast(d32, hn::InterleaveUpper(d8, x[2], x[3]));  // o6 o7
   const auto p01 = hn::BitCast(d64, hn::InterleaveLower(d32, a, c));  // o0..o3, rows 0 1
   const auto q01 = hn::BitCast(d64, hn::InterleaveLower(d32, b, e));  // o4..o7, rows 0 1
   u[0] = hn::BitCast(d8, hn::InterleaveLower(d64, p01, q01));
@@ -508,6 +505,28 @@ HWY_INLINE void Transpose4x8(D8 d8, const V4 *o, hn::Vec<D8> *u) {
     u[2] = hn::BitCast(d8, hn::InterleaveLower(d64, p23, q23));
     u[3] = hn::BitCast(d8, hn::InterleaveUpper(d64, p23, q23));
   }
+}
+
+// 4 x 8 transpose of int16: u[i] lane k = o[k] lane i, for the rows i < kNz (2 or 4) of the
+// eight 4-lane vectors o[0..8).
+template <int kNz, class D8, class V4>
+HWY_INLINE void Transpose4x8(D8 d8, const V4 *o, hn::Vec<D8> *u) {
+  const hn::Vec<D8> x[4] = {hn::Combine(d8, o[4], o[0]), hn::Combine(d8, o[5], o[1]),
+                            hn::Combine(d8, o[6], o[2]), hn::Combine(d8, o[7], o[3])};
+  Transpose4x8Blocks<kNz>(d8, x, u);
+}
+
+// The same of sixteen 4-lane vectors into 16-lane ones (AVX2 and up): one 4 x 8 transpose per
+// 128-bit block, o[0..8) in the low block, o[8..16) in the high one.
+template <int kNz, class D16, class V4>
+HWY_INLINE void Transpose4x16(D16 d16, const V4 *o, hn::Vec<D16> *u) {
+  const hn::Half<D16> d8;
+  hn::Vec<D16> x[4];
+  V3D_UNROLL
+  for (size_t m = 0; m < 4; m++) {
+    x[m] = hn::Combine(d16, hn::Combine(d8, o[m + 12], o[m + 8]), hn::Combine(d8, o[m + 4], o[m]));
+  }
+  Transpose4x8Blocks<kNz>(d16, x, u);
 }
 
 // 8x8 DCT_DCT block whose non-zero coefficients lie in the top-left kNz x kNz square (kNz = 2
@@ -612,24 +631,23 @@ HWY_NOINLINE void AddCorner16x16(DC dc, uint8_t *dst, ptrdiff_t stride, const in
   V4 v[4], o[16];
   V3D_UNROLL
   for (size_t i = 0; i < 4; i++) v[i] = i < kR ? hn::LoadU(d4, coeffs + 16 * i) : hn::Zero(d4);
-  Transpose16(d4, v);       // v[k] lane i = coefficient (i, k), k < 4
-  Idct16<kNz>(d4, v, o);    // o[k] lane i = intermediate (i, k); zero for rows i >= kNz
-  V8 lo[8], hi[8];          // rows 0..kNz-1: columns 0..7, 8..15
-  Transpose4x8<kNz>(d8, o, lo);
-  Transpose4x8<kNz>(d8, o + 8, hi);
-  V3D_UNROLL
-  for (size_t c = 0; c < 16; c += Lc) {
+  Transpose16(d4, v);     // v[k] lane i = coefficient (i, k), k < 4
+  Idct16<kNz>(d4, v, o);  // o[k] lane i = intermediate (i, k); zero for rows i >= kNz
+  if constexpr (Lc == 16) {
     VC u[16], w[16];
-    V3D_UNROLL
-    for (size_t i = 0; i < kR; i++) {
-      if constexpr (Lc == 16) {
-        u[i] = hn::Combine(dc, hi[i], lo[i]);
-      } else {
-        u[i] = c == 0 ? lo[i] : hi[i];
-      }
-    }
+    Transpose4x16<kNz>(dc, o, u);  // u[i] = row i of the intermediate
     Idct16<kNz>(dc, u, w);
-    RoundAdd16(dc, dst, stride, c, w);
+    RoundAdd16(dc, dst, stride, 0, w);
+  } else {
+    V8 lo[8], hi[8];  // rows 0..kNz-1: columns 0..7, 8..15
+    Transpose4x8<kNz>(d8, o, lo);
+    Transpose4x8<kNz>(d8, o + 8, hi);
+    V3D_UNROLL
+    for (size_t c = 0; c < 16; c += 8) {
+      V8 w[16];
+      Idct16<kNz>(d8, c == 0 ? lo : hi, w);
+      RoundAdd16(d8, dst, stride, c, w);
+    }
   }
 }
 
