@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// VP9 inverse transforms: the fast paths' choice of block class (DC only, the 2x2 / 4x4 / 8x8 /
-// 16x16 top-left squares) against every position of a coefficient outside it. Each case is a
-// random small top-left square (inside every 16-bit bound, so the 16-bit and corner paths run)
-// plus one probe coefficient at one position of the block, every position in turn; a kernel that
-// classified the block by a square not holding the probe would drop it. Every SIMD target this
-// CPU has, every valid (tx_size, tx_type), against the scalar reference, with the true eob, eob 1
-// and the largest eob that still asks for the classification (n*n/2) as hints.
-// V3D_TEST_SEED changes the inputs.
+// test_vp9_itx's block-class test: the fast paths' choice of block class (DC only, the 2x2 /
+// 4x4 / 8x8 / 16x16 top-left squares) against every position of a coefficient outside it. Each
+// case is a random small top-left square (inside every 16-bit bound, so the 16-bit and corner
+// paths run) plus one probe coefficient at one position of the block, every position in turn;
+// a kernel that classified the block by a square not holding the probe would drop it. Every
+// SIMD target this CPU has, every valid (tx_size, tx_type), against the scalar reference, with
+// the true eob, eob 1 and the largest eob that still asks for the classification (n*n/2).
+// V3D_TEST_SEED changes the inputs (test_vp9_itx prints the seed).
 #include <algorithm>
 #include <cinttypes>
 #include <cstring>
@@ -16,8 +16,9 @@
 #include "common/vp9_itx_inputs.h"
 #include "v3d/v3d.h"
 
-using v3dtest::check;
-using v3dtest::Rng;
+namespace v3dtest {
+namespace vp9region {
+
 using namespace v3dtest::vp9;
 
 namespace {
@@ -72,6 +73,9 @@ bool run_case(const char *target, const TxPair &p, int side, int pos, int *inert
   return true;
 }
 
+}  // namespace
+
+// Every target, every pair, every probe position (called by test_vp9_itx's main).
 void test_positions() {
   const char *names[32];
   const int nt = std::min(v3d_cpu_targets(names, 32), 32);
@@ -91,7 +95,8 @@ void test_positions() {
         }
       }
     }
-    printf("target %-8s %d cases x 3 eob values, %d failed, %d probes changing no pixel\n",
+    printf("block classes, target %-8s %d cases x 3 eob values, %d failed, %d probes changing "
+           "no pixel\n",
            names[t], cases, failed, inert);
     // A probe that changes nothing tests nothing: nearly every one must show.
     check(inert * 100 < cases, "%s: %d of %d probes change no pixel", names[t], inert, cases);
@@ -99,10 +104,5 @@ void test_positions() {
   v3d_cpu_force_target(nullptr);
 }
 
-}  // namespace
-
-int main() {
-  v3dtest::base_seed();
-  test_positions();
-  return v3dtest::finish();
-}
+}  // namespace vp9region
+}  // namespace v3dtest
