@@ -11,7 +11,9 @@
 //     saturate-and-detect column pass's limit, test_vp9_itx_sat.cpp: in int16, one value just
 //     outside, 32767 or -32768 exactly), with random prediction pixels, odd strides and
 //     offsets, a guard border, an unaligned coefficient pointer, and eob given as the true
-//     value, n*n and a random hint (the result must not depend on it).
+//     value, n*n and a random hint (the result must not depend on it); and, for the fast
+//     paths' block classes, a probe coefficient at every position beside a small corner
+//     (test_vp9_itx_region.cpp).
 // V3D_TEST_SEED changes the inputs; V3D_TEST_ITERS scales the iteration counts (default 1).
 #include <algorithm>
 #include <cinttypes>
@@ -37,6 +39,10 @@ namespace vp9sat {
 int make_sat_coeffs(Rng &rng, const vp9::TxPair &p, int it, int16_t *coeffs);
 void report(int nt);
 }  // namespace vp9sat
+// The block-class test (test_vp9_itx_region.cpp).
+namespace vp9region {
+void test_positions();
+}  // namespace vp9region
 }  // namespace v3dtest
 
 namespace {
@@ -748,5 +754,6 @@ int main() {
   test_no_op();
   test_targets();
   test_wht_extremes();
+  v3dtest::vp9region::test_positions();
   return v3dtest::finish();
 }

@@ -428,7 +428,7 @@ HWY_NOINLINE bool Add16x16Rows16(uint8_t *dst, ptrdiff_t stride, const int16_t *
 
 #if V3D_ITX_HAVE_ZMM16
 // DCT_DCT 16x16 blocks whose non-zero square is larger than this take the zmm path; the 2x2
-// and 4x4 corners are faster on their own path (AddCorner16x16, most of whose cost is fixed).
+// and 4x4 corners are faster on their own path (TryCorner16x16: in zmm they are slower).
 constexpr size_t kZmmFrom16x16 = 4;
 
 // As Add16x16Rows16, in zmm registers (itx_hwy_16x16_zmm.h, itx_hwy_16x16_zmm_adst.h).
@@ -463,10 +463,7 @@ HWY_INLINE bool Try16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c, size_
 #endif
   if (region <= 4) {
     if constexpr (kDctDct) {
-      if (Corner16InBound(c, kInt16CornerBound16x16)) {
-        AddCorner16x16(hn::CappedTag<int16_t, 16>(), dst, stride, c);
-        return true;
-      }
+      if (TryCorner16x16(dst, stride, c)) return true;
     }
     return Add16x16Rows16<Row, Col, 4>(dst, stride, c);
   }
@@ -584,9 +581,7 @@ HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, 
     case 4:
 #if V3D_ITX_HAVE_16
       if constexpr (kN == 16 && kDctDct) {
-        if (Corner16InBound(c, kInt16CornerBound16x16)) {
-          return AddCorner16x16(hn::CappedTag<int16_t, 16>(), dst, stride, c);
-        }
+        if (TryCorner16x16(dst, stride, c)) return;
       }
 #endif
       if constexpr (kN == 8 || kN == 16) return Add2D<kN, Row, Col, 4, 4>(dst, stride, c);

@@ -56,6 +56,37 @@ template <int32_t kV>
 HWY_INLINE __m128i Splat16() {
   return Splat32<static_cast<int32_t>((static_cast<uint32_t>(kV) & 0xFFFFu) * 0x10001u)>();
 }
+// The same in d's vectors (up to 512 bits).
+template <int16_t kV, class D>
+HWY_INLINE hn::Vec<D> SplatLoad16(D d) {
+  alignas(64) static int16_t kVec[32] = {kV, kV, kV, kV, kV, kV, kV, kV, kV, kV, kV,
+                                         kV, kV, kV, kV, kV, kV, kV, kV, kV, kV, kV,
+                                         kV, kV, kV, kV, kV, kV, kV, kV, kV, kV};
+  return hn::Load(d, kVec);
+}
+// 2 * ka in every lane of d's vectors, loaded (see above) where ka is a compile-time
+// cos64(k) or -cos64(k), k = 1..31 (every constant of Ops::B1); else a broadcast.
+template <class D>
+HWY_INLINE hn::Vec<D> CosSplat2(D d, int32_t ka) {
+  if (__builtin_constant_p(ka)) {
+    switch (ka) {
+#define V3D_COS_CASE(k)                                                        \
+  case kC[k]:                                                                  \
+    return SplatLoad16<static_cast<int16_t>(2 * kC[k])>(d);                    \
+  case -kC[k]:                                                                 \
+    return SplatLoad16<static_cast<int16_t>(-2 * kC[k])>(d);
+#define V3D_COS_CASES4(k) V3D_COS_CASE(k) V3D_COS_CASE(k + 1) V3D_COS_CASE(k + 2) V3D_COS_CASE(k + 3)
+      V3D_COS_CASES4(1) V3D_COS_CASES4(5) V3D_COS_CASES4(9) V3D_COS_CASES4(13)
+      V3D_COS_CASES4(17) V3D_COS_CASES4(21) V3D_COS_CASES4(25) V3D_COS_CASE(29)
+      V3D_COS_CASE(30) V3D_COS_CASE(31)
+#undef V3D_COS_CASES4
+#undef V3D_COS_CASE
+      default:
+        break;
+    }
+  }
+  return hn::Set(d, static_cast<int16_t>(2 * ka));
+}
 #endif
 
 // Unrounded a*ka + b*kb of N (4 or 8) int16 lanes, as int32: lo = lanes 0..3, hi = lanes 4..7.
@@ -161,7 +192,11 @@ struct Ops<hn::Simd<int16_t, N, kPow2>> {
     decltype(a.raw) r;
     if (neonk::MulRound(a.raw, ka, &r)) return V{r};  // a lane of a table (itx_neon_const.h)
 #endif
+#if HWY_ARCH_X86
+    return hn::MulFixedPoint15(a, CosSplat2(d, ka));
+#else
     return hn::MulFixedPoint15(a, hn::Set(d, static_cast<int16_t>(2 * ka)));
+#endif
   }
   HWY_INLINE V B(V a, int32_t ka, V b, int32_t kb) const {
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
@@ -456,19 +491,16 @@ HWY_INLINE int Corner8x8(const int16_t *c) {
   return hn::AllFalse(d, big) ? 2 << k : 0;
 }
 
-// 4 x 8 transpose of int16: u[i] lane k = o[k] lane i, for the rows i < kNz (2 or 4) of the
-// eight 4-lane vectors o[0..8).
-template <int kNz, class D8, class V4>
-HWY_INLINE void Transpose4x8(D8 d8, const V4 *o, hn::Vec<D8> *u) {
+// The 4 x 8 transposes of Transpose4x8 in each 128-bit block of x[m] = [o[m] | o[m + 4]] (m <
+// 4, o 4-lane vectors): u[i] = [o[0] .. o[7]] lane i, per block, for the rows i < kNz.
+template <int kNz, class D8>
+HWY_INLINE void Transpose4x8Blocks(D8 d8, const hn::Vec<D8> *x, hn::Vec<D8> *u) {
   const hn::Repartition<int32_t, D8> d32;
   const hn::Repartition<int64_t, D8> d64;
-  using V8 = hn::Vec<D8>;
-  const V8 x0 = hn::Combine(d8, o[4], o[0]), x1 = hn::Combine(d8, o[5], o[1]);
-  const V8 x2 = hn::Combine(d8, o[6], o[2]), x3 = hn::Combine(d8, o[7], o[3]);
-  const auto a = hn::BitCast(d32, hn::InterleaveLower(d8, x0, x1));  // o0 o1, rows 0..3
-  const auto b = hn::BitCast(d32, hn::InterleaveUpper(d8, x0, x1));  // o4 o5
-  const auto c = hn::BitCast(d32, hn::InterleaveLower(d8, x2, x3));  // o2 o3
-  const auto e = hn::BitCast(d32, hn::InterleaveUpper(d8, x2, x3));  // o6 o7
+  const auto a = hn::BitCast(d32, hn::InterleaveLower(d8, x[0], x[1]));  // o0 o1, rows 0..3
+  const auto b = hn::BitCast(d32, hn::InterleaveUpper(d8, x[0], x[1]));  // o4 o5
+  const auto c = hn::BitCast(d32, hn::InterleaveLower(d8, x[2], x[3]));  // o2 o3
+  const auto e = hn::BitCast(d32, hn::InterleaveUpper(d8, x[2], x[3]));  // o6 o7
   const auto p01 = hn::BitCast(d64, hn::InterleaveLower(d32, a, c));  // o0..o3, rows 0 1
   const auto q01 = hn::BitCast(d64, hn::InterleaveLower(d32, b, e));  // o4..o7, rows 0 1
   u[0] = hn::BitCast(d8, hn::InterleaveLower(d64, p01, q01));
@@ -479,6 +511,28 @@ HWY_INLINE void Transpose4x8(D8 d8, const V4 *o, hn::Vec<D8> *u) {
     u[2] = hn::BitCast(d8, hn::InterleaveLower(d64, p23, q23));
     u[3] = hn::BitCast(d8, hn::InterleaveUpper(d64, p23, q23));
   }
+}
+
+// 4 x 8 transpose of int16: u[i] lane k = o[k] lane i, for the rows i < kNz (2 or 4) of the
+// eight 4-lane vectors o[0..8).
+template <int kNz, class D8, class V4>
+HWY_INLINE void Transpose4x8(D8 d8, const V4 *o, hn::Vec<D8> *u) {
+  const hn::Vec<D8> x[4] = {hn::Combine(d8, o[4], o[0]), hn::Combine(d8, o[5], o[1]),
+                            hn::Combine(d8, o[6], o[2]), hn::Combine(d8, o[7], o[3])};
+  Transpose4x8Blocks<kNz>(d8, x, u);
+}
+
+// The same of sixteen 4-lane vectors into 16-lane ones (AVX2 and up): one 4 x 8 transpose per
+// 128-bit block, o[0..8) in the low block, o[8..16) in the high one.
+template <int kNz, class D16, class V4>
+HWY_INLINE void Transpose4x16(D16 d16, const V4 *o, hn::Vec<D16> *u) {
+  const hn::Half<D16> d8;
+  hn::Vec<D16> x[4];
+  V3D_UNROLL
+  for (size_t m = 0; m < 4; m++) {
+    x[m] = hn::Combine(d16, hn::Combine(d8, o[m + 12], o[m + 8]), hn::Combine(d8, o[m + 4], o[m]));
+  }
+  Transpose4x8Blocks<kNz>(d16, x, u);
 }
 
 // 8x8 DCT_DCT block whose non-zero coefficients lie in the top-left kNz x kNz square (kNz = 2
@@ -510,65 +564,6 @@ HWY_NOINLINE void AddCorner8x8(uint8_t *dst, ptrdiff_t stride, const int16_t *co
     uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride;
     const V8 sum = hn::Add(Round2By<5>(w[i], rnd), hn::PromoteTo(d8, hn::LoadU(du8, p)));
     hn::StoreU(hn::DemoteTo(du8, sum), du8, p);
-  }
-}
-
-// True iff every coefficient of the top-left 4x4 square of a 16x16 block lies in [-b, b].
-HWY_INLINE bool Corner16InBound(const int16_t *c, int b) {
-  const hn::CappedTag<int16_t, 4> d4;
-  auto mx = hn::LoadU(d4, c), mn = mx;
-  V3D_UNROLL
-  for (size_t i = 1; i < 4; i++) {
-    const auto v = hn::LoadU(d4, c + 16 * i);
-    mx = hn::Max(mx, v);
-    mn = hn::Min(mn, v);
-  }
-  const auto big = hn::Or(hn::Gt(mx, hn::Set(d4, static_cast<int16_t>(b))),
-                          hn::Lt(mn, hn::Set(d4, static_cast<int16_t>(-b))));
-  return hn::AllFalse(d4, big);
-}
-
-// 16x16 DCT_DCT block whose non-zero coefficients lie in the top-left 4x4 square, within
-// kInt16CornerBound16x16: as AddCorner8x8, in 16-bit lanes throughout. The column pass runs on
-// vectors of up to 16 lanes (one or two per row).
-// DC: the column vectors' tag, CappedTag<int16_t, 16> (16 lanes, or 8).
-template <class DC>
-HWY_NOINLINE void AddCorner16x16(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs) {
-  const hn::CappedTag<int16_t, 4> d4;
-  const hn::CappedTag<int16_t, 8> d8;
-  const hn::Rebind<uint8_t, DC> du8;
-  using V4 = hn::Vec<decltype(d4)>;
-  using V8 = hn::Vec<decltype(d8)>;
-  using VC = hn::Vec<decltype(dc)>;
-  constexpr size_t Lc = hn::MaxLanes(dc);
-  V4 v[4], o[16];
-  V3D_UNROLL
-  for (size_t i = 0; i < 4; i++) v[i] = hn::LoadU(d4, coeffs + 16 * i);
-  Transpose16(d4, v);     // v[k] lane i = coefficient (i, k), k < 4
-  Idct16<4>(d4, v, o);    // o[k] lane i = intermediate (i, k)
-  V8 lo[8], hi[8];        // rows 0..3: columns 0..7, 8..15
-  Transpose4x8<4>(d8, o, lo);
-  Transpose4x8<4>(d8, o + 8, hi);
-  // Round2(x, 6) as one rounding multiply by 2^9.
-  const VC rnd = hn::Set(dc, static_cast<int16_t>(1 << 9));
-  V3D_UNROLL
-  for (size_t c = 0; c < 16; c += Lc) {
-    VC u[16], w[16];
-    V3D_UNROLL
-    for (size_t i = 0; i < 4; i++) {
-      if constexpr (Lc == 16) {
-        u[i] = hn::Combine(dc, hi[i], lo[i]);
-      } else {
-        u[i] = c == 0 ? lo[i] : hi[i];
-      }
-    }
-    Idct16<4>(dc, u, w);
-    V3D_UNROLL
-    for (size_t i = 0; i < 16; i++) {
-      uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride + c;
-      const VC sum = hn::Add(Round2By<6>(w[i], rnd), hn::PromoteTo(dc, hn::LoadU(du8, p)));
-      hn::StoreU(hn::DemoteTo(du8, sum), du8, p);
-    }
   }
 }
 

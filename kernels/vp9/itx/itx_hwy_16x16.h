@@ -5,6 +5,10 @@
 // column pass when the |row results| of every column sum to within the column transform's.
 // Both sums are vertical (lane-wise) after the in-register transposes the passes do anyway.
 // Per-target header: included by itx_hwy.cpp after itx_hwy_16.h and itx_hwy_8x8.h.
+// Also here: the DCT_DCT corner path (TryCorner16x16: non-zero coefficients only in the top-left
+// 4x4 or 2x2 square, within kInt16CornerBound16x16; as AddCorner8x8 of itx_hwy_16.h, the 1-D code
+// Idct16<kNz> with its known-zero products left out, so every value is one the reference forms
+// and the corner bound's proof keeps it inside int16) and RoundAdd16, the 16x16 paths' final add.
 //
 // Exactness: inside its L1 bound the 16-point 1-D transform keeps every value the reference
 // forms by an addition, subtraction or rounding inside int16 and every product sum inside int32
@@ -266,7 +270,29 @@ HWY_INLINE void Transpose16x16(D d, V *v) {
   }
 }
 
-// Round2(v[i], 6) added to row i of dst, columns [c, c + lanes), with unsigned saturation.
+// Which corner form a 16x16 block whose non-zero coefficients lie in its top-left 4x4 square
+// takes: 2 when they lie in the 2x2 square, 4 otherwise, 0 when a coefficient of the 4x4 square
+// lies outside [-kB, kB].
+template <int kB>
+HWY_INLINE int Corner16Class(const int16_t *c) {
+  const hn::CappedTag<int16_t, 4> d4;
+  const auto r0 = hn::LoadU(d4, c), r1 = hn::LoadU(d4, c + 16);
+  const auto r2 = hn::LoadU(d4, c + 32), r3 = hn::LoadU(d4, c + 48);
+  const auto mx = hn::Max(hn::Max(r0, r1), hn::Max(r2, r3));
+  const auto mn = hn::Min(hn::Min(r0, r1), hn::Min(r2, r3));
+#if HWY_ARCH_X86
+  const auto hi = SplatLoad16<kB>(d4), lo = SplatLoad16<-kB>(d4);  // loads (see Splat32)
+#else
+  const auto hi = hn::Set(d4, int16_t{kB}), lo = hn::Set(d4, int16_t{-kB});
+#endif
+  if (!hn::AllFalse(d4, hn::Or(hn::Gt(mx, hi), hn::Lt(mn, lo)))) return 0;
+  // Outside the 2x2 square: rows 2 and 3, and columns 2 and 3 of rows 0 and 1.
+  const auto out2 = hn::Or(hn::Or(r2, r3), hn::IfThenZeroElse(hn::FirstN(d4, 2), hn::Or(r0, r1)));
+  return hn::AllTrue(d4, hn::Eq(out2, hn::Zero(d4))) ? 2 : 4;
+}
+
+// Round2(v[i], 6) added to row i of dst, columns [c, c + lanes), with unsigned saturation
+// (Round2By: x86 a rounding multiply by 2^9, NEON a rounding shift).
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE void RoundAdd16(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const V *v) {
   const hn::Rebind<uint8_t, D> du8;
@@ -278,8 +304,8 @@ HWY_INLINE void RoundAdd16(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const 
     V3D_UNROLL
     for (size_t i = 0; i < 16; i += 2) {
       uint8_t *p0 = dst + static_cast<ptrdiff_t>(i) * stride + c, *p1 = p0 + stride;
-      const V s0 = hn::Add(hn::MulFixedPoint15(v[i], rnd), hn::PromoteTo(d, hn::LoadU(du8, p0)));
-      const V s1 = hn::Add(hn::MulFixedPoint15(v[i + 1], rnd), hn::PromoteTo(d, hn::LoadU(du8, p1)));
+      const V s0 = hn::Add(Round2By<6>(v[i], rnd), hn::PromoteTo(d, hn::LoadU(du8, p0)));
+      const V s1 = hn::Add(Round2By<6>(v[i + 1], rnd), hn::PromoteTo(d, hn::LoadU(du8, p1)));
       // packus: [s0 0..7, s1 0..7 | s0 8..15, s1 8..15]; permute the 64-bit quarters to
       // [s0 | s1].
       const __m256i b = _mm256_permute4x64_epi64(_mm256_packus_epi16(s0.raw, s1.raw), 0xD8);
@@ -292,9 +318,55 @@ HWY_INLINE void RoundAdd16(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const 
   V3D_UNROLL
   for (size_t i = 0; i < 16; i++) {
     uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride + c;
-    const V sum = hn::Add(hn::MulFixedPoint15(v[i], rnd), hn::PromoteTo(d, hn::LoadU(du8, p)));
+    const V sum = hn::Add(Round2By<6>(v[i], rnd), hn::PromoteTo(d, hn::LoadU(du8, p)));
     hn::StoreU(hn::DemoteTo(du8, sum), du8, p);
   }
+}
+
+// 16x16 DCT_DCT block whose non-zero coefficients lie in the top-left kNz x kNz square (kNz = 2
+// or 4), within kInt16CornerBound16x16 (proven over the 4x4 square's blocks, which include the
+// 2x2 square's): as AddCorner8x8, in 16-bit lanes throughout. The column pass runs on vectors of
+// up to 16 lanes (one or two per row).
+// DC: the column vectors' tag, CappedTag<int16_t, 16> (16 lanes, or 8).
+template <int kNz, class DC>
+HWY_NOINLINE void AddCorner16x16(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs) {
+  const hn::CappedTag<int16_t, 4> d4;
+  const hn::CappedTag<int16_t, 8> d8;
+  using V4 = hn::Vec<decltype(d4)>;
+  using V8 = hn::Vec<decltype(d8)>;
+  using VC = hn::Vec<decltype(dc)>;
+  constexpr size_t Lc = hn::MaxLanes(dc);
+  constexpr size_t kR = static_cast<size_t>(kNz);
+  V4 v[4], o[16];
+  V3D_UNROLL
+  for (size_t i = 0; i < 4; i++) v[i] = i < kR ? hn::LoadU(d4, coeffs + 16 * i) : hn::Zero(d4);
+  Transpose16(d4, v);     // v[k] lane i = coefficient (i, k), k < 4
+  Idct16<kNz>(d4, v, o);  // o[k] lane i = intermediate (i, k); zero for rows i >= kNz
+  if constexpr (Lc == 16) {
+    VC u[16], w[16];
+    Transpose4x16<kNz>(dc, o, u);  // u[i] = row i of the intermediate
+    Idct16<kNz>(dc, u, w);
+    RoundAdd16(dc, dst, stride, 0, w);
+  } else {
+    V8 lo[8], hi[8];  // rows 0..kNz-1: columns 0..7, 8..15
+    Transpose4x8<kNz>(d8, o, lo);
+    Transpose4x8<kNz>(d8, o + 8, hi);
+    V3D_UNROLL
+    for (size_t c = 0; c < 16; c += 8) {
+      V8 w[16];
+      Idct16<kNz>(d8, c == 0 ? lo : hi, w);
+      RoundAdd16(d8, dst, stride, c, w);
+    }
+  }
+}
+
+// The corner path of a 16x16 DCT_DCT block whose non-zero coefficients lie in its top-left 4x4
+// square: done (true) when they are within kInt16CornerBound16x16, else false, nothing written.
+HWY_INLINE bool TryCorner16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
+  const int k = Corner16Class<kInt16CornerBound16x16>(c);
+  if (k == 2) AddCorner16x16<2>(hn::CappedTag<int16_t, 16>(), dst, stride, c);
+  if (k == 4) AddCorner16x16<4>(hn::CappedTag<int16_t, 16>(), dst, stride, c);
+  return k != 0;
 }
 
 // The 16x16 columns (kAdst: ADST, else DCT) of the exact int16 row results in rows (row-major,

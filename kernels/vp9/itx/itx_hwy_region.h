@@ -67,6 +67,50 @@ constexpr size_t RegionClass(size_t r, size_t col) {
   return k;
 }
 
+#undef V3D_ITX_REGION16_WIDE
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+#define V3D_ITX_REGION16_WIDE 1
+// NonZeroRegion<16> in vectors of 16 or 32 lanes (AVX2: one row each; AVX-512: two rows): the
+// rows ORed per class of rows (0..3, 4..7, 8..15), the column classes then picked out of those
+// sums with constant lane masks (a lane's column is its index mod 16). Same result as the
+// generic form below.
+HWY_INLINE size_t NonZeroRegion16Wide(const int16_t *c) {
+  const hn::CappedTag<int16_t, 32> d;
+  constexpr size_t W = hn::MaxLanes(d);
+  static_assert(W == 16 || W == 32, "AVX2 or AVX-512");
+  constexpr size_t kPer4 = 4 * 16 / W;  // vectors per 4 rows
+  // Per row of 16 lanes: kGe8 marks columns 8..15, kGe4 columns 4..15, kNotDc every lane but
+  // (0, 0) (the first row only; later vectors of rows 0..3 are wholly outside the DC).
+  alignas(64) static constexpr int16_t kGe8[32] = {
+      0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1, -1,
+      0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1, -1};
+  alignas(64) static constexpr int16_t kGe4[32] = {
+      0, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+      0, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+  alignas(64) static constexpr int16_t kNotDc[32] = {
+      0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+  auto rows03 = hn::LoadU(d, c), rows47 = hn::LoadU(d, c + 64), rows8f = hn::LoadU(d, c + 128);
+  auto not_dc = hn::And(rows03, hn::Load(d, kNotDc));
+  V3D_UNROLL
+  for (size_t k = 1; k < kPer4; k++) {
+    const auto v = hn::LoadU(d, c + k * W);
+    rows03 = hn::Or(rows03, v);
+    not_dc = hn::Or(not_dc, v);
+    rows47 = hn::Or(rows47, hn::LoadU(d, c + 64 + k * W));
+  }
+  V3D_UNROLL
+  for (size_t k = 1; k < 2 * kPer4; k++) rows8f = hn::Or(rows8f, hn::LoadU(d, c + 128 + k * W));
+  const auto zero = hn::Zero(d);
+  const auto top = hn::Or(rows03, rows47);  // rows 0..7
+  if (!hn::AllTrue(d, hn::Eq(hn::Or(rows8f, hn::And(top, hn::Load(d, kGe8))), zero))) return 16;
+  if (!hn::AllTrue(d, hn::Eq(hn::Or(rows47, hn::And(rows03, hn::Load(d, kGe4))), zero))) return 8;
+  return hn::AllTrue(d, hn::Eq(not_dc, zero)) ? 1 : 4;
+}
+#else
+#define V3D_ITX_REGION16_WIDE 0
+#endif
+
 // Smallest candidate square holding every non-zero coefficient (kN if none does), from one
 // pass over the coefficients in the widest vectors of up to kN lanes: each vector of a row is
 // ORed into the accumulator of its row group (the rows of one class: row r is in group
@@ -76,6 +120,9 @@ constexpr size_t RegionClass(size_t r, size_t col) {
 // and the groups above it are zero.
 template <size_t kN>
 HWY_INLINE size_t NonZeroRegion(const int16_t *c) {
+#if V3D_ITX_REGION16_WIDE
+  if constexpr (kN == 16) return NonZeroRegion16Wide(c);
+#endif
   constexpr size_t K = Regions<kN>::kNum;
   constexpr size_t kTLast = Regions<kN>::kT[K - 1];
   const hn::CappedTag<int16_t, kN> d;
