@@ -259,11 +259,15 @@ HWY_INLINE void TransposeNeon8x8(int16x8_t *v) {
     u[h][2] = vreinterpretq_s64_s32(vtrn2q_s32(q[0], q[2]));
     u[h][3] = vreinterpretq_s64_s32(vtrn2q_s32(q[1], q[3]));
   }
+  // [a.lo | b.lo] and [a.hi | b.hi]: trn1 / trn2 on 64-bit elements, one operation each. Written
+  // as asm because GCC emits vtrn1q_s64 as zip1 .2d, three micro-ops in that model.
   V3D_UNROLL
   for (size_t k = 0; k < 4; k++) {
-    const int64x2_t a = u[0][k], b = u[1][k];
-    v[k] = vreinterpretq_s16_s64(vextq_s64(vextq_s64(a, a, 1), b, 1));      // [a.lo | b.lo]
-    v[k + 4] = vreinterpretq_s16_s64(vextq_s64(a, vextq_s64(b, b, 1), 1));  // [a.hi | b.hi]
+    int64x2_t lo, hi;
+    asm("trn1 %0.2d, %1.2d, %2.2d" : "=w"(lo) : "w"(u[0][k]), "w"(u[1][k]));
+    asm("trn2 %0.2d, %1.2d, %2.2d" : "=w"(hi) : "w"(u[0][k]), "w"(u[1][k]));
+    v[k] = vreinterpretq_s16_s64(lo);
+    v[k + 4] = vreinterpretq_s16_s64(hi);
   }
 }
 #endif

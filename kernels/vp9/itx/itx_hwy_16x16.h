@@ -32,6 +32,7 @@
 #include <hwy/highway.h>
 
 #include "vp9/itx/itx_int16_bound.h"
+#include "vp9/itx/itx_neon_adst16.h"  // NEON: the ADST types' 16-bit path
 
 HWY_BEFORE_NAMESPACE();
 namespace v3d {
@@ -304,6 +305,17 @@ HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int
   constexpr int kRowB = kInt16BoundL1[2][kRowAdst ? 1 : 0];
   constexpr int kColB = kInt16BoundL1[2][kColAdst ? 1 : 0];
   static_assert(kRowB > 0 && kColB > 0, "proven bounds");
+#if V3D_ITX_NEON_ADST16
+  if constexpr (kRowAdst || kColAdst) {  // the same checks, itx_neon_adst16.h
+    using R = neonadst16::Result;
+    const R r = neonadst16::Add16x16<kRowAdst, kColAdst, kNz>(dst, stride, coeffs, rows);
+    if (r != R::kColumnsFailed) return r == R::kDone ? Int16Result::kDone : Int16Result::kRowsFailed;
+    if constexpr (!kColAdst) {
+      if (Cols16x16Sat<kNz>(d, dst, stride, rows)) return Int16Result::kDone;
+    }
+    return Int16Result::kColumnsFailed;
+  }
+#endif
   if constexpr (L == 16) {
     V v[16];
     V3D_UNROLL
