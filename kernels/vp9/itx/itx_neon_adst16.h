@@ -71,19 +71,33 @@ struct Wide {
 };
 HWY_INLINE Wide Add(Wide a, Wide b) { return Wide{vaddq_s32(a.lo, b.lo), vaddq_s32(a.hi, b.hi)}; }
 HWY_INLINE Wide Sub(Wide a, Wide b) { return Wide{vsubq_s32(a.lo, b.lo), vsubq_s32(a.hi, b.hi)}; }
+// The two instruction sequences below are asm (the same instructions as vrshrn_n_s32 /
+// vrshrn_high_n_s32 and vmull / vmlal / vmlsl by lane): GCC copies the register of the
+// accumulating (second) instruction's tied operand in most uses of the intrinsics.
+
 // rnd14, narrowed (in range by the bound).
-HWY_INLINE int16x8_t Rnd(Wide w) { return vrshrn_high_n_s32(vrshrn_n_s32(w.lo, 14), w.hi, 14); }
+HWY_INLINE int16x8_t Rnd(Wide w) {
+  int16x8_t r;
+  asm("rshrn %0.4h, %1.4s, #14\n\trshrn2 %0.8h, %2.4s, #14" : "=&w"(r) : "w"(w.lo), "w"(w.hi));
+  return r;
+}
 
 // x * k[Lx] + y * k[Ly], or with kSub x * k[Lx] - y * k[Ly].
 template <int Lx, int Ly, bool kSub>
 HWY_INLINE Wide Mul2(int16x8_t x, int16x8_t kx, int16x8_t y, int16x8_t ky) {
-  const int32x4_t lo = vmull_laneq_s16(vget_low_s16(x), kx, Lx);
-  const int32x4_t hi = vmull_high_laneq_s16(x, kx, Lx);
+  Wide w;
   if constexpr (kSub) {
-    return Wide{vmlsl_laneq_s16(lo, vget_low_s16(y), ky, Ly), vmlsl_high_laneq_s16(hi, y, ky, Ly)};
+    asm("smull %0.4s, %2.4h, %4.h[%c6]\n\tsmull2 %1.4s, %2.8h, %4.h[%c6]\n\t"
+        "smlsl %0.4s, %3.4h, %5.h[%c7]\n\tsmlsl2 %1.4s, %3.8h, %5.h[%c7]"
+        : "=&w"(w.lo), "=&w"(w.hi)
+        : "w"(x), "w"(y), "x"(kx), "x"(ky), "i"(Lx), "i"(Ly));
   } else {
-    return Wide{vmlal_laneq_s16(lo, vget_low_s16(y), ky, Ly), vmlal_high_laneq_s16(hi, y, ky, Ly)};
+    asm("smull %0.4s, %2.4h, %4.h[%c6]\n\tsmull2 %1.4s, %2.8h, %4.h[%c6]\n\t"
+        "smlal %0.4s, %3.4h, %5.h[%c7]\n\tsmlal2 %1.4s, %3.8h, %5.h[%c7]"
+        : "=&w"(w.lo), "=&w"(w.hi)
+        : "w"(x), "w"(y), "x"(kx), "x"(ky), "i"(Lx), "i"(Ly));
   }
+  return w;
 }
 
 // R(x * cos64(16)) (kNeg: R(-x * cos64(16))).
@@ -111,12 +125,18 @@ HWY_INLINE void Stage1(const int16x8_t *in, const Consts &k, int16x8_t *a) {
   a[2 * kM + 9] = Rnd(Sub(s1, s9));
 }
 
+// By-lane multiplies of 16-bit lanes take their constant from v0..v15 only; GCC, left alone,
+// keeps the constants in v16..v31 and copies them down at every multiply. The asm ("x": a
+// register of v0..v15) puts them there for the transform that follows.
+HWY_INLINE void PinLow(Consts &k) { asm("" : "+x"(k.k0), "+x"(k.k1), "+x"(k.k2)); }
+
 // A scheduling barrier (GCC schedules no instruction across a volatile asm): without it the
 // pre-allocation scheduler starts every product of a stage at once, and the registers spill.
 HWY_INLINE void Fence() { asm volatile(""); }
 
 // The 16-point ADST of v[0..16) (lane-wise), in place: the stages of Iadst16 (itx_hwy_1d.h).
-HWY_INLINE void Adst16(int16x8_t *v, const Consts &k) {
+HWY_INLINE void Adst16(int16x8_t *v, Consts k) {
+  PinLow(k);
   int16x8_t a[16];
   Stage1<0>(v, k, a);
   Fence();
@@ -134,28 +154,36 @@ HWY_INLINE void Adst16(int16x8_t *v, const Consts &k) {
   const Wide t8 = Mul2<0, 1, false>(a[8], k.k2, a[9], k.k2);
   const Wide t12 = Mul2<0, 1, true>(a[13], k.k2, a[12], k.k2);
   const int16x8_t b8 = Rnd(Add(t8, t12)), b12 = Rnd(Sub(t8, t12));
+  Fence();
   const Wide t9 = Mul2<1, 0, true>(a[8], k.k2, a[9], k.k2);
   const Wide t13 = Mul2<0, 1, false>(a[12], k.k2, a[13], k.k2);
   const int16x8_t b9 = Rnd(Add(t9, t13)), b13 = Rnd(Sub(t9, t13));
+  Fence();
   const Wide t10 = Mul2<2, 3, false>(a[10], k.k2, a[11], k.k2);
   const Wide t14 = Mul2<2, 3, true>(a[15], k.k2, a[14], k.k2);
   const int16x8_t b10 = Rnd(Add(t10, t14)), b14 = Rnd(Sub(t10, t14));
+  Fence();
   const Wide t11 = Mul2<3, 2, true>(a[10], k.k2, a[11], k.k2);
   const Wide t15 = Mul2<2, 3, false>(a[14], k.k2, a[15], k.k2);
   const int16x8_t b11 = Rnd(Add(t11, t15)), b15 = Rnd(Sub(t11, t15));
+  Fence();
   // stage 3 (k2 lanes: 4 c8, 5 c24)
   const Wide u4 = Mul2<4, 5, false>(b4, k.k2, b5, k.k2);
   const Wide u6 = Mul2<4, 5, true>(b7, k.k2, b6, k.k2);
   const int16x8_t c4 = Rnd(Add(u4, u6)), c6 = Rnd(Sub(u4, u6));
+  Fence();
   const Wide u5 = Mul2<5, 4, true>(b4, k.k2, b5, k.k2);
   const Wide u7 = Mul2<4, 5, false>(b6, k.k2, b7, k.k2);
   const int16x8_t c5 = Rnd(Add(u5, u7)), c7 = Rnd(Sub(u5, u7));
+  Fence();
   const Wide u12 = Mul2<4, 5, false>(b12, k.k2, b13, k.k2);
   const Wide u14 = Mul2<4, 5, true>(b15, k.k2, b14, k.k2);
   const int16x8_t c12 = Rnd(Add(u12, u14)), c14 = Rnd(Sub(u12, u14));
+  Fence();
   const Wide u13 = Mul2<5, 4, true>(b12, k.k2, b13, k.k2);
   const Wide u15 = Mul2<4, 5, false>(b14, k.k2, b15, k.k2);
   const int16x8_t c13 = Rnd(Add(u13, u15)), c15 = Rnd(Sub(u13, u15));
+  Fence();
   const int16x8_t c2 = vsubq_s16(b0, b2), c3 = vsubq_s16(b1, b3);
   const int16x8_t c10 = vsubq_s16(b8, b10), c11 = vsubq_s16(b9, b11);
   // stage 4
@@ -236,7 +264,7 @@ HWY_INLINE Result Add16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs
   const Consts k = LoadConsts();
   const int16x8_t z = vdupq_n_s16(0);
   uint16x8_t sum_l = vdupq_n_u16(0), sum_r = sum_l;  // per column: columns 0..7, 8..15
-  int16x8_t last[16];  // the last group's row results: [i] columns 0..7, [8 + i] 8..15
+  int16x8_t left[8];  // the last group's row results, columns 0..7 (the others go to rows)
   V3D_UNROLL
   for (size_t g = 0; g < kGroups; g++) {
     int16x8_t a[16];  // a[i], a[8 + i]: row 8g + i, columns 0..7 and 8..15
@@ -257,36 +285,34 @@ HWY_INLINE Result Add16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs
     sum_l = SumAbs<8>(a, sum_l);
     sum_r = SumAbs<8>(a + 8, sum_r);
     V3D_UNROLL
-    for (size_t i = 0; i < 8; i++) {
+    for (size_t i = 0; i < 8 && 8 * g + i < kR; i++) {
+      vst1q_s16(rows + 16 * (8 * g + i) + 8, a[8 + i]);
       if (g + 1 < kGroups) vst1q_s16(rows + 16 * (8 * g + i), a[i]);
-      else last[i] = a[i];
-      if (g + 1 < kGroups) vst1q_s16(rows + 16 * (8 * g + i) + 8, a[8 + i]);
-      else last[8 + i] = a[8 + i];
+    }
+    if (g + 1 == kGroups) {
+      V3D_UNROLL
+      for (size_t i = 0; i < 8; i++) left[i] = a[i];
     }
   }
   constexpr size_t kLast = 8 * (kGroups - 1);  // the first row of the last group
   if (!Within<kColB>(sum_l) || !Within<kColB>(sum_r)) {
     V3D_UNROLL
-    for (size_t i = 0; i < 8 && kLast + i < kR; i++) {
-      vst1q_s16(rows + 16 * (kLast + i), last[i]);
-      vst1q_s16(rows + 16 * (kLast + i) + 8, last[8 + i]);
-    }
+    for (size_t i = 0; i < 8 && kLast + i < kR; i++) vst1q_s16(rows + 16 * (kLast + i), left[i]);
     return Result::kColumnsFailed;
   }
-  // Slice h (columns 8h .. 8h + 7): the last group's rows from the registers, the first
-  // group's (if two) from rows.
+  // Columns 0..7: the first group's rows (if two) from rows, the last group's from left; then
+  // columns 8..15 from rows (zero from row kNz on).
+  int16x8_t x[16];
   V3D_UNROLL
-  for (size_t h = 0; h < 2; h++) {
-    int16x8_t x[16];
-    V3D_UNROLL
-    for (size_t i = 0; i < 16; i++) {
-      x[i] = i >= kLast && i < kLast + 8 ? last[8 * h + i - kLast]
-             : i < kLast                 ? vld1q_s16(rows + 16 * i + 8 * h)
-                                         : z;
-    }
-    Run<kColAdst, kNz>(x, k);
-    RoundAdd(dst + 8 * h, stride, x);
+  for (size_t i = 0; i < 16; i++) {
+    x[i] = i < kLast ? vld1q_s16(rows + 16 * i) : i < kLast + 8 ? left[i - kLast] : z;
   }
+  Run<kColAdst, kNz>(x, k);
+  RoundAdd(dst, stride, x);
+  V3D_UNROLL
+  for (size_t i = 0; i < 16; i++) x[i] = i < kR ? vld1q_s16(rows + 16 * i + 8) : z;
+  Run<kColAdst, kNz>(x, k);
+  RoundAdd(dst + 8, stride, x);
   return Result::kDone;
 }
 
