@@ -84,20 +84,42 @@ HWY_INLINE int16x8_t Rnd(Wide w) {
 
 // x * k[Lx] + y * k[Ly], or with kSub x * k[Lx] - y * k[Ly].
 template <int Lx, int Ly, bool kSub>
-HWY_INLINE Wide Mul2(int16x8_t x, int16x8_t kx, int16x8_t y, int16x8_t ky) {
+HWY_INLINE Wide Mul2(int16x8_t x, int16x8_t y, int16x8_t k) {
   Wide w;
   if constexpr (kSub) {
-    asm("smull %0.4s, %2.4h, %4.h[%c6]\n\tsmull2 %1.4s, %2.8h, %4.h[%c6]\n\t"
-        "smlsl %0.4s, %3.4h, %5.h[%c7]\n\tsmlsl2 %1.4s, %3.8h, %5.h[%c7]"
+    asm("smull %0.4s, %2.4h, %4.h[%c5]\n\tsmull2 %1.4s, %2.8h, %4.h[%c5]\n\t"
+        "smlsl %0.4s, %3.4h, %4.h[%c6]\n\tsmlsl2 %1.4s, %3.8h, %4.h[%c6]"
         : "=&w"(w.lo), "=&w"(w.hi)
-        : "w"(x), "w"(y), "x"(kx), "x"(ky), "i"(Lx), "i"(Ly));
+        : "w"(x), "w"(y), "x"(k), "i"(Lx), "i"(Ly));
   } else {
-    asm("smull %0.4s, %2.4h, %4.h[%c6]\n\tsmull2 %1.4s, %2.8h, %4.h[%c6]\n\t"
-        "smlal %0.4s, %3.4h, %5.h[%c7]\n\tsmlal2 %1.4s, %3.8h, %5.h[%c7]"
+    asm("smull %0.4s, %2.4h, %4.h[%c5]\n\tsmull2 %1.4s, %2.8h, %4.h[%c5]\n\t"
+        "smlal %0.4s, %3.4h, %4.h[%c6]\n\tsmlal2 %1.4s, %3.8h, %4.h[%c6]"
         : "=&w"(w.lo), "=&w"(w.hi)
-        : "w"(x), "w"(y), "x"(kx), "x"(ky), "i"(Lx), "i"(Ly));
+        : "w"(x), "w"(y), "x"(k), "i"(Lx), "i"(Ly));
   }
   return w;
+}
+
+// A scheduling barrier (GCC schedules no instruction across a volatile asm): without it the
+// pre-allocation scheduler starts every product of a stage at once, and the registers spill.
+HWY_INLINE void Fence() { asm volatile(""); }
+
+// The rotations of stages 2 and 3, with k[L0] = c and k[L1] = s: t0 = p0 c + p1 s,
+// t1 = p0 s - p1 c, t2 = q1 c - q0 s, t3 = q0 c + q1 s; o0 = R(t0 + t2), o1 = R(t1 + t3),
+// o2 = R(t0 - t2), o3 = R(t1 - t3). (Stage 2: (a8, a9, a12, a13) -> (b8, b9, b12, b13) by
+// cos64(4, 28), and (a10, a11, a14, a15) -> (b10, b11, b14, b15) by cos64(20, 12); stage 3:
+// (b4, b5, b6, b7) -> (c4, c5, c6, c7) and (b12, ..) -> (c12, ..) by cos64(8, 24).)
+template <int L0, int L1>
+HWY_INLINE void Rotate4(int16x8_t p0, int16x8_t p1, int16x8_t q0, int16x8_t q1, int16x8_t k,
+                        int16x8_t &o0, int16x8_t &o1, int16x8_t &o2, int16x8_t &o3) {
+  const Wide t0 = Mul2<L0, L1, false>(p0, p1, k), t2 = Mul2<L0, L1, true>(q1, q0, k);
+  o0 = Rnd(Add(t0, t2));
+  o2 = Rnd(Sub(t0, t2));
+  Fence();
+  const Wide t1 = Mul2<L1, L0, true>(p0, p1, k), t3 = Mul2<L0, L1, false>(q0, q1, k);
+  o1 = Rnd(Add(t1, t3));
+  o3 = Rnd(Sub(t1, t3));
+  Fence();
 }
 
 // R(x * cos64(16)) (kNeg: R(-x * cos64(16))).
@@ -115,12 +137,12 @@ HWY_INLINE void Stage1(const int16x8_t *in, const Consts &k, int16x8_t *a) {
   constexpr int kL = 2 * kM;  // lanes of pair m in k0 and of pair m + 4 in k1
   const int16x8_t x0 = in[15 - 2 * kM], x1 = in[2 * kM];
   const int16x8_t y0 = in[7 - 2 * kM], y1 = in[8 + 2 * kM];
-  const Wide s0 = Mul2<kL, kL + 1, false>(x0, k.k0, x1, k.k0);
-  const Wide s8 = Mul2<kL, kL + 1, false>(y0, k.k1, y1, k.k1);
+  const Wide s0 = Mul2<kL, kL + 1, false>(x0, x1, k.k0);
+  const Wide s8 = Mul2<kL, kL + 1, false>(y0, y1, k.k1);
   a[2 * kM] = Rnd(Add(s0, s8));
   a[2 * kM + 8] = Rnd(Sub(s0, s8));
-  const Wide s1 = Mul2<kL + 1, kL, true>(x0, k.k0, x1, k.k0);
-  const Wide s9 = Mul2<kL + 1, kL, true>(y0, k.k1, y1, k.k1);
+  const Wide s1 = Mul2<kL + 1, kL, true>(x0, x1, k.k0);
+  const Wide s9 = Mul2<kL + 1, kL, true>(y0, y1, k.k1);
   a[2 * kM + 1] = Rnd(Add(s1, s9));
   a[2 * kM + 9] = Rnd(Sub(s1, s9));
 }
@@ -129,10 +151,6 @@ HWY_INLINE void Stage1(const int16x8_t *in, const Consts &k, int16x8_t *a) {
 // keeps the constants in v16..v31 and copies them down at every multiply. The asm ("x": a
 // register of v0..v15) puts them there for the transform that follows.
 HWY_INLINE void PinLow(Consts &k) { asm("" : "+x"(k.k0), "+x"(k.k1), "+x"(k.k2)); }
-
-// A scheduling barrier (GCC schedules no instruction across a volatile asm): without it the
-// pre-allocation scheduler starts every product of a stage at once, and the registers spill.
-HWY_INLINE void Fence() { asm volatile(""); }
 
 // The 16-point ADST of v[0..16) (lane-wise), in place: the stages of Iadst16 (itx_hwy_1d.h).
 HWY_INLINE void Adst16(int16x8_t *v, Consts k) {
@@ -151,57 +169,30 @@ HWY_INLINE void Adst16(int16x8_t *v, Consts k) {
   const int16x8_t b2 = vaddq_s16(a[2], a[6]), b3 = vaddq_s16(a[3], a[7]);
   const int16x8_t b4 = vsubq_s16(a[0], a[4]), b5 = vsubq_s16(a[1], a[5]);
   const int16x8_t b6 = vsubq_s16(a[2], a[6]), b7 = vsubq_s16(a[3], a[7]);
-  const Wide t8 = Mul2<0, 1, false>(a[8], k.k2, a[9], k.k2);
-  const Wide t12 = Mul2<0, 1, true>(a[13], k.k2, a[12], k.k2);
-  const int16x8_t b8 = Rnd(Add(t8, t12)), b12 = Rnd(Sub(t8, t12));
-  Fence();
-  const Wide t9 = Mul2<1, 0, true>(a[8], k.k2, a[9], k.k2);
-  const Wide t13 = Mul2<0, 1, false>(a[12], k.k2, a[13], k.k2);
-  const int16x8_t b9 = Rnd(Add(t9, t13)), b13 = Rnd(Sub(t9, t13));
-  Fence();
-  const Wide t10 = Mul2<2, 3, false>(a[10], k.k2, a[11], k.k2);
-  const Wide t14 = Mul2<2, 3, true>(a[15], k.k2, a[14], k.k2);
-  const int16x8_t b10 = Rnd(Add(t10, t14)), b14 = Rnd(Sub(t10, t14));
-  Fence();
-  const Wide t11 = Mul2<3, 2, true>(a[10], k.k2, a[11], k.k2);
-  const Wide t15 = Mul2<2, 3, false>(a[14], k.k2, a[15], k.k2);
-  const int16x8_t b11 = Rnd(Add(t11, t15)), b15 = Rnd(Sub(t11, t15));
-  Fence();
+  int16x8_t b[16], c[16];  // stage 2's and 3's rotated values (the indices of Iadst16)
+  Rotate4<0, 1>(a[8], a[9], a[12], a[13], k.k2, b[8], b[9], b[12], b[13]);
+  Rotate4<2, 3>(a[10], a[11], a[14], a[15], k.k2, b[10], b[11], b[14], b[15]);
   // stage 3 (k2 lanes: 4 c8, 5 c24)
-  const Wide u4 = Mul2<4, 5, false>(b4, k.k2, b5, k.k2);
-  const Wide u6 = Mul2<4, 5, true>(b7, k.k2, b6, k.k2);
-  const int16x8_t c4 = Rnd(Add(u4, u6)), c6 = Rnd(Sub(u4, u6));
-  Fence();
-  const Wide u5 = Mul2<5, 4, true>(b4, k.k2, b5, k.k2);
-  const Wide u7 = Mul2<4, 5, false>(b6, k.k2, b7, k.k2);
-  const int16x8_t c5 = Rnd(Add(u5, u7)), c7 = Rnd(Sub(u5, u7));
-  Fence();
-  const Wide u12 = Mul2<4, 5, false>(b12, k.k2, b13, k.k2);
-  const Wide u14 = Mul2<4, 5, true>(b15, k.k2, b14, k.k2);
-  const int16x8_t c12 = Rnd(Add(u12, u14)), c14 = Rnd(Sub(u12, u14));
-  Fence();
-  const Wide u13 = Mul2<5, 4, true>(b12, k.k2, b13, k.k2);
-  const Wide u15 = Mul2<4, 5, false>(b14, k.k2, b15, k.k2);
-  const int16x8_t c13 = Rnd(Add(u13, u15)), c15 = Rnd(Sub(u13, u15));
-  Fence();
+  Rotate4<4, 5>(b4, b5, b6, b7, k.k2, c[4], c[5], c[6], c[7]);
+  Rotate4<4, 5>(b[12], b[13], b[14], b[15], k.k2, c[12], c[13], c[14], c[15]);
   const int16x8_t c2 = vsubq_s16(b0, b2), c3 = vsubq_s16(b1, b3);
-  const int16x8_t c10 = vsubq_s16(b8, b10), c11 = vsubq_s16(b9, b11);
+  const int16x8_t c10 = vsubq_s16(b[8], b[10]), c11 = vsubq_s16(b[9], b[11]);
   // stage 4
   v[0] = vaddq_s16(b0, b2);
-  v[1] = vnegq_s16(vaddq_s16(b8, b10));
-  v[2] = c12;
-  v[3] = vnegq_s16(c4);
-  v[4] = H<false>(vaddq_s16(c6, c7), k);
-  v[5] = H<true>(vaddq_s16(c14, c15), k);
+  v[1] = vnegq_s16(vaddq_s16(b[8], b[10]));
+  v[2] = c[12];
+  v[3] = vnegq_s16(c[4]);
+  v[4] = H<false>(vaddq_s16(c[6], c[7]), k);
+  v[5] = H<true>(vaddq_s16(c[14], c[15]), k);
   v[6] = H<false>(vaddq_s16(c10, c11), k);
   v[7] = H<true>(vaddq_s16(c2, c3), k);
   v[8] = H<false>(vsubq_s16(c2, c3), k);
   v[9] = H<false>(vsubq_s16(c11, c10), k);
-  v[10] = H<false>(vsubq_s16(c14, c15), k);
-  v[11] = H<false>(vsubq_s16(c7, c6), k);
-  v[12] = c5;
-  v[13] = vnegq_s16(c13);
-  v[14] = vaddq_s16(b9, b11);
+  v[10] = H<false>(vsubq_s16(c[14], c[15]), k);
+  v[11] = H<false>(vsubq_s16(c[7], c[6]), k);
+  v[12] = c[5];
+  v[13] = vnegq_s16(c[13]);
+  v[14] = vaddq_s16(b[9], b[11]);
   v[15] = vnegq_s16(vaddq_s16(b1, b3));
 }
 
@@ -285,7 +276,8 @@ HWY_INLINE Result Add16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs
     sum_l = SumAbs<8>(a, sum_l);
     sum_r = SumAbs<8>(a + 8, sum_r);
     V3D_UNROLL
-    for (size_t i = 0; i < 8 && 8 * g + i < kR; i++) {
+    for (size_t i = 0; i < 8; i++) {
+      if (8 * g + i >= kR) continue;
       vst1q_s16(rows + 16 * (8 * g + i) + 8, a[8 + i]);
       if (g + 1 < kGroups) vst1q_s16(rows + 16 * (8 * g + i), a[i]);
     }
@@ -297,7 +289,9 @@ HWY_INLINE Result Add16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs
   constexpr size_t kLast = 8 * (kGroups - 1);  // the first row of the last group
   if (!Within<kColB>(sum_l) || !Within<kColB>(sum_r)) {
     V3D_UNROLL
-    for (size_t i = 0; i < 8 && kLast + i < kR; i++) vst1q_s16(rows + 16 * (kLast + i), left[i]);
+    for (size_t i = 0; i < 8; i++) {
+      if (kLast + i < kR) vst1q_s16(rows + 16 * (kLast + i), left[i]);
+    }
     return Result::kColumnsFailed;
   }
   // Columns 0..7: the first group's rows (if two) from rows, the last group's from left; then
