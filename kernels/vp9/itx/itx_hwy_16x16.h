@@ -17,7 +17,8 @@
 //
 // Layout: 16 lanes (AVX2 and AVX-512, in 256-bit vectors: the block is 16 registers, lane =
 // column of a row, transposed in registers between the passes) or 8 lanes (SSSE3, SSE4, NEON:
-// the block as a left and a right half of 8 columns, each row pass on 8 rows at once).
+// the block as a left and a right half of 8 columns, each row pass on 8 rows at once). On NEON
+// the types with an ADST go to itx_neon_adst16.h (same checks, same values).
 
 #if defined(V3D_VP9_ITX_HWY_16X16_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef V3D_VP9_ITX_HWY_16X16_H_
@@ -309,7 +310,8 @@ HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int
   if constexpr (kRowAdst || kColAdst) {  // the same checks, itx_neon_adst16.h
     using R = neonadst16::Result;
     const R r = neonadst16::Add16x16<kRowAdst, kColAdst, kNz>(dst, stride, coeffs, rows);
-    if (r != R::kColumnsFailed) return r == R::kDone ? Int16Result::kDone : Int16Result::kRowsFailed;
+    if (r == R::kRowsFailed) return Int16Result::kRowsFailed;
+    if (r == R::kDone) return Int16Result::kDone;
     if constexpr (!kColAdst) {
       if (Cols16x16Sat<kNz>(d, dst, stride, rows)) return Int16Result::kDone;
     }
