@@ -21,7 +21,8 @@
 //
 // Layout: 16 lanes (AVX2 and AVX-512, in 256-bit vectors: the block is 16 registers, lane =
 // column of a row, transposed in registers between the passes) or 8 lanes (SSSE3, SSE4, NEON:
-// the block as a left and a right half of 8 columns, each row pass on 8 rows at once).
+// the block as a left and a right half of 8 columns, each row pass on 8 rows at once). On NEON
+// the types with an ADST go to itx_neon_adst16.h (same checks, same values).
 
 #if defined(V3D_VP9_ITX_HWY_16X16_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef V3D_VP9_ITX_HWY_16X16_H_
@@ -36,6 +37,7 @@
 #include <hwy/highway.h>
 
 #include "vp9/itx/itx_int16_bound.h"
+#include "vp9/itx/itx_neon_adst16.h"  // NEON: the ADST types' 16-bit path
 
 HWY_BEFORE_NAMESPACE();
 namespace v3d {
@@ -455,9 +457,20 @@ HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int
   constexpr int kRowB = kInt16BoundL1[2][kRowAdst ? 1 : 0];
   constexpr int kColB = kInt16BoundL1[2][kColAdst ? 1 : 0];
   static_assert(kRowB > 0 && kColB > 0, "proven bounds");
-  // NEON keeps the 32-bit ADST columns: the call to the tracked ADST pass costs the in-bound
-  // blocks 2-5 % in tools/bench/neon_mca.py's model, which does not see the blocks it speeds up.
-  constexpr bool kSatCols = !kColAdst || HWY_TARGET != HWY_NEON;
+#if V3D_ITX_NEON_ADST16
+  if constexpr (kRowAdst || kColAdst) {  // the same checks, itx_neon_adst16.h
+    using R = neonadst16::Result;
+    const R r = neonadst16::Add16x16<kRowAdst, kColAdst, kNz>(dst, stride, coeffs, rows);
+    if (r == R::kRowsFailed) return Int16Result::kRowsFailed;
+    if (r == R::kDone) return Int16Result::kDone;
+    // NEON keeps the 32-bit ADST columns: the call to the tracked ADST pass costs the in-bound
+    // blocks 2-5 % in tools/bench/neon_mca.py's model, which does not see the blocks it speeds up.
+    if constexpr (!kColAdst) {
+      if (Cols16x16Sat<false, kNz>(d, dst, stride, rows)) return Int16Result::kDone;
+    }
+    return Int16Result::kColumnsFailed;
+  }
+#endif
   if constexpr (L == 16) {
     V v[16];
     V3D_UNROLL
@@ -502,9 +515,7 @@ HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int
         hn::StoreU(lft[i], d, rows + 16 * i);
         hn::StoreU(rgt[i], d, rows + 16 * i + 8);
       }
-      if constexpr (kSatCols) {
-        if (Cols16x16Sat<kColAdst, kNz>(d, dst, stride, rows)) return Int16Result::kDone;
-      }
+      if (Cols16x16Sat<kColAdst, kNz>(d, dst, stride, rows)) return Int16Result::kDone;
       return Int16Result::kColumnsFailed;
     }
     Run16Point<kColAdst, kNz>(d, lft);
