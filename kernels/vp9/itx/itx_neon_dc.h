@@ -28,6 +28,31 @@ namespace HWY_NAMESPACE {
 
 namespace neondc {
 
+// One 16-byte load as a single `ldr q` with an immediate offset from the block's base: no
+// address register per load (the four-register form needs one each, and 32 of them spill), and
+// never a Q load pair (three micro-ops in the model).
+HWY_INLINE uint16x8_t LoadQ(const uint16_t *p) {
+  uint16x8_t r;
+  __asm__("ldr %q0, %1" : "=w"(r) : "m"(*reinterpret_cast<const uint16_t(*)[8]>(p)));
+  return r;
+}
+
+// OnlyDc<32> (the saturating sum described there, over 1..1023: c + 1, then c + 8j), from 128
+// single loads into four accumulators (a uqadd's latency is three loads' issue).
+HWY_INLINE bool OnlyDc32(const int16_t *c) {
+  const uint16_t *u = reinterpret_cast<const uint16_t *>(c);
+  uint16x8_t a0 = LoadQ(u + 1), a1 = LoadQ(u + 8), a2 = LoadQ(u + 16), a3 = LoadQ(u + 24);
+  V3D_UNROLL
+  for (size_t j = 32; j < 1024; j += 32) {
+    a0 = vqaddq_u16(a0, LoadQ(u + j));
+    a1 = vqaddq_u16(a1, LoadQ(u + j + 8));
+    a2 = vqaddq_u16(a2, LoadQ(u + j + 16));
+    a3 = vqaddq_u16(a3, LoadQ(u + j + 24));
+  }
+  const uint16x8_t acc = vqaddq_u16(vqaddq_u16(a0, a1), vqaddq_u16(a2, a3));
+  return vmaxvq_u32(vreinterpretq_u32_u16(acc)) == 0;
+}
+
 // True iff coefficients 1..kN*kN-1 are all zero: their unsigned saturating sum (zero iff every
 // term is), from 8-lane loads at c + 1 (1..8) and c + 8j (j >= 1; coefficient 8 is read twice),
 // no lane masked; eight accumulators keep the loads, not the adds, the limit; one horizontal
@@ -38,7 +63,9 @@ template <size_t kN>
 HWY_INLINE bool OnlyDc(const int16_t *c) {
   const uint16_t *u = reinterpret_cast<const uint16_t *>(c);
   uint16x8_t acc;
-  if constexpr (kN == 4) {
+  if constexpr (kN == 32) {
+    return OnlyDc32(c);
+  } else if constexpr (kN == 4) {
     acc = vqaddq_u16(vld1q_u16(u + 1), vld1q_u16(u + 8));
   } else {
     uint16x8_t a[8];
