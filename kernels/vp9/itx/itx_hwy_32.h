@@ -142,9 +142,9 @@ HWY_INLINE void StoreRows32(D d, const V *x, int16_t *tmp, size_t g) {
 
 // Row DCTs of the rows [g, g + L) (non-zero inputs in columns < kNz, rows >= kNz zero), results
 // to tmp (row-major, 32 per row), if every one of those rows' |coefficients| sum to at most kB;
-// else false, nothing stored. sum[t] lane 8b + k (uint16, saturating) adds the |results| of
-// rows g + 8b + [0, 8) in column 8t + k.
-template <int kNz, int kB, class D, class V = hn::Vec<D>>
+// else false, nothing stored. kSums: sum[t] lane 8b + k (uint16, saturating) adds the |results|
+// of rows g + 8b + [0, 8) in column 8t + k.
+template <int kNz, int kB, bool kSums, class D, class V = hn::Vec<D>>
 HWY_INLINE bool Rows32x16(D d, const int16_t *coeffs, size_t g, int16_t *tmp,
                           hn::Vec<hn::RebindToUnsigned<D>> *sum) {
   constexpr size_t kTiles = (static_cast<size_t>(kNz) + 7) / 8;  // column tiles read
@@ -164,7 +164,7 @@ HWY_INLINE bool Rows32x16(D d, const int16_t *coeffs, size_t g, int16_t *tmp,
   V3D_UNROLL
   for (size_t t = 0; t < 4; t++) {
     Transpose16(d, x + 8 * t);  // x[8t + i] block b = results (g + 8b + i, 8t .. 8t + 8)
-    sum[t] = AddAbs<8>(d, x + 8 * t, sum[t]);
+    if constexpr (kSums) sum[t] = AddAbs<8>(d, x + 8 * t, sum[t]);
   }
   StoreRows32(d, x, tmp, g);
   return true;
@@ -181,15 +181,33 @@ HWY_INLINE auto FoldBlocks(DU du, hn::Vec<DU> s) {
   }
 }
 
+// Whether every column's |row results| (tmp: kNz rows of 32, 64-byte aligned) sum to at most
+// kB: the column pass's inputs, one column per lane of dc (up to 32 lanes), summed saturating in
+// uint16 (|-32768| = 32768) as the column DCTs load them, kNz vectors per chunk of columns.
+template <int kNz, int kB, class DC>
+HWY_INLINE bool ColsWithin32(DC dc, const int16_t *tmp) {
+  using V = hn::Vec<DC>;
+  const hn::RebindToUnsigned<DC> du;
+  constexpr size_t L = hn::MaxLanes(DC());
+  const auto b = hn::Set(du, static_cast<uint16_t>(kB));
+  auto over = hn::Zero(du);
+  V3D_UNROLL
+  for (size_t c = 0; c < 32; c += L) {
+    V x[kNz];
+    V3D_UNROLL
+    for (size_t i = 0; i < static_cast<size_t>(kNz); i++) x[i] = hn::Load(dc, tmp + i * 32 + c);
+    const auto sum = AddAbs<static_cast<size_t>(kNz)>(dc, x, hn::Zero(du));
+    over = hn::Or(over, hn::SaturatedSub(sum, b));
+  }
+  return hn::AllTrue(du, hn::Eq(over, hn::Zero(du)));
+}
+
 // Column DCTs of the row results in tmp (rows >= kNz zero), Round2 by 6, added to dst with
 // unsigned saturation; dc: the column vectors' tag, up to 32 lanes.
 template <int kNz, class DC>
 HWY_INLINE void Cols32x16(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *tmp) {
   using V = hn::Vec<DC>;
-  const hn::Rebind<uint8_t, DC> d8;
   constexpr size_t L = hn::MaxLanes(DC());
-  // Round2(x, 6) as one rounding multiply by 2^9: exactly (x + 32) >> 6.
-  const V rnd = hn::Set(dc, static_cast<int16_t>(1 << 9));
   V3D_NO_UNROLL
   for (size_t c = 0; c < 32; c += L) {
     V x[32];
@@ -197,12 +215,7 @@ HWY_INLINE void Cols32x16(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *
     for (size_t i = 0; i < 32; i++)
       x[i] = i < static_cast<size_t>(kNz) ? hn::Load(dc, tmp + i * 32 + c) : hn::Zero(dc);
     TxDct::template Run<32, kNz>(dc, x);
-    V3D_UNROLL
-    for (size_t i = 0; i < 32; i++) {
-      uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride + c;
-      const V sum = hn::Add(hn::MulFixedPoint15(x[i], rnd), hn::PromoteTo(dc, hn::LoadU(d8, p)));
-      hn::StoreU(hn::DemoteTo(d8, sum), d8, p);
-    }
+    RoundAdd32Rows(dc, dst, stride, c, x);
   }
 }
 
@@ -222,25 +235,32 @@ HWY_NOINLINE Pass32 Add32x32x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c
   static_assert(kB > 0, "32-point per-pass bound");
   // Rows in vectors of kNz lanes where the target has them (AVX-512: every row at once).
   const hn::CappedTag<int16_t, kNz> dr;
+  const hn::CappedTag<int16_t, 32> dc;
   const hn::RebindToUnsigned<decltype(dr)> du;
   using VU = hn::Vec<decltype(du)>;
   constexpr size_t Lr = hn::MaxLanes(dr);
   static_assert(static_cast<size_t>(kNz) % Lr == 0, "whole groups of rows");
+  // The column check where it takes fewer vectors: on the row pass's transposed results where
+  // the row and column vectors are as wide, else on the column pass's inputs (kNz vectors per
+  // column chunk, where the row pass would need 32 per group of rows).
+  constexpr bool kRowSums = Lr == hn::MaxLanes(dc);
   VU sum[4] = {hn::Zero(du), hn::Zero(du), hn::Zero(du), hn::Zero(du)};
   V3D_NO_UNROLL
   for (size_t g = 0; g < static_cast<size_t>(kNz); g += Lr) {
-    if (!Rows32x16<kNz, kB>(dr, coeffs, g, tmp, sum)) return Pass32::kNone;
+    if (!Rows32x16<kNz, kB, kRowSums>(dr, coeffs, g, tmp, sum)) return Pass32::kNone;
   }
-  // Column 8t + k's sum: lane k of sum[t]'s blocks added.
-  const hn::Full128<uint16_t> d8;
-  auto over = hn::SaturatedSub(FoldBlocks(du, sum[0]), hn::Set(d8, static_cast<uint16_t>(kB)));
-  V3D_UNROLL
-  for (size_t t = 1; t < 4; t++) {
-    over = hn::Or(over, hn::SaturatedSub(FoldBlocks(du, sum[t]),
-                                         hn::Set(d8, static_cast<uint16_t>(kB))));
+  if constexpr (kRowSums) {
+    // Column 8t + k's sum: lane k of sum[t]'s blocks added.
+    const hn::Full128<uint16_t> d8;
+    const auto b = hn::Set(d8, static_cast<uint16_t>(kB));
+    auto over = hn::SaturatedSub(FoldBlocks(du, sum[0]), b);
+    V3D_UNROLL
+    for (size_t t = 1; t < 4; t++) over = hn::Or(over, hn::SaturatedSub(FoldBlocks(du, sum[t]), b));
+    if (!hn::AllTrue(d8, hn::Eq(over, hn::Zero(d8)))) return Pass32::kRowsOnly;
+  } else if (!ColsWithin32<kNz, kB>(dc, tmp)) {
+    return Pass32::kRowsOnly;
   }
-  if (!hn::AllTrue(d8, hn::Eq(over, hn::Zero(d8)))) return Pass32::kRowsOnly;
-  Cols32x16<kNz>(hn::CappedTag<int16_t, 32>(), dst, stride, tmp);
+  Cols32x16<kNz>(dc, dst, stride, tmp);
   return Pass32::kDone;
 }
 
