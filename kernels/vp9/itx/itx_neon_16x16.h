@@ -96,7 +96,7 @@ Int16Result AddDct(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, int16_
     if (!LanesWithin<kRowB>(du, sums[0]) || !LanesWithin<kRowB>(du, sums[kGroups - 1]))
       return Int16Result::kRowsFailed;
     if (!ColumnsWithin<kNz>(rows, 0) || !ColumnsWithin<kNz>(rows, 8)) {
-      if (Cols16x16Sat<kNz>(D16(), dst, stride, rows)) return Int16Result::kDone;
+      if (Cols16x16Sat<false, kNz>(D16(), dst, stride, rows)) return Int16Result::kDone;
       return Int16Result::kColumnsFailed;
     }
   }
