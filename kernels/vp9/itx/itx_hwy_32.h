@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // 32x32 DCT_DCT with both passes in 16-bit lanes, behind per-pass 1-D bounds.
-// Per-target header: included by itx_hwy.cpp after itx_hwy_16.h (AddAbs, LanesWithin) and
-// itx_hwy_16x16.h.
+// Per-target header: included by itx_hwy.cpp after itx_hwy_16.h (AddAbs, LanesWithin),
+// itx_hwy_sat.h (RoundAdd32Rows) and itx_hwy_16x16.h.
 //
 // Condition (itx_int16_bound.h, kInt16BoundL1[3][0]: the L1 bound B1 of the 32-point DCT, the
 // same for 8, 16 or 32 non-zero inputs, and so for 24, proven with every input free): a block
