@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // 32x32 DCT_DCT with both passes in 16-bit lanes, behind per-pass 1-D bounds.
-// Per-target header: included by itx_hwy.cpp after itx_hwy_16.h (AddAbs, LanesWithin) and
-// itx_hwy_16x16.h.
+// Per-target header: included by itx_hwy.cpp after itx_hwy_16.h (AddAbs, LanesWithin),
+// itx_hwy_sat.h (RoundAdd32Rows) and itx_hwy_16x16.h.
 //
 // Condition (itx_int16_bound.h, kInt16BoundL1[3][0]: the L1 bound B1 of the 32-point DCT, the
 // same for 8, 16 or 32 non-zero inputs, and so for 24, proven with every input free): a block
@@ -85,43 +85,34 @@ HWY_INLINE void StoreTileRows32(D d, hn::Vec<D> v, int16_t *tmp, size_t g, size_
   (void)d;
 }
 
-// The row results of the rows [g, g + L) (x[8t + i] block b = results (g + 8b + i, 8t .. 8t + 8))
-// to tmp in stores as wide as the column pass's loads (up to 32 lanes), so that each load is
-// forwarded from one store: tiles are joined per row with 128-bit block shuffles.
+// Whether the row pass's vectors (D) are as wide as the column pass's (up to 32 lanes). Then the
+// row results are transposed tile by tile and the column check sums them in the row pass
+// (StoreRows32); else (narrower) they are joined into column-wide vectors first and transposed
+// there (JoinStoreRows32), and the column check runs on the column pass's inputs, in fewer
+// vectors (ColsWithin32).
+template <class D>
+constexpr bool RowsAsWide32() {
+  return hn::MaxLanes(D()) == hn::MaxLanes(hn::CappedTag<int16_t, 32>());
+}
+
+// The row results of the rows [g, g + L), L as the column vectors' lanes (x[8t + i] block b =
+// results (g + 8b + i, 8t .. 8t + 8)), to tmp in stores as wide as the column pass's loads, so
+// that each load is forwarded from one store: tiles are joined per row with 128-bit block
+// shuffles.
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE void StoreRows32(D d, const V *x, int16_t *tmp, size_t g) {
+  static_assert(RowsAsWide32<D>(), "row vectors as wide as the column vectors");
   constexpr size_t Lr = hn::MaxLanes(D());
-  constexpr size_t Lc = hn::MaxLanes(hn::CappedTag<int16_t, 32>());
   V3D_UNROLL
   for (size_t i = 0; i < 8; i++) {
     int16_t *row = tmp + (g + i) * 32;
-    if constexpr (Lr == 8 && Lc >= 16) {
-      const hn::CappedTag<int16_t, 16> d2;
-      const auto a = hn::Combine(d2, x[8 + i], x[i]), b = hn::Combine(d2, x[24 + i], x[16 + i]);
-      if constexpr (Lc == 16) {
-        hn::Store(a, d2, row);
-        hn::Store(b, d2, row + 16);
-      } else {
-        const hn::CappedTag<int16_t, 32> d4;
-        hn::Store(hn::Combine(d4, b, a), d4, row);
-      }
-    } else if constexpr (Lr == 16 && Lc >= 16) {
-      const auto a0 = hn::ConcatLowerLower(d, x[8 + i], x[i]);
-      const auto b0 = hn::ConcatLowerLower(d, x[24 + i], x[16 + i]);
-      const auto a1 = hn::ConcatUpperUpper(d, x[8 + i], x[i]);
-      const auto b1 = hn::ConcatUpperUpper(d, x[24 + i], x[16 + i]);
-      if constexpr (Lc == 16) {
-        hn::Store(a0, d, row);
-        hn::Store(b0, d, row + 16);
-        hn::Store(a1, d, row + 8 * 32);
-        hn::Store(b1, d, row + 8 * 32 + 16);
-      } else {
-        const hn::CappedTag<int16_t, 32> d4;
-        hn::Store(hn::Combine(d4, b0, a0), d4, row);
-        hn::Store(hn::Combine(d4, b1, a1), d4, row + 8 * 32);
-      }
+    if constexpr (Lr == 16) {
+      hn::Store(hn::ConcatLowerLower(d, x[8 + i], x[i]), d, row);
+      hn::Store(hn::ConcatLowerLower(d, x[24 + i], x[16 + i]), d, row + 16);
+      hn::Store(hn::ConcatUpperUpper(d, x[8 + i], x[i]), d, row + 8 * 32);
+      hn::Store(hn::ConcatUpperUpper(d, x[24 + i], x[16 + i]), d, row + 8 * 32 + 16);
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
-    } else if constexpr (Lr == 32 && Lc == 32) {
+    } else if constexpr (Lr == 32) {
       // 4x4 transpose of 128-bit blocks: row g + 8b + i = block b of x[i], x[8+i], x[16+i],
       // x[24+i].
       const __m512i p = _mm512_shuffle_i64x2(x[i].raw, x[8 + i].raw, _MM_SHUFFLE(1, 0, 1, 0));
@@ -140,10 +131,67 @@ HWY_INLINE void StoreRows32(D d, const V *x, int16_t *tmp, size_t g) {
   }
 }
 
+// The untransposed row results of the rows [g, g + L), L narrower than the column vectors (x[k]
+// lane l = result (g + l, k)), to tmp: x[k], x[8 + k], x[16 + k], x[24 + k] (the row results of
+// columns k, 8 + k, 16 + k, 24 + k) are joined block by block into column-wide vectors w, one
+// per 8 rows and column-vector chunk, whose in-block 8x8 transposes give whole row chunks
+// (block b of w[k] = column k + 8b of 8 rows; after the transpose, block b of w[i] = columns
+// 8b .. 8b + 8 of row i). One transpose of wide vectors instead of one per 8x8 tile.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE void JoinStoreRows32(D, const V *x, int16_t *tmp, size_t g) {
+  const hn::CappedTag<int16_t, 32> dc;
+  using VC = hn::Vec<decltype(dc)>;
+  constexpr size_t Lr = hn::MaxLanes(D()), Lc = hn::MaxLanes(dc);
+  static_assert(Lr < Lc, "row vectors narrower than the column vectors");
+  if constexpr (Lr == 8 && Lc == 16) {
+    VC w[16];  // w[k]: columns 0..15, w[8 + k]: columns 16..31
+    V3D_UNROLL
+    for (size_t k = 0; k < 8; k++) {
+      w[k] = hn::Combine(dc, x[8 + k], x[k]);
+      w[8 + k] = hn::Combine(dc, x[24 + k], x[16 + k]);
+    }
+    Transpose16(dc, w);
+    Transpose16(dc, w + 8);
+    V3D_UNROLL
+    for (size_t i = 0; i < 8; i++) {
+      hn::Store(w[i], dc, tmp + (g + i) * 32);
+      hn::Store(w[8 + i], dc, tmp + (g + i) * 32 + 16);
+    }
+  } else if constexpr (Lr == 8) {
+    const hn::CappedTag<int16_t, 16> dh;
+    VC w[8];
+    V3D_UNROLL
+    for (size_t k = 0; k < 8; k++)
+      w[k] = hn::Combine(dc, hn::Combine(dh, x[24 + k], x[16 + k]),
+                         hn::Combine(dh, x[8 + k], x[k]));
+    Transpose16(dc, w);
+    V3D_UNROLL
+    for (size_t i = 0; i < 8; i++) hn::Store(w[i], dc, tmp + (g + i) * 32);
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  } else if constexpr (Lr == 16) {
+    VC lo[8], hi[8];  // rows g .. g + 7, rows g + 8 .. g + 15
+    V3D_UNROLL
+    for (size_t k = 0; k < 8; k++) {
+      const __m512i a = hn::Combine(dc, x[8 + k], x[k]).raw;
+      const __m512i b = hn::Combine(dc, x[24 + k], x[16 + k]).raw;
+      lo[k] = VC{_mm512_shuffle_i64x2(a, b, _MM_SHUFFLE(2, 0, 2, 0))};
+      hi[k] = VC{_mm512_shuffle_i64x2(a, b, _MM_SHUFFLE(3, 1, 3, 1))};
+    }
+    Transpose16(dc, lo);
+    Transpose16(dc, hi);
+    V3D_UNROLL
+    for (size_t i = 0; i < 8; i++) {
+      hn::Store(lo[i], dc, tmp + (g + i) * 32);
+      hn::Store(hi[i], dc, tmp + (g + 8 + i) * 32);
+    }
+#endif
+  }
+}
+
 // Row DCTs of the rows [g, g + L) (non-zero inputs in columns < kNz, rows >= kNz zero), results
 // to tmp (row-major, 32 per row), if every one of those rows' |coefficients| sum to at most kB;
-// else false, nothing stored. sum[t] lane 8b + k (uint16, saturating) adds the |results| of
-// rows g + 8b + [0, 8) in column 8t + k.
+// else false, nothing stored. Where RowsAsWide32<D>: sum[t] lane 8b + k (uint16, saturating)
+// adds the |results| of rows g + 8b + [0, 8) in column 8t + k.
 template <int kNz, int kB, class D, class V = hn::Vec<D>>
 HWY_INLINE bool Rows32x16(D d, const int16_t *coeffs, size_t g, int16_t *tmp,
                           hn::Vec<hn::RebindToUnsigned<D>> *sum) {
@@ -161,12 +209,16 @@ HWY_INLINE bool Rows32x16(D d, const int16_t *coeffs, size_t g, int16_t *tmp,
   // Lane l: row g + l's sum (columns from kNz on are zero).
   if (!LanesWithin<kB>(du, AddAbs<static_cast<size_t>(kNz)>(d, x, hn::Zero(du)))) return false;
   TxDct::template Run<32, kNz>(d, x);  // x[k] lane l = result (g + l, k)
-  V3D_UNROLL
-  for (size_t t = 0; t < 4; t++) {
-    Transpose16(d, x + 8 * t);  // x[8t + i] block b = results (g + 8b + i, 8t .. 8t + 8)
-    sum[t] = AddAbs<8>(d, x + 8 * t, sum[t]);
+  if constexpr (RowsAsWide32<D>()) {
+    V3D_UNROLL
+    for (size_t t = 0; t < 4; t++) {
+      Transpose16(d, x + 8 * t);  // x[8t + i] block b = results (g + 8b + i, 8t .. 8t + 8)
+      sum[t] = AddAbs<8>(d, x + 8 * t, sum[t]);
+    }
+    StoreRows32(d, x, tmp, g);
+  } else {
+    JoinStoreRows32(d, x, tmp, g);
   }
-  StoreRows32(d, x, tmp, g);
   return true;
 }
 
@@ -181,15 +233,33 @@ HWY_INLINE auto FoldBlocks(DU du, hn::Vec<DU> s) {
   }
 }
 
+// Whether every column's |row results| (tmp: kNz rows of 32, 64-byte aligned) sum to at most
+// kB: the column pass's inputs, one column per lane of dc (up to 32 lanes), summed saturating in
+// uint16 (|-32768| = 32768) as the column DCTs load them, kNz vectors per chunk of columns.
+template <int kNz, int kB, class DC>
+HWY_INLINE bool ColsWithin32(DC dc, const int16_t *tmp) {
+  using V = hn::Vec<DC>;
+  const hn::RebindToUnsigned<DC> du;
+  constexpr size_t L = hn::MaxLanes(DC());
+  const auto b = hn::Set(du, static_cast<uint16_t>(kB));
+  auto over = hn::Zero(du);
+  V3D_UNROLL
+  for (size_t c = 0; c < 32; c += L) {
+    V x[kNz];
+    V3D_UNROLL
+    for (size_t i = 0; i < static_cast<size_t>(kNz); i++) x[i] = hn::Load(dc, tmp + i * 32 + c);
+    const auto sum = AddAbs<static_cast<size_t>(kNz)>(dc, x, hn::Zero(du));
+    over = hn::Or(over, hn::SaturatedSub(sum, b));
+  }
+  return hn::AllTrue(du, hn::Eq(over, hn::Zero(du)));
+}
+
 // Column DCTs of the row results in tmp (rows >= kNz zero), Round2 by 6, added to dst with
 // unsigned saturation; dc: the column vectors' tag, up to 32 lanes.
 template <int kNz, class DC>
 HWY_INLINE void Cols32x16(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *tmp) {
   using V = hn::Vec<DC>;
-  const hn::Rebind<uint8_t, DC> d8;
   constexpr size_t L = hn::MaxLanes(DC());
-  // Round2(x, 6) as one rounding multiply by 2^9: exactly (x + 32) >> 6.
-  const V rnd = hn::Set(dc, static_cast<int16_t>(1 << 9));
   V3D_NO_UNROLL
   for (size_t c = 0; c < 32; c += L) {
     V x[32];
@@ -197,12 +267,7 @@ HWY_INLINE void Cols32x16(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *
     for (size_t i = 0; i < 32; i++)
       x[i] = i < static_cast<size_t>(kNz) ? hn::Load(dc, tmp + i * 32 + c) : hn::Zero(dc);
     TxDct::template Run<32, kNz>(dc, x);
-    V3D_UNROLL
-    for (size_t i = 0; i < 32; i++) {
-      uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride + c;
-      const V sum = hn::Add(hn::MulFixedPoint15(x[i], rnd), hn::PromoteTo(dc, hn::LoadU(d8, p)));
-      hn::StoreU(hn::DemoteTo(d8, sum), d8, p);
-    }
+    RoundAdd32Rows(dc, dst, stride, c, x);
   }
 }
 
@@ -222,25 +287,32 @@ HWY_NOINLINE Pass32 Add32x32x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c
   static_assert(kB > 0, "32-point per-pass bound");
   // Rows in vectors of kNz lanes where the target has them (AVX-512: every row at once).
   const hn::CappedTag<int16_t, kNz> dr;
+  const hn::CappedTag<int16_t, 32> dc;
   const hn::RebindToUnsigned<decltype(dr)> du;
   using VU = hn::Vec<decltype(du)>;
   constexpr size_t Lr = hn::MaxLanes(dr);
   static_assert(static_cast<size_t>(kNz) % Lr == 0, "whole groups of rows");
+  // The column check where it takes fewer vectors: on the row pass's transposed results where
+  // the row and column vectors are as wide, else on the column pass's inputs (kNz vectors per
+  // column chunk, where the row pass would need 32 per group of rows).
+  constexpr bool kRowSums = RowsAsWide32<decltype(dr)>();
   VU sum[4] = {hn::Zero(du), hn::Zero(du), hn::Zero(du), hn::Zero(du)};
   V3D_NO_UNROLL
   for (size_t g = 0; g < static_cast<size_t>(kNz); g += Lr) {
     if (!Rows32x16<kNz, kB>(dr, coeffs, g, tmp, sum)) return Pass32::kNone;
   }
-  // Column 8t + k's sum: lane k of sum[t]'s blocks added.
-  const hn::Full128<uint16_t> d8;
-  auto over = hn::SaturatedSub(FoldBlocks(du, sum[0]), hn::Set(d8, static_cast<uint16_t>(kB)));
-  V3D_UNROLL
-  for (size_t t = 1; t < 4; t++) {
-    over = hn::Or(over, hn::SaturatedSub(FoldBlocks(du, sum[t]),
-                                         hn::Set(d8, static_cast<uint16_t>(kB))));
+  if constexpr (kRowSums) {
+    // Column 8t + k's sum: lane k of sum[t]'s blocks added.
+    const hn::Full128<uint16_t> d8;
+    const auto b = hn::Set(d8, static_cast<uint16_t>(kB));
+    auto over = hn::SaturatedSub(FoldBlocks(du, sum[0]), b);
+    V3D_UNROLL
+    for (size_t t = 1; t < 4; t++) over = hn::Or(over, hn::SaturatedSub(FoldBlocks(du, sum[t]), b));
+    if (!hn::AllTrue(d8, hn::Eq(over, hn::Zero(d8)))) return Pass32::kRowsOnly;
+  } else if (!ColsWithin32<kNz, kB>(dc, tmp)) {
+    return Pass32::kRowsOnly;
   }
-  if (!hn::AllTrue(d8, hn::Eq(over, hn::Zero(d8)))) return Pass32::kRowsOnly;
-  Cols32x16<kNz>(hn::CappedTag<int16_t, 32>(), dst, stride, tmp);
+  Cols32x16<kNz>(dc, dst, stride, tmp);
   return Pass32::kDone;
 }
 

@@ -109,6 +109,42 @@ HWY_INLINE OpsSat<D> StartSat(D d) {
 #endif
 }
 
+// Round2(v[i], 6) added to row i < 32 of dst, columns [c, c + L) (L: d's lanes, up to 32), with
+// unsigned saturation: the 32x32 column passes' last step. Round2 by 6 is a rounding multiply by
+// 2^9, exactly (x + 32) >> 6 for every int16 x.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE void RoundAdd32Rows(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const V *v) {
+  const hn::Rebind<uint8_t, D> d8;
+  const V rnd = hn::Set(d, static_cast<int16_t>(1 << 9));
+  auto sum = [&](size_t i) {
+    const uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride + c;
+    return hn::Add(hn::MulFixedPoint15(v[i], rnd), hn::PromoteTo(d, hn::LoadU(d8, p)));
+  };
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  if constexpr (sizeof(V) == 64) {
+    // Two rows per saturating pack and 64-bit lane permutation (instead of one each): packus
+    // gives [s0 0..7, s1 0..7 | s0 8..15, s1 8..15 | ...] per 128-bit block; the permutation
+    // gathers s0's quarters below s1's.
+    const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+    const hn::Full256<uint8_t> dh;
+    V3D_UNROLL
+    for (size_t i = 0; i < 32; i += 2) {
+      uint8_t *p0 = dst + static_cast<ptrdiff_t>(i) * stride + c, *p1 = p0 + stride;
+      const __m512i b = _mm512_permutexvar_epi64(order, _mm512_packus_epi16(sum(i).raw,
+                                                                            sum(i + 1).raw));
+      hn::StoreU(hn::Vec256<uint8_t>{_mm512_castsi512_si256(b)}, dh, p0);
+      hn::StoreU(hn::Vec256<uint8_t>{_mm512_extracti64x4_epi64(b, 1)}, dh, p1);
+    }
+    return;
+  }
+#endif
+  V3D_UNROLL
+  for (size_t i = 0; i < 32; i++) {
+    uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride + c;
+    hn::StoreU(hn::DemoteTo(d8, sum(i)), d8, p);
+  }
+}
+
 // 32x32 DCT columns [c, c + L) (L: dc's lanes, up to 32) of the row results in tmp (kNz rows
 // of 32, the rest zero) by saturate and detect: where no tracked value is extreme, Round2'd by 6
 // and added to dst, and true; else false, nothing written (the caller's 32-bit columns). One
@@ -118,7 +154,6 @@ template <int kNz, class DC>
 HWY_NOINLINE bool Cols32x16Sat(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *tmp,
                                size_t c) {
   using V = hn::Vec<DC>;
-  const hn::Rebind<uint8_t, DC> d8;
   V x[32], y[32];
   V3D_UNROLL
   for (size_t i = 0; i < 32; i++)
@@ -126,13 +161,7 @@ HWY_NOINLINE bool Cols32x16Sat(DC dc, uint8_t *dst, ptrdiff_t stride, const int1
   const OpsSat<DC> o = StartSat(dc);
   Idct32O<kNz>(o, x, y);
   if (!o.Exact()) return false;
-  const V rnd = hn::Set(dc, static_cast<int16_t>(1 << 9));  // exactly (x + 32) >> 6
-  V3D_UNROLL
-  for (size_t i = 0; i < 32; i++) {
-    uint8_t *p = dst + static_cast<ptrdiff_t>(i) * stride + c;
-    const V sum = hn::Add(hn::MulFixedPoint15(y[i], rnd), hn::PromoteTo(dc, hn::LoadU(d8, p)));
-    hn::StoreU(hn::DemoteTo(d8, sum), d8, p);
-  }
+  RoundAdd32Rows(dc, dst, stride, c, y);
   return true;
 }
 
