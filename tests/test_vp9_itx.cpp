@@ -453,18 +453,21 @@ int g_straddled[6];
 int g_pass32[4][3];
 
 // Around the per-pass L1 bound B1 of the 32x32 DCT_DCT 16-bit path (kInt16BoundL1[3][0], the
-// same for every square), in a random square corner: half the cases rows whose |coefficients|
-// sum to B1 exactly or to random values below it, or one of them to B1 + 1 (the row check);
-// the other half +-v at every position of the square (random signs, every row inside B1), v
-// chosen by bisection so that the largest column sum of the reference's |row results| is the
-// largest one <= B1 or just above it (the column check). Other pairs get int16-bound inputs.
-int make_pass32_coeffs(Rng &rng, const TxPair &p, int16_t *coeffs) {
+// same for every square), in a random corner of square it % 4 (8, 16, 24, 32), by kind
+// (it / 4) % 4: rows whose |coefficients| sum to B1 exactly or to random values below it (0),
+// or one of them to B1 + 1 (1: the row check); +-v at every position of the square (random
+// signs, every row inside B1), v chosen by bisection so that the largest column sum of the
+// reference's |row results| is the largest one <= B1 (2) or just above it (3: the column
+// check). The cycle reaches every square and side within 16 iterations, whatever
+// V3D_TEST_ITERS. Other pairs get int16-bound inputs.
+int make_pass32_coeffs(Rng &rng, const TxPair &p, int it, int16_t *coeffs) {
   if (p.tx_size != 3 || p.tx_type != 0) return make_bound_coeffs(rng, p, false, coeffs);
   constexpr int n = 32;
   const int b1 = v3d::vp9::kInt16BoundL1[3][0];
-  const int corner = rng.range(2, n);
-  if (rng.range(0, 1)) {
-    make_rowsum_coeffs(rng, p, corner, rng.range(0, 1) != 0, coeffs);
+  const int q = it % 4, kind = (it / 4) % 4;
+  const int corner = q == 0 ? rng.range(2, 8) : rng.range(8 * q + 1, 8 * q + 8);
+  if (kind < 2) {
+    make_rowsum_coeffs(rng, p, corner, kind == 1, coeffs);
   } else {
     int sign[n * n];
     for (int &x : sign) x = rng.range(0, 1) ? 1 : -1;
@@ -481,7 +484,7 @@ int make_pass32_coeffs(Rng &rng, const TxPair &p, int16_t *coeffs) {
         const int mid = (lo + hi) / 2;
         (max_with(mid) <= b1 ? lo : hi) = mid;
       }
-      max_with(rng.range(0, 1) ? hi : lo);
+      max_with(kind == 3 ? hi : lo);
     }
   }
   const BlockShape b = block_shape(coeffs, n);
@@ -569,13 +572,18 @@ bool run_case(const char *target, const TxPair &p, int source, int it) {
       else if (coeffs[k]) eob = k + 1;
     }
   }
+  // The first case of each bound source at 16x16 DCT_DCT sits on the total bound exactly (T or
+  // T + 1), whatever V3D_TEST_ITERS; later ones reach it at random too.
+  else if ((source == kSrcBoundIn || source == kSrcBoundOut) && p.tx_size == 2 &&
+           p.tx_type == 0 && it == 0)
+    eob = make_total_coeffs(rng, rng.range(2, 16), source == kSrcBoundOut, coeffs);
   else if (source == kSrcBoundIn || source == kSrcBoundOut)
     eob = make_bound_coeffs(rng, p, source == kSrcBoundOut, coeffs);
   else if (source == kSrcColumnIn || source == kSrcColumnOut)
     eob = make_column_coeffs(rng, p, source == kSrcColumnOut, coeffs,
                              &g_straddled[source - kSrcColumnIn]);
   else if (source == kSrcPass32)
-    eob = make_pass32_coeffs(rng, p, coeffs);
+    eob = make_pass32_coeffs(rng, p, it, coeffs);
   else if (source == kSrcRegion)
     eob = make_region_coeffs(rng, n, coeffs);
   else

@@ -100,8 +100,8 @@ int g_sat_narrow[3];
 // by bisection whose column pass leaves int16 (one value just outside); the largest below it;
 // the latter with its DC coefficient moved until a column value is 32767 or -32768 exactly
 // (where one is found); 17/16 of the smallest (values well outside: a saturated value taken as
-// exact changes pixels); for DCT_DCT, a block whose first value outside int16 is a rounded
-// product sum (below).
+// exact changes pixels); for DCT_DCT and 16x16 ADST_DCT, a block whose first value outside
+// int16 is a rounded product sum (below).
 int make_sat_coeffs(Rng &rng, const TxPair &p, int it, int16_t *coeffs) {
   if (p.tx_size < 2) return make_valid_coeffs(rng, p.tx_size, p.tx_type, kCutFull, coeffs);
   const int n = tx_n(p.tx_size);
@@ -145,22 +145,29 @@ int make_sat_coeffs(Rng &rng, const TxPair &p, int it, int16_t *coeffs) {
   new_base();
   const int mode = it % 6;
   int64_t b = mode == 0 || mode == 5 ? 0 : smallest_out();
-  if (mode == 5 && p.tx_type == 0) {
-    // DCT_DCT whose column inputs leave int16 first in a rounded product sum (the saturating
-    // narrow), from up to 4000 random draws: rows k of kRows with only a DC coefficient c_k,
-    // so that every column's input k is x_k = R(c_k cos64(16)) (|c_k| <= 23180: within the row
-    // check). The inputs k are those of one stage-2 pair of rotations of the odd half.
+  const bool adst_dct16 = p.tx_type == 1 && n == 16;
+  if (mode == 5 && (p.tx_type == 0 || adst_dct16)) {
+    // DCT_DCT or ADST_DCT whose column inputs leave int16 first in a rounded product sum (the
+    // saturating narrow), from up to 4000 random draws: rows k of kRows with only a DC
+    // coefficient c_k, so that every column's input k is x_k = R(c_k cos64(16)) (|c_k| <= 23180:
+    // within the row check). For the DCT the inputs k are those of one stage-2 pair of
+    // rotations of the odd half; for the ADST every input (its first stage rounds sums of four
+    // products).
     static const int kRows32[4] = {1, 31, 17, 15}, kRows16[4] = {1, 15, 9, 7};
-    const int *rows = n == 32 ? kRows32 : kRows16;
+    static const int kAll16[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    const int *rows = adst_dct16 ? kAll16 : n == 32 ? kRows32 : kRows16;
+    const int nr = adst_dct16 ? 16 : 4;
     for (int tries = 0; tries < 4000; tries++) {
       sat::Obs ci[32], co[32];
       for (auto &v : ci) v = sat::Obs{0, false};
-      for (int k = 0; k < 4; k++) ci[rows[k]].v = rng.range(-16390, 16390);
+      for (int k = 0; k < nr; k++) ci[rows[k]].v = rng.range(-16390, 16390);
       sat::g_first = 0;
-      n == 32 ? v3d::vp9::ref::idct32(ci, co) : v3d::vp9::ref::idct16(ci, co);
+      if (n == 32) v3d::vp9::ref::idct32(ci, co);
+      else if (adst_dct16) v3d::vp9::ref::iadst16(ci, co);
+      else v3d::vp9::ref::idct16(ci, co);
       if (sat::g_first != 2) continue;
       std::fill(coeffs, coeffs + n * n, int16_t{0});
-      for (int k = 0; k < 4; k++) {
+      for (int k = 0; k < nr; k++) {
         const int64_t x = ci[rows[k]].v;
         int c = static_cast<int>(x * 16384 / 11585);
         while (((c * 11585 + 8192) >> 14) < x) c++;
