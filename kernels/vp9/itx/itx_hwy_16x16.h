@@ -463,8 +463,9 @@ HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int
     const R r = neonadst16::Add16x16<kRowAdst, kColAdst, kNz>(dst, stride, coeffs, rows);
     if (r == R::kRowsFailed) return Int16Result::kRowsFailed;
     if (r == R::kDone) return Int16Result::kDone;
-    // NEON keeps the 32-bit ADST columns: the call to the tracked ADST pass costs the in-bound
-    // blocks 2-5 % in tools/bench/neon_mca.py's model, which does not see the blocks it speeds up.
+    // NEON keeps the 32-bit ADST columns: the tracked ADST pass slows the in-bound blocks in
+    // the NEON model and is not yet measured on the blocks it would speed up (figures in
+    // docs/itx_int16_bounds.md, "ADST16 columns").
     if constexpr (!kColAdst) {
       if (Cols16x16Sat<false, kNz>(d, dst, stride, rows)) return Int16Result::kDone;
     }
