@@ -48,21 +48,27 @@ namespace hn = hwy::HWY_NAMESPACE;
 // shuffle units are its bottleneck. (Not const, so that GCC cannot fold the values and must
 // load them; nothing writes them.)
 template <int32_t kV>
+HWY_INLINE const int32_t *SplatTable32() {
+  alignas(64) static int32_t kVec[16] = {kV, kV, kV, kV, kV, kV, kV, kV,
+                                         kV, kV, kV, kV, kV, kV, kV, kV};
+  return kVec;
+}
+constexpr int32_t Splat16To32(int16_t v) {
+  return static_cast<int32_t>((static_cast<uint32_t>(v) & 0xFFFFu) * 0x10001u);
+}
+template <int32_t kV>
 HWY_INLINE __m128i Splat32() {
-  alignas(16) static int32_t kVec[4] = {kV, kV, kV, kV};
-  return _mm_load_si128(reinterpret_cast<const __m128i *>(kVec));
+  return _mm_load_si128(reinterpret_cast<const __m128i *>(SplatTable32<kV>()));
 }
 template <int32_t kV>
 HWY_INLINE __m128i Splat16() {
-  return Splat32<static_cast<int32_t>((static_cast<uint32_t>(kV) & 0xFFFFu) * 0x10001u)>();
+  return Splat32<Splat16To32(static_cast<int16_t>(kV))>();
 }
 // The same in d's vectors (up to 512 bits).
 template <int16_t kV, class D>
 HWY_INLINE hn::Vec<D> SplatLoad16(D d) {
-  alignas(64) static int16_t kVec[32] = {kV, kV, kV, kV, kV, kV, kV, kV, kV, kV, kV,
-                                         kV, kV, kV, kV, kV, kV, kV, kV, kV, kV, kV,
-                                         kV, kV, kV, kV, kV, kV, kV, kV, kV, kV};
-  return hn::Load(d, kVec);
+  const hn::Repartition<int32_t, D> d32;
+  return hn::BitCast(d, hn::Load(d32, SplatTable32<Splat16To32(kV)>()));
 }
 // 2 * ka in every lane of d's vectors, loaded (see above) where ka is a compile-time
 // cos64(k) or -cos64(k), k = 1..31 (every constant of Ops::B1); else a broadcast.

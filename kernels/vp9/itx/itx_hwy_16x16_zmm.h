@@ -56,17 +56,14 @@ using Z = __m512i;
 // Half B: the high 16-bit word of every 32-bit lane.
 constexpr __mmask32 kB16 = 0xAAAAAAAAu;
 
+// Loaded from memory, as Splat32 (itx_hwy_16.h), from the same tables.
 template <int32_t kV>
 HWY_INLINE Z Splat32z() {
-  // Loaded from memory (not const, so GCC keeps the load instead of building the value in a
-  // general register and broadcasting it).
-  alignas(64) static int32_t kVec[16] = {kV, kV, kV, kV, kV, kV, kV, kV,
-                                         kV, kV, kV, kV, kV, kV, kV, kV};
-  return _mm512_load_si512(kVec);
+  return _mm512_load_si512(SplatTable32<kV>());
 }
 template <int16_t kV>
 HWY_INLINE Z Splat16z() {
-  return Splat32z<static_cast<int32_t>((static_cast<uint32_t>(kV) & 0xFFFFu) * 0x10001u)>();
+  return Splat32z<Splat16To32(kV)>();
 }
 constexpr int32_t Pair(int32_t k_lo, int32_t k_hi) {
   return static_cast<int32_t>((static_cast<uint32_t>(k_hi) << 16) |
