@@ -410,6 +410,16 @@ HWY_NOINLINE void Add2D(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, b
 }
 
 #if V3D_ITX_HAVE_16
+// The end of a 16-bit 16x16 attempt that returned r: done or rejected as r says, or, when its
+// columns failed their check, the 32-bit columns of the exact row results in rows.
+template <class Col, int kNz>
+HWY_INLINE bool Finish16x16(Int16Result r, uint8_t *dst, ptrdiff_t stride, const int16_t *rows) {
+  if (r != Int16Result::kColumnsFailed) return r == Int16Result::kDone;
+  using D = hn::CappedTag<int32_t, 16>;
+  Columns<16, Col, kNz>(D(), dst, stride, FromBuffer16<16, D>{rows}, false);
+  return true;
+}
+
 // The 16-bit row pass of a 16x16 block whose non-zero coefficients lie in the top-left kNz x
 // kNz square, where the rows pass its per-pass bound (else false, nothing written); the
 // columns in 16-bit lanes, else in 32-bit lanes. Not inlined: its row buffer would otherwise
@@ -419,11 +429,8 @@ HWY_NOINLINE bool Add16x16Rows16(uint8_t *dst, ptrdiff_t stride, const int16_t *
   constexpr bool kRowAdst = std::is_same<Row, TxAdst>::value;
   constexpr bool kColAdst = std::is_same<Col, TxAdst>::value;
   HWY_ALIGN int16_t rows[16 * 16];
-  const Int16Result r = Add16x16Int16<kRowAdst, kColAdst, kNz>(dst, stride, c, rows);
-  if (r != Int16Result::kColumnsFailed) return r == Int16Result::kDone;
-  using D = hn::CappedTag<int32_t, 16>;
-  Columns<16, Col, kNz>(D(), dst, stride, FromBuffer16<16, D>{rows}, false);
-  return true;
+  return Finish16x16<Col, kNz>(Add16x16Int16<kRowAdst, kColAdst, kNz>(dst, stride, c, rows),
+                               dst, stride, rows);
 }
 
 #if V3D_ITX_HAVE_ZMM16
@@ -435,11 +442,8 @@ constexpr size_t kZmmFrom16x16 = 4;
 template <class Row, class Col, int kNz>
 HWY_NOINLINE bool Add16x16Zmm(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
   HWY_ALIGN int16_t rows[16 * 16];
-  const Int16Result r = Add16x16Zmm16<Row, Col, kNz>(dst, stride, c, rows);
-  if (r != Int16Result::kColumnsFailed) return r == Int16Result::kDone;
-  using D = hn::CappedTag<int32_t, 16>;
-  Columns<16, Col, kNz>(D(), dst, stride, FromBuffer16<16, D>{rows}, false);
-  return true;
+  return Finish16x16<Col, kNz>(Add16x16Zmm16<Row, Col, kNz>(dst, stride, c, rows), dst, stride,
+                               rows);
 }
 #endif
 
