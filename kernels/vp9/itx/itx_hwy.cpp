@@ -55,6 +55,7 @@
 #include "vp9/itx/itx_hwy_region.h"
 #include "simd/transpose_i32.h"
 #include "vp9/itx/itx_neon_const.h"
+#include "vp9/itx/itx_hwy_madd.h"
 #include "vp9/itx/itx_hwy_16.h"
 #include "vp9/itx/itx_hwy_4x4.h"
 #include "vp9/itx/itx_hwy_sat.h"

@@ -123,8 +123,8 @@ struct PackedOpsT {
   template <int32_t k1, int32_t k2, int32_t k3, int32_t k4>
   HWY_INLINE Z Rot(Z p) const {
     const Z r = Splat32z<8192>();
-    const Z a = _mm512_add_epi32(_mm512_madd_epi16(p, Splat32z<Pair(k1, k2)>()), r);
-    const Z b = _mm512_add_epi32(_mm512_madd_epi16(p, Splat32z<Pair(k3, k4)>()), r);
+    const Z a = MaddAcc(r, p, Splat32z<Pair(k1, k2)>());
+    const Z b = MaddAcc(r, p, Splat32z<Pair(k3, k4)>());
     return Narrow2(a, b);
   }
   // [a >> 14 | b >> 14] of two registers of int32 rounded sums (8192 already added), narrowed

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Pair-product accumulation for the x86 16-bit transform paths: MaddAcc(acc, p, k) is
+// acc + pmaddwd(p, k) per 32-bit lane, i.e. acc + p.lo * k.lo + p.hi * k.hi, the step every
+// rotation's rounded product sum R(a*ka + b*kb) = (a*ka + b*kb + 2^13) >> 14 is made of (acc the
+// rounding constant, or a first product sum). On AVX3_DL (AVX-512 VNNI) it is one vpdpwssd,
+// written as inline assembly: Highway 1.0.3 compiles that target without the avx512vnni
+// option (its target string names the VEX-only avxvnni), so the intrinsic cannot be inlined
+// there, while its CPU check does require AVX-512 VNNI before choosing the target.
+//
+// Exactness: both forms compute the same value modulo 2^32 (vpdpwssd adds the two products and
+// the accumulator without saturation; pmaddwd wraps only for two -32768 * -32768 products, and
+// paddd wraps), so a path proven exact with one is exact with the other.
+// Per-target header: included by itx_hwy.cpp before the headers that use it.
+
+#if defined(V3D_VP9_ITX_HWY_MADD_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef V3D_VP9_ITX_HWY_MADD_H_
+#undef V3D_VP9_ITX_HWY_MADD_H_
+#else
+#define V3D_VP9_ITX_HWY_MADD_H_
+#endif
+
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace v3d {
+namespace vp9 {
+namespace HWY_NAMESPACE {
+
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSSE3 && HWY_TARGET != HWY_EMU128
+
+#undef V3D_ITX_HAVE_VNNI
+#if HWY_TARGET == HWY_AVX3_DL
+#define V3D_ITX_HAVE_VNNI 1
+#else
+#define V3D_ITX_HAVE_VNNI 0
+#endif
+
+HWY_INLINE __m128i MaddAcc(__m128i acc, __m128i p, __m128i k) {
+#if V3D_ITX_HAVE_VNNI
+  asm("vpdpwssd %2, %1, %0" : "+v"(acc) : "v"(p), "vm"(k));
+  return acc;
+#else
+  return _mm_add_epi32(acc, _mm_madd_epi16(p, k));
+#endif
+}
+
+#if HWY_TARGET <= HWY_AVX2
+HWY_INLINE __m256i MaddAcc(__m256i acc, __m256i p, __m256i k) {
+#if V3D_ITX_HAVE_VNNI
+  asm("vpdpwssd %2, %1, %0" : "+v"(acc) : "v"(p), "vm"(k));
+  return acc;
+#else
+  return _mm256_add_epi32(acc, _mm256_madd_epi16(p, k));
+#endif
+}
+#endif
+
+#if HWY_TARGET <= HWY_AVX3
+HWY_INLINE __m512i MaddAcc(__m512i acc, __m512i p, __m512i k) {
+#if V3D_ITX_HAVE_VNNI
+  asm("vpdpwssd %2, %1, %0" : "+v"(acc) : "v"(p), "vm"(k));
+  return acc;
+#else
+  return _mm512_add_epi32(acc, _mm512_madd_epi16(p, k));
+#endif
+}
+#endif
+
+#endif  // HWY_ARCH_X86
+
+}  // namespace HWY_NAMESPACE
+}  // namespace vp9
+}  // namespace v3d
+HWY_AFTER_NAMESPACE();
+
+#endif  // V3D_VP9_ITX_HWY_MADD_H_
