@@ -14,10 +14,10 @@ extern "C" {
 #endif
 
 /* Writes up to max pointers to the names of the SIMD targets compiled in and supported by this
- * CPU, best first and always ending with "scalar" (the references), e.g. "AVX3", "AVX2", "SSE4",
- * "SSSE3", "NEON", "EMU128", "scalar". names may be NULL (with any max) to count them. Returns
- * how many there are (at least 1), which may exceed max. The strings are static. Does not block;
- * thread-safe. */
+ * CPU, best first and always ending with "scalar" (the references), e.g. "AVX3_DL", "AVX3",
+ * "AVX2", "SSE4", "SSSE3", "NEON", "EMU128", "scalar". names may be NULL (with any max) to count
+ * them. Returns how many there are (at least 1), which may exceed max. The strings are static.
+ * Does not block; thread-safe. */
 V3D_API int v3d_cpu_targets(const char **names, int max);
 
 /* Makes every kernel table use the named target (one of v3d_cpu_targets()), as if the CPU had

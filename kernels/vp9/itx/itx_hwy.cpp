@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // VP9 inverse transform + add on SIMD (Google Highway, dynamic dispatch): one implementation,
-// compiled for every Highway target (SSSE3, SSE4, AVX2, AVX3 on x86-64; NEON on aarch64; the
+// compiled for every Highway target (SSSE3, SSE4, AVX2, AVX3, AVX3_DL on x86-64; NEON on aarch64; the
 // one-lane fallback target keeps the scalar references), chosen once by itx_dsp_init_simd()
 // through HWY_DYNAMIC_DISPATCH.
 // Files: itx_hwy_1d.h (1-D butterflies), itx_hwy_region.h (the fast paths' region

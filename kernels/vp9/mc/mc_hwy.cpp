@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // VP9 inter prediction on SIMD (Google Highway, dynamic dispatch): the unscaled slots (every
 // width and filter; copy, average, horizontal, vertical and 2-D 8-tap), compiled for every
-// Highway target (SSSE3, SSE4, AVX2, AVX3 on x86-64; NEON on aarch64), chosen once by
+// Highway target (SSSE3, SSE4, AVX2, AVX3, AVX3_DL on x86-64; NEON on aarch64), chosen once by
 // mc_dsp_init_simd() through HWY_DYNAMIC_DISPATCH. The scaled slots: mc_scaled_hwy.cpp.
 //
 // Arithmetic: 16-bit lanes, wrapping. A filter sum over 8-bit pixels lies in
