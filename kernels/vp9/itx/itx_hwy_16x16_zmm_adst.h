@@ -9,8 +9,9 @@
 //
 // The 16-point ADST (itx_ref_1d.h, iadst16) is three stages of rotations whose products are
 // summed in pairs before their rounding: every rounded value R(p + q) is two pmaddwd (one per
-// rotation, on an [a | b] pair as it lies) added in int32, so each product is formed once and
-// used by the sum and by the difference. Two rounded values are put back in one register by
+// rotation, on an [a | b] pair as it lies) added in int32, the rounding constant accumulated
+// into the first (MaddAcc: one vpdpwssd on AVX3_DL), so each product is formed once and used
+// by the sum and by the difference. Two rounded values are put back in one register by
 // PackedOpsT::Narrow2 (wrapping, or saturating for SatOps).
 //
 // Exactness: every value is one the reference forms, by the same operation: the int32 sums of
@@ -48,34 +49,36 @@ namespace HWY_NAMESPACE {
 
 namespace zmm16 {
 
-// The int32 products a * kLo + b * kHi of every lane [a | b].
-template <int32_t kLo, int32_t kHi>
+// The int32 products a * kLo + b * kHi of every lane [a | b]; with kRound, plus the rounding
+// constant 2^13 (one vpdpwssd where MaddAcc is one): the first operand of SumDiff2.
+template <int32_t kLo, int32_t kHi, bool kRound = false>
 HWY_INLINE Z Madd(Z p) {
-  return _mm512_madd_epi16(p, Splat32z<Pair(kLo, kHi)>());
+  if constexpr (kRound) return MaddAcc(Splat32z<8192>(), p, Splat32z<Pair(kLo, kHi)>());
+  else return _mm512_madd_epi16(p, Splat32z<Pair(kLo, kHi)>());
 }
 
 // The first-stage products of input pair j, p = [in 2j | in 15 - 2j] (kFlip: [in 15 - 2j |
 // in 2j]): s[2j] = in[15-2j] * cA + in[2j] * cB, s[2j+1] = in[15-2j] * cB - in[2j] * cA with
-// cA = cos64(1 + 4j), cB = cos64(31 - 4j).
+// cA = cos64(1 + 4j), cB = cos64(31 - 4j); the products of pairs 0..3 (s[0..7], SumDiff2's
+// first operands) with the rounding constant added.
 template <int kJ, bool kFlip>
 HWY_INLINE void AdstFirst(Z p, Z *s) {
   constexpr int32_t cA = kC[1 + 4 * kJ], cB = kC[31 - 4 * kJ];
+  constexpr bool kR = kJ < 4;
   if constexpr (kFlip) {
-    s[2 * kJ] = Madd<cA, cB>(p);
-    s[2 * kJ + 1] = Madd<cB, -cA>(p);
+    s[2 * kJ] = Madd<cA, cB, kR>(p);
+    s[2 * kJ + 1] = Madd<cB, -cA, kR>(p);
   } else {
-    s[2 * kJ] = Madd<cB, cA>(p);
-    s[2 * kJ + 1] = Madd<-cA, cB>(p);
+    s[2 * kJ] = Madd<cB, cA, kR>(p);
+    s[2 * kJ + 1] = Madd<-cA, cB, kR>(p);
   }
 }
 
-// The rounded sums and differences of two pairs of int32 product sums: *sum = [R(a0 + b0) |
-// R(a1 + b1)], *diff = [R(a0 - b0) | R(a1 - b1)].
+// The rounded sums and differences of two pairs of int32 product sums, a0 and a1 holding the
+// rounding constant already (Madd<.., true>): *sum = [R(a0 + b0) | R(a1 + b1)], *diff =
+// [R(a0 - b0) | R(a1 - b1)].
 template <class O>
 HWY_INLINE void SumDiff2(const O &o, Z a0, Z a1, Z b0, Z b1, Z *sum, Z *diff) {
-  const Z r = Splat32z<8192>();
-  a0 = _mm512_add_epi32(a0, r);
-  a1 = _mm512_add_epi32(a1, r);
   *sum = o.Narrow2(_mm512_add_epi32(a0, b0), _mm512_add_epi32(a1, b1));
   *diff = o.Narrow2(_mm512_sub_epi32(a0, b0), _mm512_sub_epi32(a1, b1));
 }
@@ -87,7 +90,7 @@ template <class O>
 HWY_INLINE void AdstTail(const O &o, Z b01, Z b23, Z b45, Z b67, Z *c) {
   c[0] = o.T(o.Add(b01, b23));
   c[1] = o.Sub(b01, b23);
-  const Z w4 = Madd<kC[8], kC[24]>(b45), w5 = Madd<kC[24], -kC[8]>(b45);
+  const Z w4 = Madd<kC[8], kC[24], true>(b45), w5 = Madd<kC[24], -kC[8], true>(b45);
   const Z w6 = Madd<-kC[24], kC[8]>(b67), w7 = Madd<kC[8], kC[24]>(b67);
   SumDiff2(o, w4, w5, w6, w7, &c[2], &c[3]);
 }
@@ -119,8 +122,8 @@ HWY_INLINE void Adst16(const O &o, const Z *p, Z *x) {
   // rotations' products summed in pairs (p8 + p12, q8 + q12, ...: the reference's v[]).
   const Z u01 = o.Add(x01, x45), u45 = o.T(o.Sub(x01, x45));
   const Z u23 = o.Add(x23, x67), u67 = o.T(o.Sub(x23, x67));
-  const Z p8 = Madd<kC[4], kC[28]>(x89), q8 = Madd<kC[28], -kC[4]>(x89);
-  const Z p10 = Madd<kC[20], kC[12]>(x1011), q10 = Madd<kC[12], -kC[20]>(x1011);
+  const Z p8 = Madd<kC[4], kC[28], true>(x89), q8 = Madd<kC[28], -kC[4], true>(x89);
+  const Z p10 = Madd<kC[20], kC[12], true>(x1011), q10 = Madd<kC[12], -kC[20], true>(x1011);
   const Z p12 = Madd<-kC[28], kC[4]>(x1213), q12 = Madd<kC[4], kC[28]>(x1213);
   const Z p14 = Madd<-kC[12], kC[20]>(x1415), q14 = Madd<kC[20], kC[12]>(x1415);
   Z v01, v23, v45, v67;

@@ -59,10 +59,9 @@ HWY_INLINE __m256i PairY() {
 // four interleaved pairs (a, b) of each lane of p (rnd: 8192 in every int32 lane).
 template <int32_t kA0, int32_t kB0, int32_t kA1, int32_t kB1>
 HWY_INLINE __m256i MulPairsY(__m256i p, __m256i rnd) {
-  const __m256i x = _mm256_madd_epi16(p, PairY<kA0, kB0>());
-  const __m256i y = _mm256_madd_epi16(p, PairY<kA1, kB1>());
-  return _mm256_packs_epi32(_mm256_srai_epi32(_mm256_add_epi32(x, rnd), 14),
-                            _mm256_srai_epi32(_mm256_add_epi32(y, rnd), 14));
+  const __m256i x = MaddAcc(rnd, p, PairY<kA0, kB0>());
+  const __m256i y = MaddAcc(rnd, p, PairY<kA1, kB1>());
+  return _mm256_packs_epi32(_mm256_srai_epi32(x, 14), _mm256_srai_epi32(y, 14));
 }
 
 // The 8-point DCT's last stages on eight transforms, from ep = (e0, e1), em = (e3, e2),
@@ -134,23 +133,25 @@ HWY_INLINE void Iadst8Y(__m256i *x) {
   const __m256i p16 = _mm256_unpacklo_epi16(x[0], x[3]);  // (in1, in6)
   const __m256i p52 = _mm256_unpackhi_epi16(x[2], x[1]);  // (in5, in2)
   const __m256i p34 = _mm256_unpacklo_epi16(x[1], x[2]);  // (in3, in4)
-  const __m256i s0 = _mm256_madd_epi16(p70, PairY<kC[2], kC[30]>());
-  const __m256i s1 = _mm256_madd_epi16(p70, PairY<kC[30], -kC[2]>());
-  const __m256i s2 = _mm256_madd_epi16(p52, PairY<kC[10], kC[22]>());
-  const __m256i s3 = _mm256_madd_epi16(p52, PairY<kC[22], -kC[10]>());
+  // s0..s3 and t4, t5 with the rounding constant accumulated (MaddAcc): every rounded sum and
+  // difference below has one of them as its first operand.
+  const __m256i s0 = MaddAcc(rnd, p70, PairY<kC[2], kC[30]>());
+  const __m256i s1 = MaddAcc(rnd, p70, PairY<kC[30], -kC[2]>());
+  const __m256i s2 = MaddAcc(rnd, p52, PairY<kC[10], kC[22]>());
+  const __m256i s3 = MaddAcc(rnd, p52, PairY<kC[22], -kC[10]>());
   const __m256i s4 = _mm256_madd_epi16(p34, PairY<kC[18], kC[14]>());
   const __m256i s5 = _mm256_madd_epi16(p34, PairY<kC[14], -kC[18]>());
   const __m256i s6 = _mm256_madd_epi16(p16, PairY<kC[26], kC[6]>());
   const __m256i s7 = _mm256_madd_epi16(p16, PairY<kC[6], -kC[26]>());
-  auto r = [rnd](__m256i v) { return _mm256_srai_epi32(_mm256_add_epi32(v, rnd), 14); };
+  auto r = [](__m256i v) { return _mm256_srai_epi32(v, 14); };
   const __m256i a01 = _mm256_packs_epi32(r(_mm256_add_epi32(s0, s4)), r(_mm256_add_epi32(s1, s5)));
   const __m256i a23 = _mm256_packs_epi32(r(_mm256_add_epi32(s2, s6)), r(_mm256_add_epi32(s3, s7)));
   const __m256i a46 = _mm256_packs_epi32(r(_mm256_sub_epi32(s0, s4)), r(_mm256_sub_epi32(s2, s6)));
   const __m256i a57 = _mm256_packs_epi32(r(_mm256_sub_epi32(s1, s5)), r(_mm256_sub_epi32(s3, s7)));
   const __m256i p45 = _mm256_unpacklo_epi16(a46, a57);  // (a4, a5) pairs
   const __m256i p67 = _mm256_unpackhi_epi16(a46, a57);  // (a6, a7)
-  const __m256i t4 = _mm256_madd_epi16(p45, PairY<kC[8], kC[24]>());
-  const __m256i t5 = _mm256_madd_epi16(p45, PairY<kC[24], -kC[8]>());
+  const __m256i t4 = MaddAcc(rnd, p45, PairY<kC[8], kC[24]>());
+  const __m256i t5 = MaddAcc(rnd, p45, PairY<kC[24], -kC[8]>());
   const __m256i t6 = _mm256_madd_epi16(p67, PairY<-kC[24], kC[8]>());
   const __m256i t7 = _mm256_madd_epi16(p67, PairY<kC[8], kC[24]>());
   const __m256i b01 = _mm256_add_epi16(a01, a23);  // (b0, b1)
