@@ -9,8 +9,9 @@
 //
 // The 16-point ADST (itx_ref_1d.h, iadst16) is three stages of rotations whose products are
 // summed in pairs before their rounding: every rounded value R(p + q) is two pmaddwd (one per
-// rotation, on an [a | b] pair as it lies) added in int32, so each product is formed once and
-// used by the sum and by the difference. Two rounded values are put back in one register by
+// rotation, on an [a | b] pair as it lies) added in int32, the rounding constant accumulated
+// into the first (MaddAcc: one vpdpwssd on AVX3_DL), so each product is formed once and used
+// by the sum and by the difference. Two rounded values are put back in one register by
 // PackedOpsT::Narrow2 (wrapping, or saturating for SatOps).
 //
 // Exactness: every value is one the reference forms, by the same operation: the int32 sums of
@@ -48,36 +49,59 @@ namespace HWY_NAMESPACE {
 
 namespace zmm16 {
 
-// The int32 products a * kLo + b * kHi of every lane [a | b].
-template <int32_t kLo, int32_t kHi>
+// The int32 products a * kLo + b * kHi of every lane [a | b]; with kRound, plus the rounding
+// constant 2^13 (one vpdpwssd where MaddAcc is one): the first operand of SumDiff2.
+template <int32_t kLo, int32_t kHi, bool kRound = false>
 HWY_INLINE Z Madd(Z p) {
-  return _mm512_madd_epi16(p, Splat32z<Pair(kLo, kHi)>());
+  if constexpr (kRound) return MaddAcc(Splat32z<8192>(), p, Splat32z<Pair(kLo, kHi)>());
+  else return _mm512_madd_epi16(p, Splat32z<Pair(kLo, kHi)>());
 }
 
-// The first-stage products of input pair j, p = [in 2j | in 15 - 2j] (kFlip: [in 15 - 2j |
+// The first-stage constants of input pair j, p = [in 2j | in 15 - 2j] (kFlip: [in 15 - 2j |
 // in 2j]): s[2j] = in[15-2j] * cA + in[2j] * cB, s[2j+1] = in[15-2j] * cB - in[2j] * cA with
-// cA = cos64(1 + 4j), cB = cos64(31 - 4j).
+// cA = cos64(1 + 4j), cB = cos64(31 - 4j), as pmaddwd pairs (k0lo, k0hi) and (k1lo, k1hi).
+template <int kJ, bool kFlip>
+struct AdstK {
+  static constexpr int32_t cA = kC[1 + 4 * kJ], cB = kC[31 - 4 * kJ];
+  static constexpr int32_t k0lo = kFlip ? cA : cB, k0hi = kFlip ? cB : cA;
+  static constexpr int32_t k1lo = kFlip ? cB : -cA, k1hi = kFlip ? -cA : cB;
+};
+// s[2j], s[2j + 1] of pair j < 4 with the rounding constant added (SumDiff2's first operands).
 template <int kJ, bool kFlip>
 HWY_INLINE void AdstFirst(Z p, Z *s) {
-  constexpr int32_t cA = kC[1 + 4 * kJ], cB = kC[31 - 4 * kJ];
-  if constexpr (kFlip) {
-    s[2 * kJ] = Madd<cA, cB>(p);
-    s[2 * kJ + 1] = Madd<cB, -cA>(p);
-  } else {
-    s[2 * kJ] = Madd<cB, cA>(p);
-    s[2 * kJ + 1] = Madd<-cA, cB>(p);
-  }
+  using K = AdstK<kJ, kFlip>;
+  s[2 * kJ] = Madd<K::k0lo, K::k0hi, true>(p);
+  s[2 * kJ + 1] = Madd<K::k1lo, K::k1hi, true>(p);
 }
 
-// The rounded sums and differences of two pairs of int32 product sums: *sum = [R(a0 + b0) |
-// R(a1 + b1)], *diff = [R(a0 - b0) | R(a1 - b1)].
+// The rounded sums and differences of two pairs of int32 product sums, a0 and a1 holding the
+// rounding constant already (Madd<.., true>): *sum = [R(a0 + b0) | R(a1 + b1)], *diff =
+// [R(a0 - b0) | R(a1 - b1)].
 template <class O>
 HWY_INLINE void SumDiff2(const O &o, Z a0, Z a1, Z b0, Z b1, Z *sum, Z *diff) {
-  const Z r = Splat32z<8192>();
-  a0 = _mm512_add_epi32(a0, r);
-  a1 = _mm512_add_epi32(a1, r);
   *sum = o.Narrow2(_mm512_add_epi32(a0, b0), _mm512_add_epi32(a1, b1));
   *diff = o.Narrow2(_mm512_sub_epi32(a0, b0), _mm512_sub_epi32(a1, b1));
+}
+// SumDiff2 with b0 = pmaddwd(q, (k0lo, k0hi)), b1 = pmaddwd(q, (k1lo, k1hi)). With VNNI each
+// of the four sums is one vpdpwssd onto a0 or a1, by the constants or their negations (every
+// |k| < 2^14), the same int32 values modulo 2^32.
+template <int32_t k0lo, int32_t k0hi, int32_t k1lo, int32_t k1hi, class O>
+HWY_INLINE void SumDiffQ(const O &o, Z a0, Z a1, Z q, Z *sum, Z *diff) {
+#if V3D_ITX_HAVE_VNNI
+  *sum = o.Narrow2(MaddAcc(a0, q, Splat32z<Pair(k0lo, k0hi)>()),
+                   MaddAcc(a1, q, Splat32z<Pair(k1lo, k1hi)>()));
+  *diff = o.Narrow2(MaddAcc(a0, q, Splat32z<Pair(-k0lo, -k0hi)>()),
+                    MaddAcc(a1, q, Splat32z<Pair(-k1lo, -k1hi)>()));
+#else
+  SumDiff2(o, a0, a1, Madd<k0lo, k0hi>(q), Madd<k1lo, k1hi>(q), sum, diff);
+#endif
+}
+// Stage 1 for pairs j and j + 4 (p4, kFlip4: its AdstK): [x 2j | x 2j+1] = R(s + s') and
+// [x 2j+8 | x 2j+9] = R(s - s'), s' the products of pair j + 4.
+template <int kJ, bool kFlip4, class O>
+HWY_INLINE void AdstStage1(const O &o, const Z *s, Z p4, Z *sum, Z *diff) {
+  using K = AdstK<kJ + 4, kFlip4>;
+  SumDiffQ<K::k0lo, K::k0hi, K::k1lo, K::k1hi>(o, s[2 * kJ], s[2 * kJ + 1], p4, sum, diff);
 }
 
 // The reference's adst_tail8 on [b0 | b1], [b2 | b3], [b4 | b5], [b6 | b7]: c[0] = [b0 + b2 |
@@ -87,30 +111,26 @@ template <class O>
 HWY_INLINE void AdstTail(const O &o, Z b01, Z b23, Z b45, Z b67, Z *c) {
   c[0] = o.T(o.Add(b01, b23));
   c[1] = o.Sub(b01, b23);
-  const Z w4 = Madd<kC[8], kC[24]>(b45), w5 = Madd<kC[24], -kC[8]>(b45);
-  const Z w6 = Madd<-kC[24], kC[8]>(b67), w7 = Madd<kC[8], kC[24]>(b67);
-  SumDiff2(o, w4, w5, w6, w7, &c[2], &c[3]);
+  const Z w4 = Madd<kC[8], kC[24], true>(b45), w5 = Madd<kC[24], -kC[8], true>(b45);
+  SumDiffQ<-kC[24], kC[8], kC[8], kC[24]>(o, w4, w5, b67, &c[2], &c[3]);
 }
 
 // The 16-point ADST of every lane; p[j]: input pair j as AdstFirst takes it (bit j of kFlips:
 // flipped). Outputs in x in DctRest's layout (kOutA / kOutB).
 template <unsigned kFlips, class O>
 HWY_INLINE void Adst16(const O &o, const Z *p, Z *x) {
-  Z s[16];
+  Z s[8];
   AdstFirst<0, (kFlips & 1) != 0>(p[0], s);
   AdstFirst<1, (kFlips & 2) != 0>(p[1], s);
   AdstFirst<2, (kFlips & 4) != 0>(p[2], s);
   AdstFirst<3, (kFlips & 8) != 0>(p[3], s);
-  AdstFirst<4, (kFlips & 16) != 0>(p[4], s);
-  AdstFirst<5, (kFlips & 32) != 0>(p[5], s);
-  AdstFirst<6, (kFlips & 64) != 0>(p[6], s);
-  AdstFirst<7, (kFlips & 128) != 0>(p[7], s);
-  // Stage 1: x[k] = R(s[k] + s[k + 8]), x[k + 8] = R(s[k] - s[k + 8]), as [x k | x k+1] pairs.
+  // Stage 1: x[k] = R(s[k] + s[k + 8]), x[k + 8] = R(s[k] - s[k + 8]), as [x k | x k+1] pairs
+  // (s[8..15]: the products of pairs 4..7).
   Z x01, x23, x45, x67, x89, x1011, x1213, x1415;
-  SumDiff2(o, s[0], s[1], s[8], s[9], &x01, &x89);
-  SumDiff2(o, s[2], s[3], s[10], s[11], &x23, &x1011);
-  SumDiff2(o, s[4], s[5], s[12], s[13], &x45, &x1213);
-  SumDiff2(o, s[6], s[7], s[14], s[15], &x67, &x1415);
+  AdstStage1<0, (kFlips & 16) != 0>(o, s, p[4], &x01, &x89);
+  AdstStage1<1, (kFlips & 32) != 0>(o, s, p[5], &x23, &x1011);
+  AdstStage1<2, (kFlips & 64) != 0>(o, s, p[6], &x45, &x1213);
+  AdstStage1<3, (kFlips & 128) != 0>(o, s, p[7], &x67, &x1415);
   x89 = o.T(x89);
   x1011 = o.T(x1011);
   x1213 = o.T(x1213);
@@ -119,13 +139,11 @@ HWY_INLINE void Adst16(const O &o, const Z *p, Z *x) {
   // rotations' products summed in pairs (p8 + p12, q8 + q12, ...: the reference's v[]).
   const Z u01 = o.Add(x01, x45), u45 = o.T(o.Sub(x01, x45));
   const Z u23 = o.Add(x23, x67), u67 = o.T(o.Sub(x23, x67));
-  const Z p8 = Madd<kC[4], kC[28]>(x89), q8 = Madd<kC[28], -kC[4]>(x89);
-  const Z p10 = Madd<kC[20], kC[12]>(x1011), q10 = Madd<kC[12], -kC[20]>(x1011);
-  const Z p12 = Madd<-kC[28], kC[4]>(x1213), q12 = Madd<kC[4], kC[28]>(x1213);
-  const Z p14 = Madd<-kC[12], kC[20]>(x1415), q14 = Madd<kC[20], kC[12]>(x1415);
+  const Z p8 = Madd<kC[4], kC[28], true>(x89), q8 = Madd<kC[28], -kC[4], true>(x89);
+  const Z p10 = Madd<kC[20], kC[12], true>(x1011), q10 = Madd<kC[12], -kC[20], true>(x1011);
   Z v01, v23, v45, v67;
-  SumDiff2(o, p8, q8, p12, q12, &v01, &v45);
-  SumDiff2(o, p10, q10, p14, q14, &v23, &v67);
+  SumDiffQ<-kC[28], kC[4], kC[4], kC[28]>(o, p8, q8, x1213, &v01, &v45);
+  SumDiffQ<-kC[12], kC[20], kC[20], kC[12]>(o, p10, q10, x1415, &v23, &v67);
   // Stage 3.
   Z cu[4], cv[4];  // [c0 | c1], [c2 | c3], [c4 | c5], [c6 | c7]; cv: c8..c15
   AdstTail(o, u01, u23, u45, u67, cu);

@@ -44,29 +44,36 @@ HWY_INLINE __m128i Pair16() {
   return Splat32<static_cast<int32_t>((static_cast<uint32_t>(k1) << 16) |
                                       (static_cast<uint32_t>(k0) & 0xFFFFu))>();
 }
-HWY_INLINE __m128i Rnd4(__m128i x) { return _mm_srai_epi32(_mm_add_epi32(x, Splat32<8192>()), 14); }
+// R(a*k0 + b*k1) of the interleaved pairs (a, b) of p: the rounding constant as MaddAcc's
+// accumulator (one vpdpwssd on AVX3_DL).
+template <int32_t k0, int32_t k1>
+HWY_INLINE __m128i RotR(__m128i p) {
+  return _mm_srai_epi32(MaddAcc(Splat32<8192>(), p, Pair16<k0, k1>()), 14);
+}
+// R(u.a*kU0 + u.b*kU1 + w.a*kW0 + w.b*kW1): two MaddAcc from the rounding constant.
+template <int32_t kU0, int32_t kU1, int32_t kW0, int32_t kW1>
+HWY_INLINE __m128i Rot2R(__m128i u, __m128i w) {
+  const __m128i a = MaddAcc(Splat32<8192>(), u, Pair16<kU0, kU1>());
+  return _mm_srai_epi32(MaddAcc(a, w, Pair16<kW0, kW1>()), 14);
+}
 
 // The 4-point ADST of four lanes; u: (in0, in2) pairs, w: (in1, in3) pairs.
 HWY_INLINE Pass4x4 Adst4Pairs(__m128i u, __m128i w) {
-  const __m128i o0 = _mm_add_epi32(_mm_madd_epi16(u, Pair16<kS1, kS4>()),
-                                   _mm_madd_epi16(w, Pair16<kS3, kS2>()));
-  const __m128i o1 = _mm_add_epi32(_mm_madd_epi16(u, Pair16<kS2, -kS1>()),
-                                   _mm_madd_epi16(w, Pair16<kS3, -kS4>()));
-  const __m128i o2 = _mm_add_epi32(_mm_madd_epi16(u, Pair16<kS3, -kS3>()),
-                                   _mm_madd_epi16(w, Pair16<0, kS3>()));
-  const __m128i o3 = _mm_add_epi32(_mm_madd_epi16(u, Pair16<kS1 + kS2, kS4 - kS1>()),
-                                   _mm_madd_epi16(w, Pair16<-kS3, kS2 - kS4>()));
-  return Pass4x4{_mm_packs_epi32(Rnd4(o0), Rnd4(o1)), _mm_packs_epi32(Rnd4(o3), Rnd4(o2))};
+  const __m128i o0 = Rot2R<kS1, kS4, kS3, kS2>(u, w);
+  const __m128i o1 = Rot2R<kS2, -kS1, kS3, -kS4>(u, w);
+  const __m128i o2 = Rot2R<kS3, -kS3, 0, kS3>(u, w);
+  const __m128i o3 = Rot2R<kS1 + kS2, kS4 - kS1, -kS3, kS2 - kS4>(u, w);
+  return Pass4x4{_mm_packs_epi32(o0, o1), _mm_packs_epi32(o3, o2)};
 }
 
 // The 4-point DCT of four lanes from the same pairs (the mixed types: their ADST pass takes the
 // pairs, so the DCT pass does too, without the transposed layout's extra interleaves);
 // R((i0 + i2) c16) as i0 c16 + i2 c16, the same integer, inside int32 by the bound.
 HWY_INLINE Pass4x4 Dct4Pairs(__m128i u, __m128i w) {
-  const __m128i s0 = Rnd4(_mm_madd_epi16(u, Pair16<kC[16], kC[16]>()));
-  const __m128i s1 = Rnd4(_mm_madd_epi16(u, Pair16<kC[16], -kC[16]>()));
-  const __m128i s2 = Rnd4(_mm_madd_epi16(w, Pair16<kC[24], -kC[8]>()));
-  const __m128i s3 = Rnd4(_mm_madd_epi16(w, Pair16<kC[8], kC[24]>()));
+  const __m128i s0 = RotR<kC[16], kC[16]>(u);
+  const __m128i s1 = RotR<kC[16], -kC[16]>(u);
+  const __m128i s2 = RotR<kC[24], -kC[8]>(w);
+  const __m128i s3 = RotR<kC[8], kC[24]>(w);
   const __m128i p = _mm_packs_epi32(s0, s1), q = _mm_packs_epi32(s3, s2);
   return Pass4x4{_mm_add_epi16(p, q), _mm_sub_epi16(p, q)};
 }
@@ -80,8 +87,7 @@ HWY_INLINE Pass4x4 Dct4Cols(__m128i a, __m128i b) {
   const __m128i sum = _mm_add_epi16(a, b), dif = _mm_sub_epi16(a, b);
   const __m128i e = _mm_mulhrs_epi16(_mm_unpacklo_epi64(sum, dif), Splat16<2 * kC[16]>());
   const __m128i p = _mm_unpackhi_epi16(a, b);  // (in1, in3) pairs
-  const __m128i o = _mm_packs_epi32(Rnd4(_mm_madd_epi16(p, Pair16<kC[8], kC[24]>())),
-                                    Rnd4(_mm_madd_epi16(p, Pair16<kC[24], -kC[8]>())));
+  const __m128i o = _mm_packs_epi32(RotR<kC[8], kC[24]>(p), RotR<kC[24], -kC[8]>(p));
   return Pass4x4{_mm_add_epi16(e, o), _mm_sub_epi16(e, o)};  // [e0 + o0 | e1 + o1], [e0 - o0 | e1 - o1]
 }
 

@@ -59,10 +59,24 @@ HWY_INLINE __m256i PairY() {
 // four interleaved pairs (a, b) of each lane of p (rnd: 8192 in every int32 lane).
 template <int32_t kA0, int32_t kB0, int32_t kA1, int32_t kB1>
 HWY_INLINE __m256i MulPairsY(__m256i p, __m256i rnd) {
-  const __m256i x = _mm256_madd_epi16(p, PairY<kA0, kB0>());
-  const __m256i y = _mm256_madd_epi16(p, PairY<kA1, kB1>());
-  return _mm256_packs_epi32(_mm256_srai_epi32(_mm256_add_epi32(x, rnd), 14),
-                            _mm256_srai_epi32(_mm256_add_epi32(y, rnd), 14));
+  const __m256i x = MaddAcc(rnd, p, PairY<kA0, kB0>());
+  const __m256i y = MaddAcc(rnd, p, PairY<kA1, kB1>());
+  return _mm256_packs_epi32(_mm256_srai_epi32(x, 14), _mm256_srai_epi32(y, 14));
+}
+
+// R(a + q.a*kA + q.b*kB) and R(a - q.a*kA - q.b*kB) as int32 (a: a product sum with the
+// rounding constant added; q: interleaved pairs). With VNNI both are one vpdpwssd onto a, by
+// the constants or their negations (|k| < 2^14); elsewhere one pmaddwd, an add and a subtract.
+template <int32_t kA, int32_t kB>
+HWY_INLINE void SumDiffY(__m256i a, __m256i q, __m256i *sum, __m256i *diff) {
+#if V3D_ITX_HAVE_VNNI
+  *sum = _mm256_srai_epi32(MaddAcc(a, q, PairY<kA, kB>()), 14);
+  *diff = _mm256_srai_epi32(MaddAcc(a, q, PairY<-kA, -kB>()), 14);
+#else
+  const __m256i b = _mm256_madd_epi16(q, PairY<kA, kB>());
+  *sum = _mm256_srai_epi32(_mm256_add_epi32(a, b), 14);
+  *diff = _mm256_srai_epi32(_mm256_sub_epi32(a, b), 14);
+#endif
 }
 
 // The 8-point DCT's last stages on eight transforms, from ep = (e0, e1), em = (e3, e2),
@@ -134,29 +148,33 @@ HWY_INLINE void Iadst8Y(__m256i *x) {
   const __m256i p16 = _mm256_unpacklo_epi16(x[0], x[3]);  // (in1, in6)
   const __m256i p52 = _mm256_unpackhi_epi16(x[2], x[1]);  // (in5, in2)
   const __m256i p34 = _mm256_unpacklo_epi16(x[1], x[2]);  // (in3, in4)
-  const __m256i s0 = _mm256_madd_epi16(p70, PairY<kC[2], kC[30]>());
-  const __m256i s1 = _mm256_madd_epi16(p70, PairY<kC[30], -kC[2]>());
-  const __m256i s2 = _mm256_madd_epi16(p52, PairY<kC[10], kC[22]>());
-  const __m256i s3 = _mm256_madd_epi16(p52, PairY<kC[22], -kC[10]>());
-  const __m256i s4 = _mm256_madd_epi16(p34, PairY<kC[18], kC[14]>());
-  const __m256i s5 = _mm256_madd_epi16(p34, PairY<kC[14], -kC[18]>());
-  const __m256i s6 = _mm256_madd_epi16(p16, PairY<kC[26], kC[6]>());
-  const __m256i s7 = _mm256_madd_epi16(p16, PairY<kC[6], -kC[26]>());
-  auto r = [rnd](__m256i v) { return _mm256_srai_epi32(_mm256_add_epi32(v, rnd), 14); };
-  const __m256i a01 = _mm256_packs_epi32(r(_mm256_add_epi32(s0, s4)), r(_mm256_add_epi32(s1, s5)));
-  const __m256i a23 = _mm256_packs_epi32(r(_mm256_add_epi32(s2, s6)), r(_mm256_add_epi32(s3, s7)));
-  const __m256i a46 = _mm256_packs_epi32(r(_mm256_sub_epi32(s0, s4)), r(_mm256_sub_epi32(s2, s6)));
-  const __m256i a57 = _mm256_packs_epi32(r(_mm256_sub_epi32(s1, s5)), r(_mm256_sub_epi32(s3, s7)));
+  // s0..s3 and t4, t5 with the rounding constant accumulated (MaddAcc): every rounded sum and
+  // difference below has one of them as its first operand (SumDiffY).
+  const __m256i s0 = MaddAcc(rnd, p70, PairY<kC[2], kC[30]>());
+  const __m256i s1 = MaddAcc(rnd, p70, PairY<kC[30], -kC[2]>());
+  const __m256i s2 = MaddAcc(rnd, p52, PairY<kC[10], kC[22]>());
+  const __m256i s3 = MaddAcc(rnd, p52, PairY<kC[22], -kC[10]>());
+  // R(s0 +- s4), R(s1 +- s5), R(s2 +- s6), R(s3 +- s7) with s4..s7 the products of p34, p16.
+  __m256i r0p4, r0m4, r1p5, r1m5, r2p6, r2m6, r3p7, r3m7;
+  SumDiffY<kC[18], kC[14]>(s0, p34, &r0p4, &r0m4);
+  SumDiffY<kC[14], -kC[18]>(s1, p34, &r1p5, &r1m5);
+  SumDiffY<kC[26], kC[6]>(s2, p16, &r2p6, &r2m6);
+  SumDiffY<kC[6], -kC[26]>(s3, p16, &r3p7, &r3m7);
+  const __m256i a01 = _mm256_packs_epi32(r0p4, r1p5);
+  const __m256i a23 = _mm256_packs_epi32(r2p6, r3p7);
+  const __m256i a46 = _mm256_packs_epi32(r0m4, r2m6);
+  const __m256i a57 = _mm256_packs_epi32(r1m5, r3m7);
   const __m256i p45 = _mm256_unpacklo_epi16(a46, a57);  // (a4, a5) pairs
   const __m256i p67 = _mm256_unpackhi_epi16(a46, a57);  // (a6, a7)
-  const __m256i t4 = _mm256_madd_epi16(p45, PairY<kC[8], kC[24]>());
-  const __m256i t5 = _mm256_madd_epi16(p45, PairY<kC[24], -kC[8]>());
-  const __m256i t6 = _mm256_madd_epi16(p67, PairY<-kC[24], kC[8]>());
-  const __m256i t7 = _mm256_madd_epi16(p67, PairY<kC[8], kC[24]>());
+  const __m256i t4 = MaddAcc(rnd, p45, PairY<kC[8], kC[24]>());
+  const __m256i t5 = MaddAcc(rnd, p45, PairY<kC[24], -kC[8]>());
+  __m256i r4p6, r4m6, r5p7, r5m7;  // R(t4 +- t6), R(t5 +- t7), t6, t7 the products of p67
+  SumDiffY<-kC[24], kC[8]>(t4, p67, &r4p6, &r4m6);
+  SumDiffY<kC[8], kC[24]>(t5, p67, &r5p7, &r5m7);
   const __m256i b01 = _mm256_add_epi16(a01, a23);  // (b0, b1)
   const __m256i b23 = _mm256_sub_epi16(a01, a23);  // (b2, b3)
-  const __m256i b45 = _mm256_packs_epi32(r(_mm256_add_epi32(t4, t6)), r(_mm256_add_epi32(t5, t7)));
-  const __m256i b67 = _mm256_packs_epi32(r(_mm256_sub_epi32(t4, t6)), r(_mm256_sub_epi32(t5, t7)));
+  const __m256i b45 = _mm256_packs_epi32(r4p6, r5p7);
+  const __m256i b67 = _mm256_packs_epi32(r4m6, r5m7);
   const __m256i h = SplatY32<static_cast<int32_t>(0x10001u * (2 * kC[16]))>();
   // (H(b + b'), H(b - b')) of the halves (b, b') of v.
   auto hsd = [h](__m256i v) {
