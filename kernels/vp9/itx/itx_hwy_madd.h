@@ -35,36 +35,22 @@ namespace HWY_NAMESPACE {
 #define V3D_ITX_HAVE_VNNI 0
 #endif
 
-HWY_INLINE __m128i MaddAcc(__m128i acc, __m128i p, __m128i k) {
+// V: __m128i, __m256i (AVX2 and up) or __m512i (AVX3 and up).
+template <class V>
+HWY_INLINE V MaddAcc(V acc, V p, V k) {
 #if V3D_ITX_HAVE_VNNI
   asm("vpdpwssd %2, %1, %0" : "+v"(acc) : "v"(p), "vm"(k));
   return acc;
 #else
-  return _mm_add_epi32(acc, _mm_madd_epi16(p, k));
-#endif
-}
-
+  if constexpr (sizeof(V) == 16) return _mm_add_epi32(acc, _mm_madd_epi16(p, k));
 #if HWY_TARGET <= HWY_AVX2
-HWY_INLINE __m256i MaddAcc(__m256i acc, __m256i p, __m256i k) {
-#if V3D_ITX_HAVE_VNNI
-  asm("vpdpwssd %2, %1, %0" : "+v"(acc) : "v"(p), "vm"(k));
-  return acc;
-#else
-  return _mm256_add_epi32(acc, _mm256_madd_epi16(p, k));
+  if constexpr (sizeof(V) == 32) return _mm256_add_epi32(acc, _mm256_madd_epi16(p, k));
 #endif
-}
-#endif
-
 #if HWY_TARGET <= HWY_AVX3
-HWY_INLINE __m512i MaddAcc(__m512i acc, __m512i p, __m512i k) {
-#if V3D_ITX_HAVE_VNNI
-  asm("vpdpwssd %2, %1, %0" : "+v"(acc) : "v"(p), "vm"(k));
-  return acc;
-#else
-  return _mm512_add_epi32(acc, _mm512_madd_epi16(p, k));
+  if constexpr (sizeof(V) == 64) return _mm512_add_epi32(acc, _mm512_madd_epi16(p, k));
+#endif
 #endif
 }
-#endif
 
 #endif  // HWY_ARCH_X86
 
