@@ -445,8 +445,8 @@ int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs,
 // (kInt16ColumnBound), [2, 3] 8x8 and [4, 5] 16x16 (the per-pass L1 column bound).
 int g_straddled[6];
 
-// 32x32 DCT_DCT cases of make_pass32_coeffs by square (8, 16, 24, 32; NEON has a path for
-// 24, which the other targets run as the full block) and by the side of the
+// 32x32 DCT_DCT cases of make_pass32_coeffs by square (8, 16, 24, 32; every SIMD target has
+// a path for each) and by the side of the
 // per-pass L1 bound the reference puts them on: [0] both passes within (the 16-bit path), [1]
 // every row's coefficients within but a column's row results outside (the column check fails),
 // [2] a row's coefficients outside (the row check fails).
@@ -521,7 +521,7 @@ void note_total16(const TxPair &p, const int16_t *coeffs) {
 }
 
 // The edges of the fast paths' non-zero squares (itx_hwy_region.h classifies a block by the
-// smallest top-left square of side 1, 4, 8, 16 or, on NEON's 32x32, 24 holding its non-zero
+// smallest top-left square of side 1, 4, 8, 16 or, on 32x32, 24 holding its non-zero
 // coefficients): small coefficients in a random s x s square (s = 1, 4, 8, 16 or 24, below n)
 // plus, half the time, one
 // coefficient at a random place just outside it (row or column s), so that a square chosen one

@@ -574,7 +574,7 @@ HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, 
   if constexpr (kN == 32 && kDctDct) {
     if (region > 1 && region <= 8 && Add32x32Pass16<8>(dst, stride, c)) return;
     if (region > 8 && region <= 16 && Add32x32Pass16<16>(dst, stride, c)) return;
-    constexpr int k24 = static_cast<int>(kSquare32x24);  // 32 but on NEON (itx_hwy_region.h)
+    constexpr int k24 = static_cast<int>(kSquare32x24);  // itx_hwy_region.h
     if (region > 16 && (k24 == 32 || region <= k24) && Add32x32Pass16<k24>(dst, stride, c)) return;
     if (k24 < 32 && region > k24 && Add32x32Pass16<32>(dst, stride, c)) return;
   }

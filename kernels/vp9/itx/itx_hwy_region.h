@@ -44,13 +44,9 @@ struct Regions<16> {
   static constexpr size_t kNum = 3;
   static constexpr size_t kT[kNum] = {1, 4, 8};
 };
-// 32x32: NEON also has a 16-bit path for the 24 x 24 square (itx_hwy_32.h), in whole groups of
-// its 8-lane rows; the wider x86 row vectors do not divide 24, so there it is the full block.
-#if HWY_TARGET == HWY_NEON
+// 32x32: the 16-bit path also has the 24 x 24 square (itx_hwy_32.h; row vectors wider than 8
+// lanes run it as 32 rows, the last 8 zero).
 constexpr size_t kSquare32x24 = 24;
-#else
-constexpr size_t kSquare32x24 = 32;
-#endif
 template <>
 struct Regions<32> {
   static constexpr size_t kNum = kSquare32x24 < 32 ? 4 : 3;
