@@ -445,27 +445,28 @@ int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int16_t *coeffs,
 // (kInt16ColumnBound), [2, 3] 8x8 and [4, 5] 16x16 (the per-pass L1 column bound).
 int g_straddled[6];
 
-// 32x32 DCT_DCT cases of make_pass32_coeffs by square (8, 16, 24, 32; NEON has a path for
-// 24, which the other targets run as the full block) and by the side of the
+// 32x32 DCT_DCT cases of make_pass32_coeffs by square (8, 12, 16, 24, 32; NEON runs 12 as 16)
+// and by the side of the
 // per-pass L1 bound the reference puts them on: [0] both passes within (the 16-bit path), [1]
 // every row's coefficients within but a column's row results outside (the column check fails),
 // [2] a row's coefficients outside (the row check fails).
-int g_pass32[4][3];
+int g_pass32[5][3];
 
 // Around the per-pass L1 bound B1 of the 32x32 DCT_DCT 16-bit path (kInt16BoundL1[3][0], the
-// same for every square), in a random corner of square it % 4 (8, 16, 24, 32), by kind
-// (it / 4) % 4: rows whose |coefficients| sum to B1 exactly or to random values below it (0),
+// same for every square), in a random corner of square it % 5 (8, 12, 16, 24, 32), by kind
+// (it / 5) % 4: rows whose |coefficients| sum to B1 exactly or to random values below it (0),
 // or one of them to B1 + 1 (1: the row check); +-v at every position of the square (random
 // signs, every row inside B1), v chosen by bisection so that the largest column sum of the
 // reference's |row results| is the largest one <= B1 (2) or just above it (3: the column
-// check). The cycle reaches every square and side within 16 iterations, whatever
+// check). The cycle reaches every square and side within 20 iterations, whatever
 // V3D_TEST_ITERS. Other pairs get int16-bound inputs.
 int make_pass32_coeffs(Rng &rng, const TxPair &p, int it, int16_t *coeffs) {
   if (p.tx_size != 3 || p.tx_type != 0) return make_bound_coeffs(rng, p, false, coeffs);
   constexpr int n = 32;
   const int b1 = v3d::vp9::kInt16BoundL1[3][0];
-  const int q = it % 4, kind = (it / 4) % 4;
-  const int corner = q == 0 ? rng.range(2, 8) : rng.range(8 * q + 1, 8 * q + 8);
+  static const int kSide[6] = {1, 8, 12, 16, 24, 32};
+  const int q = it % 5, kind = (it / 5) % 4;
+  const int corner = rng.range(kSide[q] + 1, kSide[q + 1]);
   if (kind < 2) {
     make_rowsum_coeffs(rng, p, corner, kind == 1, coeffs);
   } else {
@@ -491,7 +492,7 @@ int make_pass32_coeffs(Rng &rng, const TxPair &p, int it, int16_t *coeffs) {
   const int eob = b.eob, extent = b.extent, rmax = b.rmax;
   // The side of each check the block is on, by the square it really occupies (as the path sees
   // it).
-  const int sq = extent <= 8 ? 0 : extent <= 16 ? 1 : extent <= 24 ? 2 : 3;
+  const int sq = extent <= 8 ? 0 : extent <= 12 ? 1 : extent <= 16 ? 2 : extent <= 24 ? 3 : 4;
   if (extent > 1) g_pass32[sq][rmax > b1 ? 2 : column_sum_max(p, coeffs) > b1 ? 1 : 0]++;
   return eob;
 }
@@ -521,17 +522,17 @@ void note_total16(const TxPair &p, const int16_t *coeffs) {
 }
 
 // The edges of the fast paths' non-zero squares (itx_hwy_region.h classifies a block by the
-// smallest top-left square of side 1, 4, 8, 16 or, on NEON's 32x32, 24 holding its non-zero
-// coefficients): small coefficients in a random s x s square (s = 1, 4, 8, 16 or 24, below n)
+// smallest top-left square of side 1, 4, 8, 16 or, on 32x32, 12 (x86) or 24 holding its non-zero
+// coefficients): small coefficients in a random s x s square (s = 1, 4, 8, 12, 16 or 24, below n)
 // plus, half the time, one
 // coefficient at a random place just outside it (row or column s), so that a square chosen one
 // too small drops it. Small values keep every block inside the 16-bit paths' bounds.
 int g_region_edge[2];  // cases with the coefficient outside the square, inside
 int make_region_coeffs(Rng &rng, int n, int16_t *coeffs) {
   std::fill(coeffs, coeffs + n * n, int16_t{0});
-  static const int kSides[5] = {1, 4, 8, 16, 24};
+  static const int kSides[6] = {1, 4, 8, 12, 16, 24};
   int count = 0;
-  while (count < 5 && kSides[count] < n) count++;
+  while (count < 6 && kSides[count] < n) count++;
   const int s = kSides[rng.range(0, count - 1)];
   auto small = [&] { return static_cast<int16_t>(rng.range(1, 8) * (rng.range(0, 1) ? 1 : -1)); };
   for (int i = 0; i < s; i++)
@@ -647,9 +648,9 @@ void test_targets() {
       for (int s = 0; s < kNumSources; s++) {
         // The 32x32 per-pass source has nine classes of cases to reach, the saturate-and-detect
         // source three per size, the region-edge source two per candidate square.
-        const int more = s == kSrcPass32 && p.tx_size == 3 ? 16
+        const int more = s == kSrcPass32 && p.tx_size == 3 ? 20
                          : s == kSrcSat && p.tx_size >= 2  ? 8 * p.tx_size * p.tx_size
-                         : s == kSrcRegion                 ? 8
+                         : s == kSrcRegion                 ? 10
                                                            : 1;
         const int iters = scaled(kBase[p.tx_size]) * more;
         for (int it = 0; it < iters; it++) {
@@ -685,8 +686,9 @@ void test_targets() {
         g_total16[2]);
   // Every square of the 32x32 per-pass path, on every side of its bounds (same inputs on every
   // target).
-  for (int q = 0; q < 4; q++) {
-    const int side = 8 * (q + 1);
+  for (int q = 0; q < 5; q++) {
+    static const int kSide[5] = {8, 12, 16, 24, 32};
+    const int side = kSide[q];
     printf("32x32 %2dx%-2d square: %d cases in 16-bit, %d column check failing, %d row check "
            "failing (per target)\n", side, side, g_pass32[q][0] / nt, g_pass32[q][1] / nt,
            g_pass32[q][2] / nt);

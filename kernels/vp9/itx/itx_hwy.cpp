@@ -573,10 +573,10 @@ HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, 
   // 32x32 DCT_DCT within the per-pass bounds of its square: both passes in 16-bit lanes.
   if constexpr (kN == 32 && kDctDct) {
     if (region > 1 && region <= 8 && Add32x32Pass16<8>(dst, stride, c)) return;
-    if (region > 8 && region <= 16 && Add32x32Pass16<16>(dst, stride, c)) return;
-    constexpr int k24 = static_cast<int>(kSquare32x24);  // 32 but on NEON (itx_hwy_region.h)
-    if (region > 16 && (k24 == 32 || region <= k24) && Add32x32Pass16<k24>(dst, stride, c)) return;
-    if (k24 < 32 && region > k24 && Add32x32Pass16<32>(dst, stride, c)) return;
+    if (region > 8 && region <= kSquare32x12 && Add32x32Pass16<12>(dst, stride, c)) return;
+    if (region > kSquare32x12 && region <= 16 && Add32x32Pass16<16>(dst, stride, c)) return;
+    if (region > 16 && region <= kSquare32x24 && Add32x32Pass16<24>(dst, stride, c)) return;
+    if (region > kSquare32x24 && Add32x32Pass16<32>(dst, stride, c)) return;
   }
 #endif
   switch (region) {

@@ -24,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <hwy/highway.h>
 
@@ -70,6 +71,10 @@ HWY_INLINE hn::Vec<D> SplatLoad16(D d) {
   const hn::Repartition<int32_t, D> d32;
   return hn::BitCast(d, hn::Load(d32, SplatTable32<Splat16To32(kV)>()));
 }
+// M(k) for k = 1..31: the cases of the constant-table switches below.
+#define V3D_FOR_COS_1_31(M)                                                                    \
+  M(1) M(2) M(3) M(4) M(5) M(6) M(7) M(8) M(9) M(10) M(11) M(12) M(13) M(14) M(15) M(16)     \
+  M(17) M(18) M(19) M(20) M(21) M(22) M(23) M(24) M(25) M(26) M(27) M(28) M(29) M(30) M(31)
 // 2 * ka in every lane of d's vectors, loaded (see above) where ka is a compile-time
 // cos64(k) or -cos64(k), k = 1..31 (every constant of Ops::B1); else a broadcast.
 template <class D>
@@ -81,11 +86,7 @@ HWY_INLINE hn::Vec<D> CosSplat2(D d, int32_t ka) {
     return SplatLoad16<static_cast<int16_t>(2 * kC[k])>(d);                    \
   case -kC[k]:                                                                 \
     return SplatLoad16<static_cast<int16_t>(-2 * kC[k])>(d);
-#define V3D_COS_CASES4(k) V3D_COS_CASE(k) V3D_COS_CASE(k + 1) V3D_COS_CASE(k + 2) V3D_COS_CASE(k + 3)
-      V3D_COS_CASES4(1) V3D_COS_CASES4(5) V3D_COS_CASES4(9) V3D_COS_CASES4(13)
-      V3D_COS_CASES4(17) V3D_COS_CASES4(21) V3D_COS_CASES4(25) V3D_COS_CASE(29)
-      V3D_COS_CASE(30) V3D_COS_CASE(31)
-#undef V3D_COS_CASES4
+      V3D_FOR_COS_1_31(V3D_COS_CASE)
 #undef V3D_COS_CASE
       default:
         break;
@@ -93,6 +94,36 @@ HWY_INLINE hn::Vec<D> CosSplat2(D d, int32_t ka) {
   }
   return hn::Set(d, static_cast<int16_t>(2 * ka));
 }
+
+// The constant pair (ka, kb) of a rotation as one int32 (ka in the low half): the multiplier of
+// pmaddwd / vpdpwssd on (a, b) pairs.
+constexpr int32_t PairOf(int32_t ka, int32_t kb) {
+  return static_cast<int32_t>((static_cast<uint32_t>(kb) << 16) |
+                              (static_cast<uint32_t>(ka) & 0xFFFFu));
+}
+// The table of PairOf(ka, kb) in every lane (see SplatTable32) where ka, kb are compile-time
+// +-cos64(k), +-cos64(32 - k), k = 1..31 (every DCT rotation's pair); else null (build it with
+// a broadcast). A memory operand costs the rotation nothing, where GCC would otherwise build the
+// constant in a general register and broadcast it for an inline-asm operand (MaddAcc).
+HWY_INLINE const int32_t *PairTable(int32_t ka, int32_t kb) {
+  if (__builtin_constant_p(ka) && __builtin_constant_p(kb)) {
+    switch (PairOf(ka, kb)) {
+#define V3D_PAIR_CASE(a, b)   \
+  case PairOf(a, b):          \
+    return SplatTable32<PairOf(a, b)>();
+#define V3D_PAIR_CASES(k)                                                          \
+  V3D_PAIR_CASE(kC[k], kC[32 - (k)]) V3D_PAIR_CASE(kC[k], -kC[32 - (k)])          \
+  V3D_PAIR_CASE(-kC[k], kC[32 - (k)]) V3D_PAIR_CASE(-kC[k], -kC[32 - (k)])
+      V3D_FOR_COS_1_31(V3D_PAIR_CASES)
+#undef V3D_PAIR_CASES
+#undef V3D_PAIR_CASE
+      default:
+        break;
+    }
+  }
+  return nullptr;
+}
+#undef V3D_FOR_COS_1_31
 #endif
 
 // Unrounded a*ka + b*kb of N (4 or 8) int16 lanes, as int32: lo = lanes 0..3, hi = lanes 4..7.
@@ -172,6 +203,17 @@ HWY_INLINE hn::Vec128<int16_t, N> Rnd(Wide<N> w) {
 #endif
 }
 
+#if HWY_ARCH_X86
+// packssdw at every vector width (within 128-bit blocks).
+HWY_INLINE __m128i PacksI32(__m128i a, __m128i b) { return _mm_packs_epi32(a, b); }
+#if HWY_TARGET <= HWY_AVX2
+HWY_INLINE __m256i PacksI32(__m256i a, __m256i b) { return _mm256_packs_epi32(a, b); }
+#endif
+#if HWY_TARGET <= HWY_AVX3
+HWY_INLINE __m512i PacksI32(__m512i a, __m512i b) { return _mm512_packs_epi32(a, b); }
+#endif
+#endif
+
 // The 1-D transforms' operations on int16 lanes (see Ops in itx_hwy_1d.h; the DCT templates
 // use Z, H, B, B1, A, S, AT and ST only).
 template <size_t N, int kPow2>
@@ -205,34 +247,40 @@ struct Ops<hn::Simd<int16_t, N, kPow2>> {
 #endif
   }
   HWY_INLINE V B(V a, int32_t ka, V b, int32_t kb) const {
-#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
-    if constexpr (sizeof(V) > 16) return BWide(a, ka, b, kb);
-    else return Rnd(Mul2(a, ka, b, kb));
+#if HWY_ARCH_X86
+    return BPairs(a, ka, b, kb);
 #else
     return Rnd(Mul2(a, ka, b, kb));
 #endif
   }
-#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
-  // 256- and 512-bit vectors: the same pmaddwd pairs. unpack*_epi16, madd and packs all work
-  // within 128-bit blocks, so the packed result comes back in the lanes' original order.
-  HWY_INLINE V BWide(V a, int32_t ka, V b, int32_t kb) const {
-    const int32_t pair = static_cast<int32_t>((static_cast<uint32_t>(kb) << 16) |
-                                              (static_cast<uint32_t>(ka) & 0xFFFFu));
-#if HWY_TARGET <= HWY_AVX3
-    if constexpr (sizeof(V) == 64) {
-      const __m512i k = _mm512_set1_epi32(pair), r = _mm512_set1_epi32(8192);
-      const __m512i lo = _mm512_madd_epi16(_mm512_unpacklo_epi16(a.raw, b.raw), k);
-      const __m512i hi = _mm512_madd_epi16(_mm512_unpackhi_epi16(a.raw, b.raw), k);
-      return V{_mm512_packs_epi32(_mm512_srai_epi32(_mm512_add_epi32(lo, r), 14),
-                                  _mm512_srai_epi32(_mm512_add_epi32(hi, r), 14))};
-    } else
+#if HWY_ARCH_X86
+  // The (a, b) lanes interleaved into pairs, each pair's product sum accumulated onto the
+  // rounding constant (MaddAcc: one vpdpwssd on AVX3_DL), shifted and narrowed. unpack*_epi16,
+  // the pair products and packs all work within 128-bit blocks, so the packed result comes back
+  // in the lanes' original order; 4-lane vectors use the low half.
+  HWY_INLINE V BPairs(V a, int32_t ka, V b, int32_t kb) const {
+    const int32_t pair = PairOf(ka, kb);
+#if V3D_ITX_HAVE_VNNI
+    const int32_t *table = PairTable(ka, kb);
+#else
+    // The constant folds into pmaddwd's memory operand; a load from a (writable) table would
+    // instead be held in a register across the stores between its uses.
+    const int32_t *table = nullptr;
 #endif
-    {
-      const __m256i k = _mm256_set1_epi32(pair), r = _mm256_set1_epi32(8192);
-      const __m256i lo = _mm256_madd_epi16(_mm256_unpacklo_epi16(a.raw, b.raw), k);
-      const __m256i hi = _mm256_madd_epi16(_mm256_unpackhi_epi16(a.raw, b.raw), k);
-      return V{_mm256_packs_epi32(_mm256_srai_epi32(_mm256_add_epi32(lo, r), 14),
-                                  _mm256_srai_epi32(_mm256_add_epi32(hi, r), 14))};
+    // Whole 128-bit blocks of pair sums (4-lane vectors: four pairs in one block).
+    using D32 = std::conditional_t<sizeof(V) == 16, hn::Full128<int32_t>, hn::Repartition<int32_t, D>>;
+    const D32 d32;
+    using V32 = hn::Vec<D32>;
+    const V32 k = table ? hn::Load(d32, table) : hn::Set(d32, pair);
+    V32 r;
+    if constexpr (sizeof(V) == 16) r = V32{Splat32<8192>()};  // a load (see Splat32)
+    else r = hn::Set(d32, 8192);
+    const V32 lo = hn::ShiftRight<14>(V32{MaddAcc(r.raw, hn::InterleaveLower(d, a, b).raw, k.raw)});
+    if constexpr (hn::MaxLanes(D()) >= 8) {
+      const V32 hi = hn::ShiftRight<14>(V32{MaddAcc(r.raw, hn::InterleaveUpper(d, a, b).raw, k.raw)});
+      return V{PacksI32(lo.raw, hi.raw)};
+    } else {
+      return V{PacksI32(lo.raw, lo.raw)};
     }
   }
 #endif

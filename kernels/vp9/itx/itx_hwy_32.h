@@ -98,17 +98,19 @@ constexpr bool RowsAsWide32() {
 // The row results of the rows [g, g + L), L as the column vectors' lanes (x[8t + i] block b =
 // results (g + 8b + i, 8t .. 8t + 8)), to tmp in stores as wide as the column pass's loads, so
 // that each load is forwarded from one store: tiles are joined per row with 128-bit block
-// shuffles.
-template <class D, class V = hn::Vec<D>>
+// shuffles. Rows from kNzR on (zero results) are not stored: tmp holds kNzR rows.
+template <int kNzR, class D, class V = hn::Vec<D>>
 HWY_INLINE void StoreRows32(D d, const V *x, int16_t *tmp, size_t g) {
   static_assert(RowsAsWide32<D>(), "row vectors as wide as the column vectors");
   constexpr size_t Lr = hn::MaxLanes(D());
   V3D_UNROLL
   for (size_t i = 0; i < 8; i++) {
     int16_t *row = tmp + (g + i) * 32;
+    auto stored = [&](size_t b) { return g + 8 * b + i < static_cast<size_t>(kNzR); };
     if constexpr (Lr == 16) {
       hn::Store(hn::ConcatLowerLower(d, x[8 + i], x[i]), d, row);
       hn::Store(hn::ConcatLowerLower(d, x[24 + i], x[16 + i]), d, row + 16);
+      if (!stored(1)) continue;
       hn::Store(hn::ConcatUpperUpper(d, x[8 + i], x[i]), d, row + 8 * 32);
       hn::Store(hn::ConcatUpperUpper(d, x[24 + i], x[16 + i]), d, row + 8 * 32 + 16);
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
@@ -122,9 +124,11 @@ HWY_INLINE void StoreRows32(D d, const V *x, int16_t *tmp, size_t g) {
       hn::Store(V{_mm512_shuffle_i64x2(p, r, _MM_SHUFFLE(2, 0, 2, 0))}, d, row);
       hn::Store(V{_mm512_shuffle_i64x2(p, r, _MM_SHUFFLE(3, 1, 3, 1))}, d, row + 8 * 32);
       hn::Store(V{_mm512_shuffle_i64x2(q, u, _MM_SHUFFLE(2, 0, 2, 0))}, d, row + 16 * 32);
-      hn::Store(V{_mm512_shuffle_i64x2(q, u, _MM_SHUFFLE(3, 1, 3, 1))}, d, row + 24 * 32);
+      if (stored(3))
+        hn::Store(V{_mm512_shuffle_i64x2(q, u, _MM_SHUFFLE(3, 1, 3, 1))}, d, row + 24 * 32);
 #endif
     } else {
+      if (!stored(0)) continue;
       V3D_UNROLL
       for (size_t t = 0; t < 4; t++) StoreTileRows32(d, x[8 * t + i], tmp, g, i, 8 * t);
     }
@@ -136,8 +140,9 @@ HWY_INLINE void StoreRows32(D d, const V *x, int16_t *tmp, size_t g) {
 // columns k, 8 + k, 16 + k, 24 + k) are joined block by block into column-wide vectors w, one
 // per 8 rows and column-vector chunk, whose in-block 8x8 transposes give whole row chunks
 // (block b of w[k] = column k + 8b of 8 rows; after the transpose, block b of w[i] = columns
-// 8b .. 8b + 8 of row i). One transpose of wide vectors instead of one per 8x8 tile.
-template <class D, class V = hn::Vec<D>>
+// 8b .. 8b + 8 of row i). One transpose of wide vectors instead of one per 8x8 tile. Rows from
+// kNzR on (zero results) are not stored.
+template <int kNzR, class D, class V = hn::Vec<D>>
 HWY_INLINE void JoinStoreRows32(D, const V *x, int16_t *tmp, size_t g) {
   const hn::CappedTag<int16_t, 32> dc;
   using VC = hn::Vec<decltype(dc)>;
@@ -182,7 +187,7 @@ HWY_INLINE void JoinStoreRows32(D, const V *x, int16_t *tmp, size_t g) {
     V3D_UNROLL
     for (size_t i = 0; i < 8; i++) {
       hn::Store(lo[i], dc, tmp + (g + i) * 32);
-      hn::Store(hi[i], dc, tmp + (g + 8 + i) * 32);
+      if (g + 8 + i < static_cast<size_t>(kNzR)) hn::Store(hi[i], dc, tmp + (g + 8 + i) * 32);
     }
 #endif
   }
@@ -215,9 +220,9 @@ HWY_INLINE bool Rows32x16(D d, const int16_t *coeffs, size_t g, int16_t *tmp,
       Transpose16(d, x + 8 * t);  // x[8t + i] block b = results (g + 8b + i, 8t .. 8t + 8)
       sum[t] = AddAbs<8>(d, x + 8 * t, sum[t]);
     }
-    StoreRows32(d, x, tmp, g);
+    StoreRows32<kNz>(d, x, tmp, g);
   } else {
-    JoinStoreRows32(d, x, tmp, g);
+    JoinStoreRows32<kNz>(d, x, tmp, g);
   }
   return true;
 }
@@ -276,22 +281,22 @@ HWY_INLINE void Cols32x16(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *
 enum class Pass32 { kDone, kRowsOnly, kNone };
 
 // The 32x32 DCT_DCT block whose non-zero coefficients lie in the top-left kNz x kNz square
-// (kNz = 8, 16, 32; 24 where the row vectors have 8 lanes, NEON) in 16-bit lanes, within the
-// per-pass L1 bound. tmp: kNz rows of 32 (64-byte aligned), the exact row results afterwards
-// unless kNone.
+// (kNz = 8, 12, 16, 24, 32) in 16-bit lanes, within the per-pass L1 bound. tmp: kNz rows of 32
+// (64-byte aligned), the exact row results afterwards unless kNone.
 template <int kNz>
 HWY_NOINLINE Pass32 Add32x32x16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
                                 int16_t *tmp) {
-  static_assert(kNz == 8 || kNz == 16 || kNz == 24 || kNz == 32, "square of 8, 16, 24 or 32");
+  static_assert(kNz % 4 == 0 && kNz >= 8 && kNz <= 32, "square of 8, 12, 16, 24 or 32");
   constexpr int kB = kInt16BoundL1[3][0];
   static_assert(kB > 0, "32-point per-pass bound");
-  // Rows in vectors of kNz lanes where the target has them (AVX-512: every row at once).
-  const hn::CappedTag<int16_t, kNz> dr;
+  // Rows in vectors of kNz lanes where the target has them (AVX-512: every row at once); 12 or 24
+  // rows as 16 or 32 where the vectors are that wide (the last rows zero, their results not
+  // stored), else in groups of 8.
+  const hn::CappedTag<int16_t, kNz == 24 ? 32 : kNz == 12 ? 16 : kNz> dr;
   const hn::CappedTag<int16_t, 32> dc;
   const hn::RebindToUnsigned<decltype(dr)> du;
   using VU = hn::Vec<decltype(du)>;
   constexpr size_t Lr = hn::MaxLanes(dr);
-  static_assert(static_cast<size_t>(kNz) % Lr == 0, "whole groups of rows");
   // The column check where it takes fewer vectors: on the row pass's transposed results where
   // the row and column vectors are as wide, else on the column pass's inputs (kNz vectors per
   // column chunk, where the row pass would need 32 per group of rows).

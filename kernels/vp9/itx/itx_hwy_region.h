@@ -44,18 +44,25 @@ struct Regions<16> {
   static constexpr size_t kNum = 3;
   static constexpr size_t kT[kNum] = {1, 4, 8};
 };
-// 32x32: NEON also has a 16-bit path for the 24 x 24 square (itx_hwy_32.h), in whole groups of
-// its 8-lane rows; the wider x86 row vectors do not divide 24, so there it is the full block.
-#if HWY_TARGET == HWY_NEON
+// 32x32: the 16-bit path also has the 24 x 24 square (itx_hwy_32.h; row vectors wider than 8
+// lanes run it as 32 rows, the last 8 zero), and on x86 the 12 x 12 square (as 16 rows where
+// the vectors have 16 lanes or more). kSquare32x12: 12, or 8 where there is no such class.
 constexpr size_t kSquare32x24 = 24;
-#else
-constexpr size_t kSquare32x24 = 32;
-#endif
+#if HWY_TARGET == HWY_NEON
+constexpr size_t kSquare32x12 = 8;
 template <>
 struct Regions<32> {
-  static constexpr size_t kNum = kSquare32x24 < 32 ? 4 : 3;
-  static constexpr size_t kT[4] = {1, 8, 16, kSquare32x24};
+  static constexpr size_t kNum = 4;
+  static constexpr size_t kT[kNum] = {1, 8, 16, kSquare32x24};
 };
+#else
+constexpr size_t kSquare32x12 = 12;
+template <>
+struct Regions<32> {
+  static constexpr size_t kNum = 5;
+  static constexpr size_t kT[kNum] = {1, 8, kSquare32x12, 16, kSquare32x24};
+};
+#endif
 
 // Class of coefficient (r, col): the index of the smallest candidate square holding it, or
 // kNum (outside all of them).
