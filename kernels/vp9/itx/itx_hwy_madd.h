@@ -7,6 +7,11 @@
 // option (its target string names the VEX-only avxvnni), so the intrinsic cannot be inlined
 // there, while its CPU check does require AVX-512 VNNI before choosing the target.
 //
+// k should be a constant loaded from memory (the Splat tables; PairTable in itx_hwy_16.h): the
+// asm takes it as a memory operand, where a set1 value would be built in a general register and
+// broadcast on every use. The asm overwrites acc, so a shared rounding constant costs a
+// register copy per use, which the core's renamer can absorb.
+//
 // Exactness: both forms compute the same value modulo 2^32 (vpdpwssd adds the two products and
 // the accumulator without saturation; pmaddwd wraps only for two -32768 * -32768 products, and
 // paddd wraps), so a path proven exact with one is exact with the other.
