@@ -329,35 +329,6 @@ constexpr int kDctPairCol[16] = {0, 8, 4, 12, 2, 14, 6, 10, 1, 15, 7, 9, 5, 11, 
 constexpr int kDctLoadRow[2][4][2] = {{{0, 1}, {8, 15}, {4, 7}, {12, 9}},
                                       {{2, 5}, {14, 11}, {6, 3}, {10, 13}}};
 constexpr int kDctRowOfLane[16] = {0, 8, 4, 12, 1, 15, 7, 9, 2, 14, 6, 10, 5, 11, 3, 13};
-HWY_INLINE Z DctPairIdx() {
-#define V3D_IDX(w) static_cast<int16_t>(32 * ((w) / 16) + kDctPairCol[(w) % 16])
-  alignas(64) static const int16_t kIdx[32] = {
-      V3D_IDX(0),  V3D_IDX(1),  V3D_IDX(2),  V3D_IDX(3),  V3D_IDX(4),  V3D_IDX(5),  V3D_IDX(6),
-      V3D_IDX(7),  V3D_IDX(8),  V3D_IDX(9),  V3D_IDX(10), V3D_IDX(11), V3D_IDX(12), V3D_IDX(13),
-      V3D_IDX(14), V3D_IDX(15), V3D_IDX(16), V3D_IDX(17), V3D_IDX(18), V3D_IDX(19), V3D_IDX(20),
-      V3D_IDX(21), V3D_IDX(22), V3D_IDX(23), V3D_IDX(24), V3D_IDX(25), V3D_IDX(26), V3D_IDX(27),
-      V3D_IDX(28), V3D_IDX(29), V3D_IDX(30), V3D_IDX(31)};
-#undef V3D_IDX
-  return _mm512_load_si512(kIdx);
-}
-HWY_INLINE void LoadRowsDct(const int16_t *c, Z *x) {
-  const Z idx = DctPairIdx();
-  Z q[2][4];
-  V3D_UNROLL
-  for (int g = 0; g < 2; g++) {
-    Z l[4];
-    V3D_UNROLL
-    for (int t = 0; t < 4; t++) {
-      const auto row = [&](int r) {
-        return _mm512_castsi256_si512(
-            _mm256_loadu_si256(reinterpret_cast<const __m256i *>(c + 16 * kDctLoadRow[g][t][r])));
-      };
-      l[t] = _mm512_permutex2var_epi16(row(0), idx, row(1));
-    }
-    Transpose32x4(l, q[g]);
-  }
-  JoinBlocks(q, x);
-}
 
 // Column pass input from the row pass output: x[j] lane l = [column kOutA[j] | column kOutB[j]]
 // of row kRowOfLane[l] -> y[k] lane l = [row kPairA[k] | row kPairB[k]] of column kColOfLane[l].
@@ -401,9 +372,15 @@ constexpr int16_t OrderIdx(int w) { return static_cast<int16_t>(2 * LaneOfCol(w 
 constexpr int16_t FinalIdx(int w, int kRight) {
   return static_cast<int16_t>(32 * (w / 16) + 2 * LaneOfCol(w % 8 + 8 * kRight) + (w / 8) % 2);
 }
-template <int kWhich>  // 0, 1: FinalIdx left / right; 2: OrderIdx
+// Word w of a vpermt2w joining rows a, b (LoadRowsDct): a's (w < 16) or b's column
+// kDctPairCol[w % 16].
+constexpr int16_t DctPairIdx(int w) {
+  return static_cast<int16_t>(32 * (w / 16) + kDctPairCol[w % 16]);
+}
+template <int kWhich>  // 0, 1: FinalIdx left / right; 2: OrderIdx; 3: DctPairIdx
 HWY_INLINE Z WordIdx() {
-#define V3D_IDX(w) (kWhich == 2 ? OrderIdx(w) : FinalIdx(w, kWhich))
+#define V3D_IDX(w) \
+  (kWhich == 3 ? DctPairIdx(w) : kWhich == 2 ? OrderIdx(w) : FinalIdx(w, kWhich))
   alignas(64) static int16_t kIdx[32] = {
       V3D_IDX(0),  V3D_IDX(1),  V3D_IDX(2),  V3D_IDX(3),  V3D_IDX(4),  V3D_IDX(5),  V3D_IDX(6),
       V3D_IDX(7),  V3D_IDX(8),  V3D_IDX(9),  V3D_IDX(10), V3D_IDX(11), V3D_IDX(12), V3D_IDX(13),
@@ -414,6 +391,26 @@ HWY_INLINE Z WordIdx() {
   return _mm512_load_si512(kIdx);
 }
 static_assert(FinalIdx(8, 0) == 1 && FinalIdx(16, 0) == 32 && OrderIdx(16) == 1, "word layout");
+
+// The full DCT_DCT block's row pass input (kDctLoadRow, kDctPairCol, kDctRowOfLane).
+HWY_INLINE void LoadRowsDct(const int16_t *c, Z *x) {
+  const Z idx = WordIdx<3>();
+  Z q[2][4];
+  V3D_UNROLL
+  for (int g = 0; g < 2; g++) {
+    Z l[4];
+    V3D_UNROLL
+    for (int t = 0; t < 4; t++) {
+      const auto row = [&](int r) {
+        return _mm512_castsi256_si512(
+            _mm256_loadu_si256(reinterpret_cast<const __m256i *>(c + 16 * kDctLoadRow[g][t][r])));
+      };
+      l[t] = _mm512_permutex2var_epi16(row(0), idx, row(1));
+    }
+    Transpose32x4(l, q[g]);
+  }
+  JoinBlocks(q, x);
+}
 
 // Block i of a register stored to row p: a 64-byte masked store at p - 16i under BlockMask(i),
 // which writes only p's 16 bytes (the masked-out bytes are not accessed: AVX-512 suppresses
