@@ -12,9 +12,11 @@
 // (x, y) pairs as they lie and a word blend, and a sum or difference of two registers is one
 // instruction for two vectors; no lane-crossing shuffle sits inside a 1-D pass (its latency,
 // not the instruction count, bounds a pass here). Only the transposes between the passes and
-// the final add cross 128-bit blocks. Lane orders: kRowOfLane (row pass), kColOfLane (column
-// pass); element pairs as the transposes leave them, joined per pass into the pairs the DCT's
-// butterflies need (DctIn).
+// the final add cross 128-bit blocks. Lane orders: kRowOfLane (row pass; kDctRowOfLane for the
+// full DCT_DCT block), kColOfLane (column pass); element pairs as the transposes leave them,
+// joined per pass into the pairs the DCT's butterflies need (DctIn), except in the full
+// DCT_DCT block, whose loads order rows and columns so that both passes find them as they lie
+// (LoadRowsDct).
 //
 // Exactness: every value is one the reference's 16-point DCT (itx_ref_1d.h) forms, computed by
 // the same operation: R(a*ka + b*kb) as pmaddwd (exact int32 product sums) and a rounding
@@ -273,6 +275,24 @@ HWY_INLINE bool L1Within(const O &o, const Z *x) {
   return _mm512_cmpgt_epu16_mask(acc, Splat16z<static_cast<int16_t>(kB)>()) == 0;
 }
 
+// 4x4 transposes of the 32-bit lanes of l[0..3] within every 128-bit block.
+HWY_INLINE void Transpose32x4(const Z *l, Z *q) {
+  const Z a0 = _mm512_unpacklo_epi32(l[0], l[1]), a1 = _mm512_unpackhi_epi32(l[0], l[1]);
+  const Z a2 = _mm512_unpacklo_epi32(l[2], l[3]), a3 = _mm512_unpackhi_epi32(l[2], l[3]);
+  q[0] = _mm512_unpacklo_epi64(a0, a2);
+  q[1] = _mm512_unpackhi_epi64(a0, a2);
+  q[2] = _mm512_unpacklo_epi64(a1, a3);
+  q[3] = _mm512_unpackhi_epi64(a1, a3);
+}
+// x[u]: blocks 0, 2 of q[0][u], blocks 0, 2 of q[1][u]; x[4 + u]: blocks 1, 3 of each.
+HWY_INLINE void JoinBlocks(const Z (*q)[4], Z *x) {
+  V3D_UNROLL
+  for (int u = 0; u < 4; u++) {
+    x[u] = _mm512_shuffle_i64x2(q[0][u], q[1][u], _MM_SHUFFLE(2, 0, 2, 0));
+    x[4 + u] = _mm512_shuffle_i64x2(q[0][u], q[1][u], _MM_SHUFFLE(3, 1, 3, 1));
+  }
+}
+
 // Row pass input: x[m] 32-bit lane l = coefficients (row kRowOfLane[l], columns 2m, 2m + 1),
 // from the rows as they lie in memory (x[t] = rows 2t, 2t + 1): 4x4 transposes of 32-bit lanes
 // within 128-bit blocks, then one block shuffle. Rows from kNzR on are zero.
@@ -293,21 +313,22 @@ HWY_INLINE void LoadRows(const int16_t *c, Z *x) {
       l[t] = 8 * g + 2 * t < kNzR ? _mm512_loadu_si512(c + 16 * (8 * g + 2 * t))
                                   : _mm512_setzero_si512();
     }
-    const Z a0 = _mm512_unpacklo_epi32(l[0], l[1]), a1 = _mm512_unpackhi_epi32(l[0], l[1]);
-    const Z a2 = _mm512_unpacklo_epi32(l[2], l[3]), a3 = _mm512_unpackhi_epi32(l[2], l[3]);
-    q[g][0] = _mm512_unpacklo_epi64(a0, a2);
-    q[g][1] = _mm512_unpackhi_epi64(a0, a2);
-    q[g][2] = _mm512_unpacklo_epi64(a1, a3);
-    q[g][3] = _mm512_unpackhi_epi64(a1, a3);
+    Transpose32x4(l, q[g]);
   }
   // q[g][u] blocks: rows 8g + (0, 2, 4, 6) of lane u, the same rows of lane 4 + u, rows
   // 8g + (1, 3, 5, 7) of lane u, of lane 4 + u.
-  V3D_UNROLL
-  for (int u = 0; u < 4; u++) {
-    x[u] = _mm512_shuffle_i64x2(q[0][u], q[1][u], _MM_SHUFFLE(2, 0, 2, 0));
-    x[4 + u] = _mm512_shuffle_i64x2(q[0][u], q[1][u], _MM_SHUFFLE(3, 1, 3, 1));
-  }
+  JoinBlocks(q, x);
 }
+
+// Row pass input of the full DCT_DCT block (kNzR 16): x[m] lane l = the coefficients (row
+// kDctRowOfLane[l], columns kDctPairCol[2m], kDctPairCol[2m + 1]), i.e. x[m] is member m of
+// the row pass's DctIn (kFlip false) as it stands, and the row results of the lanes 2k,
+// 2k + 1 are the pair of rows the column pass's DctIn wants (RowsToColumns). One vpermt2w per
+// two rows joins them and orders their words; then LoadRows' transposes.
+constexpr int kDctPairCol[16] = {0, 8, 4, 12, 2, 14, 6, 10, 1, 15, 7, 9, 5, 11, 3, 13};
+constexpr int kDctLoadRow[2][4][2] = {{{0, 1}, {8, 15}, {4, 7}, {12, 9}},
+                                      {{2, 5}, {14, 11}, {6, 3}, {10, 13}}};
+constexpr int kDctRowOfLane[16] = {0, 8, 4, 12, 1, 15, 7, 9, 2, 14, 6, 10, 5, 11, 3, 13};
 
 // Column pass input from the row pass output: x[j] lane l = [column kOutA[j] | column kOutB[j]]
 // of row kRowOfLane[l] -> y[k] lane l = [row kPairA[k] | row kPairB[k]] of column kColOfLane[l].
@@ -351,9 +372,15 @@ constexpr int16_t OrderIdx(int w) { return static_cast<int16_t>(2 * LaneOfCol(w 
 constexpr int16_t FinalIdx(int w, int kRight) {
   return static_cast<int16_t>(32 * (w / 16) + 2 * LaneOfCol(w % 8 + 8 * kRight) + (w / 8) % 2);
 }
-template <int kWhich>  // 0, 1: FinalIdx left / right; 2: OrderIdx
+// Word w of a vpermt2w joining rows a, b (LoadRowsDct): a's (w < 16) or b's column
+// kDctPairCol[w % 16].
+constexpr int16_t DctPairIdx(int w) {
+  return static_cast<int16_t>(32 * (w / 16) + kDctPairCol[w % 16]);
+}
+template <int kWhich>  // 0, 1: FinalIdx left / right; 2: OrderIdx; 3: DctPairIdx
 HWY_INLINE Z WordIdx() {
-#define V3D_IDX(w) (kWhich == 2 ? OrderIdx(w) : FinalIdx(w, kWhich))
+#define V3D_IDX(w) \
+  (kWhich == 3 ? DctPairIdx(w) : kWhich == 2 ? OrderIdx(w) : FinalIdx(w, kWhich))
   alignas(64) static int16_t kIdx[32] = {
       V3D_IDX(0),  V3D_IDX(1),  V3D_IDX(2),  V3D_IDX(3),  V3D_IDX(4),  V3D_IDX(5),  V3D_IDX(6),
       V3D_IDX(7),  V3D_IDX(8),  V3D_IDX(9),  V3D_IDX(10), V3D_IDX(11), V3D_IDX(12), V3D_IDX(13),
@@ -364,6 +391,35 @@ HWY_INLINE Z WordIdx() {
   return _mm512_load_si512(kIdx);
 }
 static_assert(FinalIdx(8, 0) == 1 && FinalIdx(16, 0) == 32 && OrderIdx(16) == 1, "word layout");
+
+// The full DCT_DCT block's row pass input (kDctLoadRow, kDctPairCol, kDctRowOfLane).
+HWY_INLINE void LoadRowsDct(const int16_t *c, Z *x) {
+  const Z idx = WordIdx<3>();
+  Z q[2][4];
+  V3D_UNROLL
+  for (int g = 0; g < 2; g++) {
+    Z l[4];
+    V3D_UNROLL
+    for (int t = 0; t < 4; t++) {
+      const auto row = [&](int r) {
+        return _mm512_castsi256_si512(
+            _mm256_loadu_si256(reinterpret_cast<const __m256i *>(c + 16 * kDctLoadRow[g][t][r])));
+      };
+      l[t] = _mm512_permutex2var_epi16(row(0), idx, row(1));
+    }
+    Transpose32x4(l, q[g]);
+  }
+  JoinBlocks(q, x);
+}
+
+// Block i of a register stored to row p: a 64-byte masked store at p - 16i under BlockMask(i),
+// which writes only p's 16 bytes (the masked-out bytes are not accessed: AVX-512 suppresses
+// their faults) and needs no lane-crossing extract. The address is formed as an integer: it
+// may lie before the buffer.
+HWY_INLINE void *Block(uint8_t *p, int i) {
+  return reinterpret_cast<void *>(reinterpret_cast<uintptr_t>(p) - 16 * static_cast<uintptr_t>(i));
+}
+HWY_INLINE __mmask64 BlockMask(int i) { return __mmask64{0xFFFF} << (16 * i); }
 
 // The residual x (column pass outputs: rows kOutA / kOutB, lanes kColOfLane) rounded by
 // Round2(x, 6) and added to dst with unsigned saturation, four rows per register.
@@ -383,9 +439,8 @@ HWY_INLINE void AddRows(uint8_t *dst, ptrdiff_t stride, const Z *x) {
     const Z out = _mm512_packus_epi16(_mm512_add_epi16(l, _mm512_unpacklo_epi8(px, zero)),
                                       _mm512_add_epi16(r, _mm512_unpackhi_epi8(px, zero)));
     _mm_storeu_si128(reinterpret_cast<__m128i *>(row[0]), _mm512_castsi512_si128(out));
-    _mm_storeu_si128(reinterpret_cast<__m128i *>(row[1]), _mm512_extracti32x4_epi32(out, 1));
-    _mm_storeu_si128(reinterpret_cast<__m128i *>(row[2]), _mm512_extracti32x4_epi32(out, 2));
-    _mm_storeu_si128(reinterpret_cast<__m128i *>(row[3]), _mm512_extracti32x4_epi32(out, 3));
+    V3D_UNROLL
+    for (int i = 1; i < 4; i++) _mm512_mask_storeu_epi8(Block(row[i], i), BlockMask(i), out);
   }
 }
 
@@ -417,24 +472,27 @@ HWY_INLINE void ColumnPass(const O &o, Z *x) {
     const Z d[8] = {DupA(x[0]), DupA(x[2]), DupB(x[0]), DupB(x[2]),
                     DupA(x[1]), DupA(x[3]), DupB(x[1]), DupB(x[3])};
     DctRest(o, DctProductsHalf(o, d), x);
-  } else {
-    DctFullPass<true>(o, x);
+  } else {  // LoadRowsDct's rows: x = [0|8] [4|12] [1|15] [7|9] [2|14] [6|10] [5|11] [3|13]
+    DctRest(o, DctProducts<false>(o, DctIn{x[0], x[1], x[4], x[5], x[2], x[3], x[6], x[7]}), x);
   }
 }
 
-// The row results x (RowsToColumns' layout) to rows, row-major, rows from kNzR on not written.
-template <int kNzR, int kRegs>
+// The row results x (RowsToColumns' layout; with kDct, of LoadRowsDct's rows: x[k] = [row
+// kDctRowOfLane[2k] | row kDctRowOfLane[2k + 1]]) to rows, row-major, rows from kNzR on not
+// written.
+template <int kNzR, int kRegs, bool kDct = false>
 HWY_INLINE void StoreRowResults(const Z *x, int16_t *rows) {
   const Z order = WordIdx<2>();
   V3D_UNROLL
   for (int k = 0; k < kRegs; k++) {
     const Z y = _mm512_permutexvar_epi16(order, x[k]);
-    if (kPairA[k] < kNzR) {
-      _mm256_storeu_si256(reinterpret_cast<__m256i *>(rows + 16 * kPairA[k]),
-                          _mm512_castsi512_si256(y));
+    const int ra = kDct ? kDctRowOfLane[2 * k] : kPairA[k];
+    const int rb = kDct ? kDctRowOfLane[2 * k + 1] : kPairB[k];
+    if (ra < kNzR) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i *>(rows + 16 * ra), _mm512_castsi512_si256(y));
     }
-    if (kPairB[k] < kNzR) {
-      _mm256_storeu_si256(reinterpret_cast<__m256i *>(rows + 16 * kPairB[k]),
+    if (rb < kNzR) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i *>(rows + 16 * rb),
                           _mm512_extracti64x4_epi64(y, 1));
     }
   }
@@ -444,7 +502,7 @@ HWY_INLINE void StoreRowResults(const Z *x, int16_t *rows) {
 // where every column's |row results| sum to within kColB, else on SatOps; then AddRows and
 // kDone, or, where SatOps detects a saturation, kColumnsFailed, nothing written and the row
 // results stored to rows (StoreRowResults).
-template <int kColB, int kNzR, int kRegs, class Pass>
+template <int kColB, int kNzR, int kRegs, bool kDct = false, class Pass>
 HWY_INLINE Int16Result ColumnsAndAdd(uint8_t *dst, ptrdiff_t stride, Z *x, int16_t *rows,
                                      const Pass &pass) {
   if (L1Within<kColB, kRegs>(PackedOps(), x)) {
@@ -456,7 +514,7 @@ HWY_INLINE Int16Result ColumnsAndAdd(uint8_t *dst, ptrdiff_t stride, Z *x, int16
     const SatOps so = SatOps::Start();
     pass(so, y);
     if (!so.Exact()) {
-      StoreRowResults<kNzR, kRegs>(x, rows);
+      StoreRowResults<kNzR, kRegs, kDct>(x, rows);
       return Int16Result::kColumnsFailed;
     }
     V3D_UNROLL
@@ -482,10 +540,12 @@ HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const in
   static_assert(kRowB > 0 && kColB > 0, "proven bounds");
   const PackedOps o;
   Z x[8];
-  LoadRows<kNzR>(coeffs, x);  // x[m] = [column 2m | column 2m + 1], lane = row
+  constexpr bool kHalf = kNzR <= 8;
+  // Half: x[m] = [column 2m | column 2m + 1], lane = row (kRowOfLane); else LoadRowsDct's.
+  if constexpr (kHalf) LoadRows<kNzR>(coeffs, x);
+  else LoadRowsDct(coeffs, x);
   // Up to 8 non-zero rows: every non-zero coefficient lies in the top-left 8x8 square (the
   // caller's region), so columns 8..15 (x[4..7]) and, later, row results 8..15 are zero.
-  constexpr bool kHalf = kNzR <= 8;
   constexpr int kRegs = kHalf ? 4 : 8;
   if (!L1Within<kRowB, kRegs>(o, x)) return Int16Result::kRowsFailed;
   if constexpr (kHalf) {
@@ -493,10 +553,10 @@ HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const in
                     DupA(x[2]), DupB(x[2]), DupA(x[3]), DupB(x[3])};
     DctRest(o, DctProductsHalf(o, d), x);
   } else {
-    DctFullPass<false>(o, x);
+    DctRest(o, DctProducts<false>(o, DctIn{x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]}), x);
   }
-  RowsToColumns(x);  // x[k] = [row kPairA[k] | row kPairB[k]], lane = column
-  return ColumnsAndAdd<kColB, kNzR, kRegs>(
+  RowsToColumns(x);  // x[k] = [row of lane 2k | row of lane 2k + 1], lane = column
+  return ColumnsAndAdd<kColB, kNzR, kRegs, !kHalf>(
       dst, stride, x, rows, [](const auto &op, Z *v) { ColumnPass<kHalf>(op, v); });
 }
 
