@@ -67,10 +67,6 @@ template <int16_t kV>
 HWY_INLINE Z Splat16z() {
   return Splat32z<Splat16To32(kV)>();
 }
-constexpr int32_t Pair(int32_t k_lo, int32_t k_hi) {
-  return static_cast<int32_t>((static_cast<uint32_t>(k_hi) << 16) |
-                              (static_cast<uint32_t>(k_lo) & 0xFFFFu));
-}
 
 // The operations of the packed 16-point DCT. kSat: additions, subtractions and the rotations'
 // narrowing saturate instead of wrapping (SatOps, below). T marks the values that SatOps
@@ -115,7 +111,7 @@ struct PackedOpsT {
   // [x | x] -> [R(x*k1) | R(x*k2)]: a rounding multiply by 2k, exactly (x*k + 2^13) >> 14.
   template <int32_t k1, int32_t k2>
   HWY_INLINE Z Mul(Z d) const {
-    return _mm512_mulhrs_epi16(d, Splat32z<Pair(2 * k1, 2 * k2)>());
+    return _mm512_mulhrs_epi16(d, Splat32z<PairOf(2 * k1, 2 * k2)>());
   }
   // [x | y] -> [R(x*k1 + y*k2) | R(x*k3 + y*k4)]: one pmaddwd per output on the (x, y) pairs
   // as they lie. Wrapping: A's value is the low word of the rounded sum shifted right by 14;
@@ -125,8 +121,8 @@ struct PackedOpsT {
   template <int32_t k1, int32_t k2, int32_t k3, int32_t k4>
   HWY_INLINE Z Rot(Z p) const {
     const Z r = Splat32z<8192>();
-    const Z a = MaddAcc(r, p, Splat32z<Pair(k1, k2)>());
-    const Z b = MaddAcc(r, p, Splat32z<Pair(k3, k4)>());
+    const Z a = MaddAcc(r, p, Splat32z<PairOf(k1, k2)>());
+    const Z b = MaddAcc(r, p, Splat32z<PairOf(k3, k4)>());
     return Narrow2(a, b);
   }
   // [a >> 14 | b >> 14] of two registers of int32 rounded sums (8192 already added), narrowed

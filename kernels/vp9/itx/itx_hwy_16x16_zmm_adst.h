@@ -53,8 +53,8 @@ namespace zmm16 {
 // constant 2^13 (one vpdpwssd where MaddAcc is one): the first operand of SumDiff2.
 template <int32_t kLo, int32_t kHi, bool kRound = false>
 HWY_INLINE Z Madd(Z p) {
-  if constexpr (kRound) return MaddAcc(Splat32z<8192>(), p, Splat32z<Pair(kLo, kHi)>());
-  else return _mm512_madd_epi16(p, Splat32z<Pair(kLo, kHi)>());
+  if constexpr (kRound) return MaddAcc(Splat32z<8192>(), p, Splat32z<PairOf(kLo, kHi)>());
+  else return _mm512_madd_epi16(p, Splat32z<PairOf(kLo, kHi)>());
 }
 
 // The first-stage constants of input pair j, p = [in 2j | in 15 - 2j] (kFlip: [in 15 - 2j |
@@ -88,10 +88,10 @@ HWY_INLINE void SumDiff2(const O &o, Z a0, Z a1, Z b0, Z b1, Z *sum, Z *diff) {
 template <int32_t k0lo, int32_t k0hi, int32_t k1lo, int32_t k1hi, class O>
 HWY_INLINE void SumDiffQ(const O &o, Z a0, Z a1, Z q, Z *sum, Z *diff) {
 #if V3D_ITX_HAVE_VNNI
-  *sum = o.Narrow2(MaddAcc(a0, q, Splat32z<Pair(k0lo, k0hi)>()),
-                   MaddAcc(a1, q, Splat32z<Pair(k1lo, k1hi)>()));
-  *diff = o.Narrow2(MaddAcc(a0, q, Splat32z<Pair(-k0lo, -k0hi)>()),
-                    MaddAcc(a1, q, Splat32z<Pair(-k1lo, -k1hi)>()));
+  *sum = o.Narrow2(MaddAcc(a0, q, Splat32z<PairOf(k0lo, k0hi)>()),
+                   MaddAcc(a1, q, Splat32z<PairOf(k1lo, k1hi)>()));
+  *diff = o.Narrow2(MaddAcc(a0, q, Splat32z<PairOf(-k0lo, -k0hi)>()),
+                    MaddAcc(a1, q, Splat32z<PairOf(-k1lo, -k1hi)>()));
 #else
   SumDiff2(o, a0, a1, Madd<k0lo, k0hi>(q), Madd<k1lo, k1hi>(q), sum, diff);
 #endif

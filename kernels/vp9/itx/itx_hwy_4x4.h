@@ -41,8 +41,7 @@ struct Pass4x4 {
 
 template <int32_t k0, int32_t k1>
 HWY_INLINE __m128i Pair16() {
-  return Splat32<static_cast<int32_t>((static_cast<uint32_t>(k1) << 16) |
-                                      (static_cast<uint32_t>(k0) & 0xFFFFu))>();
+  return Splat32<PairOf(k0, k1)>();
 }
 // R(a*k0 + b*k1) of the interleaved pairs (a, b) of p: the rounding constant as MaddAcc's
 // accumulator (one vpdpwssd on AVX3_DL).

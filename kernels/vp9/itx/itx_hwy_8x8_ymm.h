@@ -46,14 +46,12 @@ namespace hn = hwy::HWY_NAMESPACE;
 // A 256-bit constant as a load from memory (see Splat32 in itx_hwy_16.h).
 template <int32_t kV>
 HWY_INLINE __m256i SplatY32() {
-  alignas(32) static int32_t kVec[8] = {kV, kV, kV, kV, kV, kV, kV, kV};
-  return _mm256_load_si256(reinterpret_cast<const __m256i *>(kVec));
+  return _mm256_load_si256(reinterpret_cast<const __m256i *>(SplatTable32<kV>()));
 }
 // The pmaddwd constant of interleaved pairs (a, b): a*kA + b*kB.
 template <int32_t kA, int32_t kB>
 HWY_INLINE __m256i PairY() {
-  return SplatY32<static_cast<int32_t>((static_cast<uint32_t>(kB) << 16) |
-                                       (static_cast<uint32_t>(kA) & 0xFFFFu))>();
+  return SplatY32<PairOf(kA, kB)>();
 }
 // R(a*kA0 + b*kB0) in the low half of each lane, R(a*kA1 + b*kB1) in the high half, for the
 // four interleaved pairs (a, b) of each lane of p (rnd: 8192 in every int32 lane).
