@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // H.264 deblocking edges on SIMD (Google Highway, dynamic dispatch): one implementation compiled
-// for every Highway target (SSSE3, SSE4, AVX2, AVX3, AVX3_DL on x86-64; NEON on aarch64; EMU128 too; the
-// one-lane fallback keeps the scalar references), chosen once by deblock_dsp_init_simd().
+// for every Highway target (SSSE3, SSE4, AVX2, AVX3, AVX3_DL on x86-64; NEON on aarch64; EMU128
+// too; the one-lane fallback keeps the scalar references), chosen once by deblock_dsp_init_simd().
 //
 // Layout: lane = pixel along the edge, one vector per row across the edge (p3..q3), int16 lanes
 // (every intermediate fits: at most 8 * 255 + 4). Lanes per vector L = min(edge length, 16-bit

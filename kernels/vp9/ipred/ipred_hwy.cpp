@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // VP9 intra prediction on SIMD (Google Highway, dynamic dispatch): one implementation compiled for
-// every Highway target (SSSE3, SSE4, AVX2, AVX3, AVX3_DL on x86-64; NEON on aarch64; the one-lane fallback
-// keeps the scalar references), chosen once through HWY_DYNAMIC_DISPATCH.
+// every Highway target (SSSE3, SSE4, AVX2, AVX3, AVX3_DL on x86-64; NEON on aarch64; the
+// one-lane fallback keeps the scalar references), chosen once through HWY_DYNAMIC_DISPATCH.
 //
 // Every computation is on 8-bit lanes and exact:
 //  - DC: SumsOf8 over the edges; V, H, DC: one vector per row (or per chunk of a 32-pixel row).

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // VP9 inverse transform + add on SIMD (Google Highway, dynamic dispatch): one implementation,
-// compiled for every Highway target (SSSE3, SSE4, AVX2, AVX3, AVX3_DL on x86-64; NEON on aarch64; the
-// one-lane fallback target keeps the scalar references), chosen once by itx_dsp_init_simd()
-// through HWY_DYNAMIC_DISPATCH.
+// compiled for every Highway target (SSSE3, SSE4, AVX2, AVX3, AVX3_DL on x86-64; NEON on
+// aarch64; the one-lane fallback target keeps the scalar references), chosen once by
+// itx_dsp_init_simd() through HWY_DYNAMIC_DISPATCH.
 // Files: itx_hwy_1d.h (1-D butterflies), itx_hwy_region.h (the fast paths' region
 // classification), simd/transpose_i32.h (in-register tile transposes),
-// itx_hwy_16.h (the 16-bit path), itx_hwy_4x4.h (x86 4x4 in two registers), itx_hwy_8x8.h
+// itx_hwy_madd.h (x86 pair products; vpdpwssd on AVX3_DL), itx_hwy_16.h (the 16-bit path),
+// itx_hwy_4x4.h (x86 4x4 in two registers), itx_hwy_8x8.h
 // (x86 AVX2 and up: itx_hwy_8x8_ymm.h, the 8x8 block in four 256-bit registers),
 // itx_hwy_16x16.h, itx_hwy_16x16_zmm{,_adst}.h (AVX-512), itx_hwy_32.h (8x8 and 16x16, 32x32
 // DCT_DCT, in 16-bit lanes behind per-pass bounds), itx_hwy_sat.h (saturate-and-detect column

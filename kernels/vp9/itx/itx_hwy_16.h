@@ -268,16 +268,19 @@ struct Ops<hn::Simd<int16_t, N, kPow2>> {
     const int32_t *table = nullptr;
 #endif
     // Whole 128-bit blocks of pair sums (4-lane vectors: four pairs in one block).
-    using D32 = std::conditional_t<sizeof(V) == 16, hn::Full128<int32_t>, hn::Repartition<int32_t, D>>;
+    using D32 = std::conditional_t<sizeof(V) == 16, hn::Full128<int32_t>,
+                                   hn::Repartition<int32_t, D>>;
     const D32 d32;
     using V32 = hn::Vec<D32>;
     const V32 k = table ? hn::Load(d32, table) : hn::Set(d32, pair);
     V32 r;
     if constexpr (sizeof(V) == 16) r = V32{Splat32<8192>()};  // a load (see Splat32)
     else r = hn::Set(d32, 8192);
-    const V32 lo = hn::ShiftRight<14>(V32{MaddAcc(r.raw, hn::InterleaveLower(d, a, b).raw, k.raw)});
+    const V32 lo =
+        hn::ShiftRight<14>(V32{MaddAcc(r.raw, hn::InterleaveLower(d, a, b).raw, k.raw)});
     if constexpr (hn::MaxLanes(D()) >= 8) {
-      const V32 hi = hn::ShiftRight<14>(V32{MaddAcc(r.raw, hn::InterleaveUpper(d, a, b).raw, k.raw)});
+      const V32 hi =
+          hn::ShiftRight<14>(V32{MaddAcc(r.raw, hn::InterleaveUpper(d, a, b).raw, k.raw)});
       return V{PacksI32(lo.raw, hi.raw)};
     } else {
       return V{PacksI32(lo.raw, lo.raw)};

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // VP9 loop filter edges on SIMD (Google Highway, dynamic dispatch): one implementation compiled
-// for every Highway target (SSSE3, SSE4, AVX2, AVX3, AVX3_DL on x86-64; NEON on aarch64; EMU128 too; the
-// one-lane fallback keeps the scalar references), chosen once by lpf_dsp_init_simd().
+// for every Highway target (SSSE3, SSE4, AVX2, AVX3, AVX3_DL on x86-64; NEON on aarch64; EMU128
+// too; the one-lane fallback keeps the scalar references), chosen once by lpf_dsp_init_simd().
 //
 // Layout: lane = pixel along the edge, one vector per row across the edge (p7..q7), int16 lanes
 // (every intermediate of the spec's filters fits: at most 16 * 255 + 8). Lanes per vector
