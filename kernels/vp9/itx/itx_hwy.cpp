@@ -518,12 +518,9 @@ HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, 
     if (eob <= kN2 / 2) {
       // DCT_DCT with every non-zero coefficient in the 2x2 or 4x4 corner, within that corner's
       // bound: the corner path.
-      if constexpr (kDctDct) {
+      if constexpr (kDctDct && !V3D_ITX_HAVE_8X8_YMM) {  // else AddSparse8x8 looked first
         const int corner = Corner8x8(c);
         if (corner == 2) return AddCorner8x8<2>(dst, stride, c);
-#if V3D_ITX_HAVE_8X8_YMM
-        if (corner == 4) return AddCorner8x8Y(dst, stride, c);
-#endif
         if (corner == 4) return AddCorner8x8<4>(dst, stride, c);
       }
       const size_t region = NonZeroRegion<kN>(c);
@@ -620,6 +617,9 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   if (eob == 1 && OnlyDc<kN>(c)) {
     if constexpr (kDctDct) return AddDc<kN>(dst, stride, c[0]);
     else return Add2D<kN, Row, Col, 1, 1>(dst, stride, c);
+  }
+  if constexpr (kN == 8 && kDctDct && V3D_ITX_HAVE_8X8_YMM) {  // itx_hwy_8x8_ymm.h
+    if (eob <= 32) return AddSparse8x8<&ItxAddBlock<8, TxDct, TxDct>>(dst, stride, c, eob);
   }
   return ItxAddBlock<kN, Row, Col>(dst, stride, c, eob);
 }

@@ -233,7 +233,8 @@ HWY_INLINE bool Add4x4x86(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
 #if HWY_TARGET <= HWY_SSE4
   // The largest |c| (uint16: |-32768| = 32768) minus the bound, saturating: zero iff within.
   const __m128i mx = _mm_max_epu16(_mm_abs_epi16(c01), _mm_abs_epi16(c23));
-  if (!_mm_testz_si128(_mm_subs_epu16(mx, Splat16<kBound>()), _mm_set1_epi32(-1))) return false;
+  const __m128i over = _mm_subs_epu16(mx, Splat16<kBound>());
+  if (!_mm_testz_si128(over, over)) return false;
 #else
   const __m128i bv = Splat16<kBound>(), nbv = Splat16<-kBound>();
   const __m128i big = _mm_or_si128(_mm_cmpgt_epi16(_mm_max_epi16(c01, c23), bv),

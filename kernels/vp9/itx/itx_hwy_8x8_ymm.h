@@ -3,8 +3,18 @@
 // four 256-bit registers (x86, AVX2 and up), behind the same checks as the 128-bit 16-bit path:
 // the 2-D bound (kInt16Bound, checked by the caller) or the per-pass L1 bounds (kInt16BoundL1,
 // checked here as in itx_hwy_8x8.h).
-// Per-target header: included by itx_hwy.cpp after itx_hwy_16.h (AddAbs, LanesWithin) and
-// itx_hwy_8x8.h.
+// Per-target header: included by itx_hwy.cpp after itx_hwy_16.h (AddAbs, LanesWithin,
+// Corner8x8) and itx_hwy_8x8.h.
+//
+// DCT_DCT blocks sparse by the eob hint (AddSparse8x8, at the end): the corner classification
+// ahead of every other path; the 2x2 corner (AddCorner8x8Y2) has one zero input in each
+// product, so each is one rounding multiply: (x * 2c + 2^14) >> 15 == (x * c + 2^13) >> 14 for
+// every int16 x and 0 < c < 2^14. With inputs 2..7 zero the reference's idct8 forms e = H(in0)
+// for the even half, s4 = R(in1 * cos64(28)), s7 = R(in1 * cos64(4)), u5 = H(s7 - s4),
+// u6 = H(s4 + s7) (H(x) = R(x * cos64(16)), R(x) = (x + 2^13) >> 14) and the outputs e + s7,
+// e + u6, e + u5, e + s4, e - s4, e - u5, e - u6, e - s7: inside the 2x2 corner bound
+// (kInt16CornerBound8x8[0]) each value equals the reference's. A subtracted value is added as
+// its 16-bit negation (psignw): the sum is the reference's, in int16, so exact modulo 2^16.
 //
 // Layout: each register holds two 1-D inputs (or outputs) a, b of eight 1-D transforms; its
 // 128-bit lane 0 holds a then b of transforms 0..3, lane 1 the same of transforms 4..7. The
@@ -361,7 +371,7 @@ HWY_NOINLINE bool Add8x8Y(uint8_t *dst, ptrdiff_t stride, const int16_t *c, Col3
 // coefficients lie in the top-left 4x4 square, within its corner bound (Corner8x8 returned 4).
 // The row pass runs on rows 0..3 (lane 1, rows 4..7, stays zero), the column pass on four
 // non-zero inputs per column.
-HWY_NOINLINE void AddCorner8x8Y(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
+HWY_INLINE void AddCorner8x8Y(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
   auto row = [c](int i) { return _mm_loadl_epi64(reinterpret_cast<const __m128i *>(c + 8 * i)); };
   const __m128i al = _mm_unpacklo_epi16(row(0), row(1)), bl = _mm_unpacklo_epi16(row(2), row(3));
   __m256i x[4];
@@ -384,8 +394,85 @@ HWY_NOINLINE void AddCorner8x8Y(uint8_t *dst, ptrdiff_t stride, const int16_t *c
   AddRowsY(at(4), at(5), at(7), at(6), x[2], x[3]);
 }
 
+// Words of one 128-bit lane (repeated in the other) as a 256-bit constant.
+#define V3D_W8(a, b, c, d, e, f, g, h) a, b, c, d, e, f, g, h, a, b, c, d, e, f, g, h
+
+// The odd half of the 8-point DCT with only in1 non-zero, for eight transforms at once: from
+// s = (s7, s4, s7, s4, s4, s7, s4, s7) per 128-bit lane (each lane its own transform),
+// x = (s7, u6, u5, s4, -s4, -u5, -u6, -s7), the values added to e for outputs 0..7.
+HWY_INLINE __m256i OddHalf1Lanes(__m256i s) {
+  alignas(32) static const int8_t kSwap[32] = {
+      2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
+      2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13};
+  alignas(32) static const int16_t kSign[16] = {V3D_W8(1, 1, 1, 1, -1, -1, -1, -1)};
+  const __m256i h = SplatY32<static_cast<int32_t>(0x10001u * (2 * kC[16]))>();
+  auto k = [](const void *p) { return _mm256_load_si256(reinterpret_cast<const __m256i *>(p)); };
+  const __m256i r = _mm256_shuffle_epi8(s, k(kSwap));  // the words of each pair swapped
+  // Words 1, 6: s4 + s7; words 2, 5: s7 - s4.
+  const __m256i t = _mm256_blend_epi16(_mm256_add_epi16(s, r), _mm256_sub_epi16(s, r), 0x24);
+  const __m256i x = _mm256_blend_epi16(s, _mm256_mulhrs_epi16(t, h), 0x66);
+  return _mm256_sign_epi16(x, k(kSign));
+}
+
+// The 8x8 DCT_DCT block whose non-zero coefficients lie in the top-left 2x2 square, within its
+// corner bound (Corner8x8 returned 2). Row pass: rows 0 and 1 in the two 128-bit lanes, lane
+// = output; column pass: the eight columns' two inputs, each register a pair of output rows
+// in the layout above.
+HWY_INLINE void AddCorner8x8Y2(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
+  alignas(32) static const int8_t kBcast[2][32] = {
+      {0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1,
+       0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1},
+      {2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3,
+       2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3}};
+  alignas(32) static const int16_t kRowOdd[16] = {
+      V3D_W8(2 * kC[4], 2 * kC[28], 2 * kC[4], 2 * kC[28], 2 * kC[28], 2 * kC[4], 2 * kC[28],
+             2 * kC[4])};
+  alignas(32) static const int16_t kColOdd[16] = {
+      V3D_W8(2 * kC[4], 2 * kC[4], 2 * kC[4], 2 * kC[4], 2 * kC[28], 2 * kC[28], 2 * kC[28],
+             2 * kC[28])};
+  auto k = [](const void *p) { return _mm256_load_si256(reinterpret_cast<const __m256i *>(p)); };
+  const __m256i h = SplatY32<static_cast<int32_t>(0x10001u * (2 * kC[16]))>();
+  // Rows 0 and 1 (coefficients 0..15): lane = output of that row's transform.
+  const __m256i rows = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(c));
+  const __m256i e = _mm256_shuffle_epi8(_mm256_mulhrs_epi16(rows, h), k(kBcast[0]));
+  const __m256i s = _mm256_mulhrs_epi16(_mm256_shuffle_epi8(rows, k(kBcast[1])), k(kRowOdd));
+  const __m256i o = _mm256_add_epi16(e, OddHalf1Lanes(s));  // intermediate (row 0 | row 1)
+  // Columns in the layout above (lane 0: columns 0..3 twice, lane 1: columns 4..7
+  // twice): in0 = intermediate row 0, in1 = row 1; then each register holds two output rows.
+  const __m256i ec = _mm256_mulhrs_epi16(_mm256_permute4x64_epi64(o, 0x50), h);
+  const __m256i sc = _mm256_mulhrs_epi16(_mm256_permute4x64_epi64(o, 0xFA), k(kColOdd));
+  const __m256i sw = _mm256_shuffle_epi32(sc, 0x4E);  // (s4, s7); sc = (s7, s4)
+  const __m256i u = _mm256_mulhrs_epi16(  // (u6, u5)
+      _mm256_unpacklo_epi64(_mm256_add_epi16(sc, sw), _mm256_sub_epi16(sc, sw)), h);
+  // Round2(x, 5) as one rounding multiply by 2^10.
+  const __m256i rnd = SplatY32<0x04000400>();
+  auto out = [rnd](__m256i x) { return _mm256_mulhrs_epi16(x, rnd); };
+  // Rows 0..3 and 4..7 each from one base and the index forms stride * {0, 1, 2, 3}.
+  uint8_t *const d4 = dst + 4 * stride;
+  const ptrdiff_t s3 = 3 * stride;
+  AddRowsY(dst, dst + s3, d4 + s3, d4, out(_mm256_add_epi16(ec, sc)),
+           out(_mm256_sub_epi16(ec, sc)));
+  AddRowsY(dst + stride, dst + 2 * stride, d4 + 2 * stride, d4 + stride,
+           out(_mm256_add_epi16(ec, u)), out(_mm256_sub_epi16(ec, u)));
+}
+#undef V3D_W8
+
+// 8x8 DCT_DCT blocks with eob <= 32 (the hint only picks this entry): the 2x2 and 4x4 corner
+// paths where Corner8x8 allows them, else kOther (ItxAddBlock, which then skips the corner
+// check). Not inlined into the table's entry, so that its DC-only path keeps no frame.
+template <void (*kOther)(uint8_t *, ptrdiff_t, const int16_t *, int)>
+HWY_NOINLINE void AddSparse8x8(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
+  const int corner = Corner8x8(c);
+  if (corner == 2) return AddCorner8x8Y2(dst, stride, c);
+  if (corner == 4) return AddCorner8x8Y(dst, stride, c);
+  return kOther(dst, stride, c, eob);
+}
+
 #else
 #define V3D_ITX_HAVE_8X8_YMM 0
+// Declared only, for ItxAdd's discarded branch on the other targets.
+template <void (*kOther)(uint8_t *, ptrdiff_t, const int16_t *, int)>
+void AddSparse8x8(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob);
 #endif
 
 }  // namespace HWY_NAMESPACE

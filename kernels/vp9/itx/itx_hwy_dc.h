@@ -68,12 +68,20 @@ HWY_INLINE bool OnlyDc(const int16_t *c) {
     for (size_t i = 1; i < kLoads; i++) a0 = hn::Or(a0, hn::LoadU(d, c + i * W));
   } else {
     V16 a1 = hn::LoadU(d, c + W), a2 = hn::LoadU(d, c + 2 * W), a3 = hn::LoadU(d, c + 3 * W);
-    V3D_NO_UNROLL
-    for (size_t i = 4; i < kLoads; i += 4) {
+    auto step = [&](size_t i) {
       a0 = hn::Or(a0, hn::LoadU(d, c + i * W));
       a1 = hn::Or(a1, hn::LoadU(d, c + (i + 1) * W));
       a2 = hn::Or(a2, hn::LoadU(d, c + (i + 2) * W));
       a3 = hn::Or(a3, hn::LoadU(d, c + (i + 3) * W));
+    };
+    if constexpr (kN == 32 && kLoads <= 32) {
+      // AVX-512's 32x32 unrolled: the loop's register copies of the four accumulators cost as
+      // many instructions as its ORs.
+      V3D_UNROLL
+      for (size_t i = 4; i < kLoads; i += 4) step(i);
+    } else {
+      V3D_NO_UNROLL
+      for (size_t i = 4; i < kLoads; i += 4) step(i);
     }
     a0 = hn::Or(hn::Or(a0, a1), hn::Or(a2, a3));
   }

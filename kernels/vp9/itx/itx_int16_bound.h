@@ -14,7 +14,8 @@
 //
 // The tables, by the smallest block size that checks them (the kernel path in brackets):
 //  * kInt16Bound: 4x4 and 8x8, every coefficient (ItxAddBlock, itx_hwy.cpp; 8x8: the first check).
-//  * kInt16CornerBound8x8: 8x8 DCT_DCT 2x2 / 4x4 corners (AddCorner8x8, itx_hwy_16.h).
+//  * kInt16CornerBound8x8: 8x8 DCT_DCT 2x2 / 4x4 corners (Corner8x8 and AddCorner8x8,
+//    itx_hwy_16.h; AVX2 and up: AddCorner8x8Y2 / AddCorner8x8Y, itx_hwy_8x8_ymm.h).
 //  * kInt16BoundL1: 8x8, 16x16 and 32x32, per pass (itx_hwy_8x8.h, itx_hwy_16x16.h, itx_hwy_32.h;
 //    NEON 16x16 ADST types: itx_neon_adst16.h).
 //  * kInt16CornerBound16x16: 16x16 DCT_DCT 4x4 and 2x2 corners (TryCorner16x16, itx_hwy_16x16.h).
