@@ -555,11 +555,11 @@ HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, 
     return Add2D<kN, Row, Col, 8, 8>(dst, stride, c, false);
   }
 #endif
-  // Dense blocks (by the hint) are not classified (their non-zero square is the whole block),
-  // and their 32-bit path skips the 16-bit column check: their row results are the most likely
-  // to exceed the column bound. (16x16 and 32x32 still try their own 16-bit paths, whose
-  // checks come first and are cheap against the saving.)
-  const bool dense = kN > 4 && eob > kN2 / 2;
+  // Dense blocks (by the hint: DenseFromEob) are not classified (their non-zero square is the
+  // whole block), and their 32-bit path skips the 16-bit column check: their row results are the
+  // most likely to exceed the column bound. (16x16 and 32x32 still try their own 16-bit paths,
+  // whose checks come first and are cheap against the saving.)
+  const bool dense = kN > 4 && eob > DenseFromEob<kN, kDctDct>();
   const size_t region = dense ? kN : NonZeroRegion<kN>(c);
 #if V3D_ITX_HAVE_16
   // 16x16 with every coefficient within the row transform's 1-D bound: both passes in 16-bit

@@ -129,7 +129,16 @@ struct PackedOpsT {
   // as Rot says.
   HWY_INLINE Z Narrow2(Z a, Z b) const {
     if constexpr (!kSat) {
+#if HWY_TARGET == HWY_AVX3_DL
+      // VBMI: A's two bytes of every int32 are bits 14..21 and 22..29 of a's (byte-granular
+      // shifts 14, 22 within the low int32 of each 64-bit lane, 46, 54 within the high one),
+      // merged into b << 2 under the A-word byte mask: two operations instead of three.
+      constexpr __mmask64 kA8 = 0x3333333333333333ull;
+      return _mm512_mask_multishift_epi64_epi8(_mm512_slli_epi32(b, 2), kA8,
+                                               _mm512_set1_epi64(0x0000362E0000160Ell), a);
+#else
       return Blend(_mm512_srai_epi32(a, 14), _mm512_slli_epi32(b, 2));
+#endif
     } else {
       const Z ab = _mm512_packs_epi32(_mm512_srai_epi32(a, 14), _mm512_srai_epi32(b, 14));
       return _mm512_shuffle_epi8(ab, _mm512_broadcast_i32x4(_mm_setr_epi8(
@@ -559,6 +568,17 @@ HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const in
 #else
 #define V3D_ITX_HAVE_ZMM16 0
 #endif
+
+// ItxAddBlock (itx_hwy.cpp) does not classify blocks by their non-zero square from an eob above
+// this (an eob is only a hint: this chooses a path, every path is exact). With the zmm paths,
+// 16x16 DCT_DCT from eob 87 on: in VP9's default 16x16 scan (DCT_DCT's) positions 86..94 and
+// every position from 96 on lie outside the top-left 8x8 square, so a true eob beyond 86 (but
+// 96, position 95 being the square's last) means a coefficient outside it, and the full block's
+// zmm path is taken without the scan that would only confirm it.
+template <size_t kN, bool kDctDct>
+constexpr int DenseFromEob() {
+  return kN == 16 && kDctDct && V3D_ITX_HAVE_ZMM16 ? 86 : static_cast<int>(kN * kN / 2);
+}
 
 }  // namespace HWY_NAMESPACE
 }  // namespace vp9
