@@ -9,6 +9,7 @@
 
 #include "common/test_util.h"
 #include "vp9/dec/tile_tables.h"
+#include "vp9/itx/itx_eob_hint.h"
 
 using v3dtest::check;
 using namespace v3d::vp9;
@@ -55,6 +56,30 @@ void test_scans() {
             type, late);
     }
   }
+}
+
+// The 32x32 transforms' eob hint (itx_eob_hint.h) against the default scan: the first position
+// outside the top-left 24x24 square, and the mask of such positions after it.
+void test_eob_hint32() {
+  auto outside = [](int p) {
+    return kDefaultScan32x32[p] % 32 >= 24 || kDefaultScan32x32[p] / 32 >= 24;
+  };
+  int first = 0;
+  while (first < 1024 && !outside(first)) ++first;
+  check(first == kScan32First24Out, "first 32x32 scan position outside 24x24: %d, hint says %d",
+        first, kScan32First24Out);
+  int wrong = 0;
+  for (int p = kScan32First24Out; p < kScan32First24Out + 192; ++p) {
+    const int k = p - kScan32First24Out;
+    if ((((kScan32Outside24[k >> 6] >> (k & 63)) & 1) != 0) != outside(p)) ++wrong;
+  }
+  check(wrong == 0, "kScan32Outside24: %d positions wrong", wrong);
+  // The hint itself: eob - 1 is the last position read.
+  int bad = 0;
+  for (int eob = 1; eob <= 1024; ++eob) {
+    if (Eob32PastSquare24(eob) != (eob > 512 || outside(eob - 1))) ++bad;
+  }
+  check(bad == 0, "Eob32PastSquare24 wrong for %d eob values", bad);
 }
 
 void test_block_tables() {
@@ -110,6 +135,7 @@ void test_mode_context() {
 int main() {
   test_scans();
   test_block_tables();
+  test_eob_hint32();
   test_mode_context();
   return v3dtest::finish();
 }

@@ -562,7 +562,7 @@ HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, 
   // and their 32-bit path skips the 16-bit column check: their row results are the most likely
   // to exceed the column bound. (16x16 and 32x32 still try their own 16-bit paths, whose
   // checks come first and are cheap against the saving.)
-  const bool dense = kN > 4 && eob > kN2 / 2;
+  const bool dense = kN > 4 && DenseByEob<kN>(eob);
   const size_t region = dense ? kN : NonZeroRegion<kN>(c);
 #if V3D_ITX_HAVE_16
   // 16x16 with every coefficient within the row transform's 1-D bound: both passes in 16-bit
@@ -605,8 +605,8 @@ HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, 
 }
 
 // eob is only a hint: eob == 1 makes the DC-only check the first (and, when it holds, the only)
-// look at the coefficients; eob > n*n/2 (n >= 8) skips the classification pass for blocks that
-// are almost certainly dense. Every path is chosen from the coefficients themselves or is the
+// look at the coefficients; DenseByEob (itx_hwy_32.h) skips the classification pass for blocks
+// that are almost certainly dense. Every path is chosen from the coefficients themselves or is the
 // full path, which is exact for any block, so the result does not depend on eob.
 template <size_t kN, class Row, class Col>
 void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {

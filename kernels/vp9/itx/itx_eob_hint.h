@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// What the eob hint says about a 32x32 block's non-zero square, for ItxAddBlock (itx_hwy.cpp):
+// which blocks skip the region classification (itx_hwy_region.h) and go straight to the full
+// block's path. Speed only: every path is exact for every block, so a wrong guess costs time,
+// never a pixel.
+//
+// A valid stream's block has a non-zero coefficient at default_scan_32x32[eob - 1] (the VP9
+// specification's tokens end after a non-zero one; 32x32 blocks always use the default scan).
+// Where that position lies outside the top-left 24x24 square, the largest candidate square below
+// the full block (itx_hwy_region.h), the classification would answer the full block anyway.
+// Checked against the scan table by test_vp9_dec_tile_tables.
+#pragma once
+
+#include <cstdint>
+
+namespace v3d {
+namespace vp9 {
+
+// Positions of default_scan_32x32 (VP9 specification, section 10.5): the first one outside the
+// top-left 24x24 square, and, for p in [kScan32First24Out, kScan32First24Out + 192), bit
+// p - kScan32First24Out of kScan32Outside24 set iff position p lies outside that square.
+// (Blocks with eob > 512 are taken as dense without looking.)
+constexpr int kScan32First24Out = 336;
+constexpr uint64_t kScan32Outside24[3] = {
+    // Positions 336 .. 399, 400 .. 463, 464 .. 527 (bit 0 first).
+    0x00003F8000F801C1ull, 0x0FC383801F0001FCull, 0xFF0000FFFC003FF0ull};
+
+// True if a 32x32 block with this eob hint is taken to be non-zero outside the 24x24 square.
+constexpr bool Eob32PastSquare24(int eob) {
+  if (eob > 512) return true;
+  const int p = eob - 1 - kScan32First24Out;
+  return p >= 0 && ((kScan32Outside24[p >> 6] >> (p & 63)) & 1) != 0;
+}
+
+}  // namespace vp9
+}  // namespace v3d
