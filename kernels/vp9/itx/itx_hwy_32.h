@@ -373,9 +373,9 @@ HWY_NOINLINE Pass32 Add32x32x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c
   } else if (!ColsWithin32<kNz, kB>(dc, tmp)) {
     return Pass32::kRowsOnly;
   }
-  // The column pass loads the row results from tmp: left to itself GCC keeps (some of) them in
-  // registers from the row pass instead, which on the AVX3 target made this path several times
-  // slower (spills around the pending stores); the loads cost little.
+  // The column pass loads the row results from tmp: left to itself GCC carries them over from
+  // the row pass in registers and spill slots instead, a form that ran the AVX3 target's path
+  // several times slower (docs/benchmarks.md, code placement); the loads cost little.
   asm volatile("" ::: "memory");
   Cols32x16<kNz>(dc, dst, stride, tmp);
   return Pass32::kDone;
