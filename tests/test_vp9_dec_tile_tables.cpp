@@ -58,28 +58,28 @@ void test_scans() {
   }
 }
 
-// The 32x32 transforms' eob hint (itx_eob_hint.h) against the default scan: the first position
-// outside the top-left 24x24 square, and the mask of such positions after it.
-void test_eob_hint32() {
-  auto outside = [](int p) {
-    return kDefaultScan32x32[p] % 32 >= 24 || kDefaultScan32x32[p] / 32 >= 24;
+// The 32x32 transforms' eob hints (itx_eob_hint.h) against the default scan, for the top-left
+// 24x24 and 16x16 squares: the first position outside the square, the mask of such positions
+// after it, and the hint itself (eob - 1 is the last position read; eob > 512 counts as outside).
+void test_eob_hint32(int side, int first_out, const uint64_t *mask, int mask_words,
+                     bool (*hint)(int)) {
+  auto outside = [side](int p) {
+    return kDefaultScan32x32[p] % 32 >= side || kDefaultScan32x32[p] / 32 >= side;
   };
   int first = 0;
   while (first < 1024 && !outside(first)) ++first;
-  check(first == kScan32First24Out, "first 32x32 scan position outside 24x24: %d, hint says %d",
-        first, kScan32First24Out);
+  check(first == first_out, "first 32x32 scan position outside %dx%d: %d, hint says %d", side,
+        side, first, first_out);
   int wrong = 0;
-  for (int p = kScan32First24Out; p < kScan32First24Out + 192; ++p) {
-    const int k = p - kScan32First24Out;
-    if ((((kScan32Outside24[k >> 6] >> (k & 63)) & 1) != 0) != outside(p)) ++wrong;
+  for (int k = 0; k < 64 * mask_words && first_out + k < 1024; ++k) {
+    if ((((mask[k >> 6] >> (k & 63)) & 1) != 0) != outside(first_out + k)) ++wrong;
   }
-  check(wrong == 0, "kScan32Outside24: %d positions wrong", wrong);
-  // The hint itself: eob - 1 is the last position read.
+  check(wrong == 0, "%dx%d outside mask: %d positions wrong", side, side, wrong);
   int bad = 0;
   for (int eob = 1; eob <= 1024; ++eob) {
-    if (Eob32PastSquare24(eob) != (eob > 512 || outside(eob - 1))) ++bad;
+    if (hint(eob) != (eob > 512 || outside(eob - 1))) ++bad;
   }
-  check(bad == 0, "Eob32PastSquare24 wrong for %d eob values", bad);
+  check(bad == 0, "the %dx%d eob hint is wrong for %d eob values", side, side, bad);
 }
 
 void test_block_tables() {
@@ -135,7 +135,10 @@ void test_mode_context() {
 int main() {
   test_scans();
   test_block_tables();
-  test_eob_hint32();
+  test_eob_hint32(24, kScan32First24Out, kScan32Outside24, 3,
+                  [](int eob) { return Eob32PastSquare24(eob); });
+  test_eob_hint32(16, kScan32First16Out, kScan32Outside16, 6,
+                  [](int eob) { return Eob32PastSquare16(eob); });
   test_mode_context();
   return v3dtest::finish();
 }

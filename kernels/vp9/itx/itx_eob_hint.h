@@ -7,7 +7,8 @@
 // A valid stream's block has a non-zero coefficient at default_scan_32x32[eob - 1] (the VP9
 // specification's tokens end after a non-zero one; 32x32 blocks always use the default scan).
 // Where that position lies outside the top-left 24x24 square, the largest candidate square below
-// the full block (itx_hwy_region.h), the classification would answer the full block anyway.
+// the full block (itx_hwy_region.h), the classification would answer the full block anyway;
+// where it lies outside the 16x16 square, it can only answer the 24x24 square or the full block.
 // Checked against the scan table by test_vp9_dec_tile_tables.
 #pragma once
 
@@ -25,11 +26,26 @@ constexpr uint64_t kScan32Outside24[3] = {
     // Positions 336 .. 399, 400 .. 463, 464 .. 527 (bit 0 first).
     0x00003F8000F801C1ull, 0x0FC383801F0001FCull, 0xFF0000FFFC003FF0ull};
 
+// The same for the top-left 16x16 square, positions [kScan32First16Out, 512).
+constexpr int kScan32First16Out = 135;
+constexpr uint64_t kScan32Outside16[6] = {
+    // Positions 135 .. 198, 199 .. 262, ..., 455 .. 518 (bit 0 first).
+    0x12110280C0060801ull, 0xFF87E7FF6A904889ull, 0x87FE07FFE01FFF81ull,
+    0x7FFFFC7FFF3FEF9Full, 0xFFDFF3FFF8FFFFF8ull, 0xFFFFFFFFFFFFFFFFull};
+
 // True if a 32x32 block with this eob hint is taken to be non-zero outside the 24x24 square.
 constexpr bool Eob32PastSquare24(int eob) {
   if (eob > 512) return true;
   const int p = eob - 1 - kScan32First24Out;
   return p >= 0 && ((kScan32Outside24[p >> 6] >> (p & 63)) & 1) != 0;
+}
+
+// True if a 32x32 block with this eob hint is taken to be non-zero outside the 16x16 square:
+// its non-zero square is then the 24x24 one or the whole block (itx_hwy_region.h's classes).
+constexpr bool Eob32PastSquare16(int eob) {
+  if (eob > 512) return true;
+  const int p = eob - 1 - kScan32First16Out;
+  return p >= 0 && ((kScan32Outside16[p >> 6] >> (p & 63)) & 1) != 0;
 }
 
 }  // namespace vp9

@@ -563,7 +563,7 @@ HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, 
   // to exceed the column bound. (16x16 and 32x32 still try their own 16-bit paths, whose
   // checks come first and are cheap against the saving.)
   const bool dense = kN > 4 && DenseByEob<kN>(eob);
-  const size_t region = dense ? kN : NonZeroRegion<kN>(c);
+  const size_t region = dense ? kN : RegionByEob<kN>(c, eob);
 #if V3D_ITX_HAVE_16
   // 16x16 with every coefficient within the row transform's 1-D bound: both passes in 16-bit
   // lanes (itx_hwy_16x16.h), or, where a row result exceeds the column bound, the 32-bit

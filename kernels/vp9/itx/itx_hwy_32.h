@@ -51,6 +51,39 @@ constexpr bool DenseByEob(int eob) {
   return eob > static_cast<int>(kN * kN / 2);
 }
 
+#if !(HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE)
+// True iff every coefficient of the 32x32 block outside its top-left 24x24 square is zero: rows
+// 24..31 whole, and of rows 0..23 the one vector chunk (up to 32 lanes) holding columns 24..31,
+// its lanes left of column 24 masked.
+HWY_INLINE bool ZeroPast24(const int16_t *c) {
+  const hn::CappedTag<int16_t, 32> d;
+  constexpr size_t W = hn::MaxLanes(d);
+  constexpr size_t j0 = 24 / W * W;  // the chunk holding column 24
+  auto right = hn::Zero(d), below = hn::Zero(d);
+  V3D_UNROLL
+  for (size_t r = 0; r < 24; r++) right = hn::Or(right, hn::LoadU(d, c + r * 32 + j0));
+  V3D_UNROLL
+  for (size_t r = 24; r < 32; r++) {
+    V3D_UNROLL
+    for (size_t j = 0; j < 32; j += W) below = hn::Or(below, hn::LoadU(d, c + r * 32 + j));
+  }
+  right = hn::IfThenZeroElse(hn::FirstN(d, 24 - j0), right);
+  return hn::AllTrue(d, hn::Eq(hn::Or(right, below), hn::Zero(d)));
+}
+
+// NonZeroRegion<kN> (itx_hwy_region.h), or for 32x32 blocks whose eob hint puts their last
+// coefficient outside the 16x16 square (itx_eob_hint.h) the 24x24 square or the full block
+// alone (ZeroPast24): the classes a valid stream's block can then have. Any hint gives an
+// exact result: the 24x24 square holds every non-zero coefficient when it is answered.
+template <size_t kN>
+HWY_INLINE size_t RegionByEob(const int16_t *c, int eob) {
+  if constexpr (kN == 32) {
+    if (Eob32PastSquare16(eob)) return ZeroPast24(c) ? kSquare32x24 : 32;
+  }
+  return NonZeroRegion<kN>(c);
+}
+#endif
+
 #if V3D_ITX_HAVE_16
 
 // Row i of the tile of 8 columns at c, for each 128-bit block b of D (8, 16 or 32 lanes):
@@ -376,7 +409,9 @@ HWY_NOINLINE Pass32 Add32x32x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c
   // The column pass loads the row results from tmp: left to itself GCC carries them over from
   // the row pass in registers and spill slots instead, a form that ran the AVX3 target's path
   // several times slower (docs/benchmarks.md, code placement); the loads cost little.
+#if HWY_ARCH_X86
   asm volatile("" ::: "memory");
+#endif
   Cols32x16<kNz>(dc, dst, stride, tmp);
   return Pass32::kDone;
 }
