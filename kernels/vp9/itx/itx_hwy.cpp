@@ -484,7 +484,7 @@ HWY_INLINE bool Try16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c, size_
 template <size_t kN, class Row, class Col>
 HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   constexpr bool kDctDct = std::is_same<Row, TxDct>::value && std::is_same<Col, TxDct>::value;
-  constexpr int kN2 = static_cast<int>(kN * kN);
+  [[maybe_unused]] constexpr int kN2 = static_cast<int>(kN * kN);
 #if V3D_ITX_HAVE_16
   constexpr bool kRowAdst = std::is_same<Row, TxAdst>::value;
   constexpr bool kColAdst = std::is_same<Col, TxAdst>::value;
