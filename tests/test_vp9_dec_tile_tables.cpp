@@ -9,6 +9,7 @@
 
 #include "common/test_util.h"
 #include "vp9/dec/tile_tables.h"
+#include "vp9/itx/itx_eob_hint.h"
 
 using v3dtest::check;
 using namespace v3d::vp9;
@@ -55,6 +56,44 @@ void test_scans() {
             type, late);
     }
   }
+}
+
+// The 32x32 transforms' eob hints (itx_eob_hint.h) against the default scan, for the top-left
+// 24x24 and 16x16 squares: the first position outside the square, the mask of such positions
+// after it, and the hint itself (eob - 1 is the last position read; eob > 512 counts as outside).
+void test_eob_hint32(int side, int first_out, const uint64_t *mask, int mask_words,
+                     bool (*hint)(int)) {
+  auto outside = [side](int p) {
+    return kDefaultScan32x32[p] % 32 >= side || kDefaultScan32x32[p] / 32 >= side;
+  };
+  int first = 0;
+  while (first < 1024 && !outside(first)) ++first;
+  check(first == first_out, "first 32x32 scan position outside %dx%d: %d, hint says %d", side,
+        side, first, first_out);
+  int wrong = 0;
+  for (int k = 0; k < 64 * mask_words && first_out + k < 1024; ++k) {
+    if ((((mask[k >> 6] >> (k & 63)) & 1) != 0) != outside(first_out + k)) ++wrong;
+  }
+  check(wrong == 0, "%dx%d outside mask: %d positions wrong", side, side, wrong);
+  int bad = 0;
+  for (int eob = 1; eob <= 1024; ++eob) {
+    if (hint(eob) != (eob > 512 || outside(eob - 1))) ++bad;
+  }
+  check(bad == 0, "the %dx%d eob hint is wrong for %d eob values", side, side, bad);
+}
+
+// The 16x16 DCT_DCT eob hint (itx_eob_hint.h) against the default 16x16 scan and the 8x8 square:
+// exact from position 86 on, where the scan's last position inside the square but one lies.
+void test_eob_hint16() {
+  int bad = 0, last_inside = 0;
+  for (int eob = 1; eob <= 256; ++eob) {
+    const int pos = kDefaultScan16x16[eob - 1];
+    const bool outside = pos % 16 >= 8 || pos / 16 >= 8;
+    if (!outside && eob - 1 != 95) last_inside = eob - 1;
+    if (Eob16PastSquare8(eob) != (eob - 1 >= 86 && outside)) ++bad;
+  }
+  check(last_inside == 85, "16x16 scan: last position inside 8x8 before 95: %d", last_inside);
+  check(bad == 0, "the 16x16 eob hint is wrong for %d eob values", bad);
 }
 
 void test_block_tables() {
@@ -110,6 +149,11 @@ void test_mode_context() {
 int main() {
   test_scans();
   test_block_tables();
+  test_eob_hint32(24, kScan32First24Out, kScan32Outside24, 3,
+                  [](int eob) { return Eob32PastSquare24(eob); });
+  test_eob_hint32(16, kScan32First16Out, kScan32Outside16, 6,
+                  [](int eob) { return Eob32PastSquare16(eob); });
+  test_eob_hint16();
   test_mode_context();
   return v3dtest::finish();
 }

@@ -484,7 +484,7 @@ HWY_INLINE bool Try16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c, size_
 template <size_t kN, class Row, class Col>
 HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   constexpr bool kDctDct = std::is_same<Row, TxDct>::value && std::is_same<Col, TxDct>::value;
-  constexpr int kN2 = static_cast<int>(kN * kN);
+  [[maybe_unused]] constexpr int kN2 = static_cast<int>(kN * kN);
 #if V3D_ITX_HAVE_16
   constexpr bool kRowAdst = std::is_same<Row, TxAdst>::value;
   constexpr bool kColAdst = std::is_same<Col, TxAdst>::value;
@@ -555,12 +555,12 @@ HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, 
     return Add2D<kN, Row, Col, 8, 8>(dst, stride, c, false);
   }
 #endif
-  // Dense blocks (by the hint: DenseFromEob) are not classified (their non-zero square is the
-  // whole block), and their 32-bit path skips the 16-bit column check: their row results are the
-  // most likely to exceed the column bound. (16x16 and 32x32 still try their own 16-bit paths,
-  // whose checks come first and are cheap against the saving.)
-  const bool dense = kN > 4 && eob > DenseFromEob<kN, kDctDct>();
-  const size_t region = dense ? kN : NonZeroRegion<kN>(c);
+  // Dense blocks (by the hint) are not classified (their non-zero square is the whole block),
+  // and their 32-bit path skips the 16-bit column check: their row results are the most likely
+  // to exceed the column bound. (16x16 and 32x32 still try their own 16-bit paths, whose
+  // checks come first and are cheap against the saving.)
+  const bool dense = kN > 4 && DenseByEob<kN, kDctDct>(eob);
+  const size_t region = dense ? kN : RegionByEob<kN>(c, eob);
 #if V3D_ITX_HAVE_16
   // 16x16 with every coefficient within the row transform's 1-D bound: both passes in 16-bit
   // lanes (itx_hwy_16x16.h), or, where a row result exceeds the column bound, the 32-bit
@@ -602,8 +602,8 @@ HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, 
 }
 
 // eob is only a hint: eob == 1 makes the DC-only check the first (and, when it holds, the only)
-// look at the coefficients; eob > n*n/2 (n >= 8) skips the classification pass for blocks that
-// are almost certainly dense. Every path is chosen from the coefficients themselves or is the
+// look at the coefficients; DenseByEob (itx_hwy_32.h) skips the classification pass for blocks
+// that are almost certainly dense. Every path is chosen from the coefficients themselves or is the
 // full path, which is exact for any block, so the result does not depend on eob.
 template <size_t kN, class Row, class Col>
 void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {

@@ -569,17 +569,6 @@ HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const in
 #define V3D_ITX_HAVE_ZMM16 0
 #endif
 
-// ItxAddBlock (itx_hwy.cpp) does not classify blocks by their non-zero square from an eob above
-// this (an eob is only a hint: this chooses a path, every path is exact). With the zmm paths,
-// 16x16 DCT_DCT from eob 87 on: in VP9's default 16x16 scan (DCT_DCT's) positions 86..94 and
-// every position from 96 on lie outside the top-left 8x8 square, so a true eob beyond 86 (but
-// 96, position 95 being the square's last) means a coefficient outside it, and the full block's
-// zmm path is taken without the scan that would only confirm it.
-template <size_t kN, bool kDctDct>
-constexpr int DenseFromEob() {
-  return kN == 16 && kDctDct && V3D_ITX_HAVE_ZMM16 ? 86 : static_cast<int>(kN * kN / 2);
-}
-
 }  // namespace HWY_NAMESPACE
 }  // namespace vp9
 }  // namespace v3d

@@ -33,6 +33,7 @@
 
 #include <hwy/highway.h>
 
+#include "vp9/itx/itx_eob_hint.h"
 #include "vp9/itx/itx_int16_bound.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -40,6 +41,52 @@ namespace v3d {
 namespace vp9 {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+
+// Whether ItxAddBlock takes a kN x kN block (kN >= 8) with this eob hint as non-zero beyond
+// every candidate square below the full block, skipping the classification: more than half the
+// coefficients; for 32x32 the last one outside the 24x24 square; for 16x16 DCT_DCT with the zmm
+// paths (whose full block costs little more than the 8x8 corner) outside the 8x8 square
+// (itx_eob_hint.h).
+template <size_t kN, bool kDctDct>
+constexpr bool DenseByEob(int eob) {
+  if constexpr (kN == 32) return Eob32PastSquare24(eob);
+  if constexpr (kN == 16 && kDctDct && V3D_ITX_HAVE_ZMM16) return Eob16PastSquare8(eob);
+  return eob > static_cast<int>(kN * kN / 2);
+}
+
+#if !(HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE)
+// True iff every coefficient of the 32x32 block outside its top-left 24x24 square is zero: rows
+// 24..31 whole, and of rows 0..23 the one vector chunk (up to 32 lanes) holding columns 24..31,
+// its lanes left of column 24 masked.
+HWY_INLINE bool ZeroPast24(const int16_t *c) {
+  const hn::CappedTag<int16_t, 32> d;
+  constexpr size_t W = hn::MaxLanes(d);
+  constexpr size_t j0 = 24 / W * W;  // the chunk holding column 24
+  auto right = hn::Zero(d), below = hn::Zero(d);
+  V3D_UNROLL
+  for (size_t r = 0; r < 24; r++) right = hn::Or(right, hn::LoadU(d, c + r * 32 + j0));
+  V3D_UNROLL
+  for (size_t r = 24; r < 32; r++) {
+    V3D_UNROLL
+    for (size_t j = 0; j < 32; j += W) below = hn::Or(below, hn::LoadU(d, c + r * 32 + j));
+  }
+  right = hn::IfThenZeroElse(hn::FirstN(d, 24 - j0), right);
+  return hn::AllTrue(d, hn::Eq(hn::Or(right, below), hn::Zero(d)));
+}
+
+// NonZeroRegion<kN> (itx_hwy_region.h), or for 32x32 blocks whose eob hint puts their last
+// coefficient outside the 16x16 square (itx_eob_hint.h) the 24x24 square or the full block
+// alone (ZeroPast24): the classes a valid stream's block can then have. Any hint gives an
+// exact result: the 24x24 square holds every non-zero coefficient when it is answered.
+template <size_t kN>
+HWY_INLINE size_t RegionByEob(const int16_t *c, int eob) {
+  if constexpr (kN == 32) {
+    if (Eob32PastSquare16(eob)) return ZeroPast24(c) ? kSquare32x24 : 32;
+  }
+  return NonZeroRegion<kN>(c);
+}
+#endif
+
 #if V3D_ITX_HAVE_16
 
 // Row i of the tile of 8 columns at c, for each 128-bit block b of D (8, 16 or 32 lanes):
@@ -95,6 +142,43 @@ constexpr bool RowsAsWide32() {
   return hn::MaxLanes(D()) == hn::MaxLanes(hn::CappedTag<int16_t, 32>());
 }
 
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+// 4x4 transpose of 128-bit blocks: block b of out[j] = block j of in[b]. 8 block shuffles.
+HWY_INLINE void TransposeBlocks4x4(const __m512i *in, __m512i *out) {
+  const __m512i p = _mm512_shuffle_i64x2(in[0], in[1], _MM_SHUFFLE(1, 0, 1, 0));
+  const __m512i q = _mm512_shuffle_i64x2(in[0], in[1], _MM_SHUFFLE(3, 2, 3, 2));
+  const __m512i r = _mm512_shuffle_i64x2(in[2], in[3], _MM_SHUFFLE(1, 0, 1, 0));
+  const __m512i u = _mm512_shuffle_i64x2(in[2], in[3], _MM_SHUFFLE(3, 2, 3, 2));
+  out[0] = _mm512_shuffle_i64x2(p, r, _MM_SHUFFLE(2, 0, 2, 0));
+  out[1] = _mm512_shuffle_i64x2(p, r, _MM_SHUFFLE(3, 1, 3, 1));
+  out[2] = _mm512_shuffle_i64x2(q, u, _MM_SHUFFLE(2, 0, 2, 0));
+  out[3] = _mm512_shuffle_i64x2(q, u, _MM_SHUFFLE(3, 1, 3, 1));
+}
+
+// LoadTileRows32's tiles for all 32 rows at once (32-lane vectors): x[8t + i] block b =
+// coefficients (8b + i, 8t .. 8t + 8), t < 4. Each row is one 64-byte load and the tiles come
+// from 4x4 block transposes of rows i, 8 + i, 16 + i, 24 + i: 64 block shuffles and 32 loads,
+// where building each vector from four 128-bit loads takes 96 inserts and 128 loads. Rows from
+// kNzR on are zero.
+template <int kNzR, class D, class V = hn::Vec<D>>
+HWY_INLINE void LoadRowTiles32(D d, const int16_t *coeffs, V *x) {
+  static_assert(hn::MaxLanes(D()) == 32, "32-lane vectors");
+  V3D_UNROLL
+  for (size_t i = 0; i < 8; i++) {
+    __m512i rows[4], tiles[4];
+    V3D_UNROLL
+    for (size_t b = 0; b < 4; b++) {
+      const size_t r = 8 * b + i;
+      rows[b] = r < static_cast<size_t>(kNzR) ? hn::LoadU(d, coeffs + r * 32).raw
+                                              : _mm512_setzero_si512();
+    }
+    TransposeBlocks4x4(rows, tiles);
+    V3D_UNROLL
+    for (size_t t = 0; t < 4; t++) x[8 * t + i] = V{tiles[t]};
+  }
+}
+#endif
+
 // The row results of the rows [g, g + L), L as the column vectors' lanes (x[8t + i] block b =
 // results (g + 8b + i, 8t .. 8t + 8)), to tmp in stores as wide as the column pass's loads, so
 // that each load is forwarded from one store: tiles are joined per row with 128-bit block
@@ -117,15 +201,13 @@ HWY_INLINE void StoreRows32(D d, const V *x, int16_t *tmp, size_t g) {
     } else if constexpr (Lr == 32) {
       // 4x4 transpose of 128-bit blocks: row g + 8b + i = block b of x[i], x[8+i], x[16+i],
       // x[24+i].
-      const __m512i p = _mm512_shuffle_i64x2(x[i].raw, x[8 + i].raw, _MM_SHUFFLE(1, 0, 1, 0));
-      const __m512i q = _mm512_shuffle_i64x2(x[i].raw, x[8 + i].raw, _MM_SHUFFLE(3, 2, 3, 2));
-      const __m512i r = _mm512_shuffle_i64x2(x[16 + i].raw, x[24 + i].raw, _MM_SHUFFLE(1, 0, 1, 0));
-      const __m512i u = _mm512_shuffle_i64x2(x[16 + i].raw, x[24 + i].raw, _MM_SHUFFLE(3, 2, 3, 2));
-      hn::Store(V{_mm512_shuffle_i64x2(p, r, _MM_SHUFFLE(2, 0, 2, 0))}, d, row);
-      hn::Store(V{_mm512_shuffle_i64x2(p, r, _MM_SHUFFLE(3, 1, 3, 1))}, d, row + 8 * 32);
-      hn::Store(V{_mm512_shuffle_i64x2(q, u, _MM_SHUFFLE(2, 0, 2, 0))}, d, row + 16 * 32);
-      if (stored(3))
-        hn::Store(V{_mm512_shuffle_i64x2(q, u, _MM_SHUFFLE(3, 1, 3, 1))}, d, row + 24 * 32);
+      const __m512i tiles[4] = {x[i].raw, x[8 + i].raw, x[16 + i].raw, x[24 + i].raw};
+      __m512i rows[4];
+      TransposeBlocks4x4(tiles, rows);
+      hn::Store(V{rows[0]}, d, row);
+      hn::Store(V{rows[1]}, d, row + 8 * 32);
+      hn::Store(V{rows[2]}, d, row + 16 * 32);
+      if (stored(3)) hn::Store(V{rows[3]}, d, row + 24 * 32);
 #endif
     } else {
       if (!stored(0)) continue;
@@ -203,13 +285,23 @@ HWY_INLINE bool Rows32x16(D d, const int16_t *coeffs, size_t g, int16_t *tmp,
   constexpr size_t kTiles = (static_cast<size_t>(kNz) + 7) / 8;  // column tiles read
   const hn::RebindToUnsigned<D> du;
   V x[32];
-  V3D_UNROLL
-  for (size_t t = 0; t < 4; t++) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  if constexpr (hn::MaxLanes(D()) == 32) {  // g == 0: every row in one group
+    LoadRowTiles32<kNz>(d, coeffs, x);      // columns from kNz on: not read below
+  } else
+#endif
+  {
     V3D_UNROLL
-    for (size_t i = 0; i < 8; i++) {
-      x[8 * t + i] = t < kTiles ? LoadTileRows32<kNz>(d, coeffs, g, i, 8 * t) : hn::Zero(d);
+    for (size_t t = 0; t < 4; t++) {
+      V3D_UNROLL
+      for (size_t i = 0; i < 8; i++) {
+        x[8 * t + i] = t < kTiles ? LoadTileRows32<kNz>(d, coeffs, g, i, 8 * t) : hn::Zero(d);
+      }
     }
-    if (t < kTiles) Transpose16(d, x + 8 * t);  // x[8t + k] lane l = coefficient (g + l, 8t + k)
+  }
+  V3D_UNROLL
+  for (size_t t = 0; t < kTiles; t++) {
+    Transpose16(d, x + 8 * t);  // x[8t + k] lane l = coefficient (g + l, 8t + k)
   }
   // Lane l: row g + l's sum (columns from kNz on are zero).
   if (!LanesWithin<kB>(du, AddAbs<static_cast<size_t>(kNz)>(d, x, hn::Zero(du)))) return false;
@@ -317,6 +409,12 @@ HWY_NOINLINE Pass32 Add32x32x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c
   } else if (!ColsWithin32<kNz, kB>(dc, tmp)) {
     return Pass32::kRowsOnly;
   }
+  // The column pass loads the row results from tmp: left to itself GCC carries them over from
+  // the row pass in registers and spill slots instead, a form that ran the AVX3 target's path
+  // several times slower (docs/benchmarks.md, code placement); the loads cost little.
+#if HWY_ARCH_X86
+  asm volatile("" ::: "memory");
+#endif
   Cols32x16<kNz>(dc, dst, stride, tmp);
   return Pass32::kDone;
 }
