@@ -57,8 +57,9 @@ constexpr bool DenseByEob(int eob) {
 #if !(HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE)
 // True iff every coefficient of the 32x32 block outside its top-left 24x24 square is zero: rows
 // 24..31 whole, and of rows 0..23 the one vector chunk (up to 32 lanes) holding columns 24..31,
-// its lanes left of column 24 masked.
-HWY_INLINE bool ZeroPast24(const int16_t *c) {
+// its lanes left of column 24 masked. Not inlined: inside ItxAddBlock it changed the code of
+// the smaller squares' paths there (NEON's by about 50 instructions), which it is no part of.
+HWY_NOINLINE bool ZeroPast24(const int16_t *c) {
   const hn::CappedTag<int16_t, 32> d;
   constexpr size_t W = hn::MaxLanes(d);
   constexpr size_t j0 = 24 / W * W;  // the chunk holding column 24
