@@ -68,6 +68,42 @@ HWY_INLINE Z Splat16z() {
   return Splat32z<Splat16To32(kV)>();
 }
 
+// The rotations' and multiplies' constants as memory operands read where used: on AVX3_DL
+// (V3D_ZMM_CONST_M) as inline-asm "m" operands naming the table itself. A loaded constant
+// (Splat32z) is a value to GCC, kept in a register from its first use to its last: a function
+// holding both passes (whose rotations share their constants) keeps some 30 of them live at
+// once and spills them to the stack at entry, a store and a reload each. The asm forms compute
+// what the intrinsics do. AVX3 keeps the intrinsics, which the compiler schedules and folds
+// itself; only AVX3_DL, the target this path is tuned for, takes the asm form.
+#undef V3D_ZMM_CONST_M
+#define V3D_ZMM_CONST_M (HWY_TARGET == HWY_AVX3_DL)
+template <int32_t kV>
+HWY_INLINE const Z &TableZ() {
+  return *reinterpret_cast<const Z *>(SplatTable32<kV>());
+}
+// acc + pmaddwd(p, kPair in every lane): MaddAcc (itx_hwy_madd.h; one vpdpwssd on AVX3_DL).
+template <int32_t kPair>
+HWY_INLINE Z MaddAccT(Z acc, Z p) {
+#if V3D_ZMM_CONST_M
+  static_assert(V3D_ITX_HAVE_VNNI, "AVX3_DL has VNNI");
+  asm("vpdpwssd %2, %1, %0" : "+v"(acc) : "v"(p), "m"(TableZ<kPair>()));
+  return acc;
+#else
+  return MaddAcc(acc, p, Splat32z<kPair>());
+#endif
+}
+// pmulhrsw(x, kV in every 32-bit lane).
+template <int32_t kV>
+HWY_INLINE Z MulhrsT(Z x) {
+#if V3D_ZMM_CONST_M
+  Z r;
+  asm("vpmulhrsw %2, %1, %0" : "=v"(r) : "v"(x), "m"(TableZ<kV>()));
+  return r;
+#else
+  return _mm512_mulhrs_epi16(x, Splat32z<kV>());
+#endif
+}
+
 // The operations of the packed 16-point DCT. kSat: additions, subtractions and the rotations'
 // narrowing saturate instead of wrapping (SatOps, below). T marks the values that SatOps
 // tracks; here it does nothing.
@@ -107,11 +143,11 @@ struct PackedOpsT {
     return MaskSub(Add(p, s), ~kB16, s, p);
   }
   // R(x * cos64(16)) of every lane: (x * 2c + 2^14) >> 15, 2c < 2^15.
-  HWY_INLINE Z H(Z x) const { return _mm512_mulhrs_epi16(x, Splat16z<2 * kC[16]>()); }
+  HWY_INLINE Z H(Z x) const { return MulhrsT<Splat16To32(2 * kC[16])>(x); }
   // [x | x] -> [R(x*k1) | R(x*k2)]: a rounding multiply by 2k, exactly (x*k + 2^13) >> 14.
   template <int32_t k1, int32_t k2>
   HWY_INLINE Z Mul(Z d) const {
-    return _mm512_mulhrs_epi16(d, Splat32z<PairOf(2 * k1, 2 * k2)>());
+    return MulhrsT<PairOf(2 * k1, 2 * k2)>(d);
   }
   // [x | y] -> [R(x*k1 + y*k2) | R(x*k3 + y*k4)]: one pmaddwd per output on the (x, y) pairs
   // as they lie. Wrapping: A's value is the low word of the rounded sum shifted right by 14;
@@ -121,8 +157,8 @@ struct PackedOpsT {
   template <int32_t k1, int32_t k2, int32_t k3, int32_t k4>
   HWY_INLINE Z Rot(Z p) const {
     const Z r = Splat32z<8192>();
-    const Z a = MaddAcc(r, p, Splat32z<PairOf(k1, k2)>());
-    const Z b = MaddAcc(r, p, Splat32z<PairOf(k3, k4)>());
+    const Z a = MaddAccT<PairOf(k1, k2)>(r, p);
+    const Z b = MaddAccT<PairOf(k3, k4)>(r, p);
     return Narrow2(a, b);
   }
   // [a >> 14 | b >> 14] of two registers of int32 rounded sums (8192 already added), narrowed

@@ -53,7 +53,7 @@ namespace zmm16 {
 // constant 2^13 (one vpdpwssd where MaddAcc is one): the first operand of SumDiff2.
 template <int32_t kLo, int32_t kHi, bool kRound = false>
 HWY_INLINE Z Madd(Z p) {
-  if constexpr (kRound) return MaddAcc(Splat32z<8192>(), p, Splat32z<PairOf(kLo, kHi)>());
+  if constexpr (kRound) return MaddAccT<PairOf(kLo, kHi)>(Splat32z<8192>(), p);
   else return _mm512_madd_epi16(p, Splat32z<PairOf(kLo, kHi)>());
 }
 
@@ -88,10 +88,8 @@ HWY_INLINE void SumDiff2(const O &o, Z a0, Z a1, Z b0, Z b1, Z *sum, Z *diff) {
 template <int32_t k0lo, int32_t k0hi, int32_t k1lo, int32_t k1hi, class O>
 HWY_INLINE void SumDiffQ(const O &o, Z a0, Z a1, Z q, Z *sum, Z *diff) {
 #if V3D_ITX_HAVE_VNNI
-  *sum = o.Narrow2(MaddAcc(a0, q, Splat32z<PairOf(k0lo, k0hi)>()),
-                   MaddAcc(a1, q, Splat32z<PairOf(k1lo, k1hi)>()));
-  *diff = o.Narrow2(MaddAcc(a0, q, Splat32z<PairOf(-k0lo, -k0hi)>()),
-                    MaddAcc(a1, q, Splat32z<PairOf(-k1lo, -k1hi)>()));
+  *sum = o.Narrow2(MaddAccT<PairOf(k0lo, k0hi)>(a0, q), MaddAccT<PairOf(k1lo, k1hi)>(a1, q));
+  *diff = o.Narrow2(MaddAccT<PairOf(-k0lo, -k0hi)>(a0, q), MaddAccT<PairOf(-k1lo, -k1hi)>(a1, q));
 #else
   SumDiff2(o, a0, a1, Madd<k0lo, k0hi>(q), Madd<k1lo, k1hi>(q), sum, diff);
 #endif
