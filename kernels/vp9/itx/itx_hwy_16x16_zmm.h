@@ -81,16 +81,10 @@ template <int32_t kV>
 HWY_INLINE const Z &TableZ() {
   return *reinterpret_cast<const Z *>(SplatTable32<kV>());
 }
-// acc + pmaddwd(p, kPair in every lane): MaddAcc (itx_hwy_madd.h; one vpdpwssd on AVX3_DL).
+// acc + pmaddwd(p, kPair in every lane), the table a memory operand on AVX3_DL (itx_hwy_madd.h).
 template <int32_t kPair>
 HWY_INLINE Z MaddAccT(Z acc, Z p) {
-#if V3D_ZMM_CONST_M
-  static_assert(V3D_ITX_HAVE_VNNI, "AVX3_DL has VNNI");
-  asm("vpdpwssd %2, %1, %0" : "+v"(acc) : "v"(p), "m"(TableZ<kPair>()));
-  return acc;
-#else
-  return MaddAcc(acc, p, Splat32z<kPair>());
-#endif
+  return MaddAccMem(acc, p, TableZ<kPair>());
 }
 // pmulhrsw(x, kV in every 32-bit lane).
 template <int32_t kV>

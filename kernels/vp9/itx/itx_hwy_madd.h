@@ -57,6 +57,20 @@ HWY_INLINE V MaddAcc(V acc, V p, V k) {
 #endif
 }
 
+// MaddAcc with k read from memory where it is used (k: a constant table's entry). GCC keeps a
+// loaded constant in a register from its first use to its last, and a function whose two
+// passes share many constants spills them; on AVX3_DL the table itself is the asm's memory
+// operand instead. Elsewhere it is MaddAcc on the loaded value.
+template <class V>
+HWY_INLINE V MaddAccMem(V acc, V p, const V &k) {
+#if V3D_ITX_HAVE_VNNI
+  asm("vpdpwssd %2, %1, %0" : "+v"(acc) : "v"(p), "m"(k));
+  return acc;
+#else
+  return MaddAcc(acc, p, k);
+#endif
+}
+
 #endif  // HWY_ARCH_X86
 
 }  // namespace HWY_NAMESPACE
