@@ -15,6 +15,8 @@
 // e + u6, e + u5, e + s4, e - s4, e - u5, e - u6, e - s7: inside the 2x2 corner bound
 // (kInt16CornerBound8x8[0]) each value equals the reference's. A subtracted value is added as
 // its 16-bit negation (psignw): the sum is the reference's, in int16, so exact modulo 2^16.
+// The 4x4 corner (AddCorner8x8Y) has one zero input in every first-stage product in both
+// passes, so it runs the same way: no pmaddwd and no transpose, within kInt16CornerBound8x8[1].
 //
 // Layout: each register holds two 1-D inputs (or outputs) a, b of eight 1-D transforms; its
 // 128-bit lane 0 holds a then b of transforms 0..3, lane 1 the same of transforms 4..7. The
@@ -123,26 +125,6 @@ HWY_INLINE void Idct8Y(__m256i *x) {
   const __m256i t = _mm256_add_epi16(s47, s56);   // (t4, t7)
   const __m256i dd = _mm256_sub_epi16(s47, s56);  // (t5, t6)
   Idct8YLast(ep, em, t, dd, x);
-}
-
-// Idct8Y for inputs 4..7 zero (x[2], x[3] ignored): every product is one rounding multiply,
-// as Idct8<4> forms it (BZ in itx_hwy_1d.h), s0 = s1 = H(in0).
-HWY_INLINE void Idct8Y4(__m256i *x) {
-  alignas(32) static const int16_t kK[4][16] = {
-      // Per lane: 4 words for the first input of the register, 4 for the second.
-#define V3D_K2(a, b) a, a, a, a, b, b, b, b, a, a, a, a, b, b, b, b
-      {V3D_K2(2 * kC[16], 2 * kC[28])},   // (s0, s4) from (in0, in1)
-      {V3D_K2(2 * kC[16], 2 * kC[4])},    // (s1, s7)
-      {V3D_K2(2 * kC[8], -2 * kC[20])},   // (s3, s5) from (in2, in3)
-      {V3D_K2(2 * kC[24], 2 * kC[12])}};  // (s2, s6)
-#undef V3D_K2
-  auto k = [](int i) { return _mm256_load_si256(reinterpret_cast<const __m256i *>(kK[i])); };
-  const __m256i a = _mm256_mulhrs_epi16(x[0], k(0)), b = _mm256_mulhrs_epi16(x[0], k(1));
-  const __m256i c = _mm256_mulhrs_epi16(x[1], k(2)), d = _mm256_mulhrs_epi16(x[1], k(3));
-  const __m256i acp = _mm256_add_epi16(a, c), acm = _mm256_sub_epi16(a, c);  // (e0, t4) (e3, t5)
-  const __m256i bdp = _mm256_add_epi16(b, d), bdm = _mm256_sub_epi16(b, d);  // (e1, t7) (e2, t6)
-  Idct8YLast(_mm256_unpacklo_epi64(acp, bdp), _mm256_unpacklo_epi64(acm, bdm),
-             _mm256_unpackhi_epi64(acp, bdp), _mm256_unpackhi_epi64(acm, bdm), x);
 }
 
 // Iadst8x16 (itx_hwy_16.h) on eight transforms: in, x = (in1, in0), (in3, in2), (in4, in5),
@@ -367,33 +349,6 @@ HWY_NOINLINE bool Add8x8Y(uint8_t *dst, ptrdiff_t stride, const int16_t *c, Col3
   return true;
 }
 
-// AddCorner8x8<4> (itx_hwy_16.h) in the layout above: the 8x8 DCT_DCT block whose non-zero
-// coefficients lie in the top-left 4x4 square, within its corner bound (Corner8x8 returned 4).
-// The row pass runs on rows 0..3 (lane 1, rows 4..7, stays zero), the column pass on four
-// non-zero inputs per column.
-HWY_INLINE void AddCorner8x8Y(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
-  auto row = [c](int i) { return _mm_loadl_epi64(reinterpret_cast<const __m128i *>(c + 8 * i)); };
-  const __m128i al = _mm_unpacklo_epi16(row(0), row(1)), bl = _mm_unpacklo_epi16(row(2), row(3));
-  __m256i x[4];
-  x[0] = _mm256_zextsi128_si256(_mm_unpacklo_epi32(al, bl));  // (column 0, column 1)
-  x[1] = _mm256_zextsi128_si256(_mm_unpackhi_epi32(al, bl));  // (column 2, column 3)
-  Idct8Y4(x);
-  EvenOddY<false>(x);  // (c0, c2), (c1, c3), (c4, c6), (c5, c7) of rows 0..3
-  {
-    const __m256i t0 = _mm256_permute2x128_si256(x[0], x[2], 0x20);
-    const __m256i t1 = _mm256_permute2x128_si256(x[1], x[3], 0x20);
-    const __m256i lo = _mm256_unpacklo_epi16(t0, t1), hi = _mm256_unpackhi_epi16(t0, t1);
-    x[0] = _mm256_unpacklo_epi32(lo, hi);  // (row 0, row 1)
-    x[1] = _mm256_unpackhi_epi32(lo, hi);  // (row 2, row 3)
-  }
-  Idct8Y4(x);
-  const __m256i rnd = SplatY32<0x04000400>();
-  for (int i = 0; i < 4; i++) x[i] = _mm256_mulhrs_epi16(x[i], rnd);
-  auto at = [dst, stride](int i) { return dst + static_cast<ptrdiff_t>(i) * stride; };
-  AddRowsY(at(0), at(1), at(3), at(2), x[0], x[1]);
-  AddRowsY(at(4), at(5), at(7), at(6), x[2], x[3]);
-}
-
 // Words of one 128-bit lane (repeated in the other) as a 256-bit constant.
 #define V3D_W8(a, b, c, d, e, f, g, h) a, b, c, d, e, f, g, h, a, b, c, d, e, f, g, h
 
@@ -454,6 +409,115 @@ HWY_INLINE void AddCorner8x8Y2(uint8_t *dst, ptrdiff_t stride, const int16_t *c)
            out(_mm256_sub_epi16(ec, sc)));
   AddRowsY(dst + stride, dst + 2 * stride, d4 + 2 * stride, d4 + stride,
            out(_mm256_add_epi16(ec, u)), out(_mm256_sub_epi16(ec, u)));
+}
+
+// The 8-point DCT with inputs 4..7 zero on two rows at once, each in the natural order: from
+// r = (row a | row b) (coefficients 0..3 of each row read, 4..7 ignored), the outputs of each
+// row in its own 128-bit lane, output j in word j. Each input is broadcast over its lane and
+// multiplied by the per-output doubled constant: with one zero input in every first-stage
+// product that is the reference's rounding, as in AddCorner8x8Y2. Per output j the even half
+// is H(in0) +- s (s = s3 = R(in2 * cos64(8)) for j = 0, 3, 4, 7, s2 = R(in2 * cos64(24)) for
+// the others); the odd half takes p = s7 or s4 from in1 and q = s6 or s5 from in3, whose sum
+// is t7 (j = 0, 7) or t4 (j = 3, 4) and whose difference is t6 (j = 1, 6) or t5 (j = 2, 5), from
+// which the neighbouring word gives u6 = H(t5 + t6) and u5 = H(t6 - t5).
+HWY_INLINE __m256i Idct8RowsY4(__m256i r) {
+#define V3D_B2(k) 2 * k, 2 * k + 1
+#define V3D_BC(k) V3D_B2(k), V3D_B2(k), V3D_B2(k), V3D_B2(k), V3D_B2(k), V3D_B2(k), V3D_B2(k), \
+                  V3D_B2(k)
+  alignas(32) static const int8_t kBcast[4][32] = {{V3D_BC(0), V3D_BC(0)},
+                                                   {V3D_BC(1), V3D_BC(1)},
+                                                   {V3D_BC(2), V3D_BC(2)},
+                                                   {V3D_BC(3), V3D_BC(3)}};
+#undef V3D_BC
+#undef V3D_B2
+  // Words 1 and 2, 5 and 6 exchanged.
+  alignas(32) static const int8_t kSwap12[32] = {
+      0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15,
+      0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15};
+  alignas(32) static const int16_t kK[3][16] = {
+      {V3D_W8(2 * kC[8], 2 * kC[24], 2 * kC[24], 2 * kC[8], 2 * kC[8], 2 * kC[24], 2 * kC[24],
+              2 * kC[8])},  // s3 / s2 from in2
+      {V3D_W8(2 * kC[4], 2 * kC[4], 2 * kC[28], 2 * kC[28], 2 * kC[28], 2 * kC[28], 2 * kC[4],
+              2 * kC[4])},  // s7 / s4 from in1
+      {V3D_W8(2 * kC[12], 2 * kC[12], -2 * kC[20], -2 * kC[20], -2 * kC[20], -2 * kC[20],
+              2 * kC[12], 2 * kC[12])}};  // s6 / s5 from in3
+  alignas(32) static const int16_t kSign[2][16] = {{V3D_W8(1, 1, -1, -1, -1, -1, 1, 1)},
+                                                   {V3D_W8(1, 1, 1, 1, -1, -1, -1, -1)}};
+  auto k = [](const void *p) { return _mm256_load_si256(reinterpret_cast<const __m256i *>(p)); };
+  auto in = [r, k](int i) { return _mm256_shuffle_epi8(r, k(kBcast[i])); };
+  const __m256i h = SplatY32<static_cast<int32_t>(0x10001u * (2 * kC[16]))>();
+  const __m256i e = _mm256_mulhrs_epi16(in(0), h);
+  const __m256i ev = _mm256_add_epi16(
+      e, _mm256_sign_epi16(_mm256_mulhrs_epi16(in(2), k(kK[0])), k(kSign[0])));  // e0..e3
+  const __m256i p = _mm256_mulhrs_epi16(in(1), k(kK[1]));
+  const __m256i q = _mm256_mulhrs_epi16(in(3), k(kK[2]));
+  const __m256i s = _mm256_add_epi16(p, q), d = _mm256_sub_epi16(p, q);
+  const __m256i dsw = _mm256_shuffle_epi8(d, k(kSwap12));
+  // Words 1, 6: t6 + t5; words 2, 5: t6 - t5.
+  const __m256i y = _mm256_blend_epi16(_mm256_add_epi16(d, dsw), _mm256_sub_epi16(dsw, d), 0x24);
+  const __m256i odd = _mm256_blend_epi16(s, _mm256_mulhrs_epi16(y, h), 0x66);
+  return _mm256_add_epi16(ev, _mm256_sign_epi16(odd, k(kSign[1])));
+}
+
+// Adds x = (row r0 | row r1) and y = (row r2 | row r3), each row in the natural order, to
+// their pixel rows, saturating.
+HWY_INLINE void AddRowPairsY(uint8_t *r0, uint8_t *r1, uint8_t *r2, uint8_t *r3, __m256i x,
+                             __m256i y) {
+  auto pix = [](const uint8_t *a, const uint8_t *b) {
+    int64_t hi;
+    std::memcpy(&hi, b, sizeof(hi));
+    const __m128i lo = _mm_loadl_epi64(reinterpret_cast<const __m128i *>(a));
+    return _mm256_cvtepu8_epi16(_mm_insert_epi64(lo, hi, 1));
+  };
+  const __m256i p = _mm256_packus_epi16(_mm256_add_epi16(x, pix(r0, r1)),
+                                        _mm256_add_epi16(y, pix(r2, r3)));
+  const __m128i lo = _mm256_castsi256_si128(p), hi = _mm256_extracti128_si256(p, 1);
+  _mm_storel_epi64(reinterpret_cast<__m128i *>(r0), lo);  // (r0, r2 | r1, r3)
+  StoreHigh8(r2, lo);
+  _mm_storel_epi64(reinterpret_cast<__m128i *>(r1), hi);
+  StoreHigh8(r3, hi);
+}
+
+// The 8x8 DCT_DCT block whose non-zero coefficients lie in the top-left 4x4 square, within its
+// corner bound (Corner8x8 returned 4), with no transpose: the row pass on rows (0 | 1) and
+// (2 | 3) by Idct8RowsY4; the column pass on the intermediate rows as they lie, each input row
+// repeated in both lanes and each register a pair of output rows: (out0 | out3) and
+// (out7 | out4) = (e0 | e3) +- (t7 | t4), (out1 | out2) and (out6 | out5) = (e1 | e2) +-
+// (u6 | u5), with the same values and rounding points as the reference's idct8.
+HWY_INLINE void AddCorner8x8Y(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
+#define V3D_L2(a, b) a, a, a, a, a, a, a, a, b, b, b, b, b, b, b, b
+  alignas(32) static const int16_t kK[2][16] = {
+      {V3D_L2(2 * kC[4], 2 * kC[28])},     // (s7 | s4) from in1
+      {V3D_L2(2 * kC[12], -2 * kC[20])}};  // (s6 | s5) from in3
+  alignas(32) static const int16_t kSign[16] = {V3D_L2(1, -1)};
+#undef V3D_L2
+  auto k = [](const void *p) { return _mm256_load_si256(reinterpret_cast<const __m256i *>(p)); };
+  auto load = [c](int i) { return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(c + i)); };
+  const __m256i r01 = Idct8RowsY4(load(0)), r23 = Idct8RowsY4(load(16));
+  const __m256i h = SplatY32<static_cast<int32_t>(0x10001u * (2 * kC[16]))>();
+  const __m256i sg = k(kSign);
+  const __m256i e = _mm256_mulhrs_epi16(_mm256_permute4x64_epi64(r01, 0x44), h);
+  const __m256i in2 = _mm256_permute4x64_epi64(r23, 0x44);
+  constexpr int32_t kC8 = static_cast<int32_t>(0x10001u * (2 * kC[8]));
+  constexpr int32_t kC24 = static_cast<int32_t>(0x10001u * (2 * kC[24]));
+  const __m256i s3 = _mm256_mulhrs_epi16(in2, SplatY32<kC8>());
+  const __m256i s2 = _mm256_mulhrs_epi16(in2, SplatY32<kC24>());
+  const __m256i e03 = _mm256_add_epi16(e, _mm256_sign_epi16(s3, sg));
+  const __m256i e12 = _mm256_add_epi16(e, _mm256_sign_epi16(s2, sg));
+  const __m256i b = _mm256_mulhrs_epi16(_mm256_permute4x64_epi64(r01, 0xEE), k(kK[0]));
+  const __m256i q = _mm256_mulhrs_epi16(_mm256_permute4x64_epi64(r23, 0xEE), k(kK[1]));
+  const __m256i t = _mm256_add_epi16(b, q), d = _mm256_sub_epi16(b, q);  // (t7 | t4), (t6 | t5)
+  const __m256i dsw = _mm256_permute2x128_si256(d, d, 0x01);
+  const __m256i u = _mm256_mulhrs_epi16(  // (u6 | u5)
+      _mm256_blend_epi32(_mm256_add_epi16(d, dsw), _mm256_sub_epi16(dsw, d), 0xF0), h);
+  // Round2(x, 5) as one rounding multiply by 2^10.
+  const __m256i rnd = SplatY32<0x04000400>();
+  auto out = [rnd](__m256i x) { return _mm256_mulhrs_epi16(x, rnd); };
+  auto at = [dst, stride](int i) { return dst + static_cast<ptrdiff_t>(i) * stride; };
+  AddRowPairsY(at(0), at(3), at(7), at(4), out(_mm256_add_epi16(e03, t)),
+               out(_mm256_sub_epi16(e03, t)));
+  AddRowPairsY(at(1), at(2), at(6), at(5), out(_mm256_add_epi16(e12, u)),
+               out(_mm256_sub_epi16(e12, u)));
 }
 #undef V3D_W8
 
