@@ -4,7 +4,7 @@
 // aarch64; the one-lane fallback target keeps the scalar references), chosen once by
 // itx_dsp_init_simd() through HWY_DYNAMIC_DISPATCH.
 // Files: itx_hwy_1d.h (1-D butterflies), itx_hwy_region.h (the fast paths' region
-// classification), simd/transpose_i32.h (in-register tile transposes),
+// classification; itx_eob_hint.h: when the eob hint skips it), simd/transpose_i32.h (tiles),
 // itx_hwy_madd.h (x86 pair products; vpdpwssd on AVX3_DL), itx_hwy_16.h (the 16-bit path),
 // itx_hwy_4x4.h (x86 4x4 in two registers), itx_hwy_8x8.h
 // (x86 AVX2 and up: itx_hwy_8x8_ymm.h, the 8x8 block in four 256-bit registers),
