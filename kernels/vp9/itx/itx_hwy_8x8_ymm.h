@@ -60,6 +60,15 @@ template <int32_t kV>
 HWY_INLINE __m256i SplatY32() {
   return _mm256_load_si256(reinterpret_cast<const __m256i *>(SplatTable32<kV>()));
 }
+// kV in every 16-bit lane, from memory.
+template <int32_t kV>
+HWY_INLINE __m256i SplatY16() {
+  return SplatY32<Splat16To32(static_cast<int16_t>(kV))>();
+}
+// A 32-byte constant table (alignas(32)) as a load.
+HWY_INLINE __m256i LoadY(const void *table) {
+  return _mm256_load_si256(reinterpret_cast<const __m256i *>(table));
+}
 // The pmaddwd constant of interleaved pairs (a, b): a*kA + b*kB.
 template <int32_t kA, int32_t kB>
 HWY_INLINE __m256i PairY() {
@@ -93,7 +102,7 @@ HWY_INLINE void SumDiffY(__m256i a, __m256i q, __m256i *sum, __m256i *diff) {
 // t = (t4, t7) and dd = (t5, t6): u5, u6 = R((t6 -/+ t5) * cos64(16)), then
 // x = (out0, out1), (out3, out2), (out4, out5), (out7, out6).
 HWY_INLINE void Idct8YLast(__m256i ep, __m256i em, __m256i t, __m256i dd, __m256i *x) {
-  const __m256i h = SplatY32<static_cast<int32_t>(0x10001u * (2 * kC[16]))>();
+  const __m256i h = SplatY16<2 * kC[16]>();
   const __m256i sw = _mm256_shuffle_epi32(dd, 0x4E);  // (t6, t5)
   // (t6 - t5, t5 + t6) -> (u5, u6)
   const __m256i u = _mm256_mulhrs_epi16(
@@ -118,7 +127,7 @@ HWY_INLINE void Idct8Y(__m256i *x) {
   const __m256i s47 = MulPairsY<kC[28], -kC[4], kC[4], kC[28]>(p17, rnd);      // (s4, s7)
   const __m256i s56 = MulPairsY<kC[12], -kC[20], kC[20], kC[12]>(p53, rnd);    // (s5, s6)
   const __m256i s32 = MulPairsY<kC[8], kC[24], kC[24], -kC[8]>(p26, rnd);      // (s3, s2)
-  const __m256i h = SplatY32<static_cast<int32_t>(0x10001u * (2 * kC[16]))>();
+  const __m256i h = SplatY16<2 * kC[16]>();
   const __m256i s01 = _mm256_mulhrs_epi16(e04, h);  // (s0, s1)
   const __m256i ep = _mm256_add_epi16(s01, s32);    // (e0, e1)
   const __m256i em = _mm256_sub_epi16(s01, s32);    // (e3, e2)
@@ -165,7 +174,7 @@ HWY_INLINE void Iadst8Y(__m256i *x) {
   const __m256i b23 = _mm256_sub_epi16(a01, a23);  // (b2, b3)
   const __m256i b45 = _mm256_packs_epi32(r4p6, r5p7);
   const __m256i b67 = _mm256_packs_epi32(r4m6, r5m7);
-  const __m256i h = SplatY32<static_cast<int32_t>(0x10001u * (2 * kC[16]))>();
+  const __m256i h = SplatY16<2 * kC[16]>();
   // (H(b + b'), H(b - b')) of the halves (b, b') of v.
   auto hsd = [h](__m256i v) {
     const __m256i sw = _mm256_shuffle_epi32(v, 0x4E);
@@ -360,13 +369,12 @@ HWY_INLINE __m256i OddHalf1Lanes(__m256i s) {
       2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
       2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13};
   alignas(32) static const int16_t kSign[16] = {V3D_W8(1, 1, 1, 1, -1, -1, -1, -1)};
-  const __m256i h = SplatY32<static_cast<int32_t>(0x10001u * (2 * kC[16]))>();
-  auto k = [](const void *p) { return _mm256_load_si256(reinterpret_cast<const __m256i *>(p)); };
-  const __m256i r = _mm256_shuffle_epi8(s, k(kSwap));  // the words of each pair swapped
+  const __m256i h = SplatY16<2 * kC[16]>();
+  const __m256i r = _mm256_shuffle_epi8(s, LoadY(kSwap));  // the words of each pair swapped
   // Words 1, 6: s4 + s7; words 2, 5: s7 - s4.
   const __m256i t = _mm256_blend_epi16(_mm256_add_epi16(s, r), _mm256_sub_epi16(s, r), 0x24);
   const __m256i x = _mm256_blend_epi16(s, _mm256_mulhrs_epi16(t, h), 0x66);
-  return _mm256_sign_epi16(x, k(kSign));
+  return _mm256_sign_epi16(x, LoadY(kSign));
 }
 
 // The 8x8 DCT_DCT block whose non-zero coefficients lie in the top-left 2x2 square, within its
@@ -385,17 +393,16 @@ HWY_INLINE void AddCorner8x8Y2(uint8_t *dst, ptrdiff_t stride, const int16_t *c)
   alignas(32) static const int16_t kColOdd[16] = {
       V3D_W8(2 * kC[4], 2 * kC[4], 2 * kC[4], 2 * kC[4], 2 * kC[28], 2 * kC[28], 2 * kC[28],
              2 * kC[28])};
-  auto k = [](const void *p) { return _mm256_load_si256(reinterpret_cast<const __m256i *>(p)); };
-  const __m256i h = SplatY32<static_cast<int32_t>(0x10001u * (2 * kC[16]))>();
+  const __m256i h = SplatY16<2 * kC[16]>();
   // Rows 0 and 1 (coefficients 0..15): lane = output of that row's transform.
   const __m256i rows = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(c));
-  const __m256i e = _mm256_shuffle_epi8(_mm256_mulhrs_epi16(rows, h), k(kBcast[0]));
-  const __m256i s = _mm256_mulhrs_epi16(_mm256_shuffle_epi8(rows, k(kBcast[1])), k(kRowOdd));
+  const __m256i e = _mm256_shuffle_epi8(_mm256_mulhrs_epi16(rows, h), LoadY(kBcast[0]));
+  const __m256i s = _mm256_mulhrs_epi16(_mm256_shuffle_epi8(rows, LoadY(kBcast[1])), LoadY(kRowOdd));
   const __m256i o = _mm256_add_epi16(e, OddHalf1Lanes(s));  // intermediate (row 0 | row 1)
   // Columns in the layout above (lane 0: columns 0..3 twice, lane 1: columns 4..7
   // twice): in0 = intermediate row 0, in1 = row 1; then each register holds two output rows.
   const __m256i ec = _mm256_mulhrs_epi16(_mm256_permute4x64_epi64(o, 0x50), h);
-  const __m256i sc = _mm256_mulhrs_epi16(_mm256_permute4x64_epi64(o, 0xFA), k(kColOdd));
+  const __m256i sc = _mm256_mulhrs_epi16(_mm256_permute4x64_epi64(o, 0xFA), LoadY(kColOdd));
   const __m256i sw = _mm256_shuffle_epi32(sc, 0x4E);  // (s4, s7); sc = (s7, s4)
   const __m256i u = _mm256_mulhrs_epi16(  // (u6, u5)
       _mm256_unpacklo_epi64(_mm256_add_epi16(sc, sw), _mm256_sub_epi16(sc, sw)), h);
@@ -443,20 +450,19 @@ HWY_INLINE __m256i Idct8RowsY4(__m256i r) {
               2 * kC[12], 2 * kC[12])}};  // s6 / s5 from in3
   alignas(32) static const int16_t kSign[2][16] = {{V3D_W8(1, 1, -1, -1, -1, -1, 1, 1)},
                                                    {V3D_W8(1, 1, 1, 1, -1, -1, -1, -1)}};
-  auto k = [](const void *p) { return _mm256_load_si256(reinterpret_cast<const __m256i *>(p)); };
-  auto in = [r, k](int i) { return _mm256_shuffle_epi8(r, k(kBcast[i])); };
-  const __m256i h = SplatY32<static_cast<int32_t>(0x10001u * (2 * kC[16]))>();
+  auto in = [r](int i) { return _mm256_shuffle_epi8(r, LoadY(kBcast[i])); };
+  const __m256i h = SplatY16<2 * kC[16]>();
   const __m256i e = _mm256_mulhrs_epi16(in(0), h);
   const __m256i ev = _mm256_add_epi16(
-      e, _mm256_sign_epi16(_mm256_mulhrs_epi16(in(2), k(kK[0])), k(kSign[0])));  // e0..e3
-  const __m256i p = _mm256_mulhrs_epi16(in(1), k(kK[1]));
-  const __m256i q = _mm256_mulhrs_epi16(in(3), k(kK[2]));
+      e, _mm256_sign_epi16(_mm256_mulhrs_epi16(in(2), LoadY(kK[0])), LoadY(kSign[0])));  // e0..e3
+  const __m256i p = _mm256_mulhrs_epi16(in(1), LoadY(kK[1]));
+  const __m256i q = _mm256_mulhrs_epi16(in(3), LoadY(kK[2]));
   const __m256i s = _mm256_add_epi16(p, q), d = _mm256_sub_epi16(p, q);
-  const __m256i dsw = _mm256_shuffle_epi8(d, k(kSwap12));
+  const __m256i dsw = _mm256_shuffle_epi8(d, LoadY(kSwap12));
   // Words 1, 6: t6 + t5; words 2, 5: t6 - t5.
   const __m256i y = _mm256_blend_epi16(_mm256_add_epi16(d, dsw), _mm256_sub_epi16(dsw, d), 0x24);
   const __m256i odd = _mm256_blend_epi16(s, _mm256_mulhrs_epi16(y, h), 0x66);
-  return _mm256_add_epi16(ev, _mm256_sign_epi16(odd, k(kSign[1])));
+  return _mm256_add_epi16(ev, _mm256_sign_epi16(odd, LoadY(kSign[1])));
 }
 
 // Adds x = (row r0 | row r1) and y = (row r2 | row r3), each row in the natural order, to
@@ -491,21 +497,18 @@ HWY_INLINE void AddCorner8x8Y(uint8_t *dst, ptrdiff_t stride, const int16_t *c) 
       {V3D_L2(2 * kC[12], -2 * kC[20])}};  // (s6 | s5) from in3
   alignas(32) static const int16_t kSign[16] = {V3D_L2(1, -1)};
 #undef V3D_L2
-  auto k = [](const void *p) { return _mm256_load_si256(reinterpret_cast<const __m256i *>(p)); };
   auto load = [c](int i) { return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(c + i)); };
   const __m256i r01 = Idct8RowsY4(load(0)), r23 = Idct8RowsY4(load(16));
-  const __m256i h = SplatY32<static_cast<int32_t>(0x10001u * (2 * kC[16]))>();
-  const __m256i sg = k(kSign);
+  const __m256i h = SplatY16<2 * kC[16]>();
+  const __m256i sg = LoadY(kSign);
   const __m256i e = _mm256_mulhrs_epi16(_mm256_permute4x64_epi64(r01, 0x44), h);
   const __m256i in2 = _mm256_permute4x64_epi64(r23, 0x44);
-  constexpr int32_t kC8 = static_cast<int32_t>(0x10001u * (2 * kC[8]));
-  constexpr int32_t kC24 = static_cast<int32_t>(0x10001u * (2 * kC[24]));
-  const __m256i s3 = _mm256_mulhrs_epi16(in2, SplatY32<kC8>());
-  const __m256i s2 = _mm256_mulhrs_epi16(in2, SplatY32<kC24>());
+  const __m256i s3 = _mm256_mulhrs_epi16(in2, SplatY16<2 * kC[8]>());
+  const __m256i s2 = _mm256_mulhrs_epi16(in2, SplatY16<2 * kC[24]>());
   const __m256i e03 = _mm256_add_epi16(e, _mm256_sign_epi16(s3, sg));
   const __m256i e12 = _mm256_add_epi16(e, _mm256_sign_epi16(s2, sg));
-  const __m256i b = _mm256_mulhrs_epi16(_mm256_permute4x64_epi64(r01, 0xEE), k(kK[0]));
-  const __m256i q = _mm256_mulhrs_epi16(_mm256_permute4x64_epi64(r23, 0xEE), k(kK[1]));
+  const __m256i b = _mm256_mulhrs_epi16(_mm256_permute4x64_epi64(r01, 0xEE), LoadY(kK[0]));
+  const __m256i q = _mm256_mulhrs_epi16(_mm256_permute4x64_epi64(r23, 0xEE), LoadY(kK[1]));
   const __m256i t = _mm256_add_epi16(b, q), d = _mm256_sub_epi16(b, q);  // (t7 | t4), (t6 | t5)
   const __m256i dsw = _mm256_permute2x128_si256(d, d, 0x01);
   const __m256i u = _mm256_mulhrs_epi16(  // (u6 | u5)
