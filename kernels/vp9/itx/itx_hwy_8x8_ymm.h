@@ -219,23 +219,40 @@ HWY_INLINE void StoreHigh8(uint8_t *p, __m128i v) {
   std::memcpy(p, &hi, sizeof(hi));
 }
 
-// Rows i, i' of the 8-pixel rows p0, p1 as words in the layout (row i, row i').
+// The 8-pixel rows p0, p1 as words: kWhole, (row p0 | row p1), each row in its own 128-bit
+// lane; else in the layout (row i, row i') above, each lane a 4-pixel half of both rows.
+template <bool kWhole = false>
 HWY_INLINE __m256i LoadPixY(const uint8_t *p0, const uint8_t *p1) {
   const __m128i a = _mm_loadl_epi64(reinterpret_cast<const __m128i *>(p0));
-  const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i *>(p1));
-  return _mm256_cvtepu8_epi16(_mm_unpacklo_epi32(a, b));
+  if constexpr (kWhole) {
+    int64_t b;
+    std::memcpy(&b, p1, sizeof(b));
+    return _mm256_cvtepu8_epi16(_mm_insert_epi64(a, b, 1));
+  } else {
+    const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i *>(p1));
+    return _mm256_cvtepu8_epi16(_mm_unpacklo_epi32(a, b));
+  }
 }
-// Adds x = (row r0, row r1) and y = (row r2, row r3) to their pixel rows, saturating.
+// Adds x = (row r0, row r1) and y = (row r2, row r3), in LoadPixY<kWhole>'s layout, to their
+// pixel rows, saturating.
+template <bool kWhole = false>
 HWY_INLINE void AddRowsY(uint8_t *r0, uint8_t *r1, uint8_t *r2, uint8_t *r3, __m256i x,
                          __m256i y) {
-  const __m256i p = _mm256_packus_epi16(_mm256_add_epi16(x, LoadPixY(r0, r1)),
-                                        _mm256_add_epi16(y, LoadPixY(r2, r3)));
+  const __m256i p = _mm256_packus_epi16(_mm256_add_epi16(x, LoadPixY<kWhole>(r0, r1)),
+                                        _mm256_add_epi16(y, LoadPixY<kWhole>(r2, r3)));
   const __m128i lo = _mm256_castsi256_si128(p), hi = _mm256_extracti128_si256(p, 1);
-  const __m128i a = _mm_unpacklo_epi32(lo, hi), b = _mm_unpackhi_epi32(lo, hi);
-  _mm_storel_epi64(reinterpret_cast<__m128i *>(r0), a);
-  StoreHigh8(r1, a);
-  _mm_storel_epi64(reinterpret_cast<__m128i *>(r2), b);
-  StoreHigh8(r3, b);
+  if constexpr (kWhole) {  // lo = (r0, r2), hi = (r1, r3)
+    _mm_storel_epi64(reinterpret_cast<__m128i *>(r0), lo);
+    StoreHigh8(r2, lo);
+    _mm_storel_epi64(reinterpret_cast<__m128i *>(r1), hi);
+    StoreHigh8(r3, hi);
+  } else {
+    const __m128i a = _mm_unpacklo_epi32(lo, hi), b = _mm_unpackhi_epi32(lo, hi);
+    _mm_storel_epi64(reinterpret_cast<__m128i *>(r0), a);
+    StoreHigh8(r1, a);
+    _mm_storel_epi64(reinterpret_cast<__m128i *>(r2), b);
+    StoreHigh8(r3, b);
+  }
 }
 
 // One 1-D pass (kAdst: Iadst8Y, else Idct8Y) from x = (in0, in1), (in2, in3), (in4, in5),
@@ -465,25 +482,6 @@ HWY_INLINE __m256i Idct8RowsY4(__m256i r) {
   return _mm256_add_epi16(ev, _mm256_sign_epi16(odd, LoadY(kSign[1])));
 }
 
-// Adds x = (row r0 | row r1) and y = (row r2 | row r3), each row in the natural order, to
-// their pixel rows, saturating.
-HWY_INLINE void AddRowPairsY(uint8_t *r0, uint8_t *r1, uint8_t *r2, uint8_t *r3, __m256i x,
-                             __m256i y) {
-  auto pix = [](const uint8_t *a, const uint8_t *b) {
-    int64_t hi;
-    std::memcpy(&hi, b, sizeof(hi));
-    const __m128i lo = _mm_loadl_epi64(reinterpret_cast<const __m128i *>(a));
-    return _mm256_cvtepu8_epi16(_mm_insert_epi64(lo, hi, 1));
-  };
-  const __m256i p = _mm256_packus_epi16(_mm256_add_epi16(x, pix(r0, r1)),
-                                        _mm256_add_epi16(y, pix(r2, r3)));
-  const __m128i lo = _mm256_castsi256_si128(p), hi = _mm256_extracti128_si256(p, 1);
-  _mm_storel_epi64(reinterpret_cast<__m128i *>(r0), lo);  // (r0, r2 | r1, r3)
-  StoreHigh8(r2, lo);
-  _mm_storel_epi64(reinterpret_cast<__m128i *>(r1), hi);
-  StoreHigh8(r3, hi);
-}
-
 // The 8x8 DCT_DCT block whose non-zero coefficients lie in the top-left 4x4 square, within its
 // corner bound (Corner8x8 returned 4), with no transpose: the row pass on rows (0 | 1) and
 // (2 | 3) by Idct8RowsY4; the column pass on the intermediate rows as they lie, each input row
@@ -517,9 +515,9 @@ HWY_INLINE void AddCorner8x8Y(uint8_t *dst, ptrdiff_t stride, const int16_t *c) 
   const __m256i rnd = SplatY32<0x04000400>();
   auto out = [rnd](__m256i x) { return _mm256_mulhrs_epi16(x, rnd); };
   auto at = [dst, stride](int i) { return dst + static_cast<ptrdiff_t>(i) * stride; };
-  AddRowPairsY(at(0), at(3), at(7), at(4), out(_mm256_add_epi16(e03, t)),
+  AddRowsY<true>(at(0), at(3), at(7), at(4), out(_mm256_add_epi16(e03, t)),
                out(_mm256_sub_epi16(e03, t)));
-  AddRowPairsY(at(1), at(2), at(6), at(5), out(_mm256_add_epi16(e12, u)),
+  AddRowsY<true>(at(1), at(2), at(6), at(5), out(_mm256_add_epi16(e12, u)),
                out(_mm256_sub_epi16(e12, u)));
 }
 #undef V3D_W8
