@@ -82,6 +82,15 @@ void test_eob_hint32(int side, int first_out, const uint64_t *mask, int mask_wor
   check(bad == 0, "the %dx%d eob hint is wrong for %d eob values", side, side, bad);
 }
 
+// kScan<n>First<s>Out (itx_eob_hint.h): the first position of the n x n default scan outside the
+// top-left s x s square, computed here from the scan.
+void test_first_out(const int16_t *scan, int n, int side, int first_out) {
+  int first = 0;
+  while (first < n * n && scan[first] % n < side && scan[first] / n < side) ++first;
+  check(first == first_out, "first %dx%d scan position outside %dx%d: %d, table says %d", n, n,
+        side, side, first, first_out);
+}
+
 // The 16x16 DCT_DCT eob hint (itx_eob_hint.h) against the default 16x16 scan and the 8x8 square:
 // exact from position 86 on, where the scan's last position inside the square but one lies.
 void test_eob_hint16() {
@@ -154,6 +163,14 @@ int main() {
   test_eob_hint32(16, kScan32First16Out, kScan32Outside16, 6,
                   [](int eob) { return Eob32PastSquare16(eob); });
   test_eob_hint16();
+  test_first_out(kDefaultScan8x8, 8, 2, kScan8First2Out);
+  test_first_out(kDefaultScan8x8, 8, 4, kScan8First4Out);
+  test_first_out(kDefaultScan16x16, 16, 4, kScan16First4Out);
+  test_first_out(kDefaultScan16x16, 16, 8, kScan16First8Out);
+  test_first_out(kDefaultScan32x32, 32, 8, kScan32First8Out);
+  test_first_out(kDefaultScan32x32, 32, 12, kScan32First12Out);
+  test_first_out(kDefaultScan32x32, 32, 16, kScan32First16Out);
+  test_first_out(kDefaultScan32x32, 32, 24, kScan32First24Out);
   test_mode_context();
   return v3dtest::finish();
 }

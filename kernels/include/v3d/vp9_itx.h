@@ -36,6 +36,20 @@ V3D_API void v3d_vp9_itxfm_add(uint8_t *dst, ptrdiff_t stride, const int16_t *co
 V3D_API void v3d_vp9_itxfm_add_ref(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
                                    int tx_size, int tx_type, int eob);
 
+/* As v3d_vp9_itxfm_add, for a caller whose eob is exact, as a decoder's is: every coefficient at
+ * a scan position >= eob is zero, in the VP9 specification's scan for (tx_size, tx_type)
+ * (section 10.5: the default scan for DCT_DCT, ADST_ADST and every 32x32 block, the row scan for
+ * ADST_DCT, the column scan for DCT_ADST). eob = 1 + the scan position of the last non-zero
+ * coefficient, or any larger value; the position after the last token decoded is one. The
+ * function may then find the non-zero coefficients from eob alone instead of reading them (a
+ * DC-only block reads coeffs[0] only; a block whose coefficients lie in a top-left corner is
+ * not searched), as FFmpeg's and libvpx's transforms do. For such blocks the result is
+ * v3d_vp9_itxfm_add's, bit for bit. A block that breaks the promise gets unspecified pixel
+ * values, but the function still reads nothing outside coeffs[0..n*n) and writes nothing outside
+ * the n x n pixels at dst. eob <= 0, an invalid pair, NULL dst or coeffs: does nothing. */
+V3D_API void v3d_vp9_itxfm_add_exact_eob(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
+                                         int tx_size, int tx_type, int eob);
+
 /* ------------------------------------------------------------------------------------------ */
 /* One frame                                                                                   */
 /* ------------------------------------------------------------------------------------------ */

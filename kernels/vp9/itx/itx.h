@@ -26,6 +26,13 @@ struct ItxDsp {
   // [tx_size][tx_type]; nullptr for invalid pairs (WHT_WHT only at [kTx4x4][kWhtWht];
   // only DCT_DCT at kTx32x32).
   ItxAddFn add[kNumTxSizes][kNumTxTypes];
+  // The same transforms for callers whose eob is exact, as a decoder's is: every coefficient at
+  // a scan position >= eob is zero (the VP9 specification's scan for the size and type:
+  // vp9/dec/tile_tables.h's scan_for). They may skip looking for the non-zero coefficients and
+  // find them from eob alone (DC only for eob 1); every other contract of add holds, and for
+  // blocks keeping that promise the result is add's. A block breaking it gets unspecified
+  // pixels (still only its n x n, from coeffs[0..n*n) alone).
+  ItxAddFn add_exact_eob[kNumTxSizes][kNumTxTypes];
 };
 
 inline bool valid_tx(int tx_size, int tx_type) {

@@ -34,6 +34,14 @@ constexpr uint64_t kScan32Outside16[6] = {
     0x12110280C0060801ull, 0xFF87E7FF6A904889ull, 0x87FE07FFE01FFF81ull,
     0x7FFFFC7FFF3FEF9Full, 0xFFDFF3FFF8FFFFF8ull, 0xFFFFFFFFFFFFFFFFull};
 
+// The first positions of the default scans (section 10.5) outside the top-left s x s squares
+// of the transform paths' classes: kScan<n>First<s>Out. Where every coefficient at a scan
+// position >= eob is zero (the add_exact_eob slots' promise, vp9/itx/itx.h), eob <= that
+// position puts every non-zero coefficient of a DCT_DCT block inside the square.
+constexpr int kScan8First2Out = 3, kScan8First4Out = 12;
+constexpr int kScan16First4Out = 10, kScan16First8Out = 38;
+constexpr int kScan32First8Out = 34, kScan32First12Out = 70;
+
 // True if a 32x32 block with this eob hint is taken to be non-zero outside the 24x24 square.
 constexpr bool Eob32PastSquare24(int eob) {
   if (eob > 512) return true;

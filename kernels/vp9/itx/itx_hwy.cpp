@@ -367,6 +367,56 @@ HWY_INLINE bool Try16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c, size_
 }
 #endif
 
+// A block whose non-zero coefficients all lie in the top-left region x region square (a class
+// of itx_hwy_region.h; kN when not looked for), on the fastest path exact for it: the 16-bit
+// paths behind their checks, else the 32-bit path of that square. dense: the square was not
+// looked for; the full block's 32-bit path then skips its 16-bit column check, since such
+// blocks' row results are the most likely to exceed the column bound. (16x16 and 32x32 still
+// try their own 16-bit paths, whose checks come first and are cheap against the saving.)
+template <size_t kN, class Row, class Col>
+HWY_INLINE void AddSquare(uint8_t *dst, ptrdiff_t stride, const int16_t *c, size_t region,
+                          bool dense) {
+  constexpr bool kDctDct = std::is_same<Row, TxDct>::value && std::is_same<Col, TxDct>::value;
+#if V3D_ITX_HAVE_16
+  // 16x16 with every coefficient within the row transform's 1-D bound: both passes in 16-bit
+  // lanes (itx_hwy_16x16.h), or, where a row result exceeds the column bound, the 32-bit
+  // column pass from the 16-bit row results.
+  if constexpr (kN == 16) {
+    if (Try16x16<Row, Col>(dst, stride, c, region)) return;
+  }
+  // 32x32 DCT_DCT within the per-pass bounds of its square: both passes in 16-bit lanes.
+  if constexpr (kN == 32 && kDctDct) {
+    if (region > 1 && region <= 8 && Add32x32Pass16<8>(dst, stride, c)) return;
+    if (region > 8 && region <= kSquare32x12 && Add32x32Pass16<12>(dst, stride, c)) return;
+    if (region > kSquare32x12 && region <= 16 && Add32x32Pass16<16>(dst, stride, c)) return;
+    if (region > 16 && region <= kSquare32x24 && Add32x32Pass16<24>(dst, stride, c)) return;
+    if (region > kSquare32x24 && Add32x32Pass16<32>(dst, stride, c)) return;
+  }
+#endif
+  switch (region) {
+    case 1:
+      if constexpr (kDctDct) return AddDc<kN>(dst, stride, c[0]);
+      else return Add2D<kN, Row, Col, 1, 1>(dst, stride, c);
+    case 4:
+#if V3D_ITX_HAVE_16
+      if constexpr (kN == 16 && kDctDct) {
+        if (TryCorner16x16(dst, stride, c)) return;
+      }
+#endif
+      if constexpr (kN == 8 || kN == 16) return Add2D<kN, Row, Col, 4, 4>(dst, stride, c);
+      break;
+    case 8:
+      if constexpr (kN == 16 || kN == 32) return Add2D<kN, Row, Col, 8, 8>(dst, stride, c);
+      break;
+    case 16:
+      if constexpr (kN == 32) return Add2D<kN, Row, Col, 16, 16>(dst, stride, c);
+      break;
+    default:
+      break;
+  }
+  Add2D<kN, Row, Col, static_cast<int>(kN), static_cast<int>(kN)>(dst, stride, c, !dense);
+}
+
 // Every block but the DC-only ones of ItxAdd (below). Not inlined: the stack frame and saved
 // registers that its paths need would otherwise be set up on ItxAdd's DC-only path too.
 template <size_t kN, class Row, class Col>
@@ -443,50 +493,9 @@ HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, 
     return Add2D<kN, Row, Col, 8, 8>(dst, stride, c, false);
   }
 #endif
-  // Dense blocks (by the hint) are not classified (their non-zero square is the whole block),
-  // and their 32-bit path skips the 16-bit column check: their row results are the most likely
-  // to exceed the column bound. (16x16 and 32x32 still try their own 16-bit paths, whose
-  // checks come first and are cheap against the saving.)
+  // Dense blocks (by the hint) are not classified (their non-zero square is the whole block).
   const bool dense = kN > 4 && DenseByEob<kN, kDctDct>(eob);
-  const size_t region = dense ? kN : RegionByEob<kN>(c, eob);
-#if V3D_ITX_HAVE_16
-  // 16x16 with every coefficient within the row transform's 1-D bound: both passes in 16-bit
-  // lanes (itx_hwy_16x16.h), or, where a row result exceeds the column bound, the 32-bit
-  // column pass from the 16-bit row results.
-  if constexpr (kN == 16) {
-    if (Try16x16<Row, Col>(dst, stride, c, region)) return;
-  }
-  // 32x32 DCT_DCT within the per-pass bounds of its square: both passes in 16-bit lanes.
-  if constexpr (kN == 32 && kDctDct) {
-    if (region > 1 && region <= 8 && Add32x32Pass16<8>(dst, stride, c)) return;
-    if (region > 8 && region <= kSquare32x12 && Add32x32Pass16<12>(dst, stride, c)) return;
-    if (region > kSquare32x12 && region <= 16 && Add32x32Pass16<16>(dst, stride, c)) return;
-    if (region > 16 && region <= kSquare32x24 && Add32x32Pass16<24>(dst, stride, c)) return;
-    if (region > kSquare32x24 && Add32x32Pass16<32>(dst, stride, c)) return;
-  }
-#endif
-  switch (region) {
-    case 1:
-      if constexpr (kDctDct) return AddDc<kN>(dst, stride, c[0]);
-      else return Add2D<kN, Row, Col, 1, 1>(dst, stride, c);
-    case 4:
-#if V3D_ITX_HAVE_16
-      if constexpr (kN == 16 && kDctDct) {
-        if (TryCorner16x16(dst, stride, c)) return;
-      }
-#endif
-      if constexpr (kN == 8 || kN == 16) return Add2D<kN, Row, Col, 4, 4>(dst, stride, c);
-      break;
-    case 8:
-      if constexpr (kN == 16 || kN == 32) return Add2D<kN, Row, Col, 8, 8>(dst, stride, c);
-      break;
-    case 16:
-      if constexpr (kN == 32) return Add2D<kN, Row, Col, 16, 16>(dst, stride, c);
-      break;
-    default:
-      break;
-  }
-  Add2D<kN, Row, Col, static_cast<int>(kN), static_cast<int>(kN)>(dst, stride, c, !dense);
+  AddSquare<kN, Row, Col>(dst, stride, c, dense ? kN : RegionByEob<kN>(c, eob), dense);
 }
 
 // eob is only a hint: eob == 1 makes the DC-only check the first (and, when it holds, the only)
@@ -510,6 +519,32 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
     if (eob <= 32) return AddSparse8x8<&ItxAddBlock<8, TxDct, TxDct>>(dst, stride, c, eob);
   }
   return ItxAddBlock<kN, Row, Col>(dst, stride, c, eob);
+}
+
+// The DCT_DCT add_exact_eob slots from 8x8 on (itx.h): every coefficient at a scan position
+// >= eob is zero, so eob alone places the non-zero ones (itx_eob_hint.h) and nothing is read to
+// find them: eob 1 is DC only; else the block takes the path that ItxAddBlock gives a block it
+// classifies into the scan's square. The values are still checked against every bound.
+template <size_t kN>
+HWY_NOINLINE void AddSquareByExactEob(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
+  const size_t square = SquareByExactEob<kN>(eob);
+  AddSquare<kN, TxDct, TxDct>(dst, stride, c, square, square == kN);
+}
+template <size_t kN>
+void ItxAddExactEob(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
+  if (eob == 1) return AddDc<kN>(dst, stride, c[0]);
+  if constexpr (kN == 8) {
+#if V3D_ITX_HAVE_8X8_YMM
+    if (eob <= kScan8First2Out && CornerWithin8x8<2>(c)) return AddCorner8x8Y2(dst, stride, c);
+    if (eob <= kScan8First4Out && CornerWithin8x8<4>(c)) return AddCorner8x8Y(dst, stride, c);
+#elif V3D_ITX_HAVE_16
+    if (eob <= kScan8First2Out && CornerWithin8x8<2>(c)) return AddCorner8x8<2>(dst, stride, c);
+    if (eob <= kScan8First4Out && CornerWithin8x8<4>(c)) return AddCorner8x8<4>(dst, stride, c);
+#endif
+    return ItxAddBlock<8, TxDct, TxDct>(dst, stride, c, eob);
+  } else {
+    return AddSquareByExactEob<kN>(dst, stride, c, eob);
+  }
 }
 
 // Lossless 4x4 Walsh-Hadamard (no final rounding).
@@ -566,6 +601,11 @@ void InitItxSimd(ItxDsp *dsp) {
   dsp->add[kTx4x4][kAdstAdst] = &ItxAdd4x4Neon<TxAdst, TxAdst>;
   dsp->add[kTx4x4][kWhtWht] = &WhtAdd4x4Neon;
 #endif
+  // The add slots are right for an exact eob too; DCT_DCT from 8x8 on has its own.
+  std::memcpy(dsp->add_exact_eob, dsp->add, sizeof dsp->add);
+  dsp->add_exact_eob[kTx8x8][kDctDct] = &ItxAddExactEob<8>;
+  dsp->add_exact_eob[kTx16x16][kDctDct] = &ItxAddExactEob<16>;
+  dsp->add_exact_eob[kTx32x32][kDctDct] = &ItxAddExactEob<32>;
 }
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE
 

@@ -546,6 +546,24 @@ HWY_INLINE int Corner8x8(const int16_t *c) {
   return hn::AllFalse(d, big) ? 2 << k : 0;
 }
 
+// Whether every coefficient of the top-left kS x kS square (kS = 2, 4) of an 8x8 block lies
+// within that corner's bound (kInt16CornerBound8x8), for a block known to be zero outside the
+// square (an exact eob, itx_eob_hint.h): the corner path's condition without the zero test.
+template <size_t kS>
+HWY_INLINE bool CornerWithin8x8(const int16_t *c) {
+  static_assert(kS == 2 || kS == 4, "the 2x2 or 4x4 corner");
+  const hn::CappedTag<int16_t, kS> d;
+  const auto b = hn::Set(d, static_cast<int16_t>(kInt16CornerBound8x8[kS == 2 ? 0 : 1]));
+  auto mx = hn::LoadU(d, c), mn = mx;
+  V3D_UNROLL
+  for (size_t i = 1; i < kS; i++) {
+    const auto r = hn::LoadU(d, c + 8 * i);
+    mx = hn::Max(mx, r);
+    mn = hn::Min(mn, r);
+  }
+  return hn::AllFalse(d, hn::Or(hn::Gt(mx, b), hn::Lt(mn, hn::Neg(b))));
+}
+
 // The 4 x 8 transposes of Transpose4x8 in each 128-bit block of x[m] = [o[m] | o[m + 4]] (m <
 // 4, o 4-lane vectors): u[i] = [o[0] .. o[7]] lane i, per block, for the rows i < kNz.
 template <int kNz, class D8>

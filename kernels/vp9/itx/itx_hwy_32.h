@@ -86,6 +86,22 @@ HWY_INLINE size_t RegionByEob(const int16_t *c, int eob) {
   }
   return NonZeroRegion<kN>(c);
 }
+
+// The non-zero square of a DCT_DCT block (kN = 16, 32) from an exact eob: every coefficient at
+// a default-scan position >= eob is zero (itx_eob_hint.h), so the smallest square among
+// NonZeroRegion's classes holding the scan's first eob positions holds them all.
+template <size_t kN>
+constexpr size_t SquareByExactEob(int eob) {
+  static_assert(kN == 16 || kN == 32, "16x16 or 32x32");
+  if constexpr (kN == 16) {
+    return eob <= kScan16First4Out ? 4 : eob <= kScan16First8Out ? 8 : 16;
+  } else {
+    if (eob <= kScan32First8Out) return 8;
+    if (kSquare32x12 == 12 && eob <= kScan32First12Out) return 12;
+    if (eob <= kScan32First16Out) return 16;
+    return eob <= kScan32First24Out ? kSquare32x24 : 32;
+  }
+}
 #endif
 
 #if V3D_ITX_HAVE_16

@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "v3d/v3d.h"
 #include "vp9/itx/itx.h"
@@ -126,6 +127,7 @@ void itx_dsp_init_ref(ItxDsp *dsp) {
   fill_size<16>(dsp, kTx16x16);
   fill_size<32>(dsp, kTx32x32);
   dsp->add[kTx4x4][kWhtWht] = iwht_add_ref;
+  std::memcpy(dsp->add_exact_eob, dsp->add, sizeof dsp->add);  // the reference reads every one
 }
 
 }  // namespace vp9
@@ -171,4 +173,25 @@ extern "C" void v3d_vp9_itxfm_add(uint8_t *dst, ptrdiff_t stride, const int16_t 
   const ItxDsp *t = g_itx_table.current();
   if (!t) return itxfm_add_refill(dst, stride, coeffs, tx_size, tx_type, eob);
   t->add[tx_size][tx_type](dst, stride, coeffs, eob);
+}
+
+namespace v3d {
+namespace vp9 {
+namespace {
+[[gnu::noinline, gnu::cold]] void itxfm_add_exact_eob_refill(uint8_t *dst, ptrdiff_t stride,
+                                                              const int16_t *coeffs, int tx_size,
+                                                              int tx_type, int eob) {
+  itx_dsp().add_exact_eob[tx_size][tx_type](dst, stride, coeffs, eob);
+}
+}  // namespace
+}  // namespace vp9
+}  // namespace v3d
+
+extern "C" void v3d_vp9_itxfm_add_exact_eob(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
+                                            int tx_size, int tx_type, int eob) {
+  using namespace v3d::vp9;
+  if (eob <= 0 || !valid_tx(tx_size, tx_type) || !dst || !coeffs) return;
+  const ItxDsp *t = g_itx_table.current();
+  if (!t) return itxfm_add_exact_eob_refill(dst, stride, coeffs, tx_size, tx_type, eob);
+  t->add_exact_eob[tx_size][tx_type](dst, stride, coeffs, eob);
 }

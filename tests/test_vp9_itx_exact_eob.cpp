@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// v3d_vp9_itxfm_add_exact_eob against the scalar reference on every CPU target: blocks whose
+// non-zero coefficients lie in a prefix of the VP9 scan of their size and type (the decoder's
+// own scan tables, vp9/dec/tile_tables.h), with eob exact or any larger value, so that eob alone
+// picks every path it can (DC only, the 8x8 2x2 and 4x4 corners, the 16x16 and 32x32 squares:
+// eob values on both sides of each square's first scan position outside it are drawn often),
+// and values on both sides of the corner and per-pass bounds (so the paths' value checks, still
+// made, are crossed too). A guard border around the block must stay untouched; the seed of a
+// failing case is printed.
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <strings.h>
+#include <vector>
+
+#include "common/rng.h"
+#include "common/test_util.h"
+#include "v3d/v3d.h"
+#include "vp9/dec/tile_tables.h"
+#include "vp9/itx/itx_eob_hint.h"
+
+using v3dtest::check;
+using v3dtest::Rng;
+using namespace v3d::vp9;
+
+namespace {
+
+constexpr int kGuard = 8;
+
+// eob values worth drawing for an n x n block: each square's first position outside it (the
+// last exact eob inside) and its neighbours, DC only, and the whole block.
+std::vector<int> edge_eobs(int n) {
+  std::vector<int> firsts;
+  if (n == 8) firsts = {kScan8First2Out, kScan8First4Out};
+  if (n == 16) firsts = {kScan16First4Out, kScan16First8Out};
+  if (n == 32) firsts = {kScan32First8Out, kScan32First12Out, kScan32First16Out, kScan32First24Out};
+  std::vector<int> eobs = {1, 2, n * n};
+  for (int f : firsts)
+    for (int e = f - 1; e <= f + 1; e++) eobs.push_back(e);
+  return eobs;
+}
+
+// A coefficient value of class k: 0 small (inside every bound), 1 as a transformed real
+// residual (large at the start of the scan, decaying), 2 around the 8x8 corner bounds, 3 any
+// int16 (far beyond valid streams: the 32-bit paths).
+int16_t draw_value(Rng &rng, int k, int pos) {
+  switch (k) {
+    case 0: return static_cast<int16_t>(rng.range(-48, 48));
+    case 1: {
+      const int amp = 4000 / (1 + pos / 4);
+      return static_cast<int16_t>(rng.range(-amp - 8, amp + 8));
+    }
+    case 2: return static_cast<int16_t>(rng.range(0, 1) ? rng.range(-3000, 3000)
+                                                         : rng.range(-12000, 12000));
+    default: return static_cast<int16_t>(rng.range(-32768, 32767));
+  }
+}
+
+bool run_case(const char *target, int tx_size, int tx_type, uint64_t seed) {
+  Rng rng(seed);
+  const int n = 4 << tx_size, nn = n * n;
+  const int16_t *scan = scan_for(tx_size, tx_type);
+  const std::vector<int> edges = edge_eobs(n);
+  // The exact eob: an edge value half the time, else anywhere (mostly small).
+  int last = rng.range(0, 1) ? edges[rng.range(0, static_cast<int>(edges.size()) - 1)]
+                             : (rng.range(0, 1) ? rng.range(1, nn) : rng.range(1, 40));
+  if (last > nn) last = nn;
+  const int kind = rng.range(0, 3);
+  std::vector<int16_t> coeffs(nn, 0);  // exactly n*n: ASan sees any read past them
+  for (int p = 0; p < last; p++) {
+    if (kind != 3 && p > 0 && rng.range(0, 2) == 0) continue;  // some zeros inside the prefix
+    coeffs[scan[p]] = draw_value(rng, kind, p);
+  }
+  if (coeffs[scan[last - 1]] == 0 && rng.range(0, 1)) coeffs[scan[last - 1]] = 1;
+  // Any eob from the exact one up is a kept promise.
+  const int eob = rng.range(0, 3) ? last : rng.range(last, nn);
+
+  const int stride = n + 2 * kGuard + 2 * rng.range(0, 4) + 1;
+  std::vector<uint8_t> init((n + 2 * kGuard) * stride);
+  for (auto &v : init) v = static_cast<uint8_t>(rng.u32() >> 24);
+  const ptrdiff_t off = kGuard * stride + kGuard + 1;
+  std::vector<uint8_t> want = init, got = init;
+  v3d_vp9_itxfm_add_ref(want.data() + off, stride, coeffs.data(), tx_size, tx_type, nn);
+  v3d_vp9_itxfm_add_exact_eob(got.data() + off, stride, coeffs.data(), tx_size, tx_type, eob);
+  size_t bad = 0;
+  while (bad < got.size() && got[bad] == want[bad]) bad++;
+  if (bad == got.size()) return true;
+  const long y = static_cast<long>(bad / stride) - kGuard, x = static_cast<long>(bad % stride) - kGuard - 1;
+  check(false,
+        "%s %dx%d type %d, value class %d, eob %d (exact %d): pixel (%ld, %ld) = %d, reference "
+        "%d (case seed 0x%" PRIx64 ")",
+        target, n, n, tx_type, kind, eob, last, y, x, got[bad], want[bad], seed);
+  return false;
+}
+
+}  // namespace
+
+int main() {
+  const char *names[32];
+  const int nt = v3d_cpu_targets(names, 32);
+  const uint64_t base = v3dtest::base_seed();
+  for (int t = 0; t < nt && t < 32; t++) {
+    if (!check(v3d_cpu_force_target(names[t]) == 0, "v3d_cpu_force_target(%s)", names[t]))
+      continue;
+    int failed = 0;
+    for (int tx_size = 0; tx_size < 4; tx_size++)
+      for (int tx_type = 0; tx_type < 5; tx_type++) {
+        if (tx_type == 4 ? tx_size != 0 : tx_size == 3 && tx_type != 0) continue;
+        const int iters = v3dtest::scaled(tx_type == 0 ? 600 : 100);
+        for (int it = 0; it < iters && failed < 5; it++) {
+          const uint64_t seed = base ^ (static_cast<uint64_t>(tx_size * 8 + tx_type) << 40) ^
+                                (static_cast<uint64_t>(t) << 56) ^ static_cast<uint64_t>(it);
+          if (run_case(names[t], tx_size, tx_type, seed)) v3dtest::counter().passed++;
+          else failed++;
+        }
+      }
+    printf("%s: %d failed\n", names[t], failed);
+  }
+  v3d_cpu_force_target(nullptr);
+  return v3dtest::finish();
+}
