@@ -5,9 +5,12 @@
 //   1..4: H.264 deblocking luma, luma intra, chroma, chroma intra (vs their _ref), any
 //         alpha/beta/tc0, both directions;
 //   5: VP9 inverse transform + add of one block (v3d_vp9_itxfm_add vs _ref), any int16
-//      coefficients and eob, valid and invalid (tx_size, tx_type) pairs.
+//      coefficients and eob, valid and invalid (tx_size, tx_type) pairs; and
+//      v3d_vp9_itxfm_add_exact_eob on the same block, whose eob promise may be broken.
 // Properties: the SIMD result equals the reference byte for byte over the whole buffer, and
-// nothing outside the region the kernel's contract allows (v3d/v3d.h) changed.
+// nothing outside the region the kernel's contract allows (v3d/v3d.h) changed. The exact-eob
+// entry's pixels are unspecified when the promise is broken, so they are compared only where
+// it holds by construction (eob >= n*n).
 #include <cstring>
 
 #include "fuzz_input.h"
@@ -59,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Input in(data, size);
   const int kernel = in.u8() % 6;
   const char *target = pick_target(in);
-  static Buf orig, a, b;
+  static Buf orig, a, b, e;
   // Pixels: a base level plus small input-driven deltas (the filters' regime), or raw bytes.
   const int style = in.u8();
   const int base = in.u8();
@@ -70,6 +73,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Region reg{0, 0, 0, 0};
   a = orig;
   b = orig;
+  e = orig;
   if (kernel == 0) {
     const int dir = in.u8() % 3;  // 2: invalid
     const int fw_sel = in.u8() % 4, fw = fw_sel == 3 ? 5 : 4 << fw_sel;
@@ -125,10 +129,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const int eob = in.range(0, n * n + 2);
     v3d_vp9_itxfm_add_ref(a.at(kOrg, kOrg), kStride, coeffs, tx_size, tx_type, eob);
     v3d_vp9_itxfm_add(b.at(kOrg, kOrg), kStride, coeffs, tx_size, tx_type, eob);
+    v3d_vp9_itxfm_add_exact_eob(e.at(kOrg, kOrg), kStride, coeffs, tx_size, tx_type, eob);
     reg = Region{0, n, 0, n};
     V3D_FUZZ_CHECK(memcmp(a.px, b.px, sizeof(a.px)) == 0,
                    "vp9 itx %s: tx_size %d tx_type %d eob %d differs from _ref", target, tx_size,
                    tx_type, eob);
+    V3D_FUZZ_CHECK(eob < n * n || memcmp(a.px, e.px, sizeof(a.px)) == 0,
+                   "vp9 itx exact eob %s: tx_size %d tx_type %d eob %d differs from _ref", target,
+                   tx_size, tx_type, eob);
+    V3D_FUZZ_CHECK(outside_unchanged(e, orig, reg),
+                   "vp9 itx exact eob %s: tx_size %d tx_type %d eob %d wrote outside the block",
+                   target, tx_size, tx_type, eob);
   }
   V3D_FUZZ_CHECK(outside_unchanged(a, orig, reg), "kernel %d: reference wrote outside its region", kernel);
   V3D_FUZZ_CHECK(outside_unchanged(b, orig, reg), "kernel %d %s wrote outside its region", kernel, target);
