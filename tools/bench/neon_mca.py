@@ -258,20 +258,22 @@ def main():
         print("llvm-mca model estimate (%s -mcpu=%s, which is LLVM 16's Cortex-A57 scheduling model), "
               "cycles per call, %d back-to-back calls; not a measurement" % (MCA, a.mcpu, a.iterations))
         print("project: kernel only (small: |c| <= 48, large: |c| <= 2047; one column where the "
-              "data class does not apply); disp: instructions of the public function around it")
+              "data class does not apply); disp: instructions of the public function around it; "
+              "exact: v3d_vp9_itxfm_add_exact_eob, small")
         before = " %8s" % "before" if a.before else ""
-        print("%-30s %8s %8s%s %8s %6s %6s %6s %6s %5s" % ("row", "project", "large", before, "peer",
-                                                          "ratio", "lratio", "insns", "peer", "disp"))
+        print("%-30s %8s %8s%s %8s %6s %6s %6s %6s %5s %8s %6s" % (
+            "row", "project", "large", before, "peer", "ratio", "lratio", "insns", "peer", "disp",
+            "exact", "eratio"))
         for r in order:
             d = rows[r]
             p = d.get("project-small") or d.get("project")
-            l, q = d.get("project-large"), d.get("peer")
+            l, q, e = d.get("project-large"), d.get("peer"), d.get("project-exact")
             b = d.get("before-small") or d.get("before")
             cyc = lambda v: "%8.1f" % v[0] if v else "%8s" % "-"
             ratio = lambda v: "%6.2f" % (v[0] / q[0]) if v and q else "%6s" % "-"
-            print("%-30s %s %s%s %s %s %s %6s %6s %5s" % (
+            print("%-30s %s %s%s %s %s %s %6s %6s %5s %s %s" % (
                 r, cyc(p), cyc(l), " " + cyc(b) if a.before else "", cyc(q), ratio(p), ratio(l),
-                p[1] if p else "-", q[1] if q else "-", p[2] if p else "-"))
+                p[1] if p else "-", q[1] if q else "-", p[2] if p else "-", cyc(e), ratio(e)))
     finally:
         if not a.keep:
             shutil.rmtree(tmp, ignore_errors=True)

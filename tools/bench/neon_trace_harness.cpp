@@ -60,7 +60,10 @@ const char *const kRowType[5] = {"dct_dct", "adst_dct", "dct_adst", "adst_adst",
 
 void itx_cases() {
   auto *pub = reinterpret_cast<PubItxFn>(sym("v3d_vp9_itxfm_add"));
-  std::vector<int16_t> c(1024), work(1024);
+  // The entry for an exact eob (absent from older builds: its rows are then left out).
+  auto *exact = reinterpret_cast<PubItxFn>(sym("v3d_vp9_itxfm_add_exact_eob"));
+  std::vector<int16_t> c(1024), work(1024), small(1024);
+  int small_eob = 0;
   std::vector<uint8_t> dst(64 * 64, 128);
   for (int s = 0; s < 4; s++) {
     const int n = 4 << s;
@@ -71,26 +74,40 @@ void itx_cases() {
         snprintf(row, sizeof row, "vp9_inv_%s_%dx%d_sub%d", kRowType[t], n, n, sub);
         if (t == 4) snprintf(peer, sizeof peer, "ff_vp9_iwht_iwht_4x4_add_neon");
         else snprintf(peer, sizeof peer, "ff_vp9_%s_%dx%d_add_neon", kPeerItx[t], n, n);
-        for (int k = 0; k < 3; k++) {  // project small, project large, peer
+        for (int k = 0; k < 4; k++) {  // project small, project large, peer, exact-eob small
           const int max = k == 1 ? 2047 : 48;
           const int16_t *scan = v3d::vp9::scan_for(s, t == 4 ? 0 : t);
-          std::fill(c.begin(), c.end(), 0);
           int eob = 0;
-          for (; eob < n * n; eob++) {
-            const int rc = scan[eob];
-            if (rc % n >= sub || rc / n >= sub) break;
-            const int v = rnd(-max, max);
-            c[static_cast<size_t>(rc)] = static_cast<int16_t>(v ? v : 1);
+          if (k == 3) {  // the small case's block again (the other cases' draws unchanged)
+            c = small;
+            eob = small_eob;
+          } else {
+            std::fill(c.begin(), c.end(), 0);
+            for (; eob < n * n; eob++) {
+              const int rc = scan[eob];
+              if (rc % n >= sub || rc / n >= sub) break;
+              const int v = rnd(-max, max);
+              c[static_cast<size_t>(rc)] = static_cast<int16_t>(v ? v : 1);
+            }
           }
-          void *fn = k < 2 ? reinterpret_cast<void *>(pub) : sym(peer);
-          const int id = announce(k == 0 ? "project-small" : k == 1 ? "project-large" : "peer",
-                                  row, k < 2 ? "v3d_vp9_itxfm_add" : peer, fn);
+          if (k == 0) {
+            small = c;
+            small_eob = eob;
+          }
+          static const char *const kSide[4] = {"project-small", "project-large", "peer",
+                                               "project-exact"};
+          void *fn = k < 2 ? reinterpret_cast<void *>(pub)
+                     : k == 2 ? sym(peer)
+                              : reinterpret_cast<void *>(exact);
+          const int id = announce(kSide[k], row,
+                                  k == 2 ? peer : k == 3 ? "v3d_vp9_itxfm_add_exact_eob"
+                                                         : "v3d_vp9_itxfm_add", fn);
           if (id < 0) continue;
           for (int rep = 0; rep < 2; rep++) {
             work = c;
             if (rep) v3d_trace_mark(id);
-            if (k < 2) pub(dst.data(), 64, work.data(), s, t, eob);
-            else reinterpret_cast<ItxFn>(fn)(dst.data(), 64, work.data(), eob);
+            if (k == 2) reinterpret_cast<ItxFn>(fn)(dst.data(), 64, work.data(), eob);
+            else reinterpret_cast<PubItxFn>(fn)(dst.data(), 64, work.data(), s, t, eob);
           }
         }
       }
