@@ -546,22 +546,25 @@ HWY_INLINE int Corner8x8(const int16_t *c) {
   return hn::AllFalse(d, big) ? 2 << k : 0;
 }
 
-// Whether every coefficient of the top-left kS x kS square (kS = 2, 4) of an 8x8 block lies
-// within that corner's bound (kInt16CornerBound8x8), for a block known to be zero outside the
-// square (an exact eob, itx_eob_hint.h): the corner path's condition without the zero test.
+// Whether every coefficient of rows 0..kS-1 (kS = 2, 4) of an 8x8 block lies within the bound of
+// the kS x kS corner (kInt16CornerBound8x8), for a block known to be zero outside that corner (an
+// exact eob, itx_eob_hint.h): the corner path's condition without the zero test. The rows are
+// read whole, their zeros passing. |x| <= B iff the wrapped x + B, as uint16, is at most 2B
+// (B < 2^14: below -B it wraps past 2^15 + B, above B it lies in (2B, 2^15 + B)).
 template <size_t kS>
 HWY_INLINE bool CornerWithin8x8(const int16_t *c) {
   static_assert(kS == 2 || kS == 4, "the 2x2 or 4x4 corner");
-  const hn::CappedTag<int16_t, kS> d;
-  const auto b = hn::Set(d, static_cast<int16_t>(kInt16CornerBound8x8[kS == 2 ? 0 : 1]));
-  auto mx = hn::LoadU(d, c), mn = mx;
+  constexpr int kB = kInt16CornerBound8x8[kS == 2 ? 0 : 1];
+  const hn::CappedTag<int16_t, 8 * kS> d;
+  const hn::RebindToUnsigned<decltype(d)> du;
+  constexpr size_t W = hn::MaxLanes(d);
+  const auto b = hn::Set(d, static_cast<int16_t>(kB));
+  const auto b2 = hn::Set(du, static_cast<uint16_t>(2 * kB));
+  auto over = hn::Zero(du);
   V3D_UNROLL
-  for (size_t i = 1; i < kS; i++) {
-    const auto r = hn::LoadU(d, c + 8 * i);
-    mx = hn::Max(mx, r);
-    mn = hn::Min(mn, r);
-  }
-  return hn::AllFalse(d, hn::Or(hn::Gt(mx, b), hn::Lt(mn, hn::Neg(b))));
+  for (size_t i = 0; i < 8 * kS; i += W)
+    over = hn::Or(over, hn::SaturatedSub(hn::BitCast(du, hn::Add(hn::LoadU(d, c + i), b)), b2));
+  return hn::AllTrue(du, hn::Eq(over, hn::Zero(du)));
 }
 
 // The 4 x 8 transposes of Transpose4x8 in each 128-bit block of x[m] = [o[m] | o[m + 4]] (m <
