@@ -2,7 +2,9 @@
 // The VP9 inverse transform + add rows of v3d-bench. See bench_itx_row.h.
 #include "bench_itx_row.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 #include "bench_peer_run.h"
 #include "common/rng.h"
@@ -16,6 +18,20 @@ namespace {
 const int16_t *row_scan(int size, int type) {
   return v3d::vp9::scan_for(size, type == v3d::vp9::kWhtWht ? v3d::vp9::kDctDct : type);
 }
+
+// Where every row is timed: one destination and one coefficient block at a fixed place. The
+// time of one function on one block moves by up to a fifth with the destination's address
+// against the coefficients' (modulo 4 KiB, where stores and later loads alias), so buffers the
+// heap places anywhere make two timings of the same work differ, within a run and across runs.
+// The place is one without that aliasing: the pixels a block writes (rows of at most 32 at a
+// 64-byte stride) sit in the first half of each 64-byte line, at offsets below 2 KiB of the 4 KiB
+// window, and the coefficients (at most 2 KiB) fill its upper half.
+struct alignas(4096) TimedBlock {
+  uint8_t dst[64 * 64];
+  uint8_t pad[2048];
+  int16_t coeffs[32 * 32];
+};
+TimedBlock g_timed;
 
 // The 64x64 destination the rows add into: random pixels from seed.
 std::vector<uint8_t> random_dst(uint64_t seed) {
@@ -76,8 +92,10 @@ int itx_row_coeffs(const ItxRow &r, ItxCoeffs kind, uint64_t seed, std::vector<i
 
 double time_itx_row(v3d::vp9::ItxAddFn fn, const std::vector<int16_t> &c, int eob,
                     uint64_t seed) {
-  std::vector<uint8_t> dst = random_dst(seed);
-  return ns_per_call([&] { fn(dst.data(), 64, c.data(), eob); });
+  const std::vector<uint8_t> px = random_dst(seed);
+  memcpy(g_timed.dst, px.data(), sizeof g_timed.dst);
+  memcpy(g_timed.coeffs, c.data(), std::min(c.size(), size_t{32 * 32}) * sizeof(int16_t));
+  return ns_per_call([&] { fn(g_timed.dst, 64, g_timed.coeffs, eob); });
 }
 
 int itx_exact_eob_broken_at(const ItxRow &r, const std::vector<int16_t> &c, int eob) {

@@ -46,9 +46,10 @@ constexpr int kItxSmallMax = 48, kItxWideMax = 2047;
 // position non-zero; returns the eob.
 int itx_row_coeffs(const ItxRow &r, ItxCoeffs kind, uint64_t seed, std::vector<int16_t> *c);
 
-// ns per call of fn on coefficients c with eob, adding into one 64x64 destination of random
-// pixels (ns_per_call of bench_peer_run.h: the median of 300 batches of 128 calls, after a
-// warm-up).
+// ns per call of fn on coefficients c (at most 32 x 32) with eob, adding into one 64x64
+// destination of random pixels (ns_per_call of bench_peer_run.h: the median of 300 batches of
+// 128 calls, after a warm-up). Every call times on copies of the two at the same addresses, so
+// that two timings of one function on one block do not differ by where the heap put them.
 double time_itx_row(v3d::vp9::ItxAddFn fn, const std::vector<int16_t> &c, int eob,
                     uint64_t seed);
 
