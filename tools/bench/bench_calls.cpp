@@ -2,12 +2,15 @@
 // v3d-bench --section calls: what the public per-block and per-edge C functions cost over the
 // kernel they dispatch to, one thread, ns per call on the same data:
 //   public   the exported function (v3d_vp9_itxfm_add, v3d_vp9_loop_filter_edge,
-//            v3d_h264_loop_filter_*): argument checks, the family's table accessor, one call
+//            v3d_h264_loop_filter_*): argument checks, the family's table accessor, one call;
+//            on the VP9 transforms' "exact eob" lines v3d_vp9_itxfm_add_exact_eob, with the
+//            table's add_exact_eob slots in the next two columns
 //   table    the family's table accessor and the slot, as the decoder calls them
 //   slot     the slot's pointer held by the caller: the kernel alone
 // public - slot is the dispatch cost a caller of the public functions pays per call.
 #include <cstdint>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "bench_common.h"
@@ -21,7 +24,7 @@ namespace v3dbench {
 namespace {
 
 void row(const char *name, double pub, double table, double slot) {
-  printf("%-36s %8.2f %8.2f %8.2f %8.2f\n", name, pub, table, slot, pub - slot);
+  printf("%-42s %8.2f %8.2f %8.2f %8.2f\n", name, pub, table, slot, pub - slot);
 }
 
 }  // namespace
@@ -29,7 +32,7 @@ void row(const char *name, double pub, double table, double slot) {
 void bench_calls() {
   printf("\nPublic functions against their kernels, one thread, ns per call (SIMD target %s)\n",
          v3d_cpu_target());
-  printf("%-36s %8s %8s %8s %8s\n", "row", "public", "table", "slot", "pub-slot");
+  printf("%-42s %8s %8s %8s %8s\n", "row", "public", "table", "slot", "pub-slot");
   Rng rng{77};
   std::vector<uint8_t> px(64 * 64);
   for (auto &p : px) p = static_cast<uint8_t>(rng.below(256));
@@ -44,17 +47,27 @@ void bench_calls() {
                               {"vp9 itx 8x8 ADST_ADST, full", 1, 3, 64},
                               {"vp9 itx 32x32 DCT_DCT, DC only", 3, 0, 1}};
     std::vector<int16_t> c(32 * 32);
+    uint8_t *d = px.data();
+    const int16_t *cc = c.data();
+    // One line: the public entry pub_fn against its table's slots (ItxDsp::add or
+    // ::add_exact_eob), measured in that order.
+    using PubFn = void (*)(uint8_t *, ptrdiff_t, const int16_t *, int, int, int);
+    using Slots = ItxAddFn(ItxDsp::*)[kNumTxSizes][kNumTxTypes];
+    auto itx_line = [&](const std::string &name, PubFn pub_fn, Slots slots, const R &r) {
+      const ItxAddFn slot = (itx_dsp().*slots)[r.size][r.type];
+      const double pub = ns_per_call([&] { pub_fn(d, 64, cc, r.size, r.type, r.eob); });
+      const double tab = ns_per_call([&] { (itx_dsp().*slots)[r.size][r.type](d, 64, cc, r.eob); });
+      const double sl = ns_per_call([&] { slot(d, 64, cc, r.eob); });
+      row(name.c_str(), pub, tab, sl);
+    };
     for (const R &r : kRows) {
       const int n = 4 << r.size;
       for (int i = 0; i < n * n; i++)
         c[static_cast<size_t>(i)] = static_cast<int16_t>(r.eob == 1 && i ? 0 : rng.range(1, 48));
-      const ItxAddFn slot = itx_dsp().add[r.size][r.type];
-      uint8_t *d = px.data();
-      const int16_t *cc = c.data();
-      const double pub = ns_per_call([&] { v3d_vp9_itxfm_add(d, 64, cc, r.size, r.type, r.eob); });
-      const double tab = ns_per_call([&] { itx_dsp().add[r.size][r.type](d, 64, cc, r.eob); });
-      const double sl = ns_per_call([&] { slot(d, 64, cc, r.eob); });
-      row(r.name, pub, tab, sl);
+      itx_line(r.name, v3d_vp9_itxfm_add, &ItxDsp::add, r);
+      // The rows' eob is exact (DC only, or the whole block): the exact entry takes them too.
+      itx_line(std::string(r.name) + ", exact eob", v3d_vp9_itxfm_add_exact_eob,
+               &ItxDsp::add_exact_eob, r);
     }
   }
   {

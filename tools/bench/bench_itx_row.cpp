@@ -2,36 +2,43 @@
 // The VP9 inverse transform + add rows of v3d-bench. See bench_itx_row.h.
 #include "bench_itx_row.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 #include "bench_peer_run.h"
 #include "common/rng.h"
 #include "common/vp9_itx_inputs.h"
-
-namespace v3d {
-namespace vp9 {
-// The decoder's scan tables (vp9/dec/tile_scan_tables.cpp; its header's enums clash with
-// vp9/itx/itx.h's, so they are declared here).
-extern const int16_t kDefaultScan4x4[16], kColScan4x4[16], kRowScan4x4[16];
-extern const int16_t kDefaultScan8x8[64], kColScan8x8[64], kRowScan8x8[64];
-extern const int16_t kDefaultScan16x16[256], kColScan16x16[256], kRowScan16x16[256];
-extern const int16_t kDefaultScan32x32[1024];
-}  // namespace vp9
-}  // namespace v3d
+#include "vp9/dec/tile_tables.h"
 
 namespace v3dbench {
 namespace {
 
-// Scan of a size and type (spec get_scan: ADST_DCT reads rows, DCT_ADST columns; WHT_WHT the
-// default scan).
-const int16_t *scan_for(int size, int type) {
-  using namespace v3d::vp9;
-  static const int16_t *const table[4][4] = {
-      {kDefaultScan4x4, kRowScan4x4, kColScan4x4, kDefaultScan4x4},
-      {kDefaultScan8x8, kRowScan8x8, kColScan8x8, kDefaultScan8x8},
-      {kDefaultScan16x16, kRowScan16x16, kColScan16x16, kDefaultScan16x16},
-      {kDefaultScan32x32, kDefaultScan32x32, kDefaultScan32x32, kDefaultScan32x32}};
-  return table[size][type == kWhtWht ? 0 : type];
+// Scan of a size and type: the decoder's (spec get_scan), WHT_WHT reading the default scan.
+const int16_t *row_scan(int size, int type) {
+  return v3d::vp9::scan_for(size, type == v3d::vp9::kWhtWht ? v3d::vp9::kDctDct : type);
+}
+
+// Where every row is timed: one destination and one coefficient block at a fixed place. The
+// time of one function on one block moves by up to a fifth with the destination's address
+// against the coefficients' (modulo 4 KiB, where stores and later loads alias), so buffers the
+// heap places anywhere make two timings of the same work differ, within a run and across runs.
+// The place is one without that aliasing: the pixels a block writes (rows of at most 32 at a
+// 64-byte stride) sit in the first half of each 64-byte line, at offsets below 2 KiB of the 4 KiB
+// window, and the coefficients (at most 2 KiB) fill its upper half.
+struct alignas(4096) TimedBlock {
+  uint8_t dst[64 * 64];
+  uint8_t pad[2048];
+  int16_t coeffs[32 * 32];
+};
+TimedBlock g_timed;
+
+// The 64x64 destination the rows add into: random pixels from seed.
+std::vector<uint8_t> random_dst(uint64_t seed) {
+  std::vector<uint8_t> dst(64 * 64);
+  v3dtest::Rng rng(seed);
+  for (uint8_t &p : dst) p = static_cast<uint8_t>(rng.below(256));
+  return dst;
 }
 
 }  // namespace
@@ -72,7 +79,7 @@ int itx_row_coeffs(const ItxRow &r, ItxCoeffs kind, uint64_t seed, std::vector<i
     for (int16_t &v : values) v = static_cast<int16_t>(rng.range(-max, max));
   }
   c->assign(static_cast<size_t>(nn), 0);
-  const int16_t *scan = scan_for(r.size, r.type);
+  const int16_t *scan = row_scan(r.size, r.type);
   int eob = 0;
   for (; eob < nn; eob++) {
     const int rc = scan[eob];
@@ -85,10 +92,42 @@ int itx_row_coeffs(const ItxRow &r, ItxCoeffs kind, uint64_t seed, std::vector<i
 
 double time_itx_row(v3d::vp9::ItxAddFn fn, const std::vector<int16_t> &c, int eob,
                     uint64_t seed) {
-  std::vector<uint8_t> dst(64 * 64);
-  v3dtest::Rng rng(seed);
-  for (uint8_t &p : dst) p = static_cast<uint8_t>(rng.below(256));
-  return ns_per_call([&] { fn(dst.data(), 64, c.data(), eob); });
+  const std::vector<uint8_t> px = random_dst(seed);
+  memcpy(g_timed.dst, px.data(), sizeof g_timed.dst);
+  memcpy(g_timed.coeffs, c.data(), std::min(c.size(), size_t{32 * 32}) * sizeof(int16_t));
+  return ns_per_call([&] { fn(g_timed.dst, 64, g_timed.coeffs, eob); });
+}
+
+int itx_exact_eob_broken_at(const ItxRow &r, const std::vector<int16_t> &c, int eob) {
+  const int n = 4 << r.size;
+  const int16_t *scan = row_scan(r.size, r.type);
+  for (int p = eob > 0 ? eob : 0; p < n * n; p++)
+    if (c[static_cast<size_t>(scan[p])]) return p;
+  return -1;
+}
+
+double time_itx_row_exact(const v3d::vp9::ItxDsp &dsp, const ItxRow &r,
+                          const std::vector<int16_t> &c, int eob, uint64_t seed,
+                          const char *label, FILE *out) {
+  const int bad = itx_exact_eob_broken_at(r, c, eob);
+  if (bad >= 0) {
+    const int n = 4 << r.size, rc = row_scan(r.size, r.type)[bad];
+    fprintf(out,
+            "error: %s: eob %d, but scan position %d (row %d, column %d) holds %d: the "
+            "exact-eob promise is broken, its exact entry is not timed\n",
+            label, eob, bad, rc / n, rc % n, c[static_cast<size_t>(rc)]);
+    return -1;
+  }
+  const v3d::vp9::ItxAddFn exact = dsp.add_exact_eob[r.size][r.type];
+  std::vector<uint8_t> want = random_dst(seed), got = want;
+  dsp.add[r.size][r.type](want.data(), 64, c.data(), eob);
+  exact(got.data(), 64, c.data(), eob);
+  if (got != want) {
+    fprintf(out, "error: %s: eob %d: the exact entry's pixels differ from the hint entry's; "
+            "not timed\n", label, eob);
+    return -1;
+  }
+  return time_itx_row(exact, c, eob, seed);
 }
 
 }  // namespace v3dbench

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -45,10 +46,25 @@ constexpr int kItxSmallMax = 48, kItxWideMax = 2047;
 // position non-zero; returns the eob.
 int itx_row_coeffs(const ItxRow &r, ItxCoeffs kind, uint64_t seed, std::vector<int16_t> *c);
 
-// ns per call of fn on coefficients c with eob, adding into one 64x64 destination of random
-// pixels (ns_per_call of bench_peer_run.h: the median of 300 batches of 128 calls, after a
-// warm-up).
+// ns per call of fn on coefficients c (at most 32 x 32) with eob, adding into one 64x64
+// destination of random pixels (ns_per_call of bench_peer_run.h: the median of 300 batches of
+// 128 calls, after a warm-up). Every call times on copies of the two at the same addresses, so
+// that two timings of one function on one block do not differ by where the heap put them.
 double time_itx_row(v3d::vp9::ItxAddFn fn, const std::vector<int16_t> &c, int eob,
                     uint64_t seed);
+
+// The exact-eob entries (ItxDsp::add_exact_eob, v3d_vp9_itxfm_add_exact_eob) promise that every
+// coefficient at a scan position >= eob is zero, in the VP9 scan of the size and type (the
+// decoder's, vp9/dec/tile_tables.h scan_for; WHT_WHT reads the default scan). Returns the first
+// scan position >= eob whose coefficient in c is non-zero, or -1 where the promise holds.
+int itx_exact_eob_broken_at(const ItxRow &r, const std::vector<int16_t> &c, int eob);
+
+// ns per call of dsp's add_exact_eob slot for the row, timed as time_itx_row, after two checks:
+// the promise above holds for (c, eob), and the slot's pixels equal the add slot's on the
+// destination it is timed on. Where either fails, prints an error line naming `label` to `out`
+// and returns -1 without timing.
+double time_itx_row_exact(const v3d::vp9::ItxDsp &dsp, const ItxRow &r,
+                          const std::vector<int16_t> &c, int eob, uint64_t seed,
+                          const char *label, FILE *out);
 
 }  // namespace v3dbench

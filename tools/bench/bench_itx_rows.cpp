@@ -8,6 +8,12 @@
 // corner), made as checkasm makes them; for whole blocks (not WHT_WHT) also "wide" and "small"
 // coefficients, and for DCT_DCT corners of 4 and more from 8x8 on "subN small" (the 16-bit
 // paths of quieter blocks).
+//
+// After the targets' columns (their add slots, eob a hint) and FFmpeg's two: "exact", the
+// first (chosen) target's add_exact_eob slot, the entry for callers whose eob is exact, as
+// FFmpeg's is (v3d_vp9_itxfm_add_exact_eob), and with a peer "x-ratio", exact / FFmpeg. Each
+// row's promise (nothing non-zero at a scan position >= eob) and the slot's pixels are checked
+// first (bench_itx_row.h time_itx_row_exact); a row failing either gets an error line and "-".
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -77,7 +83,8 @@ std::vector<Line> make_lines() {
 }  // namespace
 
 // peer_checkasm: FFmpeg's checkasm program, or nullptr; with it, two more columns: FFmpeg's best
-// SIMD figure for the same row (measured now, by that program) and the first target's ratio.
+// SIMD figure for the same row (measured now, by that program) and the first target's ratio,
+// and the exact column's ratio to FFmpeg after it.
 void bench_itx_rows(FILE *out, const char *peer_checkasm) {
   using namespace v3d::vp9;
   const char *names[16];
@@ -88,6 +95,8 @@ void bench_itx_rows(FILE *out, const char *peer_checkasm) {
   fprintf(out, "%-26s", "row");
   for (int t = 0; t < nt; t++) fprintf(out, " %9s", names[t]);
   if (!peer.empty()) fprintf(out, " %9s %9s", "FFmpeg", "ratio");
+  fprintf(out, " %9s", "exact");
+  if (!peer.empty()) fprintf(out, " %9s", "x-ratio");
   fprintf(out, "\n");
   std::vector<ItxDsp> dsps;
   for (int t = 0; t < nt; t++) {
@@ -97,20 +106,31 @@ void bench_itx_rows(FILE *out, const char *peer_checkasm) {
   v3d_cpu_force_target(nullptr);
   uint64_t seed = 1;
   std::vector<int16_t> c;
+  int lines = 0, broken = 0;
   for (const Line &l : make_lines()) {
     const int eob = v3dbench::itx_row_coeffs(l.row, l.kind, seed, &c);
+    double ns[16];
+    for (int t = 0; t < nt; t++)
+      ns[t] = v3dbench::time_itx_row(dsps[t].add[l.row.size][l.row.type], c, eob, seed);
+    // Timed after the targets; before the line is printed, so that an error line stands alone.
+    const double exact = v3dbench::time_itx_row_exact(dsps[0], l.row, c, eob, seed,
+                                                      l.label.c_str(), out);
+    lines++;
+    broken += exact < 0;
     fprintf(out, "%-26s", l.label.c_str());
-    double first = 0;
-    for (int t = 0; t < nt; t++) {
-      const double ns = v3dbench::time_itx_row(dsps[t].add[l.row.size][l.row.type], c, eob, seed);
-      if (t == 0) first = ns;
-      fprintf(out, " %9.1f", ns);
-    }
+    for (int t = 0; t < nt; t++) fprintf(out, " %9.1f", ns[t]);
+    const double first = ns[0];
     // The peer's rows have checkasm's own coefficients only.
     auto it = l.kind == ItxCoeffs::kReal ? peer.find(v3dbench::itx_row_name(l.row)) : peer.end();
     if (it != peer.end()) fprintf(out, " %9.1f %9.2f", it->second, first / it->second);
+    else if (!peer.empty()) fprintf(out, " %9s %9s", "", "");
+    if (exact < 0) fprintf(out, " %9s", "-");
+    else fprintf(out, " %9.1f", exact);
+    if (it != peer.end() && exact >= 0) fprintf(out, " %9.2f", exact / it->second);
     fprintf(out, "\n");
     fflush(out);
     seed++;
   }
+  fprintf(out, "exact: %s's add_exact_eob slot; eob promise and pixels checked on %d rows, %d "
+          "failed%s\n", names[0], lines, broken, broken ? " (see the error lines)" : "");
 }

@@ -9,6 +9,10 @@
 //    32-bit path from the coefficients, so the project gets two columns: "small" (|c| <= 48,
 //    inside every 16-bit bound, as typical dequantized residuals) and "large" (|c| <= 2047).
 //    Rows, coefficients and timer are bench_itx_row.h's, shared with the itx-rows section.
+//    After the peer's figure and the ratios, the same two columns for the exact-eob slots
+//    ("ex-small", "ex-large": ItxDsp::add_exact_eob, the entry whose eob is trusted, as the
+//    peer's is) and their ratios ("ex-s", "ex-l"); each row's eob promise and the slot's pixels
+//    are checked first, and a row failing either gets an error line and "-".
 //  * VP9 loop filter edges: 4/8/16-wide over 8 pixels, 16-wide over 16, and the 16-pixel
 //    4+4 / 8+8 pairs (checkasm's mix2 44 / 88), E 20, I 10, H 7, lines of every regime (flat16,
 //    flat8, normal, off: two of each per 8 lines, as checkasm builds them).
@@ -42,37 +46,50 @@ struct Peer {
   bool given = false;
 };
 
+// A value column of the given width: v with prec decimals, "-" for a figure not taken (v < 0).
+void print_value(double v, int width, int prec) {
+  if (v < 0) printf(" %*s", width, "-");
+  else printf(" %*.*f", width, prec, v);
+}
+
+// One row: the project's n_ours figures, the peer's and its version, the ratios of ours to it;
+// then the n_extra figures and their ratios (none: no peer figure, or a figure not taken).
 void print_row(const Peer &peer, const std::string &row, const std::string &peer_name,
-               const double *ours, int n_ours) {
+               const double *ours, int n_ours, const double *extra = nullptr, int n_extra = 0) {
   printf("%-34s", row.c_str());
   for (int i = 0; i < n_ours; i++) printf(" %9.1f", ours[i]);
   auto it = peer.figs.find(peer_name);
+  double p = -1;
   if (!peer.given || it == peer.figs.end() || peer.units_per_ns <= 0) {
-    printf(" %9s %-9s\n", "-", peer.given ? "no SIMD" : "");
-    return;
+    printf(" %9s %-9s", "-", peer.given ? "no SIMD" : "");
+    for (int i = 0; i < n_ours && n_extra; i++) printf(" %6s", "");  // keep extra's columns
+  } else {
+    p = it->second.units / peer.units_per_ns;
+    printf(" %9.1f %-9s", p, it->second.cpu.c_str());
+    for (int i = 0; i < n_ours; i++) printf(" %6.2f", ours[i] / p);
   }
-  const double p = it->second.units / peer.units_per_ns;
-  printf(" %9.1f %-9s", p, it->second.cpu.c_str());
-  for (int i = 0; i < n_ours; i++) printf(" %6.2f", ours[i] / p);
+  for (int i = 0; i < n_extra; i++) print_value(extra[i], 9, 1);
+  for (int i = 0; i < n_extra && p > 0; i++) print_value(extra[i] < 0 ? -1 : extra[i] / p, 6, 2);
   printf("\n");
 }
 
 void itx_rows(const Peer &peer) {
   printf("\nVP9 inverse transform + add, ns per call%s\n",
          peer.given ? "; ratio = project / peer" : "");
-  printf("%-34s %9s %9s %9s %-9s %6s %6s\n", "row (checkasm name)", "small", "large", "peer",
-         "peer simd", "small", "large");
+  printf("%-34s %9s %9s %9s %-9s %6s %6s %9s %9s %6s %6s\n", "row (checkasm name)", "small",
+         "large", "peer", "peer simd", "small", "large", "ex-small", "ex-large", "ex-s", "ex-l");
   const v3d::vp9::ItxDsp &dsp = v3d::vp9::itx_dsp();
   uint64_t seed = 24;
   std::vector<int16_t> c;
   for (const ItxRow &r : itx_rows_checkasm()) {
-    double ours[2];
+    const std::string name = itx_row_name(r);
+    double ours[2], exact[2];
     for (int k = 0; k < 2; k++, seed++) {
       const int eob = itx_row_coeffs(r, k ? ItxCoeffs::kWide : ItxCoeffs::kSmall, seed, &c);
       ours[k] = time_itx_row(dsp.add[r.size][r.type], c, eob, seed);
+      exact[k] = time_itx_row_exact(dsp, r, c, eob, seed, name.c_str(), stdout);
     }
-    const std::string name = itx_row_name(r);
-    print_row(peer, name, name, ours, 2);
+    print_row(peer, name, name, ours, 2, exact, 2);
   }
 }
 
