@@ -10,10 +10,12 @@
 // public - slot is the dispatch cost a caller of the public functions pays per call.
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "bench_common.h"
+#include "bench_itx_row.h"
 #include "bench_peer_run.h"
 #include "h264/deblock/deblock.h"
 #include "v3d/v3d.h"
@@ -46,9 +48,12 @@ void bench_calls() {
                               {"vp9 itx 4x4 DCT_DCT, full", 0, 0, 16},
                               {"vp9 itx 8x8 ADST_ADST, full", 1, 3, 64},
                               {"vp9 itx 32x32 DCT_DCT, DC only", 3, 0, 1}};
-    std::vector<int16_t> c(32 * 32);
-    uint8_t *d = px.data();
-    const int16_t *cc = c.data();
+    // The itx rows' fixed place (bench_itx_row.h): timed on buffers the heap places, the 32x32
+    // DC-only row read twice its time when the coefficients aliased the pixel rows.
+    uint8_t *d = itx_timed_dst();
+    int16_t *c = itx_timed_coeffs();
+    memcpy(d, px.data(), px.size());
+    const int16_t *cc = c;
     // One line: the public entry pub_fn against its table's slots (ItxDsp::add or
     // ::add_exact_eob), measured in that order.
     using PubFn = void (*)(uint8_t *, ptrdiff_t, const int16_t *, int, int, int);
@@ -63,7 +68,7 @@ void bench_calls() {
     for (const R &r : kRows) {
       const int n = 4 << r.size;
       for (int i = 0; i < n * n; i++)
-        c[static_cast<size_t>(i)] = static_cast<int16_t>(r.eob == 1 && i ? 0 : rng.range(1, 48));
+        c[i] = static_cast<int16_t>(r.eob == 1 && i ? 0 : rng.range(1, 48));
       itx_line(r.name, v3d_vp9_itxfm_add, &ItxDsp::add, r);
       // The rows' eob is exact (DC only, or the whole block): the exact entry takes them too.
       itx_line(std::string(r.name) + ", exact eob", v3d_vp9_itxfm_add_exact_eob,

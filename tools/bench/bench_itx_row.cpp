@@ -43,6 +43,9 @@ std::vector<uint8_t> random_dst(uint64_t seed) {
 
 }  // namespace
 
+uint8_t *itx_timed_dst() { return g_timed.dst; }
+int16_t *itx_timed_coeffs() { return g_timed.coeffs; }
+
 std::vector<ItxRow> itx_rows_checkasm() {
   using namespace v3d::vp9;
   std::vector<ItxRow> rows;

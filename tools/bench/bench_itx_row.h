@@ -67,4 +67,9 @@ double time_itx_row_exact(const v3d::vp9::ItxDsp &dsp, const ItxRow &r,
                           const std::vector<int16_t> &c, int eob, uint64_t seed,
                           const char *label, FILE *out);
 
+// The fixed destination (64x64 pixels, stride 64) and coefficient block (32x32) that every
+// timing above uses (bench_itx_row.cpp says why), for other sections that time transforms.
+uint8_t *itx_timed_dst();
+int16_t *itx_timed_coeffs();
+
 }  // namespace v3dbench
