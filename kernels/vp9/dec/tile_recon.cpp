@@ -92,6 +92,12 @@ void predict_intra(const Tile &t, const BlockCtx &b, const PlaneGeom &g, int tx,
   t.ipred->pred[tx][slot](dst, g.stride, above, left_col);
 }
 
+// Largest eob per transform size for which add_residual clears t.coeffs position by position
+// along the scan rather than whole: a scattered store costs about the same at every size, the
+// whole block's clear grows with n * n, and 32x32's 2 KiB is where glibc's memset turns to
+// rep stosb, slow to start on some CPUs. Past these eobs the whole clear is not slower.
+constexpr int kClearByScanMaxEob[4] = {4, 4, 8, 48};
+
 // Adds the residual of the block whose tokens read_coefs just wrote into t.coeffs (scan of
 // tx_size and tx_type; eob its return value), then zeroes t.coeffs again for the next block.
 //
@@ -100,12 +106,18 @@ void predict_intra(const Tile &t, const BlockCtx &b, const PlaneGeom &g, int tx,
 // zeros on entry to read_coefs (zero-initialised in TileWorker, cleared below after every
 // block with eob > 0; a block with eob 0 writes nothing). So every scan position >= eob is zero
 // here: the promise of ItxDsp::add_exact_eob, whose slots then need not look for the zeros.
+// The same fact makes clearing scan positions < eob enough to restore the zeros.
 void add_residual(Tile &t, uint8_t *dst, ptrdiff_t stride, int tx, int tx_type, int eob) {
   const int itx_type = t.lossless ? kWhtWht : tx_type;
   t.itx->add_exact_eob[tx][itx_type](dst, stride, t.coeffs, eob);
   ++t.stats.tx[tx][itx_type];
-  const int n = 4 << tx;
-  std::memset(t.coeffs, 0, sizeof(int16_t) * n * n);
+  if (eob <= kClearByScanMaxEob[tx]) {
+    const int16_t *scan = scan_for(tx, tx_type);  // read_coefs's scan (tx_type < 4 here)
+    for (int c = 0; c < eob; ++c) t.coeffs[scan[c]] = 0;
+  } else {
+    const int n = 4 << tx;
+    std::memset(t.coeffs, 0, sizeof(int16_t) * n * n);
+  }
 }
 
 // Calls fn(plane geometry, tx_size, mode, tx_type, col, row, n4wl) for each transform block of
