@@ -92,12 +92,32 @@ void predict_intra(const Tile &t, const BlockCtx &b, const PlaneGeom &g, int tx,
   t.ipred->pred[tx][slot](dst, g.stride, above, left_col);
 }
 
+// Largest eob per transform size for which add_residual clears t.coeffs position by position
+// along the scan rather than whole: a scattered store costs about the same at every size, the
+// whole block's clear grows with n * n, and 32x32's 2 KiB is where glibc's memset turns to
+// rep stosb, slow to start on some CPUs. Past these eobs the whole clear is not slower.
+constexpr int kClearByScanMaxEob[4] = {4, 4, 8, 48};
+
+// Adds the residual of the block whose tokens read_coefs just wrote into t.coeffs (scan of
+// tx_size and tx_type; eob its return value), then zeroes t.coeffs again for the next block.
+//
+// Exact eob: read_coefs writes coefficients only at scan positions below the eob it returns
+// (position c is written only while c < the final c, which is the eob), and t.coeffs holds
+// zeros on entry to read_coefs (zero-initialised in TileWorker, cleared below after every
+// block with eob > 0; a block with eob 0 writes nothing). So every scan position >= eob is zero
+// here: the promise of ItxDsp::add_exact_eob, whose slots then need not look for the zeros.
+// The same fact makes clearing scan positions < eob enough to restore the zeros.
 void add_residual(Tile &t, uint8_t *dst, ptrdiff_t stride, int tx, int tx_type, int eob) {
   const int itx_type = t.lossless ? kWhtWht : tx_type;
-  t.itx->add[tx][itx_type](dst, stride, t.coeffs, eob);
+  t.itx->add_exact_eob[tx][itx_type](dst, stride, t.coeffs, eob);
   ++t.stats.tx[tx][itx_type];
-  const int n = 4 << tx;
-  std::memset(t.coeffs, 0, sizeof(int16_t) * n * n);
+  if (eob <= kClearByScanMaxEob[tx]) {
+    const int16_t *scan = scan_for(tx, tx_type);  // read_coefs's scan (tx_type < 4 here)
+    for (int c = 0; c < eob; ++c) t.coeffs[scan[c]] = 0;
+  } else {
+    const int n = 4 << tx;
+    std::memset(t.coeffs, 0, sizeof(int16_t) * n * n);
+  }
 }
 
 // Calls fn(plane geometry, tx_size, mode, tx_type, col, row, n4wl) for each transform block of
@@ -183,9 +203,13 @@ void replay_intra(Tile &t, const DeferredIntra &rec) {
     if (skip) return;
     const DeferredIntraTx r = *tx_rec++;
     if (r.eob == 0) return;
+    // Exact eob: record_intra's read_coefs_into gave this block fresh zeroed space in
+    // intra_coeffs (appended by resize, which value-initialises) and read_coefs wrote only scan
+    // positions below the eob it returned (the scan of tx and tx_type, as here), so every scan
+    // position >= r.eob is zero, as ItxDsp::add_exact_eob requires.
     const int itx_type = t.lossless ? kWhtWht : tx_type;
-    t.itx->add[tx][itx_type](g.dst + 4 * row * g.stride + 4 * col, g.stride,
-                             t.defer.intra_coeffs.data() + r.coeff_offset, int(r.eob));
+    t.itx->add_exact_eob[tx][itx_type](g.dst + 4 * row * g.stride + 4 * col, g.stride,
+                                       t.defer.intra_coeffs.data() + r.coeff_offset, int(r.eob));
     ++t.stats.tx[tx][itx_type];
   });
 }
