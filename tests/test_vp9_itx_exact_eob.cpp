@@ -59,7 +59,8 @@ int16_t draw_value(Rng &rng, int k, int pos) {
 bool run_case(const char *target, int tx_size, int tx_type, uint64_t seed) {
   Rng rng(seed);
   const int n = 4 << tx_size, nn = n * n;
-  const int16_t *scan = scan_for(tx_size, tx_type);
+  // WHT_WHT (lossless 4x4) reads the default scan, as DCT_DCT does.
+  const int16_t *scan = scan_for(tx_size, tx_type == kWhtWht ? kDctDct : tx_type);
   const std::vector<int> edges = edge_eobs(n);
   // The exact eob: an edge value half the time, else anywhere (mostly small).
   int last = rng.range(0, 1) ? edges[rng.range(0, static_cast<int>(edges.size()) - 1)]
