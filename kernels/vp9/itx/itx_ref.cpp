@@ -154,12 +154,27 @@ DspTable<ItxDsp> g_itx_table(itx_dsp_init_ref, itx_dsp_init_simd);
 const ItxDsp &itx_dsp() { return g_itx_table.get(); }
 
 namespace {
-// v3d_vp9_itxfm_add's path when the table needs a fill (first use, a new target): kept out of
-// line so that the common path has no call before its tail call (runtime/dsp_table.h).
-[[gnu::noinline, gnu::cold]] void itxfm_add_refill(uint8_t *dst, ptrdiff_t stride,
-                                                    const int16_t *coeffs, int tx_size,
-                                                    int tx_type, int eob) {
-  itx_dsp().add[tx_size][tx_type](dst, stride, coeffs, eob);
+// The public one-block entries: argument checks, then one of the table's slot arrays (add or
+// add_exact_eob) by a tail call.
+using ItxSlots = ItxAddFn (ItxDsp::*)[kNumTxSizes][kNumTxTypes];
+
+// The path when the table needs a fill (first use, a new target): kept out of line so that the
+// common path has no call before its tail call (runtime/dsp_table.h).
+template <ItxSlots kSlots>
+[[gnu::noinline, gnu::cold]] void itxfm_refill(uint8_t *dst, ptrdiff_t stride,
+                                               const int16_t *coeffs, int tx_size, int tx_type,
+                                               int eob) {
+  (itx_dsp().*kSlots)[tx_size][tx_type](dst, stride, coeffs, eob);
+}
+
+template <ItxSlots kSlots>
+[[gnu::always_inline]] inline void itxfm_dispatch(uint8_t *dst, ptrdiff_t stride,
+                                                  const int16_t *coeffs, int tx_size, int tx_type,
+                                                  int eob) {
+  if (eob <= 0 || !valid_tx(tx_size, tx_type) || !dst || !coeffs) return;
+  const ItxDsp *t = g_itx_table.current();
+  if (!t) return itxfm_refill<kSlots>(dst, stride, coeffs, tx_size, tx_type, eob);
+  (t->*kSlots)[tx_size][tx_type](dst, stride, coeffs, eob);
 }
 }  // namespace
 
@@ -168,30 +183,11 @@ namespace {
 
 extern "C" void v3d_vp9_itxfm_add(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
                                   int tx_size, int tx_type, int eob) {
-  using namespace v3d::vp9;
-  if (eob <= 0 || !valid_tx(tx_size, tx_type) || !dst || !coeffs) return;
-  const ItxDsp *t = g_itx_table.current();
-  if (!t) return itxfm_add_refill(dst, stride, coeffs, tx_size, tx_type, eob);
-  t->add[tx_size][tx_type](dst, stride, coeffs, eob);
+  v3d::vp9::itxfm_dispatch<&v3d::vp9::ItxDsp::add>(dst, stride, coeffs, tx_size, tx_type, eob);
 }
-
-namespace v3d {
-namespace vp9 {
-namespace {
-[[gnu::noinline, gnu::cold]] void itxfm_add_exact_eob_refill(uint8_t *dst, ptrdiff_t stride,
-                                                              const int16_t *coeffs, int tx_size,
-                                                              int tx_type, int eob) {
-  itx_dsp().add_exact_eob[tx_size][tx_type](dst, stride, coeffs, eob);
-}
-}  // namespace
-}  // namespace vp9
-}  // namespace v3d
 
 extern "C" void v3d_vp9_itxfm_add_exact_eob(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
                                             int tx_size, int tx_type, int eob) {
-  using namespace v3d::vp9;
-  if (eob <= 0 || !valid_tx(tx_size, tx_type) || !dst || !coeffs) return;
-  const ItxDsp *t = g_itx_table.current();
-  if (!t) return itxfm_add_exact_eob_refill(dst, stride, coeffs, tx_size, tx_type, eob);
-  t->add_exact_eob[tx_size][tx_type](dst, stride, coeffs, eob);
+  v3d::vp9::itxfm_dispatch<&v3d::vp9::ItxDsp::add_exact_eob>(dst, stride, coeffs, tx_size,
+                                                             tx_type, eob);
 }
