@@ -26,7 +26,7 @@
 #include "v3d/v3d.h"
 #include "vp9/itx/itx.h"
 
-void bench_itx_rows(FILE *out, const char *peer_checkasm);
+void bench_itx_rows(FILE *out, const char *peer_checkasm, const char *only);
 
 namespace {
 
@@ -84,8 +84,9 @@ std::vector<Line> make_lines() {
 
 // peer_checkasm: FFmpeg's checkasm program, or nullptr; with it, two more columns: FFmpeg's best
 // SIMD figure for the same row (measured now, by that program) and the first target's ratio,
-// and the exact column's ratio to FFmpeg after it.
-void bench_itx_rows(FILE *out, const char *peer_checkasm) {
+// and the exact column's ratio to FFmpeg after it. only: nullptr, or the rows whose label
+// contains it ("32x32", "16x16 DCT_DCT sub").
+void bench_itx_rows(FILE *out, const char *peer_checkasm, const char *only) {
   using namespace v3d::vp9;
   const char *names[16];
   int nt = v3d_cpu_targets(names, 16);
@@ -108,6 +109,10 @@ void bench_itx_rows(FILE *out, const char *peer_checkasm) {
   std::vector<int16_t> c;
   int lines = 0, broken = 0;
   for (const Line &l : make_lines()) {
+    if (only && l.label.find(only) == std::string::npos) {
+      seed++;  // each row keeps its coefficients with or without the filter
+      continue;
+    }
     const int eob = v3dbench::itx_row_coeffs(l.row, l.kind, seed, &c);
     double ns[16];
     for (int t = 0; t < nt; t++)

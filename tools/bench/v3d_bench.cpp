@@ -17,7 +17,7 @@
 
 void bench_itx_cpu(FILE *json_or_null);           // bench_itx_cpu.cpp
 void bench_h264_deblock_cpu(FILE *out);           // bench_h264_cpu.cpp: text table
-void bench_itx_rows(FILE *out, const char *peer_checkasm);                   // bench_itx_rows.cpp: text table
+void bench_itx_rows(FILE *out, const char *peer_checkasm, const char *only);                   // bench_itx_rows.cpp: text table
 
 int main(int argc, char **argv) {
   v3dbench::Options opt;
@@ -68,7 +68,8 @@ int main(int argc, char **argv) {
              "               VP9 transforms per frame with each kind of pool; --only, --configs)\n"
              "               itx-rows (VP9 transforms: checkasm-style ns per call, every CPU target, nothing else;\n"
              "               \"exact\": the chosen target's exact-eob slot (v3d_vp9_itxfm_add_exact_eob's),\n"
-             "               each row's eob promise and pixels checked first; \"x-ratio\": exact / FFmpeg)\n"
+             "               each row's eob promise and pixels checked first; \"x-ratio\": exact / FFmpeg;\n"
+             "               --only TEXT: the rows whose label contains TEXT, e.g. \"32x32 DCT_DCT sub\")\n"
              "               h264-rows (H.264 deblocking edges: the same)\n"
              "               peers (per-call rows of the VP9 transforms, VP9 loop filter and H.264 edges,\n"
              "               beside a peer's checkasm --bench figures: --peer-checkasm PATH; docs/benchmarks.md;\n"
@@ -94,7 +95,8 @@ int main(int argc, char **argv) {
   }
   if (opt.frames <= 0) opt.frames = opt.quick ? 3 : 20;
   if (opt.section == "itx-rows") {  // checkasm-style per-call rows only: no machine probe, no GPU
-    bench_itx_rows(stdout, opt.peer_checkasm.empty() ? nullptr : opt.peer_checkasm.c_str());
+    bench_itx_rows(stdout, opt.peer_checkasm.empty() ? nullptr : opt.peer_checkasm.c_str(),
+                   opt.only.empty() ? nullptr : opt.only.c_str());
     return 0;
   }
   if (opt.section == "h264-rows") {  // the same for the H.264 deblocking edges

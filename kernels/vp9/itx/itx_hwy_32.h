@@ -159,6 +159,18 @@ constexpr bool RowsAsWide32() {
   return hn::MaxLanes(D()) == hn::MaxLanes(hn::CappedTag<int16_t, 32>());
 }
 
+// Whether the column check's sums are taken from whole rows of results (StoreRows32's joined
+// rows, lane = column: one absolute value and one addition per row) rather than from the
+// transposed tiles (per 128-bit block, folded afterwards): where the rows are 32-lane vectors.
+template <class D>
+constexpr bool ColSumsInRows32() {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  return hn::MaxLanes(D()) == 32;
+#else
+  return false;
+#endif
+}
+
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
 // 4x4 transpose of 128-bit blocks: block b of out[j] = block j of in[b]. 8 block shuffles.
 HWY_INLINE void TransposeBlocks4x4(const __m512i *in, __m512i *out) {
@@ -199,9 +211,12 @@ HWY_INLINE void LoadRowTiles32(D d, const int16_t *coeffs, V *x) {
 // The row results of the rows [g, g + L), L as the column vectors' lanes (x[8t + i] block b =
 // results (g + 8b + i, 8t .. 8t + 8)), to tmp in stores as wide as the column pass's loads, so
 // that each load is forwarded from one store: tiles are joined per row with 128-bit block
-// shuffles. Rows from kNzR on (zero results) are not stored: tmp holds kNzR rows.
+// shuffles. Rows from kNzR on (zero results) are not stored: tmp holds kNzR rows. Where the
+// vectors have 32 lanes (ColSumsInRows32), *col_sum lane k (uint16, saturating) also adds the
+// |results| of column k over the stored rows, from the joined rows; otherwise it is untouched.
 template <int kNzR, class D, class V = hn::Vec<D>>
-HWY_INLINE void StoreRows32(D d, const V *x, int16_t *tmp, size_t g) {
+HWY_INLINE void StoreRows32(D d, const V *x, int16_t *tmp, size_t g,
+                            hn::Vec<hn::RebindToUnsigned<D>> *col_sum) {
   static_assert(RowsAsWide32<D>(), "row vectors as wide as the column vectors");
   constexpr size_t Lr = hn::MaxLanes(D());
   V3D_UNROLL
@@ -221,10 +236,13 @@ HWY_INLINE void StoreRows32(D d, const V *x, int16_t *tmp, size_t g) {
       const __m512i tiles[4] = {x[i].raw, x[8 + i].raw, x[16 + i].raw, x[24 + i].raw};
       __m512i rows[4];
       TransposeBlocks4x4(tiles, rows);
-      hn::Store(V{rows[0]}, d, row);
-      hn::Store(V{rows[1]}, d, row + 8 * 32);
-      hn::Store(V{rows[2]}, d, row + 16 * 32);
-      if (stored(3)) hn::Store(V{rows[3]}, d, row + 24 * 32);
+      const hn::RebindToUnsigned<D> du;
+      V3D_UNROLL
+      for (size_t b = 0; b < 4; b++) {
+        if (!stored(b)) continue;
+        hn::Store(V{rows[b]}, d, row + b * 8 * 32);
+        *col_sum = hn::SaturatedAdd(*col_sum, hn::BitCast(du, hn::Abs(V{rows[b]})));
+      }
 #endif
     } else {
       if (!stored(0)) continue;
@@ -294,8 +312,9 @@ HWY_INLINE void JoinStoreRows32(D, const V *x, int16_t *tmp, size_t g) {
 
 // Row DCTs of the rows [g, g + L) (non-zero inputs in columns < kNz, rows >= kNz zero), results
 // to tmp (row-major, 32 per row), if every one of those rows' |coefficients| sum to at most kB;
-// else false, nothing stored. Where RowsAsWide32<D>: sum[t] lane 8b + k (uint16, saturating)
-// adds the |results| of rows g + 8b + [0, 8) in column 8t + k.
+// else false, nothing stored. Where ColSumsInRows32<D>: sum[0] lane k (uint16, saturating) adds
+// the |results| of column k over the rows; else where RowsAsWide32<D>: sum[t] lane 8b + k adds
+// the |results| of rows g + 8b + [0, 8) in column 8t + k.
 template <int kNz, int kB, class D, class V = hn::Vec<D>>
 HWY_INLINE bool Rows32x16(D d, const int16_t *coeffs, size_t g, int16_t *tmp,
                           hn::Vec<hn::RebindToUnsigned<D>> *sum) {
@@ -327,9 +346,9 @@ HWY_INLINE bool Rows32x16(D d, const int16_t *coeffs, size_t g, int16_t *tmp,
     V3D_UNROLL
     for (size_t t = 0; t < 4; t++) {
       Transpose16(d, x + 8 * t);  // x[8t + i] block b = results (g + 8b + i, 8t .. 8t + 8)
-      sum[t] = AddAbs<8>(d, x + 8 * t, sum[t]);
+      if constexpr (!ColSumsInRows32<D>()) sum[t] = AddAbs<8>(d, x + 8 * t, sum[t]);
     }
-    StoreRows32<kNz>(d, x, tmp, g);
+    StoreRows32<kNz>(d, x, tmp, g, sum);
   } else {
     JoinStoreRows32<kNz>(d, x, tmp, g);
   }
@@ -415,7 +434,10 @@ HWY_NOINLINE Pass32 Add32x32x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c
   for (size_t g = 0; g < static_cast<size_t>(kNz); g += Lr) {
     if (!Rows32x16<kNz, kB>(dr, coeffs, g, tmp, sum)) return Pass32::kNone;
   }
-  if constexpr (kRowSums) {
+  if constexpr (ColSumsInRows32<decltype(dr)>()) {
+    // Column k's sum: lane k of sum[0].
+    if (!LanesWithin<kB>(du, sum[0])) return Pass32::kRowsOnly;
+  } else if constexpr (kRowSums) {
     // Column 8t + k's sum: lane k of sum[t]'s blocks added.
     const hn::Full128<uint16_t> d8;
     const auto b = hn::Set(d8, static_cast<uint16_t>(kB));

@@ -50,7 +50,8 @@ struct OpsSat {
   using DU = hn::RebindToUnsigned<D>;
   D d;
   // The largest |tracked value| (uint16: |-32768| = 32768; start: 0). SSSE3, which has no
-  // unsigned 16-bit maximum, keeps the largest and the smallest value instead.
+  // unsigned 16-bit maximum, keeps the largest and the smallest value instead; AVX-512 splits
+  // the maximum between m and m2.
   mutable hn::Vec<DU> m;
 #if HWY_TARGET == HWY_SSSE3
   mutable V lo;
@@ -62,6 +63,21 @@ struct OpsSat {
   HWY_INLINE bool Exact() const {
     return hn::AllTrue(d, hn::And(hn::Lt(hn::BitCast(d, m), hn::Set(d, int16_t{32767})),
                                   hn::Gt(lo, hn::Set(d, int16_t{-32767}))));
+  }
+#elif HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  // AVX-512 (32 vector registers): the tracked values go to m and m2 in turn (n counts them; a
+  // constant once the transform is inlined), so that each maximum waits on every second one
+  // only; Exact() takes both.
+  mutable hn::Vec<DU> m2 = hn::Zero(DU());
+  mutable unsigned n = 0;
+  HWY_INLINE V T(V v) const {
+    hn::Vec<DU> &acc = (n++ & 1) != 0 ? m2 : m;
+    acc = hn::Max(acc, hn::BitCast(DU(), hn::Abs(v)));
+    return v;
+  }
+  // True iff every tracked value lies in [-32766, 32766]: then none is extreme.
+  HWY_INLINE bool Exact() const {
+    return hn::AllTrue(DU(), hn::Lt(hn::Max(m, m2), hn::Set(DU(), uint16_t{32767})));
   }
 #else
   HWY_INLINE V T(V v) const {
