@@ -395,6 +395,31 @@ HWY_INLINE void RowsToColumns(Z *x) {
   }
 }
 
+// RowsToColumns for the row results of the 8x8 corner (LoadRows<8>): only lanes 0..7 (rows 0,
+// 2, 4, 6 in block 0, rows 1, 3, 5, 7 in block 1) hold non-zero rows, so x[0..3] take the same
+// layout from the low halves of x[0..7] in fewer steps (x[4..7] are left undefined): dword
+// unpacks within blocks give, per block, two rows times the columns of two registers
+// (kOutA/kOutB of 2q, 2q + 1: four columns of kColOfLane); two block shuffles gather the four
+// column groups of a row pair; a word shuffle interleaves the two rows into [row | row'] pairs.
+HWY_INLINE void RowsToColumnsHalf(Z *x) {
+  const Z pair = _mm512_broadcast_i32x4(
+      _mm_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15));
+  Z lo[4], hi[4];  // lo: rows 0, 2 (block 0), 1, 3 (block 1); hi: rows 4, 6 and 5, 7
+  V3D_UNROLL
+  for (int q = 0; q < 4; q++) {
+    lo[q] = _mm512_unpacklo_epi32(x[2 * q], x[2 * q + 1]);
+    hi[q] = _mm512_unpackhi_epi32(x[2 * q], x[2 * q + 1]);
+  }
+  const auto gather = [&](const Z *u, Z *first, Z *second) {
+    const Z t01 = _mm512_inserti64x4(u[0], _mm512_castsi512_si256(u[1]), 1);
+    const Z t23 = _mm512_inserti64x4(u[2], _mm512_castsi512_si256(u[3]), 1);
+    *first = _mm512_shuffle_epi8(_mm512_shuffle_i64x2(t01, t23, _MM_SHUFFLE(2, 0, 2, 0)), pair);
+    *second = _mm512_shuffle_epi8(_mm512_shuffle_i64x2(t01, t23, _MM_SHUFFLE(3, 1, 3, 1)), pair);
+  };
+  gather(lo, &x[0], &x[2]);  // [row 0 | row 2], [row 1 | row 3]
+  gather(hi, &x[1], &x[3]);  // [row 4 | row 6], [row 5 | row 7]
+}
+
 constexpr int LaneOfCol(int col) {
   int l = 0;
   while (kColOfLane[l] != col) l++;
@@ -590,7 +615,9 @@ HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const in
   } else {
     DctRest(o, DctProducts<false>(o, DctIn{x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]}), x);
   }
-  RowsToColumns(x);  // x[k] = [row of lane 2k | row of lane 2k + 1], lane = column
+  // x[k] = [row of lane 2k | row of lane 2k + 1], lane = column
+  if constexpr (kHalf) RowsToColumnsHalf(x);
+  else RowsToColumns(x);
   return ColumnsAndAdd<kColB, kNzR, kRegs, !kHalf>(
       dst, stride, x, rows, [](const auto &op, Z *v) { ColumnPass<kHalf>(op, v); });
 }
