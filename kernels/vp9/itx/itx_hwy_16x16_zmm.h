@@ -589,11 +589,12 @@ HWY_INLINE void StoreRowResults(const Z *x, int16_t *rows) {
 // The column pass on the row results x (RowsToColumns' layout), pass(ops, x) on PackedOps
 // where every column's |row results| sum to within kColB, else on SatOps; then AddRows and
 // kDone, or, where SatOps detects a saturation, kColumnsFailed, nothing written and the row
-// results stored to rows (StoreRowResults).
-template <int kColB, int kNzR, int kRegs, bool kDct = false, class Pass>
+// results stored to rows (StoreRowResults). kFailed: the caller found a column outside kColB
+// already (SatOps at once).
+template <int kColB, int kNzR, int kRegs, bool kDct = false, bool kFailed = false, class Pass>
 HWY_INLINE Int16Result ColumnsAndAdd(uint8_t *dst, ptrdiff_t stride, Z *x, int16_t *rows,
                                      const Pass &pass) {
-  if (L1Within<kColB, kRegs>(PackedOps(), x)) {
+  if (!kFailed && L1Within<kColB, kRegs>(PackedOps(), x)) {
     pass(PackedOps(), x);
   } else {
     Z y[8];
@@ -655,7 +656,8 @@ HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const in
   } else {
     RowsToColumns(x);  // x[k] = [row of lane 2k | row of lane 2k + 1], lane = column
   }
-  return ColumnsAndAdd<kColB, kNzR, kRegs, !kHalf>(
+  // Half: the column check failed above (the saturating columns at once).
+  return ColumnsAndAdd<kColB, kNzR, kRegs, !kHalf, kHalf>(
       dst, stride, x, rows, [](const auto &op, Z *v) { ColumnPass<kHalf>(op, v); });
 }
 
