@@ -395,6 +395,59 @@ HWY_INLINE void RowsToColumns(Z *x) {
   }
 }
 
+// RowsToColumns for the row results of the 8x8 corner (LoadRows<8>), in two steps. Only lanes
+// 0..7 (rows 0, 2, 4, 6 in block 0, rows 1, 3, 5, 7 in block 1) hold non-zero rows, so the
+// low halves of x[0..7] are gathered: dword unpacks within blocks give, per block, two rows
+// times the columns of two registers (kOutA/kOutB of 2q, 2q + 1: four columns of kColOfLane);
+// two block shuffles gather the four column groups of a row pair. GatherHalf leaves m[k] with
+// rows kPairA[k], kPairB[k] as [4 columns of the first | the same of the second] per block
+// (columns kColOfLane[4b..4b + 3] in block b); PairHalf interleaves them into RowsToColumns'
+// [row | row'] pairs. x[4..7] are left undefined.
+HWY_INLINE void GatherHalf(const Z *x, Z *m) {
+  Z lo[4], hi[4];  // lo: rows 0, 2 (block 0), 1, 3 (block 1); hi: rows 4, 6 and 5, 7
+  V3D_UNROLL
+  for (int q = 0; q < 4; q++) {
+    lo[q] = _mm512_unpacklo_epi32(x[2 * q], x[2 * q + 1]);
+    hi[q] = _mm512_unpackhi_epi32(x[2 * q], x[2 * q + 1]);
+  }
+  const auto gather = [&](const Z *u, Z *first, Z *second) {
+    const Z t01 = _mm512_inserti64x4(u[0], _mm512_castsi512_si256(u[1]), 1);
+    const Z t23 = _mm512_inserti64x4(u[2], _mm512_castsi512_si256(u[3]), 1);
+    *first = _mm512_shuffle_i64x2(t01, t23, _MM_SHUFFLE(2, 0, 2, 0));
+    *second = _mm512_shuffle_i64x2(t01, t23, _MM_SHUFFLE(3, 1, 3, 1));
+  };
+  gather(lo, &m[0], &m[2]);  // rows 0 and 2, 1 and 3
+  gather(hi, &m[1], &m[3]);  // rows 4 and 6, 5 and 7
+}
+HWY_INLINE void PairHalf(const Z *m, Z *x) {
+  const Z pair = _mm512_broadcast_i32x4(
+      _mm_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15));
+  V3D_UNROLL
+  for (int k = 0; k < 4; k++) x[k] = _mm512_shuffle_epi8(m[k], pair);
+}
+
+// The column check on GatherHalf's m: every column's |row results| (8 rows) sum to within kB.
+// Per word, the sum over m[0..3] covers four rows of one column; the other four are the
+// same word of the block's other 64-bit half.
+template <int kB>
+HWY_INLINE bool ColumnsWithinHalf(const Z *m) {
+  Z acc = _mm512_abs_epi16(m[0]);
+  V3D_UNROLL
+  for (int k = 1; k < 4; k++) acc = _mm512_adds_epu16(acc, _mm512_abs_epi16(m[k]));
+  acc = _mm512_adds_epu16(acc, _mm512_shuffle_epi32(acc, _MM_PERM_BADC));
+  return _mm512_cmpgt_epu16_mask(acc, Splat16z<static_cast<int16_t>(kB)>()) == 0;
+}
+
+// The column pass of the 8x8 corner from GatherHalf's m on PackedOps (the caller checked
+// ColumnsWithinHalf), its inputs duplicated by word unpacks: unpacklo of m[k] with itself
+// holds row kPairA[k], unpackhi row kPairB[k], in every lane. Results as ColumnPass's.
+HWY_INLINE void ColumnPassHalfM(const Z *m, Z *x) {
+  const auto lo = [](Z v) { return _mm512_unpacklo_epi16(v, v); };
+  const auto hi = [](Z v) { return _mm512_unpackhi_epi16(v, v); };
+  const Z d[8] = {lo(m[0]), lo(m[2]), hi(m[0]), hi(m[2]), lo(m[1]), lo(m[3]), hi(m[1]), hi(m[3])};
+  DctRest(PackedOps(), DctProductsHalf(PackedOps(), d), x);
+}
+
 constexpr int LaneOfCol(int col) {
   int l = 0;
   while (kColOfLane[l] != col) l++;
@@ -536,11 +589,12 @@ HWY_INLINE void StoreRowResults(const Z *x, int16_t *rows) {
 // The column pass on the row results x (RowsToColumns' layout), pass(ops, x) on PackedOps
 // where every column's |row results| sum to within kColB, else on SatOps; then AddRows and
 // kDone, or, where SatOps detects a saturation, kColumnsFailed, nothing written and the row
-// results stored to rows (StoreRowResults).
-template <int kColB, int kNzR, int kRegs, bool kDct = false, class Pass>
+// results stored to rows (StoreRowResults). kFailed: the caller found a column outside kColB
+// already (SatOps at once).
+template <int kColB, int kNzR, int kRegs, bool kDct = false, bool kFailed = false, class Pass>
 HWY_INLINE Int16Result ColumnsAndAdd(uint8_t *dst, ptrdiff_t stride, Z *x, int16_t *rows,
                                      const Pass &pass) {
-  if (L1Within<kColB, kRegs>(PackedOps(), x)) {
+  if (!kFailed && L1Within<kColB, kRegs>(PackedOps(), x)) {
     pass(PackedOps(), x);
   } else {
     Z y[8];
@@ -590,8 +644,20 @@ HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const in
   } else {
     DctRest(o, DctProducts<false>(o, DctIn{x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]}), x);
   }
-  RowsToColumns(x);  // x[k] = [row of lane 2k | row of lane 2k + 1], lane = column
-  return ColumnsAndAdd<kColB, kNzR, kRegs, !kHalf>(
+  if constexpr (kHalf) {
+    Z m[4];
+    GatherHalf(x, m);
+    if (ColumnsWithinHalf<kColB>(m)) {
+      ColumnPassHalfM(m, x);
+      AddRows(dst, stride, x);
+      return Int16Result::kDone;
+    }
+    PairHalf(m, x);  // x[k] = [row kPairA[k] | row kPairB[k]], lane = column
+  } else {
+    RowsToColumns(x);  // x[k] = [row of lane 2k | row of lane 2k + 1], lane = column
+  }
+  // Half: the column check failed above (the saturating columns at once).
+  return ColumnsAndAdd<kColB, kNzR, kRegs, !kHalf, kHalf>(
       dst, stride, x, rows, [](const auto &op, Z *v) { ColumnPass<kHalf>(op, v); });
 }
 
