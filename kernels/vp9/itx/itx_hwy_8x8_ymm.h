@@ -320,7 +320,7 @@ struct MidMap {
     for (int m = 0; m < 4; m++) {
       for (int half = 0; half < 2; half++) {
         if ((kRowAdst ? kAdst : kDct)[m][half] == j) {
-          return 16 * m + 8 * (i / 4) + 4 * half + i % 4;
+          return 16 * m + 8 * (i % 2) + 4 * half + i / 2;  // row transform i: lane i % 2
         }
       }
     }
@@ -373,14 +373,24 @@ HWY_NOINLINE bool Add8x8Y(uint8_t *dst, ptrdiff_t stride, const int16_t *c, Col3
   constexpr int kRowBound = kInt16BoundL1[1][kRowAdst ? 1 : 0];
   constexpr int kColBound = kInt16BoundL1[1][kColAdst ? 1 : 0];
   static_assert(kRowBound > 0 && kColBound > 0, "8-point per-pass bounds");
-  auto row = [c](int i) { return _mm_loadu_si128(reinterpret_cast<const __m128i *>(c + 8 * i)); };
   __m256i x[4];
   {
+#if V3D_ITX_8X8_VPERM
+    // Registers (row 2m | row 2m + 1) as they lie in memory, then 4x8 transposes within the
+    // lanes: lane 0 holds the even rows' transforms (row 2t in word t of each half), lane 1
+    // the odd rows' (MidMap takes them from there).
+    auto rows = [c](int m) {
+      return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(c + 16 * m));
+    };
+    const __m256i r0 = rows(0), r1 = rows(1), r2 = rows(2), r3 = rows(3);
+#else
     // Registers (row i | row i + 4), then 4x8 transposes within the lanes.
+    auto row = [c](int i) { return _mm_loadu_si128(reinterpret_cast<const __m128i *>(c + 8 * i)); };
     const __m256i r0 = _mm256_inserti128_si256(_mm256_castsi128_si256(row(0)), row(4), 1);
     const __m256i r1 = _mm256_inserti128_si256(_mm256_castsi128_si256(row(1)), row(5), 1);
     const __m256i r2 = _mm256_inserti128_si256(_mm256_castsi128_si256(row(2)), row(6), 1);
     const __m256i r3 = _mm256_inserti128_si256(_mm256_castsi128_si256(row(3)), row(7), 1);
+#endif
     const __m256i al = _mm256_unpacklo_epi16(r0, r1), ah = _mm256_unpackhi_epi16(r0, r1);
     const __m256i bl = _mm256_unpacklo_epi16(r2, r3), bh = _mm256_unpackhi_epi16(r2, r3);
     x[0] = _mm256_unpacklo_epi32(al, bl);  // (coefficient column 0, column 1)
