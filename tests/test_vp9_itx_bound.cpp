@@ -34,14 +34,18 @@ namespace aff {
 // The limits a bound must respect, and the tightest B seen so far for them.
 // max_b bounds the largest |input| (every value's slope is the sum of its |a_i|); max_l1 bounds
 // the sum of the |inputs| (there a value's slope is its largest |a_i|, as
-// |sum_i a_i c_i| <= max_i |a_i| * sum_i |c_i|).
+// |sum_i a_i c_i| <= max_i |a_i| * sum_i |c_i|); max_l2 bounds the root of the sum of the
+// squared inputs (there the slope is |a|_2, by Cauchy-Schwarz).
 struct Tracker {
-  double max_b = 1e30, max_l1 = 1e30;
-  void narrow(double slope, double top, double err) { note(slope, top, err, 32767.0); }
-  void wide(double slope, double top, double err) {
-    note(slope, top, err, 2147483647.0 - 8192.0);
+  double max_b = 1e30, max_l1 = 1e30, max_l2 = 1e30;
+  void narrow(double slope, double top, double norm2, double err) {
+    note(slope, top, norm2, err, 32767.0);
   }
-  void note(double slope, double top, double err, double lim) {
+  void wide(double slope, double top, double norm2, double err) {
+    note(slope, top, norm2, err, 2147483647.0 - 8192.0);
+  }
+  void note(double slope, double top, double norm2, double err, double lim) {
+    if (norm2 > 0) max_l2 = std::min(max_l2, (lim - err - 1e-6 * lim) / (norm2 * (1 + 1e-12)));
     // Small safety margin for the floating-point bookkeeping of the slopes (exact binary
     // fractions with up to ~60 significant bits; double keeps 53).
     if (slope > 0) max_b = std::min(max_b, (lim - err - 1e-6 * lim) / (slope * (1 + 1e-12)));
@@ -64,12 +68,17 @@ struct Val {
     for (double x : a) t = std::max(t, std::fabs(x));
     return t;
   }
+  double norm2() const {
+    double s = 0;
+    for (double x : a) s += x * x;
+    return std::sqrt(s);
+  }
   double err() const { return std::max(std::fabs(lo), std::fabs(hi)); }
 };
 
 Val record(Val v) {
-  if (v.wide) g_tracker->wide(v.slope(), v.top(), v.err());
-  else g_tracker->narrow(v.slope(), v.top(), v.err());
+  if (v.wide) g_tracker->wide(v.slope(), v.top(), v.norm2(), v.err());
+  else g_tracker->narrow(v.slope(), v.top(), v.norm2(), v.err());
   return v;
 }
 Val lin(const Val &x, double kx, const Val &y, double ky, bool wide) {
@@ -121,9 +130,10 @@ void run1d(int n, bool adst, const V *in, V *out) {
 // bounds of kInt16Bound1dDct32; the output forms go to *fin.
 // Its outputs are narrow values, so B also keeps them inside int16. nz: only the inputs
 // [0, nz) are variables, the others the constant zero (0: all n). *l1 (if given): the largest
-// B1 for the inputs with sum |x| <= B1 (the per-pass bounds kInt16BoundL1).
+// B1 for the inputs with sum |x| <= B1 (the per-pass bounds kInt16BoundL1); *l2 (if given):
+// the largest B2 for the inputs with sum x^2 <= B2^2 (kInt16BoundL2x8).
 double analyse_column(int n, std::vector<aff::Val> *fin, bool adst = false, int nz = 0,
-                      double *l1 = nullptr) {
+                      double *l1 = nullptr, double *l2 = nullptr) {
   if (nz == 0) nz = n;
   aff::Tracker t;
   aff::g_tracker = &t;
@@ -137,6 +147,7 @@ double analyse_column(int n, std::vector<aff::Val> *fin, bool adst = false, int 
   run1d(n, adst, in.data(), fin->data());
   aff::g_tracker = nullptr;
   if (l1) *l1 = std::floor(t.max_l1);
+  if (l2) *l2 = std::floor(t.max_l2);
   return std::floor(t.max_b);
 }
 
@@ -340,6 +351,17 @@ int main() {
             n, adst ? "ADST" : "DCT", have, b1);
     }
     if (n == 32) check(v3d::vp9::kInt16BoundL1[sz][1] == 0, "32-point has no ADST");
+  }
+  // The 8-point L2 bounds (kInt16BoundL2x8): one 8-point DCT or ADST on inputs with
+  // sum x^2 <= B2^2; the forms are those cross-checked above.
+  for (int adst = 0; adst < 2; adst++) {
+    std::vector<aff::Val> fin;
+    double b1 = 0, b2 = 0;
+    analyse_column(8, &fin, adst != 0, 0, &b1, &b2);
+    const int have = v3d::vp9::kInt16BoundL2x8[adst];
+    printf(" 8-point %-4s: L2 bound %6.0f, table (L2) %d\n", adst ? "ADST" : "DCT", b2, have);
+    check(have > 0 && have <= b2, "8-point %s kInt16BoundL2x8 %d not in (0, proven L2 bound %.0f]",
+          adst ? "ADST" : "DCT", have, b2);
   }
   // The 32-point DCT of the per-pass 32x32 path, inputs from 8 / 16 / 32 on zero: the largest-|x|
   // bounds (kInt16Bound1dDct32) and the L1 bound, which the 32x32 path's per-pass checks share

@@ -213,6 +213,23 @@ HWY_INLINE bool PassWithin(const __m256i *x) {
   return LanesWithin<kB>(du, hn::SaturatedAdd(s, t));
 }
 
+#if V3D_ITX_HAVE_VNNI
+// True iff every int32 lane of the sum over the four registers of x of the squares of its
+// word pairs (2q, 2q + 1) is at most kT: four chained vpdpwssds from zero, which saturate, so a
+// lane whose true sum exceeds kT (< 2^31 - 1) reads above it too.
+template <int32_t kT>
+HWY_INLINE bool SquaresWithin(const __m256i *x) {
+  __m256i acc = _mm256_setzero_si256();
+  for (int i = 0; i < 4; i++) acc = _mm256_dpwssds_epi32(acc, x[i], x[i]);
+  return _mm256_cmpgt_epi32_mask(acc, _mm256_set1_epi32(kT)) == 0;
+}
+// kInt16BoundL2x8[adst]^2 / kParts, the lane bound of SquaresWithin when each vector checked
+// spreads its squares over at most kParts of the lanes.
+template <bool kAdst, int kParts>
+constexpr int32_t kSquaresBound = static_cast<int32_t>(
+    int64_t{kInt16BoundL2x8[kAdst ? 1 : 0]} * kInt16BoundL2x8[kAdst ? 1 : 0] / kParts);
+#endif
+
 // The high 8 bytes of v to p, which has no alignment (pextrq to memory).
 HWY_INLINE void StoreHigh8(uint8_t *p, __m128i v) {
   const int64_t hi = _mm_extract_epi64(v, 1);
@@ -254,6 +271,82 @@ HWY_INLINE void AddRowsY(uint8_t *r0, uint8_t *r1, uint8_t *r2, uint8_t *r3, __m
     StoreHigh8(r3, b);
   }
 }
+
+#undef V3D_ITX_8X8_VPERM
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+#define V3D_ITX_8X8_VPERM 1
+// AVX-512 (BW, VL): the transpose between the passes as eight two-source word permutes
+// (vpermt2w) in two levels instead of the regrouping, 128-bit moves and unpacks, with the input
+// order that Iadst8Y wants folded into the tables (the column pass then runs Iadst8Y or Idct8Y
+// on them as they are). A Map gives, for word w (0..15) of result
+// register k (0..3), the register and word it comes from: Src(k, w) = 16 * register + word.
+// Level 1 forms t[g][h] from sources 2g and 2g + 1: its words 0..7 are the words that result
+// 2h takes from them, in order, its words 8..15 those of result 2h + 1; level 2 forms result
+// k from t[0][k / 2] and t[1][k / 2]. So every result must take 8 words from sources 0 and 1
+// and 8 from sources 2 and 3 (checked when the tables are made).
+struct alignas(32) PermTables {
+  int16_t l1[2][2][16];
+  int16_t l2[4][16];
+};
+template <class Map>
+constexpr PermTables MakePermTables() {
+  PermTables t{};
+  for (int k = 0; k < 4; k++) {
+    int rank[2] = {0, 0};
+    for (int w = 0; w < 16; w++) {
+      const int src = Map::Src(k, w), g = src / 32;
+      const int slot = (k % 2) * 8 + rank[g]++;
+      t.l1[g][k / 2][slot] = static_cast<int16_t>(src % 32);
+      t.l2[k][w] = static_cast<int16_t>(16 * g + slot);
+    }
+    if (rank[0] != 8 || rank[1] != 8) t.l2[0][0] = -1;  // not two groups of 8: rejected below
+  }
+  return t;
+}
+template <class Map>
+HWY_INLINE void PermuteY(__m256i *x) {
+  static constexpr PermTables kT = MakePermTables<Map>();
+  static_assert(kT.l2[0][0] >= 0, "each result takes 8 words from each pair of sources");
+  __m256i t[2][2];
+  for (int g = 0; g < 2; g++) {
+    for (int h = 0; h < 2; h++) {
+      t[g][h] = _mm256_permutex2var_epi16(x[2 * g], LoadY(kT.l1[g][h]), x[2 * g + 1]);
+    }
+  }
+  for (int k = 0; k < 4; k++) {
+    x[k] = _mm256_permutex2var_epi16(t[0][k / 2], LoadY(kT.l2[k]), t[1][k / 2]);
+  }
+}
+// Input i of result k, word w, in the layout above: (in 2k, in 2k + 1), or for the ADST
+// (kAdst) (in1, in0), (in3, in2), (in4, in5), (in6, in7) as Iadst8Y takes them.
+template <bool kAdst>
+constexpr int InputOf(int k, int w) {
+  const int h = (w % 8) / 4;
+  return 2 * k + (kAdst && k < 2 ? 1 - h : h);
+}
+// The row pass's outputs (Idct8Y's or Iadst8Y's order) to the column pass's inputs: word w of
+// result k is intermediate (row InputOf(k, w), column 4 * (w / 8) + w % 4), which is output
+// j = column of row transform i = row.
+template <bool kRowAdst, bool kColAdst>
+struct MidMap {
+  static constexpr int Src(int k, int w) {
+    const int i = InputOf<kColAdst>(k, w), j = 4 * (w / 8) + w % 4;
+    // Register m holds outputs (pair[m][0], pair[m][1]).
+    constexpr int kDct[4][2] = {{0, 1}, {3, 2}, {4, 5}, {7, 6}};
+    constexpr int kAdst[4][2] = {{0, 7}, {1, 6}, {2, 5}, {3, 4}};
+    for (int m = 0; m < 4; m++) {
+      for (int half = 0; half < 2; half++) {
+        if ((kRowAdst ? kAdst : kDct)[m][half] == j) {
+          return 16 * m + 8 * (i % 2) + 4 * half + i / 2;  // row transform i: lane i % 2
+        }
+      }
+    }
+    return -1;
+  }
+};
+#else
+#define V3D_ITX_8X8_VPERM 0
+#endif
 
 // One 1-D pass (kAdst: Iadst8Y, else Idct8Y) from x = (in0, in1), (in2, in3), (in4, in5),
 // (in6, in7), and its outputs regrouped as (out0, out2), (out1, out3), (out4, out6),
@@ -297,14 +390,33 @@ HWY_NOINLINE bool Add8x8Y(uint8_t *dst, ptrdiff_t stride, const int16_t *c, Col3
   constexpr int kRowBound = kInt16BoundL1[1][kRowAdst ? 1 : 0];
   constexpr int kColBound = kInt16BoundL1[1][kColAdst ? 1 : 0];
   static_assert(kRowBound > 0 && kColBound > 0, "8-point per-pass bounds");
-  auto row = [c](int i) { return _mm_loadu_si128(reinterpret_cast<const __m128i *>(c + 8 * i)); };
   __m256i x[4];
+  [[maybe_unused]] bool row_l2 = false;  // the row bound holds by squares (AVX3_DL)
   {
+#if V3D_ITX_8X8_VPERM
+    // Registers (row 2m | row 2m + 1) as they lie in memory, then 4x8 transposes within the
+    // lanes: lane 0 holds the even rows' transforms (row 2t in word t of each half), lane 1
+    // the odd rows' (MidMap takes them from there).
+    auto rows = [c](int m) {
+      return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(c + 16 * m));
+    };
+    const __m256i r0 = rows(0), r1 = rows(1), r2 = rows(2), r3 = rows(3);
+#if V3D_ITX_HAVE_VNNI
+    // The row bound by squares: lane (L, q) sums the squares of coefficients 2q, 2q + 1 of rows
+    // L, L + 2, L + 4, L + 6, so each row's squares sum to at most 4 lane bounds.
+    if constexpr (kCheck) {
+      const __m256i r[4] = {r0, r1, r2, r3};
+      row_l2 = SquaresWithin<kSquaresBound<kRowAdst, 4>>(r);
+    }
+#endif
+#else
     // Registers (row i | row i + 4), then 4x8 transposes within the lanes.
+    auto row = [c](int i) { return _mm_loadu_si128(reinterpret_cast<const __m128i *>(c + 8 * i)); };
     const __m256i r0 = _mm256_inserti128_si256(_mm256_castsi128_si256(row(0)), row(4), 1);
     const __m256i r1 = _mm256_inserti128_si256(_mm256_castsi128_si256(row(1)), row(5), 1);
     const __m256i r2 = _mm256_inserti128_si256(_mm256_castsi128_si256(row(2)), row(6), 1);
     const __m256i r3 = _mm256_inserti128_si256(_mm256_castsi128_si256(row(3)), row(7), 1);
+#endif
     const __m256i al = _mm256_unpacklo_epi16(r0, r1), ah = _mm256_unpackhi_epi16(r0, r1);
     const __m256i bl = _mm256_unpacklo_epi16(r2, r3), bh = _mm256_unpackhi_epi16(r2, r3);
     x[0] = _mm256_unpacklo_epi32(al, bl);  // (coefficient column 0, column 1)
@@ -313,9 +425,12 @@ HWY_NOINLINE bool Add8x8Y(uint8_t *dst, ptrdiff_t stride, const int16_t *c, Col3
     x[3] = _mm256_unpackhi_epi32(ah, bh);
   }
   if constexpr (kCheck) {
-    if (!PassWithin<kRowBound>(x)) return false;
+    if (!row_l2 && !PassWithin<kRowBound>(x)) return false;
   }
   Pass8Y<kRowAdst>(x);
+#if V3D_ITX_8X8_VPERM
+  PermuteY<MidMap<kRowAdst, kColAdst>>(x);  // (row 2k, row 2k + 1); the ADST's order for it
+#else
   EvenOddY<kRowAdst>(x);  // (c0, c2), (c1, c3), (c4, c6), (c5, c7): intermediate columns
   {
     const __m256i t0 = _mm256_permute2x128_si256(x[0], x[2], 0x20);  // rows 0..3
@@ -329,12 +444,23 @@ HWY_NOINLINE bool Add8x8Y(uint8_t *dst, ptrdiff_t stride, const int16_t *c, Col3
     x[2] = _mm256_unpacklo_epi32(bl, bh);
     x[3] = _mm256_unpackhi_epi32(bl, bh);
   }
+#endif
   if constexpr (kCheck) {
-    if (!PassWithin<kColBound>(x)) {
+    // DCT columns (AVX3_DL): the column bound by squares first. Lane (L, q) sums the squares
+    // of two columns' inputs of one parity (InputOf), so each column's squares sum to at most
+    // 2 lane bounds. (The ADST's L2 bound is too tight for real blocks' columns to pay.)
+    bool col_l2 = false;
+#if V3D_ITX_HAVE_VNNI && V3D_ITX_8X8_VPERM
+    if constexpr (!kColAdst) col_l2 = SquaresWithin<kSquaresBound<false, 2>>(x);
+#endif
+    if (!col_l2 && !PassWithin<kColBound>(x)) {
       HWY_ALIGN int16_t rows[64];
       for (int i = 0; i < 4; i++) {
+        __m256i r = x[i];
+        // The ADST's order (in1, in0), (in3, in2) back to (row 2i, row 2i + 1).
+        if (V3D_ITX_8X8_VPERM && kColAdst && i < 2) r = _mm256_shuffle_epi32(r, 0x4E);
         _mm256_store_si256(reinterpret_cast<__m256i *>(rows + 16 * i),
-                           _mm256_permute4x64_epi64(x[i], 0xD8));
+                           _mm256_permute4x64_epi64(r, 0xD8));
       }
       hn::Vec128<int16_t> v[8];
       for (int i = 0; i < 8; i++) v[i] = hn::Load(hn::Full128<int16_t>(), rows + 8 * i);
@@ -344,7 +470,15 @@ HWY_NOINLINE bool Add8x8Y(uint8_t *dst, ptrdiff_t stride, const int16_t *c, Col3
   } else {
     (void)col32;
   }
+#if V3D_ITX_8X8_VPERM
+  if constexpr (kColAdst) {
+    Iadst8Y<true>(x);
+  } else {
+    Idct8Y(x);
+  }
+#else
   Pass8Y<kColAdst, true>(x);
+#endif
   // Round2(x, 5) as one rounding multiply by 2^10: exactly (x + 16) >> 5 for every int16 x;
   // by -2^10, Round2(-x, 5) (exact in int32), which negates the ADST's negated outputs.
   if constexpr (kColAdst) {

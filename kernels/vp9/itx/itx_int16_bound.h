@@ -16,6 +16,7 @@
 //  * kInt16Bound: 4x4 and 8x8, every coefficient (ItxAddBlock, itx_hwy.cpp; 8x8: the first check).
 //  * kInt16CornerBound8x8: 8x8 DCT_DCT 2x2 / 4x4 corners (Corner8x8 and AddCorner8x8,
 //    itx_hwy_16.h; AVX2 and up: AddCorner8x8Y2 / AddCorner8x8Y, itx_hwy_8x8_ymm.h).
+//  * kInt16BoundL2x8: 8x8 per pass, by sums of squares (AVX3_DL: Add8x8Y, itx_hwy_8x8_ymm.h).
 //  * kInt16BoundL1: 8x8, 16x16 and 32x32, per pass (itx_hwy_8x8.h, itx_hwy_16x16.h, itx_hwy_32.h;
 //    NEON 16x16 ADST types: itx_neon_adst16.h).
 //  * kInt16CornerBound16x16: 16x16 DCT_DCT 4x4 and 2x2 corners (TryCorner16x16, itx_hwy_16x16.h).
@@ -64,6 +65,13 @@ constexpr int kInt16BoundL1[4][2] = {
     {23180, 0},      // 32-point DCT (the same with the inputs from 8 or 16 on zero: 32x32
                      // squares); no 32-point ADST
 };
+
+// [0 = DCT, 1 = ADST]: the 8-point per-pass L2 bound B2. For every input vector whose squares
+// sum to at most B2^2, the reference's 8-point 1-D transform keeps every value it forms inside
+// int16 and every product sum inside int32, as for kInt16BoundL1 (a value sum_i a_i x_i + e is
+// at most |a|_2 * |x|_2 + |e|, Cauchy-Schwarz). The AVX3_DL 8x8 path (itx_hwy_8x8_ymm.h) checks
+// it first, by sums of squares that vpdpwssds forms, and the L1 bound where it fails.
+constexpr int kInt16BoundL2x8[2] = {16380, 11580};
 
 // 16x16 DCT_DCT (NEON, itx_hwy_16x16.h): a block whose |coefficients| sum to at most this passes
 // the row check and needs no column check: every column's |row results| then sum to within
