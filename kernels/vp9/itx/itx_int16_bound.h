@@ -72,6 +72,9 @@ constexpr int kInt16BoundL1[4][2] = {
 // at most |a|_2 * |x|_2 + |e|, Cauchy-Schwarz). The AVX3_DL 8x8 path (itx_hwy_8x8_ymm.h) checks
 // it first, by sums of squares that vpdpwssds forms, and the L1 bound where it fails.
 constexpr int kInt16BoundL2x8[2] = {16380, 11580};
+// The same L2 bound B2 for the 16-point DCT and ADST ([0 = DCT, 1 = ADST]) and the 32-point DCT.
+constexpr int kInt16BoundL2x16[2] = {11580, 8180};
+constexpr int kInt16BoundL2x32 = 8180;
 
 // 16x16 DCT_DCT (NEON, itx_hwy_16x16.h): a block whose |coefficients| sum to at most this passes
 // the row check and needs no column check: every column's |row results| then sum to within
