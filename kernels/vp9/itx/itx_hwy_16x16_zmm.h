@@ -3,7 +3,8 @@
 // (AVX-512 F/BW/DQ/VL: the AVX3 target only), behind the same per-pass L1 checks as
 // itx_hwy_16x16.h (kInt16BoundL1 of itx_int16_bound.h): rows when the |coefficients| of every
 // row sum to within the row transform's bound, columns when the |row results| of every column
-// do. Per-target header: included by itx_hwy.cpp after itx_hwy_16.h and itx_hwy_16x16.h.
+// do (AVX3_DL, DCT_DCT with kNzR = 16: first by squares, kInt16BoundL2x16). Per-target header:
+// included by itx_hwy.cpp after itx_hwy_16.h and itx_hwy_16x16.h.
 //
 // Layout: the block is 8 zmm registers of 16 32-bit lanes, one 1-D transform of the pass per
 // lane; the low 16-bit word of a lane holds one input (or output) element of that transform,
