@@ -131,7 +131,7 @@ void run1d(int n, bool adst, const V *in, V *out) {
 // Its outputs are narrow values, so B also keeps them inside int16. nz: only the inputs
 // [0, nz) are variables, the others the constant zero (0: all n). *l1 (if given): the largest
 // B1 for the inputs with sum |x| <= B1 (the per-pass bounds kInt16BoundL1); *l2 (if given):
-// the largest B2 for the inputs with sum x^2 <= B2^2 (kInt16BoundL2x8).
+// the largest B2 for the inputs with sum x^2 <= B2^2 (kInt16BoundL2x8 and the like).
 double analyse_column(int n, std::vector<aff::Val> *fin, bool adst = false, int nz = 0,
                       double *l1 = nullptr, double *l2 = nullptr) {
   if (nz == 0) nz = n;
@@ -352,16 +352,24 @@ int main() {
     }
     if (n == 32) check(v3d::vp9::kInt16BoundL1[sz][1] == 0, "32-point has no ADST");
   }
-  // The 8-point L2 bounds (kInt16BoundL2x8): one 8-point DCT or ADST on inputs with
-  // sum x^2 <= B2^2; the forms are those cross-checked above.
-  for (int adst = 0; adst < 2; adst++) {
-    std::vector<aff::Val> fin;
-    double b1 = 0, b2 = 0;
-    analyse_column(8, &fin, adst != 0, 0, &b1, &b2);
-    const int have = v3d::vp9::kInt16BoundL2x8[adst];
-    printf(" 8-point %-4s: L2 bound %6.0f, table (L2) %d\n", adst ? "ADST" : "DCT", b2, have);
-    check(have > 0 && have <= b2, "8-point %s kInt16BoundL2x8 %d not in (0, proven L2 bound %.0f]",
-          adst ? "ADST" : "DCT", have, b2);
+  // The per-pass L2 bounds (kInt16BoundL2x8, kInt16BoundL2x16, kInt16BoundL2x32): one n-point
+  // DCT or ADST on inputs with sum x^2 <= B2^2; the forms are those cross-checked above. A vector
+  // with some inputs zero is one of these, so the bound holds for the corners and squares too.
+  const int l2_table[3][2] = {{v3d::vp9::kInt16BoundL2x8[0], v3d::vp9::kInt16BoundL2x8[1]},
+                              {v3d::vp9::kInt16BoundL2x16[0], v3d::vp9::kInt16BoundL2x16[1]},
+                              {v3d::vp9::kInt16BoundL2x32, 0}};
+  for (int k = 0; k < 3; k++) {
+    const int n = 8 << k;
+    for (int adst = 0; adst < (n < 32 ? 2 : 1); adst++) {
+      std::vector<aff::Val> fin;
+      double b1 = 0, b2 = 0;
+      analyse_column(n, &fin, adst != 0, 0, &b1, &b2);
+      const int have = l2_table[k][adst];
+      printf("%2d-point %-4s: L2 bound %6.0f, table (L2) %d\n", n, adst ? "ADST" : "DCT", b2,
+             have);
+      check(have > 0 && have <= b2, "%d-point %s L2 bound %d not in (0, proven L2 bound %.0f]", n,
+            adst ? "ADST" : "DCT", have, b2);
+    }
   }
   // The 32-point DCT of the per-pass 32x32 path, inputs from 8 / 16 / 32 on zero: the largest-|x|
   // bounds (kInt16Bound1dDct32) and the L1 bound, which the 32x32 path's per-pass checks share

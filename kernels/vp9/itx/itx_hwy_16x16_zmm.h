@@ -3,7 +3,8 @@
 // (AVX-512 F/BW/DQ/VL: the AVX3 target only), behind the same per-pass L1 checks as
 // itx_hwy_16x16.h (kInt16BoundL1 of itx_int16_bound.h): rows when the |coefficients| of every
 // row sum to within the row transform's bound, columns when the |row results| of every column
-// do. Per-target header: included by itx_hwy.cpp after itx_hwy_16.h and itx_hwy_16x16.h.
+// do (AVX3_DL, DCT_DCT with kNzR = 16: first by squares, kInt16BoundL2x16). Per-target header:
+// included by itx_hwy.cpp after itx_hwy_16.h and itx_hwy_16x16.h.
 //
 // Layout: the block is 8 zmm registers of 16 32-bit lanes, one 1-D transform of the pass per
 // lane; the low 16-bit word of a lane holds one input (or output) element of that transform,
@@ -310,6 +311,26 @@ HWY_INLINE bool L1Within(const O &o, const Z *x) {
   return _mm512_cmpgt_epu16_mask(acc, Splat16z<static_cast<int16_t>(kB)>()) == 0;
 }
 
+// True iff every int32 lane's sum of the squares of its words over x[0..kRegs) (kRegs even) is
+// at most kT (0: false). Two vpdpwssds chains from zero: each saturates at 2^31 - 1 > kT on
+// non-negative terms, so a large sum reads large, and their unsigned sum cannot wrap.
+template <int32_t kT, int kRegs>
+HWY_INLINE bool SquaresWithin(const Z *x) {
+#if V3D_ITX_HAVE_VNNI
+  if constexpr (kT > 0) {
+    Z a = _mm512_setzero_si512(), b = a;
+    V3D_UNROLL
+    for (int i = 0; i < kRegs; i += 2) {
+      // vpdpwssds by asm, as MaddAcc's vpdpwssd: the AVX3_DL target does not name avx512vnni.
+      asm("vpdpwssds %1, %1, %0" : "+v"(a) : "v"(x[i]));
+      asm("vpdpwssds %1, %1, %0" : "+v"(b) : "v"(x[i + 1]));
+    }
+    return _mm512_cmpgt_epu32_mask(_mm512_add_epi32(a, b), _mm512_set1_epi32(kT)) == 0;
+  }
+#endif
+  return false;
+}
+
 // 4x4 transposes of the 32-bit lanes of l[0..3] within every 128-bit block.
 HWY_INLINE void Transpose32x4(const Z *l, Z *q) {
   const Z a0 = _mm512_unpacklo_epi32(l[0], l[1]), a1 = _mm512_unpackhi_epi32(l[0], l[1]);
@@ -590,11 +611,15 @@ HWY_INLINE void StoreRowResults(const Z *x, int16_t *rows) {
 // where every column's |row results| sum to within kColB, else on SatOps; then AddRows and
 // kDone, or, where SatOps detects a saturation, kColumnsFailed, nothing written and the row
 // results stored to rows (StoreRowResults). kFailed: the caller found a column outside kColB
-// already (SatOps at once).
-template <int kColB, int kNzR, int kRegs, bool kDct = false, bool kFailed = false, class Pass>
+// already (SatOps at once). kColL2 (AVX3_DL; 0: none): the column transform's
+// kInt16BoundL2x16, checked first by squares; a lane of that layout holds two row results of
+// one column, so its sum over the registers is that column's sum of squares.
+template <int kColB, int kNzR, int kRegs, bool kDct = false, bool kFailed = false,
+          int kColL2 = 0, class Pass>
 HWY_INLINE Int16Result ColumnsAndAdd(uint8_t *dst, ptrdiff_t stride, Z *x, int16_t *rows,
                                      const Pass &pass) {
-  if (!kFailed && L1Within<kColB, kRegs>(PackedOps(), x)) {
+  constexpr int32_t kColT = static_cast<int32_t>(int64_t{kColL2} * kColL2);
+  if (!kFailed && (SquaresWithin<kColT, kRegs>(x) || L1Within<kColB, kRegs>(PackedOps(), x))) {
     pass(PackedOps(), x);
   } else {
     Z y[8];
@@ -657,7 +682,7 @@ HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const in
     RowsToColumns(x);  // x[k] = [row of lane 2k | row of lane 2k + 1], lane = column
   }
   // Half: the column check failed above (the saturating columns at once).
-  return ColumnsAndAdd<kColB, kNzR, kRegs, !kHalf, kHalf>(
+  return ColumnsAndAdd<kColB, kNzR, kRegs, !kHalf, kHalf, kHalf ? 0 : kInt16BoundL2x16[0]>(
       dst, stride, x, rows, [](const auto &op, Z *v) { ColumnPass<kHalf>(op, v); });
 }
 

@@ -17,6 +17,8 @@
 //  * kInt16CornerBound8x8: 8x8 DCT_DCT 2x2 / 4x4 corners (Corner8x8 and AddCorner8x8,
 //    itx_hwy_16.h; AVX2 and up: AddCorner8x8Y2 / AddCorner8x8Y, itx_hwy_8x8_ymm.h).
 //  * kInt16BoundL2x8: 8x8 per pass, by sums of squares (AVX3_DL: Add8x8Y, itx_hwy_8x8_ymm.h).
+//  * kInt16BoundL2x16[0]: 16x16 DCT columns, by sums of squares (AVX3_DL: Add16x16DctZmm,
+//    itx_hwy_16x16_zmm.h). kInt16BoundL2x16[1] and kInt16BoundL2x32: proven, no path yet.
 //  * kInt16BoundL1: 8x8, 16x16 and 32x32, per pass (itx_hwy_8x8.h, itx_hwy_16x16.h, itx_hwy_32.h;
 //    NEON 16x16 ADST types: itx_neon_adst16.h).
 //  * kInt16CornerBound16x16: 16x16 DCT_DCT 4x4 and 2x2 corners (TryCorner16x16, itx_hwy_16x16.h).
@@ -72,6 +74,11 @@ constexpr int kInt16BoundL1[4][2] = {
 // at most |a|_2 * |x|_2 + |e|, Cauchy-Schwarz). The AVX3_DL 8x8 path (itx_hwy_8x8_ymm.h) checks
 // it first, by sums of squares that vpdpwssds forms, and the L1 bound where it fails.
 constexpr int kInt16BoundL2x8[2] = {16380, 11580};
+// The same L2 bound B2 for the 16-point DCT and ADST ([0 = DCT, 1 = ADST]) and the 32-point DCT.
+// Only the 16-point DCT's is checked by a kernel: checkasm-like and real blocks whose columns
+// fail the L1 bound fail the others too (docs/itx_int16_bounds.md, the measured rates).
+constexpr int kInt16BoundL2x16[2] = {11580, 8180};
+constexpr int kInt16BoundL2x32 = 8180;
 
 // 16x16 DCT_DCT (NEON, itx_hwy_16x16.h): a block whose |coefficients| sum to at most this passes
 // the row check and needs no column check: every column's |row results| then sum to within
