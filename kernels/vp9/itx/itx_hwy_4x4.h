@@ -92,10 +92,23 @@ HWY_INLINE Pass4x4 Dct4Cols(__m128i a, __m128i b) {
 
 // 4x4 word transpose of two registers: [x0 | x1], [x2 | x3] (4 lanes each) -> [lanes 0 | lanes
 // 1], [lanes 2 | lanes 3] (the k-th word of each half of the results = half k of the inputs).
+// kHiSwapped: the second input is [x3 | x2]. On AVX-512 each result is one vpermt2w (two
+// shuffles where the unpacks take four or five).
+template <bool kHiSwapped>
 HWY_INLINE void Transpose4x4x2(__m128i x01, __m128i x23, __m128i *y01, __m128i *y23) {
+#if HWY_TARGET <= HWY_AVX3
+  // Word i of (x01, x23) as index i: x0 lane l at l, x1 at 4 + l, x2 at 8 + l (kHiSwapped:
+  // 12 + l), x3 at 12 + l (8 + l).
+  constexpr short k2 = kHiSwapped ? 12 : 8, k3 = kHiSwapped ? 8 : 12;
+  *y01 = _mm_permutex2var_epi16(x01, _mm_setr_epi16(0, 4, k2, k3, 1, 5, k2 + 1, k3 + 1), x23);
+  *y23 = _mm_permutex2var_epi16(x01, _mm_setr_epi16(2, 6, k2 + 2, k3 + 2, 3, 7, k2 + 3, k3 + 3),
+                                x23);
+#else
+  if constexpr (kHiSwapped) x23 = _mm_shuffle_epi32(x23, 0x4E);
   const __m128i t0 = _mm_unpacklo_epi16(x01, x23), t1 = _mm_unpackhi_epi16(x01, x23);
   *y01 = _mm_unpacklo_epi16(t0, t1);
   *y23 = _mm_unpackhi_epi16(t0, t1);
+#endif
 }
 
 // The full 4x4 transform of rows 0 1 (c01) and 2 3 (c23): returns [row 0 | row 1],
@@ -117,7 +130,7 @@ HWY_INLINE Pass4x4 Full4x4(__m128i c01, __m128i c23) {
     rows = kRowAdst ? Adst4Pairs(u, w) : Dct4Pairs(u, w);
   } else {
     __m128i a, b;  // [c(r,0) | c(r,1)], [c(r,2) | c(r,3)] over r = 0..3
-    Transpose4x4x2(c01, c23, &a, &b);
+    Transpose4x4x2<false>(c01, c23, &a, &b);
     rows = Dct4Cols(a, b);
   }
   // rows.a = [I(r,0) | I(r,1)], rows.b = [I(r,3) | I(r,2)] over r = 0..3.
@@ -129,7 +142,7 @@ HWY_INLINE Pass4x4 Full4x4(__m128i c01, __m128i c23) {
   } else {
     // -> [I(0,c) | I(1,c)], [I(2,c) | I(3,c)], c = 0..3.
     __m128i a, b;
-    Transpose4x4x2(rows.a, _mm_shuffle_epi32(rows.b, 0x4E), &a, &b);
+    Transpose4x4x2<true>(rows.a, rows.b, &a, &b);
     return Dct4Cols(a, b);
   }
 }
