@@ -11,7 +11,8 @@
 // itx_hwy_16x16.h, itx_hwy_16x16_zmm{,_adst}.h (AVX-512), itx_hwy_32.h (8x8 and 16x16, 32x32
 // DCT_DCT, in 16-bit lanes behind per-pass bounds), itx_hwy_sat.h (saturate-and-detect column
 // passes); itx_neon_4x4.h and itx_neon_dc.h (aarch64 NEON only: the 4x4 slots, and DC-only
-// DCT_DCT blocks of every size); itx_hwy_dc.h (DC-only blocks on every target).
+// DCT_DCT blocks of every size); itx_hwy_dc.h (DC-only blocks on every target); itx_hwy_wht.h
+// (the lossless WHT).
 //
 // 16-bit path (itx_hwy_16.h, itx_hwy_8x8.h, itx_hwy_16x16.h, itx_hwy_32.h): 4x4 blocks whose
 // coefficients are all within the proven bounds of itx_int16_bound.h run in int16 lanes, as
@@ -70,6 +71,7 @@
 #include "vp9/itx/itx_neon_dc.h"
 #include "vp9/itx/itx_hwy_dc.h"
 #include "vp9/itx/itx_neon_4x4.h"
+#include "vp9/itx/itx_hwy_wht.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace v3d {
@@ -547,21 +549,6 @@ void ItxAddExactEob(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   }
 }
 
-// Lossless 4x4 Walsh-Hadamard (no final rounding).
-void WhtAdd4x4(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int /* eob */) {
-  const hn::CappedTag<int32_t, 4> d;
-  const hn::Rebind<int16_t, decltype(d)> d16;
-  hn::Vec<decltype(d)> v[4], o[4];
-  V3D_UNROLL
-  for (size_t i = 0; i < 4; i++) v[i] = hn::PromoteTo(d, hn::LoadU(d16, c + 4 * i));
-  TransposeTile(d, v);
-  Iwht4<true>(d, v, o);
-  TransposeTile(d, o);
-  Iwht4<false>(d, o, v);
-  V3D_UNROLL
-  for (size_t i = 0; i < 4; i++) AddRow<0>(d, dst + static_cast<ptrdiff_t>(i) * stride, v[i]);
-}
-
 #if V3D_ITX_NEON_4X4
 // NEON 4x4 (itx_neon_4x4.h), and the 32-bit path for the blocks outside its bound.
 template <class Row, class Col>
@@ -593,7 +580,11 @@ void InitItxSimd(ItxDsp *dsp) {
   FillSize<8>(dsp, kTx8x8);
   FillSize<16>(dsp, kTx16x16);
   FillSize<32>(dsp, kTx32x32);
+#if V3D_ITX_HAVE_WHT16
+  dsp->add[kTx4x4][kWhtWht] = &WhtAdd4x4x86;  // itx_hwy_wht.h
+#else
   dsp->add[kTx4x4][kWhtWht] = &WhtAdd4x4;
+#endif
 #if V3D_ITX_NEON_4X4
   dsp->add[kTx4x4][kDctDct] = &ItxAdd4x4Neon<TxDct, TxDct>;
   dsp->add[kTx4x4][kAdstDct] = &ItxAdd4x4Neon<TxDct, TxAdst>;

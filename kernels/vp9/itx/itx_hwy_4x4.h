@@ -92,10 +92,23 @@ HWY_INLINE Pass4x4 Dct4Cols(__m128i a, __m128i b) {
 
 // 4x4 word transpose of two registers: [x0 | x1], [x2 | x3] (4 lanes each) -> [lanes 0 | lanes
 // 1], [lanes 2 | lanes 3] (the k-th word of each half of the results = half k of the inputs).
+// kHiSwapped: the second input is [x3 | x2]. On AVX-512 each result is one vpermt2w (two
+// shuffles where the unpacks take four or five).
+template <bool kHiSwapped>
 HWY_INLINE void Transpose4x4x2(__m128i x01, __m128i x23, __m128i *y01, __m128i *y23) {
+#if HWY_TARGET <= HWY_AVX3
+  // Word i of (x01, x23) as index i: x0 lane l at l, x1 at 4 + l, x2 at 8 + l (kHiSwapped:
+  // 12 + l), x3 at 12 + l (8 + l).
+  constexpr short k2 = kHiSwapped ? 12 : 8, k3 = kHiSwapped ? 8 : 12;
+  *y01 = _mm_permutex2var_epi16(x01, _mm_setr_epi16(0, 4, k2, k3, 1, 5, k2 + 1, k3 + 1), x23);
+  *y23 = _mm_permutex2var_epi16(x01, _mm_setr_epi16(2, 6, k2 + 2, k3 + 2, 3, 7, k2 + 3, k3 + 3),
+                                x23);
+#else
+  if constexpr (kHiSwapped) x23 = _mm_shuffle_epi32(x23, 0x4E);
   const __m128i t0 = _mm_unpacklo_epi16(x01, x23), t1 = _mm_unpackhi_epi16(x01, x23);
   *y01 = _mm_unpacklo_epi16(t0, t1);
   *y23 = _mm_unpackhi_epi16(t0, t1);
+#endif
 }
 
 // The full 4x4 transform of rows 0 1 (c01) and 2 3 (c23): returns [row 0 | row 1],
@@ -117,7 +130,7 @@ HWY_INLINE Pass4x4 Full4x4(__m128i c01, __m128i c23) {
     rows = kRowAdst ? Adst4Pairs(u, w) : Dct4Pairs(u, w);
   } else {
     __m128i a, b;  // [c(r,0) | c(r,1)], [c(r,2) | c(r,3)] over r = 0..3
-    Transpose4x4x2(c01, c23, &a, &b);
+    Transpose4x4x2<false>(c01, c23, &a, &b);
     rows = Dct4Cols(a, b);
   }
   // rows.a = [I(r,0) | I(r,1)], rows.b = [I(r,3) | I(r,2)] over r = 0..3.
@@ -129,7 +142,7 @@ HWY_INLINE Pass4x4 Full4x4(__m128i c01, __m128i c23) {
   } else {
     // -> [I(0,c) | I(1,c)], [I(2,c) | I(3,c)], c = 0..3.
     __m128i a, b;
-    Transpose4x4x2(rows.a, _mm_shuffle_epi32(rows.b, 0x4E), &a, &b);
+    Transpose4x4x2<true>(rows.a, rows.b, &a, &b);
     return Dct4Cols(a, b);
   }
 }
@@ -175,6 +188,38 @@ HWY_INLINE void AddRow4(uint8_t *p, __m128i r) {
   memcpy(p, &x, 4);
 }
 
+// Adds the residual rows in the halves of ra ([row a0 | row a1]) and rb ([row b0 | row b1]) to
+// the 4 pixels at pa0, pa1, pb0 and pb1, clamped to 0..255: two rows per register, one pack.
+HWY_INLINE void AddRowPairs(uint8_t *pa0, uint8_t *pa1, __m128i ra, uint8_t *pb0, uint8_t *pb1,
+                            __m128i rb) {
+  auto load2 = [](const uint8_t *lo, const uint8_t *hi) {
+    int32_t x, y;
+    memcpy(&x, lo, 4);
+    memcpy(&y, hi, 4);
+#if HWY_TARGET <= HWY_SSE4
+    return _mm_cvtepu8_epi16(_mm_insert_epi32(_mm_cvtsi32_si128(x), y, 1));
+#else
+    return _mm_unpacklo_epi8(_mm_unpacklo_epi32(_mm_cvtsi32_si128(x), _mm_cvtsi32_si128(y)),
+                             _mm_setzero_si128());
+#endif
+  };
+  const __m128i sa = _mm_add_epi16(ra, load2(pa0, pa1));
+  const __m128i sb = _mm_add_epi16(rb, load2(pb0, pb1));
+  const __m128i out = _mm_packus_epi16(sa, sb);  // rows a0 a1 b0 b1, 4 bytes each
+#if HWY_TARGET <= HWY_SSE4
+  const int32_t w0 = _mm_cvtsi128_si32(out), w1 = _mm_extract_epi32(out, 1);
+  const int32_t w2 = _mm_extract_epi32(out, 2), w3 = _mm_extract_epi32(out, 3);
+#else
+  const int32_t w0 = _mm_cvtsi128_si32(out), w1 = _mm_cvtsi128_si32(_mm_srli_si128(out, 4));
+  const int32_t w2 = _mm_cvtsi128_si32(_mm_srli_si128(out, 8));
+  const int32_t w3 = _mm_cvtsi128_si32(_mm_srli_si128(out, 12));
+#endif
+  memcpy(pa0, &w0, 4);
+  memcpy(pa1, &w1, 4);
+  memcpy(pb0, &w2, 4);
+  memcpy(pb1, &w3, 4);
+}
+
 // Adds the residual res = [row 0 | row 1], [row 3 | row 2] to the 4x4 pixels at dst, Round2 by
 // 4 (one rounding multiply by 2^11). kRowAtATime: each residual row on its own, in the low half
 // of its own register: a caller reconstructing into pixels it has just written (the next block
@@ -192,33 +237,25 @@ HWY_INLINE void Store4x4(uint8_t *dst, ptrdiff_t stride, Pass4x4 res) {
     AddRow4(p2, _mm_unpackhi_epi64(r32, r32));
     AddRow4(p3, r32);
   } else {
-    auto load2 = [](const uint8_t *lo, const uint8_t *hi) {
-      int32_t x, y;
-      memcpy(&x, lo, 4);
-      memcpy(&y, hi, 4);
-#if HWY_TARGET <= HWY_SSE4
-      return _mm_cvtepu8_epi16(_mm_insert_epi32(_mm_cvtsi32_si128(x), y, 1));
-#else
-      return _mm_unpacklo_epi8(_mm_unpacklo_epi32(_mm_cvtsi32_si128(x), _mm_cvtsi32_si128(y)),
-                               _mm_setzero_si128());
-#endif
-    };
-    const __m128i s01 = _mm_add_epi16(r01, load2(p0, p1));
-    const __m128i s32 = _mm_add_epi16(r32, load2(p3, p2));
-    const __m128i out = _mm_packus_epi16(s01, s32);  // rows 0 1 3 2, 4 bytes each
-#if HWY_TARGET <= HWY_SSE4
-    const int32_t w0 = _mm_cvtsi128_si32(out), w1 = _mm_extract_epi32(out, 1);
-    const int32_t w3 = _mm_extract_epi32(out, 2), w2 = _mm_extract_epi32(out, 3);
-#else
-    const int32_t w0 = _mm_cvtsi128_si32(out), w1 = _mm_cvtsi128_si32(_mm_srli_si128(out, 4));
-    const int32_t w3 = _mm_cvtsi128_si32(_mm_srli_si128(out, 8));
-    const int32_t w2 = _mm_cvtsi128_si32(_mm_srli_si128(out, 12));
-#endif
-    memcpy(p0, &w0, 4);
-    memcpy(p1, &w1, 4);
-    memcpy(p2, &w2, 4);
-    memcpy(p3, &w3, 4);
+    AddRowPairs(p0, p1, r01, p3, p2, r32);
   }
+}
+
+// True iff every coefficient of the 4x4 block (rows 0 1 in c01, 2 3 in c23) lies in
+// [-kBound, kBound].
+template <int kBound>
+HWY_INLINE bool Within4x4(__m128i c01, __m128i c23) {
+#if HWY_TARGET <= HWY_SSE4
+  // The largest |c| (uint16: |-32768| = 32768) minus the bound, saturating: zero iff within.
+  const __m128i mx = _mm_max_epu16(_mm_abs_epi16(c01), _mm_abs_epi16(c23));
+  const __m128i over = _mm_subs_epu16(mx, Splat16<kBound>());
+  return _mm_testz_si128(over, over) != 0;
+#else
+  const __m128i bv = Splat16<kBound>(), nbv = Splat16<-kBound>();
+  const __m128i big = _mm_or_si128(_mm_cmpgt_epi16(_mm_max_epi16(c01, c23), bv),
+                                   _mm_cmpgt_epi16(nbv, _mm_min_epi16(c01, c23)));
+  return _mm_movemask_epi8(big) == 0;
+#endif
 }
 
 // 4x4 block (row transform kRowAdst, column kColAdst) added to dst, Round2 by 4, when every
@@ -230,17 +267,7 @@ HWY_INLINE bool Add4x4x86(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
                           bool try_corner) {
   const __m128i c01 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(coeffs));
   const __m128i c23 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(coeffs + 8));
-#if HWY_TARGET <= HWY_SSE4
-  // The largest |c| (uint16: |-32768| = 32768) minus the bound, saturating: zero iff within.
-  const __m128i mx = _mm_max_epu16(_mm_abs_epi16(c01), _mm_abs_epi16(c23));
-  const __m128i over = _mm_subs_epu16(mx, Splat16<kBound>());
-  if (!_mm_testz_si128(over, over)) return false;
-#else
-  const __m128i bv = Splat16<kBound>(), nbv = Splat16<-kBound>();
-  const __m128i big = _mm_or_si128(_mm_cmpgt_epi16(_mm_max_epi16(c01, c23), bv),
-                                   _mm_cmpgt_epi16(nbv, _mm_min_epi16(c01, c23)));
-  if (_mm_movemask_epi8(big) != 0) return false;
-#endif
+  if (!Within4x4<kBound>(c01, c23)) return false;
   if constexpr (!kRowAdst && !kColAdst) {
     if (try_corner && Corner2x2(c01, c23)) {
       Store4x4<true>(dst, stride, Dct4x4Corner2(c01));

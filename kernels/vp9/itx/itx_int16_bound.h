@@ -24,7 +24,8 @@
 //  * kInt16CornerBound16x16: 16x16 DCT_DCT 4x4 and 2x2 corners (TryCorner16x16, itx_hwy_16x16.h).
 //  * kInt16ColumnBound: 16x16 DCT columns after 32-bit rows (ColPass16, itx_hwy.cpp).
 //  * kInt16Bound1dDct32: 32x32 DCT columns after 32-bit rows (ColPass16, itx_hwy.cpp).
-//  * kInt16BoundWht: 4x4 WHT_WHT, every coefficient (neon4::AddWht, itx_neon_4x4.h; NEON only).
+//  * kInt16BoundWht: 4x4 WHT_WHT, every coefficient (neon4::AddWht, itx_neon_4x4.h; x86 from
+//    SSE4 on: AddWht4x4x86, itx_hwy_wht.h).
 //
 // Proof: tests/test_vp9_itx_bound.cpp runs the reference's own 1-D code on an affine-arithmetic
 // type (each value = a linear form in the n*n coefficients plus an interval for the rounding
@@ -103,9 +104,9 @@ constexpr int kInt16ColumnBound[4] = {0, 0, 3150, 1590};
 // results of the 32x32 blocks (those whose rows fail kInt16BoundL1) against it.
 constexpr int kInt16Bound1dDct32[3] = {4340, 2290, 1590};
 
-// The lossless 4x4 WHT (NEON, itx_neon_4x4.h): for every block whose coefficients all satisfy
-// |c| <= B, the reference's iwht4 (itx_ref_1d.h, rows then columns) keeps every value it forms,
-// and each value plus a pixel (0..255), inside int16. Interval argument, no rounding involved
+// The lossless 4x4 WHT (NEON, itx_neon_4x4.h; x86, itx_hwy_wht.h): for every block whose
+// coefficients all satisfy |c| <= B, the reference's iwht4 (itx_ref_1d.h, rows then columns)
+// keeps every value it forms, and each value plus a pixel (0..255), inside int16. Interval argument, no rounding involved
 // (docs/itx_int16_bounds.md): the first pass's inputs c >> 2 lie in [-1300, 1300]; a pass whose
 // inputs are bounded by m forms values bounded by 2m (a + c, d - b, e), 4m (a - d), 3m (e - b,
 // e - c) and 5m (its outputs a - b, d + c); the second pass (m = 6500) stays within 32500, and
