@@ -162,6 +162,7 @@ int main() {
   test_eob_hint16();
   test_first_out(kDefaultScan8x8, 8, 2, kScan8First2Out);
   test_first_out(kDefaultScan8x8, 8, 4, kScan8First4Out);
+  test_first_out(kDefaultScan16x16, 16, 2, kScan16First2Out);
   test_first_out(kDefaultScan16x16, 16, 4, kScan16First4Out);
   test_first_out(kDefaultScan16x16, 16, 8, kScan16First8Out);
   test_first_out(kDefaultScan32x32, 32, 8, kScan32First8Out);

@@ -523,10 +523,9 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   return ItxAddBlock<kN, Row, Col>(dst, stride, c, eob);
 }
 
-// The DCT_DCT add_exact_eob slots from 8x8 on (itx.h): every coefficient at a scan position
-// >= eob is zero, so eob alone places the non-zero ones (itx_eob_hint.h) and nothing is read to
-// find them: eob 1 is DC only; else the block takes the path that ItxAddBlock gives a block it
-// classifies into the scan's square. The values are still checked against every bound.
+// The DCT_DCT add_exact_eob slots from 8x8 on (itx.h): every coefficient at a scan position >= eob
+// is zero, so eob alone places the non-zero ones (itx_eob_hint.h): eob 1 is DC only; else the
+// block takes the path ItxAddBlock gives a block in the scan's square; values are still checked.
 template <size_t kN>
 HWY_NOINLINE void AddSquareByExactEob(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   const size_t square = SquareByExactEob<kN>(eob);
@@ -545,6 +544,7 @@ void ItxAddExactEob(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
 #endif
     return ItxAddBlock<8, TxDct, TxDct>(dst, stride, c, eob);
   } else {
+    if (kN == 16 && TryCorner16x16ByExactEob(dst, stride, c, eob)) return;  // itx_hwy_16x16.h
     return AddSquareByExactEob<kN>(dst, stride, c, eob);
   }
 }

@@ -546,25 +546,32 @@ HWY_INLINE int Corner8x8(const int16_t *c) {
   return hn::AllFalse(d, big) ? 2 << k : 0;
 }
 
-// Whether every coefficient of rows 0..kS-1 (kS = 2, 4) of an 8x8 block lies within the bound of
-// the kS x kS corner (kInt16CornerBound8x8), for a block known to be zero outside that corner (an
-// exact eob, itx_eob_hint.h): the corner path's condition without the zero test. The rows are
-// read whole, their zeros passing. |x| <= B iff the wrapped x + B, as uint16, is at most 2B
-// (B < 2^14: below -B it wraps past 2^15 + B, above B it lies in (2B, 2^15 + B)).
-template <size_t kS>
-HWY_INLINE bool CornerWithin8x8(const int16_t *c) {
-  static_assert(kS == 2 || kS == 4, "the 2x2 or 4x4 corner");
-  constexpr int kB = kInt16CornerBound8x8[kS == 2 ? 0 : 1];
-  const hn::CappedTag<int16_t, 8 * kS> d;
+// Whether every int16 of c[0, kLen) lies within [-kB, kB]. |x| <= B iff the wrapped x + B, as
+// uint16, is at most 2B (B < 2^14: below -B it wraps past 2^15 + B, above B it lies in (2B,
+// 2^15 + B)).
+template <int kB, size_t kLen>
+HWY_INLINE bool SpanWithin(const int16_t *c) {
+  static_assert(kB > 0 && kB < (1 << 14), "the wrap argument needs B < 2^14");
+  const hn::CappedTag<int16_t, kLen> d;
   const hn::RebindToUnsigned<decltype(d)> du;
   constexpr size_t W = hn::MaxLanes(d);
   const auto b = hn::Set(d, static_cast<int16_t>(kB));
   const auto b2 = hn::Set(du, static_cast<uint16_t>(2 * kB));
   auto over = hn::Zero(du);
   V3D_UNROLL
-  for (size_t i = 0; i < 8 * kS; i += W)
+  for (size_t i = 0; i < kLen; i += W)
     over = hn::Or(over, hn::SaturatedSub(hn::BitCast(du, hn::Add(hn::LoadU(d, c + i), b)), b2));
   return hn::AllTrue(du, hn::Eq(over, hn::Zero(du)));
+}
+
+// Whether every coefficient of rows 0..kS-1 (kS = 2, 4) of an 8x8 block lies within the bound of
+// the kS x kS corner (kInt16CornerBound8x8), for a block known to be zero outside that corner (an
+// exact eob, itx_eob_hint.h): the corner path's condition without the zero test. The rows are
+// read whole, their zeros passing.
+template <size_t kS>
+HWY_INLINE bool CornerWithin8x8(const int16_t *c) {
+  static_assert(kS == 2 || kS == 4, "the 2x2 or 4x4 corner");
+  return SpanWithin<kInt16CornerBound8x8[kS == 2 ? 0 : 1], 8 * kS>(c);
 }
 
 // The 4 x 8 transposes of Transpose4x8 in each 128-bit block of x[m] = [o[m] | o[m + 4]] (m <

@@ -36,6 +36,7 @@
 
 #include <hwy/highway.h>
 
+#include "vp9/itx/itx_eob_hint.h"
 #include "vp9/itx/itx_int16_bound.h"
 #include "vp9/itx/itx_neon_adst16.h"  // NEON: the ADST types' 16-bit path
 
@@ -371,6 +372,24 @@ HWY_INLINE bool TryCorner16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c)
   return k != 0;
 }
 
+// The add_exact_eob slot's 16x16 DCT_DCT corner: every coefficient at a scan position >= eob is
+// zero, so eob <= kScan16First4Out puts the non-zero ones in the top-left 4x4 square and eob <=
+// kScan16First2Out in the 2x2 one (itx_eob_hint.h). Done (true) when the rows holding that square
+// are within kInt16CornerBound16x16, read whole (their zeros pass), else false, nothing written.
+// A block inside the 2x2 square with a larger eob takes the 4x4 form, exact for it as well.
+HWY_INLINE bool TryCorner16x16ByExactEob(uint8_t *dst, ptrdiff_t stride, const int16_t *c,
+                                         int eob) {
+  constexpr int kB = kInt16CornerBound16x16;
+  const hn::CappedTag<int16_t, 16> dc;
+  if (eob <= kScan16First2Out && SpanWithin<kB, 32>(c)) {
+    AddCorner16x16<2>(dc, dst, stride, c);
+    return true;
+  }
+  if (eob > kScan16First4Out || !SpanWithin<kB, 64>(c)) return false;
+  AddCorner16x16<4>(dc, dst, stride, c);
+  return true;
+}
+
 // The 16x16 columns (kAdst: ADST, else DCT) of the exact int16 row results in rows (row-major,
 // 16 per row, rows from kNz on zero, not read) by saturate and detect (itx_hwy_sat.h), in
 // vectors of d's 8 or 16 lanes: Round2'd by 6 and added to dst, and true, when no chunk detects
@@ -527,6 +546,11 @@ HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int
   return Int16Result::kDone;
 }
 
+#else
+// Without 16-bit lanes the exact entry's 16x16 corners take AddSquare's path.
+HWY_INLINE bool TryCorner16x16ByExactEob(uint8_t *, ptrdiff_t, const int16_t *, int) {
+  return false;
+}
 #endif  // V3D_ITX_HAVE_16
 
 }  // namespace HWY_NAMESPACE
