@@ -321,9 +321,8 @@ HWY_INLINE bool SquaresWithin(const Z *x) {
     Z a = _mm512_setzero_si512(), b = a;
     V3D_UNROLL
     for (int i = 0; i < kRegs; i += 2) {
-      // vpdpwssds by asm, as MaddAcc's vpdpwssd: the AVX3_DL target does not name avx512vnni.
-      asm("vpdpwssds %1, %1, %0" : "+v"(a) : "v"(x[i]));
-      asm("vpdpwssds %1, %1, %0" : "+v"(b) : "v"(x[i + 1]));
+      a = AddSquaresSat(a, x[i]);  // itx_hwy_madd.h
+      b = AddSquaresSat(b, x[i + 1]);
     }
     return _mm512_cmpgt_epu32_mask(_mm512_add_epi32(a, b), _mm512_set1_epi32(kT)) == 0;
   }

@@ -215,12 +215,12 @@ HWY_INLINE bool PassWithin(const __m256i *x) {
 
 #if V3D_ITX_HAVE_VNNI
 // True iff every int32 lane of the sum over the four registers of x of the squares of its
-// word pairs (2q, 2q + 1) is at most kT: four chained vpdpwssds from zero, which saturate, so a
-// lane whose true sum exceeds kT (< 2^31 - 1) reads above it too.
+// word pairs (2q, 2q + 1) is at most kT: four chained vpdpwssds from zero (AddSquaresSat), which
+// saturate, so a lane whose true sum exceeds kT (< 2^31 - 1) reads above it too.
 template <int32_t kT>
 HWY_INLINE bool SquaresWithin(const __m256i *x) {
   __m256i acc = _mm256_setzero_si256();
-  for (int i = 0; i < 4; i++) acc = _mm256_dpwssds_epi32(acc, x[i], x[i]);
+  for (int i = 0; i < 4; i++) acc = AddSquaresSat(acc, x[i]);
   return _mm256_cmpgt_epi32_mask(acc, _mm256_set1_epi32(kT)) == 0;
 }
 // kInt16BoundL2x8[adst]^2 / kParts, the lane bound of SquaresWithin when each vector checked

@@ -71,6 +71,18 @@ HWY_INLINE V MaddAccMem(V acc, V p, const V &k) {
 #endif
 }
 
+#if V3D_ITX_HAVE_VNNI
+// acc + x.lo * x.lo + x.hi * x.hi per 32-bit lane, saturating to int32 (vpdpwssds): the sums of
+// squares of the checks by squares (kInt16BoundL2x8, kInt16BoundL2x16). By asm, as MaddAcc, and
+// EVEX-encoded explicitly: the intrinsic on 256-bit vectors is emitted as the VEX (AVX-VNNI)
+// form, which the CPUs this target runs on (its check: AVX-512 VNNI) need not have.
+template <class V>
+HWY_INLINE V AddSquaresSat(V acc, V x) {
+  asm("%{evex%} vpdpwssds %1, %1, %0" : "+v"(acc) : "v"(x));
+  return acc;
+}
+#endif
+
 #endif  // HWY_ARCH_X86
 
 }  // namespace HWY_NAMESPACE
