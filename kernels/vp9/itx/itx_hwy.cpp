@@ -549,6 +549,15 @@ void ItxAddExactEob(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   }
 }
 
+#if !V3D_ITX_NEON_4X4
+// The 4x4 DCT_DCT add_exact_eob slot: eob 1 is DC only, without looking at the other
+// coefficients; every other block as the add slot takes it.
+void ItxAddExactEob4x4(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
+  if (eob == 1) return AddDc<4>(dst, stride, c[0]);
+  return ItxAddBlock<4, TxDct, TxDct>(dst, stride, c, eob);
+}
+#endif
+
 #if V3D_ITX_NEON_4X4
 // NEON 4x4 (itx_neon_4x4.h), and the 32-bit path for the blocks outside its bound.
 template <class Row, class Col>
@@ -594,6 +603,9 @@ void InitItxSimd(ItxDsp *dsp) {
 #endif
   // The add slots are right for an exact eob too; DCT_DCT from 8x8 on has its own.
   std::memcpy(dsp->add_exact_eob, dsp->add, sizeof dsp->add);
+#if !V3D_ITX_NEON_4X4
+  dsp->add_exact_eob[kTx4x4][kDctDct] = &ItxAddExactEob4x4;
+#endif
   dsp->add_exact_eob[kTx8x8][kDctDct] = &ItxAddExactEob<8>;
   dsp->add_exact_eob[kTx16x16][kDctDct] = &ItxAddExactEob<16>;
   dsp->add_exact_eob[kTx32x32][kDctDct] = &ItxAddExactEob<32>;

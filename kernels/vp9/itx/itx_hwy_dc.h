@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include <hwy/highway.h>
 
@@ -24,11 +25,48 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
 
+#if V3D_ITX_HAVE_16 && HWY_ARCH_X86
+// The 4x4 DC-only add on x86. The value in int16 lanes by three rounding multiplies, each exact
+// for int16 inputs (R(x * c16) as one by 2 * c16, Round2(x, 4) as one by 2^11), the pixels
+// changed by its magnitude clamped to 255 (packuswb), which gives clamp(p + v) as the
+// reference's. Each pixel row's only work between its load and its store is one saturating
+// byte operation, the magnitude added (v >= 0) or subtracted (v <= 0): both are formed for
+// every row, without a branch on the sign; the sign of dc (which v keeps, or v is 0 and both
+// results are the row) chooses the store addresses instead, the wanted result going to the
+// row, the other to a local sink (stride 0). A row written by the previous call then waits on
+// one operation, not two.
+HWY_INLINE void AddDc4x4x86(uint8_t *dst, ptrdiff_t stride, int16_t dc) {
+  alignas(16) uint8_t sink[16];
+  const __m128i k16 = Splat16<2 * kC[16]>();
+  __m128i v = _mm_mulhrs_epi16(_mm_mulhrs_epi16(_mm_set1_epi16(dc), k16), k16);
+  v = _mm_abs_epi16(_mm_mulhrs_epi16(v, Splat16<1 << 11>()));
+  const __m128i mag = _mm_packus_epi16(v, v);
+  // neg: all ones when dc < 0. up, down: where the add and the subtract results go.
+  const uintptr_t neg = static_cast<uintptr_t>(static_cast<intptr_t>(dc) >> 15);
+  const uintptr_t d = reinterpret_cast<uintptr_t>(dst), k = reinterpret_cast<uintptr_t>(sink);
+  const uintptr_t up = d ^ ((d ^ k) & neg), down = k ^ ((d ^ k) & neg);
+  const uintptr_t s = static_cast<uintptr_t>(stride), up_s = s & ~neg, down_s = s & neg;
+  V3D_UNROLL
+  for (uintptr_t i = 0; i < 4; i++) {
+    int32_t x;
+    memcpy(&x, dst + static_cast<ptrdiff_t>(i) * stride, 4);
+    const __m128i p = _mm_cvtsi32_si128(x);
+    const int32_t a = _mm_cvtsi128_si32(_mm_adds_epu8(p, mag));
+    const int32_t b = _mm_cvtsi128_si32(_mm_subs_epu8(p, mag));
+    memcpy(reinterpret_cast<uint8_t *>(down + i * down_s), &b, 4);
+    memcpy(reinterpret_cast<uint8_t *>(up + i * up_s), &a, 4);
+  }
+}
+#endif
+
 // DCT_DCT with only the DC coefficient: every pixel gets the same value.
 template <size_t kN>
 HWY_NOINLINE void AddDc(uint8_t *dst, ptrdiff_t stride, int16_t dc) {
 #if V3D_ITX_NEON_DC
   return neondc::AddDc<kN>(dst, stride, dc);  // itx_neon_dc.h
+#endif
+#if V3D_ITX_HAVE_16 && HWY_ARCH_X86
+  if constexpr (kN == 4) return AddDc4x4x86(dst, stride, dc);
 #endif
   constexpr int kShift = kN == 4 ? 4 : kN == 8 ? 5 : 6;
   // Two 1-D passes of R(x * cospi_16_64); no int32 overflow is possible for int16 dc.
