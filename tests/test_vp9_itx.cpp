@@ -39,6 +39,10 @@ namespace vp9sat {
 int make_sat_coeffs(Rng &rng, const vp9::TxPair &p, int it, int16_t *coeffs);
 void report(int nt);
 }  // namespace vp9sat
+// 8x8 DCT_DCT blocks that wrap int16 behind one per-pass check (test_vp9_itx_l2x8.cpp).
+namespace vp9l2 {
+void test_8x8_square_checks();
+}  // namespace vp9l2
 // The block-class test (test_vp9_itx_region.cpp).
 namespace vp9region {
 void test_positions();
@@ -783,6 +787,7 @@ int main() {
   test_no_op();
   test_targets();
   test_wht_extremes();
+  v3dtest::vp9l2::test_8x8_square_checks();
   v3dtest::vp9region::test_positions();
   return v3dtest::finish();
 }

@@ -7,7 +7,8 @@
 // classification; itx_eob_hint.h: when the eob hint skips it), simd/transpose_i32.h (tiles),
 // itx_hwy_madd.h (x86 pair products; vpdpwssd on AVX3_DL), itx_hwy_16.h (the 16-bit path),
 // itx_hwy_4x4.h (x86 4x4 in two registers), itx_hwy_8x8.h
-// (x86 AVX2 and up: itx_hwy_8x8_ymm.h, the 8x8 block in four 256-bit registers),
+// (x86 AVX2 and up: itx_hwy_8x8_ymm.h, the 8x8 block in four 256-bit registers; AVX3_DL
+// DCT_DCT: itx_hwy_8x8_zmm.h, in two 512-bit registers),
 // itx_hwy_16x16.h, itx_hwy_16x16_zmm{,_adst}.h (AVX-512), itx_hwy_32.h (8x8 and 16x16, 32x32
 // DCT_DCT, in 16-bit lanes behind per-pass bounds), itx_hwy_sat.h (saturate-and-detect column
 // passes); itx_neon_4x4.h and itx_neon_dc.h (aarch64 NEON only: the 4x4 slots, and DC-only
@@ -64,6 +65,7 @@
 #include "vp9/itx/itx_hwy_sat.h"
 #include "vp9/itx/itx_hwy_8x8.h"
 #include "vp9/itx/itx_hwy_8x8_ymm.h"
+#include "vp9/itx/itx_hwy_8x8_zmm.h"
 #include "vp9/itx/itx_hwy_16x16.h"
 #include "vp9/itx/itx_hwy_16x16_zmm.h"
 #include "vp9/itx/itx_hwy_16x16_zmm_adst.h"
@@ -484,6 +486,13 @@ HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, 
         Add8x8Y<kRowAdst, kColAdst, false>(dst, stride, c, col32);
         return;
       }
+#if V3D_ITX_HAVE_8X8_ZMM
+      // AVX3_DL DCT_DCT: the block in two 512-bit registers (itx_hwy_8x8_zmm.h).
+      if constexpr (kDctDct) {
+        if (Add8x8DctZmm(dst, stride, c, col32)) return;
+        return Add2D<kN, Row, Col, 8, 8>(dst, stride, c, false);
+      }
+#endif
       if (Add8x8Y<kRowAdst, kColAdst, true>(dst, stride, c, col32)) return;
       return Add2D<kN, Row, Col, 8, 8>(dst, stride, c, false);
     }

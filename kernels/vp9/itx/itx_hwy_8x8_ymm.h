@@ -221,7 +221,15 @@ template <int32_t kT>
 HWY_INLINE bool SquaresWithin(const __m256i *x) {
   __m256i acc = _mm256_setzero_si256();
   for (int i = 0; i < 4; i++) acc = AddSquaresSat(acc, x[i]);
-  return _mm256_cmpgt_epi32_mask(acc, _mm256_set1_epi32(kT)) == 0;
+  return _mm256_cmpgt_epi32_mask(acc, SplatY32<kT>()) == 0;
+}
+// The same on two 512-bit registers (two chained vpdpwssds). Both forms read kT from memory, as
+// the compare's operand.
+template <int32_t kT>
+HWY_INLINE bool SquaresWithinZ(const __m512i *x) {
+  const __m512i acc = AddSquaresSat(AddSquaresSat(_mm512_setzero_si512(), x[0]), x[1]);
+  return _mm512_cmpgt_epi32_mask(
+             acc, _mm512_load_si512(reinterpret_cast<const __m512i *>(SplatTable32<kT>()))) == 0;
 }
 // kInt16BoundL2x8[adst]^2 / kParts, the lane bound of SquaresWithin when each vector checked
 // spreads its squares over at most kParts of the lanes.
@@ -402,11 +410,12 @@ HWY_NOINLINE bool Add8x8Y(uint8_t *dst, ptrdiff_t stride, const int16_t *c, Col3
     };
     const __m256i r0 = rows(0), r1 = rows(1), r2 = rows(2), r3 = rows(3);
 #if V3D_ITX_HAVE_VNNI
-    // The row bound by squares: lane (L, q) sums the squares of coefficients 2q, 2q + 1 of rows
-    // L, L + 2, L + 4, L + 6, so each row's squares sum to at most 4 lane bounds.
+    // The row bound by squares, on the block as two 512-bit loads: lane l sums the squares of
+    // coefficients 2 (l % 4), 2 (l % 4) + 1 of rows l / 4 and l / 4 + 4, so each row's squares
+    // sum to at most 4 lane bounds.
     if constexpr (kCheck) {
-      const __m256i r[4] = {r0, r1, r2, r3};
-      row_l2 = SquaresWithin<kSquaresBound<kRowAdst, 4>>(r);
+      const __m512i z[2] = {_mm512_loadu_si512(c), _mm512_loadu_si512(c + 32)};
+      row_l2 = SquaresWithinZ<kSquaresBound<kRowAdst, 4>>(z);
     }
 #endif
 #else

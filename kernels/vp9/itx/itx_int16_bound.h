@@ -16,7 +16,8 @@
 //  * kInt16Bound: 4x4 and 8x8, every coefficient (ItxAddBlock, itx_hwy.cpp; 8x8: the first check).
 //  * kInt16CornerBound8x8: 8x8 DCT_DCT 2x2 / 4x4 corners (Corner8x8 and AddCorner8x8,
 //    itx_hwy_16.h; AVX2 and up: AddCorner8x8Y2 / AddCorner8x8Y, itx_hwy_8x8_ymm.h).
-//  * kInt16BoundL2x8: 8x8 per pass, by sums of squares (AVX3_DL: Add8x8Y, itx_hwy_8x8_ymm.h).
+//  * kInt16BoundL2x8: 8x8 per pass, by sums of squares (AVX3_DL: Add8x8Y, itx_hwy_8x8_ymm.h;
+//    DCT_DCT: Add8x8DctZmm, itx_hwy_8x8_zmm.h).
 //  * kInt16BoundL2x16[0]: 16x16 DCT columns, by sums of squares (AVX3_DL: Add16x16DctZmm,
 //    itx_hwy_16x16_zmm.h). kInt16BoundL2x16[1] and kInt16BoundL2x32: proven, no path yet.
 //  * kInt16BoundL1: 8x8, 16x16 and 32x32, per pass (itx_hwy_8x8.h, itx_hwy_16x16.h, itx_hwy_32.h;

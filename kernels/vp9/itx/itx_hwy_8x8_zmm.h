@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// VP9 8x8 DCT_DCT in 16-bit lanes with the whole block in two 512-bit registers (AVX3_DL), behind
+// the per-pass checks by sums of squares (kInt16BoundL2x8, itx_int16_bound.h); where one fails,
+// the four-register form of itx_hwy_8x8_ymm.h (Add8x8Y) decides the block from the start, with
+// its L1 checks and 32-bit columns.
+// Per-target header: included by itx_hwy.cpp after itx_hwy_8x8_ymm.h (Add8x8Y, SquaresWithinZ,
+// kSquaresBound).
+//
+// Layout: a pass's inputs are two registers of int16 pairs, one transform's pair in each 32-bit
+// lane (128-bit lane 0 of each 256-bit half: transforms 0..3, lane 1: 4..7): P1 holds the pairs
+// (in0, in4) in its low half and (in2, in6) in its high half, P2 (in1, in7) and (in5, in3). So
+// each of the four rotations of the 8-point DCT is one vpdpwssd per output onto the rounding
+// constant, both halves at once. Its outputs come in Add8x8Y's register layout, two registers
+// to a zmm: X01 = ((out0, out1) | (out3, out2)), X32 = ((out7, out6) | (out4, out5)). One
+// vpermt2w per input register, on the block as two registers of 32 words, builds every pass's
+// inputs: from the coefficients as they lie, and from the row pass's outputs.
+//
+// Exactness: the same product sums and rounding points as Idct8Y (itx_hwy_8x8_ymm.h) and the
+// reference's idct8, but for s0, s1 = R((in0 +- in4) * cos64(16)), formed here as the product
+// sums in0 * cos64(16) +- in4 * cos64(16) in int32, the reference's own value (no wrap: both
+// |inputs| <= 2^15). The checks are those of Add8x8Y by squares: rows on the coefficients as
+// they lie, columns on the column pass's own input pairs.
+
+#if defined(V3D_VP9_ITX_HWY_8X8_ZMM_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef V3D_VP9_ITX_HWY_8X8_ZMM_H_
+#undef V3D_VP9_ITX_HWY_8X8_ZMM_H_
+#else
+#define V3D_VP9_ITX_HWY_8X8_ZMM_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace v3d {
+namespace vp9 {
+namespace HWY_NAMESPACE {
+
+#undef V3D_ITX_HAVE_8X8_ZMM
+#if V3D_ITX_HAVE_8X8_YMM && V3D_ITX_8X8_VPERM && V3D_ITX_HAVE_VNNI
+#define V3D_ITX_HAVE_8X8_ZMM 1
+
+// The inputs of the pairs [register P1, P2][half][word of the pair], and the outputs of the
+// registers [X01, X32][half][value: words 0..3, 4..7 of each 128-bit lane].
+constexpr int kZmmPairIn[2][2][2] = {{{0, 4}, {2, 6}}, {{1, 7}, {5, 3}}};
+constexpr int kZmmOut[2][2][2] = {{{0, 1}, {3, 2}}, {{7, 6}, {4, 5}}};
+// Word w of an input register: its transform, and its input in register r.
+constexpr int ZmmTransform(int w) { return 4 * ((w % 16) / 8) + (w % 8) / 2; }
+constexpr int ZmmInput(int r, int w) { return kZmmPairIn[r][w / 16][w % 2]; }
+// Output j of transform t in (X01, X32) as one 64-word index (X32 from word 32 on).
+constexpr int ZmmOutWord(int t, int j) {
+  for (int r = 0; r < 2; r++)
+    for (int h = 0; h < 2; h++)
+      for (int v = 0; v < 2; v++)
+        if (kZmmOut[r][h][v] == j) return 32 * r + 16 * h + 8 * (t / 4) + 4 * v + t % 4;
+  return -1;
+}
+struct alignas(64) Zmm8x8Tables {
+  int16_t load[2][32];  // P1, P2 of the row pass from the rows as they lie (word 8 * row + column)
+  int16_t mid[2][32];   // P1, P2 of the column pass from the row pass's X01, X32
+  int32_t rows[16];     // the packed pixel rows (below) to row order, two dwords per row
+};
+constexpr Zmm8x8Tables MakeZmm8x8Tables() {
+  Zmm8x8Tables t{};
+  for (int r = 0; r < 2; r++) {
+    for (int w = 0; w < 32; w++) {
+      const int tr = ZmmTransform(w), in = ZmmInput(r, w);
+      t.load[r][w] = static_cast<int16_t>(8 * tr + in);  // row tr, column in
+      t.mid[r][w] = static_cast<int16_t>(ZmmOutWord(in, tr));  // row transform in, output tr
+    }
+  }
+  // packus(X01, X32) per 128-bit lane L: dwords (X01 value 0, X01 value 1, X32 value 0, X32
+  // value 1) of half L / 2, columns 4 * (L % 2) .. + 3.
+  for (int d = 0; d < 16; d++) {
+    const int lane = d / 4, p = d % 4;
+    const int row = kZmmOut[p / 2][lane / 2][p % 2];
+    t.rows[2 * row + lane % 2] = d;
+  }
+  return t;
+}
+
+// A 512-bit constant whose low 256 bits hold kLo in every int32 lane and whose high 256 bits
+// hold kHi, as a memory operand (MaddAccMem).
+template <int32_t kLo, int32_t kHi>
+HWY_INLINE const __m512i &HalvesZ() {
+  alignas(64) static const int32_t kT[16] = {kLo, kLo, kLo, kLo, kLo, kLo, kLo, kLo,
+                                             kHi, kHi, kHi, kHi, kHi, kHi, kHi, kHi};
+  return *reinterpret_cast<const __m512i *>(kT);
+}
+template <int32_t kV>
+HWY_INLINE __m512i SplatZ32() {
+  return _mm512_load_si512(SplatTable32<kV>());
+}
+
+// (a + a' | a' - a) per 16-bit lane, a' the two 256-bit halves of a exchanged.
+HWY_INLINE __m512i HalvesSumDiffZ(__m512i a) {
+  const __m512i sw = _mm512_shuffle_i64x2(a, a, 0x4E);
+  return _mm512_mask_sub_epi16(_mm512_add_epi16(a, sw), 0xFFFF0000u, sw, a);
+}
+
+// Idct8 on eight transforms from their pairs p1, p2 (layout above) to x01, x32.
+HWY_INLINE void Idct8Z(__m512i p1, __m512i p2, __m512i *x01, __m512i *x32) {
+  const __m512i rnd = SplatZ32<8192>();
+  const __m512i a1 = MaddAccMem(rnd, p1, HalvesZ<PairOf(kC[16], kC[16]), PairOf(kC[8], kC[24])>());
+  const __m512i a2 =
+      MaddAccMem(rnd, p1, HalvesZ<PairOf(kC[16], -kC[16]), PairOf(kC[24], -kC[8])>());
+  const __m512i b1 =
+      MaddAccMem(rnd, p2, HalvesZ<PairOf(kC[28], -kC[4]), PairOf(kC[12], -kC[20])>());
+  const __m512i b2 = MaddAccMem(rnd, p2, HalvesZ<PairOf(kC[4], kC[28]), PairOf(kC[20], kC[12])>());
+  // ((s0, s1) | (s3, s2)) and ((s4, s7) | (s5, s6)), then ((e0, e1) | (e3, e2)) and
+  // ((t4, t7) | (t5, t6)).
+  const __m512i e = HalvesSumDiffZ(
+      _mm512_packs_epi32(_mm512_srai_epi32(a1, 14), _mm512_srai_epi32(a2, 14)));
+  const __m512i t = HalvesSumDiffZ(
+      _mm512_packs_epi32(_mm512_srai_epi32(b1, 14), _mm512_srai_epi32(b2, 14)));
+  // High half: (t6 - t5, t5 + t6) -> (u5, u6).
+  const __m512i sw = _mm512_shuffle_epi32(t, _MM_PERM_BADC);
+  const __m512i u = _mm512_mulhrs_epi16(
+      _mm512_mask_sub_epi16(_mm512_add_epi16(t, sw), 0x0F0F0F0Fu, sw, t),
+      SplatZ32<Splat16To32(2 * kC[16])>());
+  // ((t7, u6) | (t4, u5)) by 64-bit words (u's from 8 on).
+  alignas(64) static const int64_t kQ[8] = {1, 13, 3, 15, 0, 12, 2, 14};
+  const __m512i q = _mm512_permutex2var_epi64(t, _mm512_load_si512(kQ), u);
+  *x01 = _mm512_add_epi16(e, q);
+  *x32 = _mm512_sub_epi16(e, q);
+}
+
+// The 8x8 DCT_DCT block, Round2 by 5, added to dst with unsigned saturation, when its rows and
+// then its row results pass the checks by squares; else Add8x8Y<false, false, true> on the
+// block (same contract: false, having written nothing, when the coefficients fail its row
+// checks; col32 where the row results fail its column checks).
+template <class Col32>
+HWY_NOINLINE bool Add8x8DctZmm(uint8_t *dst, ptrdiff_t stride, const int16_t *c, Col32 col32) {
+  static constexpr Zmm8x8Tables kT = MakeZmm8x8Tables();
+  auto table = [](const void *p) { return _mm512_load_si512(p); };
+  // Rows: a lane sums the squares of one coefficient pair of two rows, so a row's squares sum
+  // to at most 4 lane bounds.
+  const __m512i z[2] = {_mm512_loadu_si512(c), _mm512_loadu_si512(c + 32)};
+  if (!SquaresWithinZ<kSquaresBound<false, 4>>(z)) {
+    return Add8x8Y<false, false, true>(dst, stride, c, col32);
+  }
+  __m512i x01, x32;
+  Idct8Z(_mm512_permutex2var_epi16(z[0], table(kT.load[0]), z[1]),
+         _mm512_permutex2var_epi16(z[0], table(kT.load[1]), z[1]), &x01, &x32);
+  // Columns: lane l holds half of column l % 8's squares (4 of its inputs), so each column's
+  // squares sum to at most 2 lane bounds.
+  const __m512i p[2] = {_mm512_permutex2var_epi16(x01, table(kT.mid[0]), x32),
+                        _mm512_permutex2var_epi16(x01, table(kT.mid[1]), x32)};
+  if (!SquaresWithinZ<kSquaresBound<false, 2>>(p)) {
+    return Add8x8Y<false, false, true>(dst, stride, c, col32);
+  }
+  Idct8Z(p[0], p[1], &x01, &x32);
+  // Round2(x, 5) as one rounding multiply by 2^10 (exact for every int16 x).
+  const __m512i rnd = SplatZ32<0x04000400>();
+  auto at = [dst, stride](int i) { return dst + static_cast<ptrdiff_t>(i) * stride; };
+  auto load8 = [&at](int i) { return _mm_loadl_epi64(reinterpret_cast<const __m128i *>(at(i))); };
+  // The pixels of four rows in the layout of X01 (rows a, b, c, d = 0, 1, 3, 2) or X32.
+  auto pixels = [&load8](int a, int b, int c2, int d) {
+    const __m128i lo = _mm_unpacklo_epi32(load8(a), load8(b));
+    const __m128i hi = _mm_unpacklo_epi32(load8(c2), load8(d));
+    return _mm512_cvtepu8_epi16(_mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1));
+  };
+  const __m512i s01 = _mm512_add_epi16(_mm512_mulhrs_epi16(x01, rnd), pixels(0, 1, 3, 2));
+  const __m512i s32 = _mm512_add_epi16(_mm512_mulhrs_epi16(x32, rnd), pixels(7, 6, 4, 5));
+  const __m512i r = _mm512_permutexvar_epi32(table(kT.rows), _mm512_packus_epi16(s01, s32));
+  const __m128i l[4] = {_mm512_castsi512_si128(r), _mm512_extracti32x4_epi32(r, 1),
+                        _mm512_extracti32x4_epi32(r, 2), _mm512_extracti32x4_epi32(r, 3)};
+  for (int i = 0; i < 4; i++) {  // rows 2i, 2i + 1
+    _mm_storel_epi64(reinterpret_cast<__m128i *>(at(2 * i)), l[i]);
+    _mm_storeh_pd(reinterpret_cast<double *>(at(2 * i + 1)), _mm_castsi128_pd(l[i]));
+  }
+  return true;
+}
+
+#else
+#define V3D_ITX_HAVE_8X8_ZMM 0
+#endif
+
+}  // namespace HWY_NAMESPACE
+}  // namespace vp9
+}  // namespace v3d
+HWY_AFTER_NAMESPACE();
+
+#endif  // V3D_VP9_ITX_HWY_8X8_ZMM_H_
