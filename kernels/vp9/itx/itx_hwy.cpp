@@ -9,7 +9,7 @@
 // itx_hwy_4x4.h (x86 4x4 in two registers), itx_hwy_8x8.h
 // (x86 AVX2 and up: itx_hwy_8x8_ymm.h, the 8x8 block in four 256-bit registers; AVX3_DL
 // DCT_DCT: itx_hwy_8x8_zmm.h, in two 512-bit registers),
-// itx_hwy_16x16.h, itx_hwy_16x16_zmm{,_adst}.h (AVX-512), itx_hwy_32.h (8x8 and 16x16, 32x32
+// itx_hwy_16x16.h, itx_hwy_16x16_zmm{,_dct,_adst}.h (AVX-512), itx_hwy_32.h (8x8 and 16x16, 32x32
 // DCT_DCT, in 16-bit lanes behind per-pass bounds), itx_hwy_sat.h (saturate-and-detect column
 // passes); itx_neon_4x4.h and itx_neon_dc.h (aarch64 NEON only: the 4x4 slots, and DC-only
 // DCT_DCT blocks of every size); itx_hwy_dc.h (DC-only blocks on every target); itx_hwy_wht.h
@@ -68,6 +68,7 @@
 #include "vp9/itx/itx_hwy_8x8_zmm.h"
 #include "vp9/itx/itx_hwy_16x16.h"
 #include "vp9/itx/itx_hwy_16x16_zmm.h"
+#include "vp9/itx/itx_hwy_16x16_zmm_dct.h"
 #include "vp9/itx/itx_hwy_16x16_zmm_adst.h"
 #include "vp9/itx/itx_hwy_32.h"
 #include "vp9/itx/itx_neon_dc.h"

@@ -20,14 +20,15 @@
 // (LoadRowsDct).
 //
 // Exactness: every value is one the reference's 16-point DCT (itx_ref_1d.h) forms, computed by
-// the same operation: R(a*ka + b*kb) as pmaddwd (exact int32 product sums) and a rounding
-// shift whose low 16 bits are kept, R(x * k) alone (the zero-input forms) and R(x * cos64(16))
-// as pmulhrsw by 2k, additions and subtractions in int16 lanes. Inside the per-pass bound the proof of itx_int16_bound.h keeps
-// every such value inside int16 and every product sum inside int32, so the int16 results equal
-// the reference's; the final Round2(x, 6) is pmulhrsw by 2^9, exact for every int16 value.
-// Columns whose row results fail their check run on SatOps (saturate and detect, exact by
-// construction: see SatOps) and fall back to the caller's 32-bit columns where it detects a
-// saturation.
+// the same operation (OddTail reorders DctRest's last odd-half stages, not their operations):
+// R(a*ka + b*kb) as pmaddwd (exact int32 product sums) and a rounding shift whose low 16 bits
+// are kept, R(x * k) alone (the zero-input forms) and R(x * cos64(16)) as pmulhrsw by 2k,
+// additions and subtractions in int16 lanes. Inside the per-pass bound the proof of
+// itx_int16_bound.h keeps every such value inside int16 and every product sum inside int32, so
+// the int16 results equal the reference's; the final Round2(x, 6) is pmulhrsw by 2^9, exact for
+// every int16 value. Columns whose row results fail their check run on SatOps (saturate and
+// detect, exact by construction: see SatOps) and fall back to the caller's 32-bit columns where
+// it detects a saturation. The DCT_DCT kernel, Add16x16DctZmm, is in itx_hwy_16x16_zmm_dct.h.
 
 #if defined(V3D_VP9_ITX_HWY_16X16_ZMM_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef V3D_VP9_ITX_HWY_16X16_ZMM_H_
@@ -38,6 +39,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <hwy/highway.h>
 
@@ -256,6 +258,34 @@ HWY_INLINE DctFirst DctProductsHalf(const O &o, const Z *d) {
   return f;
 }
 
+// DctRest's last odd-half stages on PackedOps, from b9_14 and b10_13 (its rotations' inputs),
+// e8_15 and e11_12: j = [e15 | e14], [e8 | e9], [f13 | f12], [f10 | f11], the same values by the
+// same operations in another order, for a shorter chain: the rotations' rounded sums are read
+// as the words of shifted copies (PackedOps::Rot's A and B words: bits 14..29) by the masked
+// additions and subtractions that form e9_14 and e10_13 where the joins want them, and the last
+// rounding multiplies take joined inputs: [f13 | f12] = H([e10 + e13 | e11 + e12]) and
+// [f10 | f11] = H([e13 - e10 | e12 - e11]), the values of H(RevDiffSum(e10_13)) and
+// H(RevDiffSum(e11_12)) that DctRest joins.
+HWY_INLINE void OddTail(const PackedOps &o, Z b9_14, Z b10_13, Z e8_15, Z e11_12, Z *j) {
+  const Z r = Splat32z<8192>();
+  // c9 = bits 14..29 of s9 (Rot's [c9 | c14] of b9_14, [c10 | c13] of b10_13), and so on.
+  const Z s9 = MaddAccT<PairOf(-kC[8], kC[24])>(r, b9_14);
+  const Z s14 = MaddAccT<PairOf(kC[24], kC[8])>(r, b9_14);
+  const Z s10 = MaddAccT<PairOf(-kC[24], -kC[8])>(r, b10_13);
+  const Z s13 = MaddAccT<PairOf(-kC[8], kC[24])>(r, b10_13);
+  constexpr __mmask32 kA = ~kB16;
+  const auto to_b = [](Z v, int s) { return _mm512_slli_epi32(v, s); };
+  const auto to_a = [](Z v, int s) { return _mm512_srli_epi32(v, s); };
+  // e14 = c14 + c13 and e9 = c9 + c10 into the B words, e10 = c9 - c10 and e13 = c14 - c13
+  // into the A words; the other words are e8_15's and e11_12's, moved where the joins want them.
+  j[0] = _mm512_mask_add_epi16(to_a(e8_15, 16), kB16, to_b(s14, 2), to_b(s13, 2));
+  j[1] = _mm512_mask_add_epi16(e8_15, kB16, to_b(s9, 2), to_b(s10, 2));
+  const Z e10_11 = _mm512_mask_sub_epi16(to_b(e11_12, 16), kA, to_a(s9, 14), to_a(s10, 14));
+  const Z e13_12 = _mm512_mask_sub_epi16(e11_12, kA, to_a(s14, 14), to_a(s13, 14));
+  j[2] = o.H(o.Add(e10_11, e13_12));
+  j[3] = o.H(o.Sub(e13_12, e10_11));
+}
+
 // The 16-point DCT's remaining stages from its first products; the results in x as kOutA /
 // kOutB say.
 template <class O>
@@ -270,24 +300,29 @@ HWY_INLINE void DctRest(const O &o, const DctFirst &f, Z *x) {
   // Odd half.
   const Z b8_15 = o.Add(f.a8_15, f.a9_14), b9_14 = o.Sub(f.a8_15, f.a9_14);
   const Z b11_12 = o.Add(f.a11_12, f.a10_13), b10_13 = o.Sub(f.a11_12, f.a10_13);
-  const Z c9_14 = o.template Rot<-kC[8], kC[24], kC[24], kC[8]>(o.T(b9_14));
-  const Z c10_13 = o.template Rot<-kC[24], -kC[8], -kC[8], kC[24]>(o.T(b10_13));
   const Z e8_15 = o.Add(b8_15, b11_12), e11_12 = o.Sub(b8_15, b11_12);
-  const Z e9_14 = o.Add(c9_14, c10_13), e10_13 = o.Sub(c9_14, c10_13);
-  const Z f10_13 = o.H(o.T(o.RevDiffSum(e10_13)));  // [f10 | f13]
-  const Z f11_12 = o.H(o.T(o.RevDiffSum(e11_12)));  // [f11 | f12]
   // out[k] = E[k] + f[15 - k], out[15 - k] = E[k] - f[15 - k] (f8 = e8, f9 = e9, f14 = e14,
-  // f15 = e15).
-  const Z f15_14 = o.JoinB(e8_15, e9_14), f8_9 = o.JoinA(e8_15, e9_14);
-  const Z f13_12 = o.JoinB(f10_13, f11_12), f10_11 = o.JoinA(f10_13, f11_12);
-  x[0] = o.T(o.Add(ev01, f15_14));  // [0 | 1]
-  x[1] = o.T(o.Sub(ev01, f15_14));  // [15 | 14]
-  x[2] = o.T(o.Add(ev76, f8_9));    // [7 | 6]
-  x[3] = o.T(o.Sub(ev76, f8_9));    // [8 | 9]
-  x[4] = o.T(o.Add(ev23, f13_12));  // [2 | 3]
-  x[5] = o.T(o.Sub(ev23, f13_12));  // [13 | 12]
-  x[6] = o.T(o.Add(ev54, f10_11));  // [5 | 4]
-  x[7] = o.T(o.Sub(ev54, f10_11));  // [10 | 11]
+  // f15 = e15), from j = [f15 | f14], [f8 | f9], [f13 | f12], [f10 | f11].
+  Z j[4];
+  if constexpr (std::is_same<O, PackedOps>::value) {
+    OddTail(o, b9_14, b10_13, e8_15, e11_12, j);
+  } else {
+    const Z c9_14 = o.template Rot<-kC[8], kC[24], kC[24], kC[8]>(o.T(b9_14));
+    const Z c10_13 = o.template Rot<-kC[24], -kC[8], -kC[8], kC[24]>(o.T(b10_13));
+    const Z e9_14 = o.Add(c9_14, c10_13), e10_13 = o.Sub(c9_14, c10_13);
+    const Z f10_13 = o.H(o.T(o.RevDiffSum(e10_13)));  // [f10 | f13]
+    const Z f11_12 = o.H(o.T(o.RevDiffSum(e11_12)));  // [f11 | f12]
+    j[0] = o.JoinB(e8_15, e9_14), j[1] = o.JoinA(e8_15, e9_14);
+    j[2] = o.JoinB(f10_13, f11_12), j[3] = o.JoinA(f10_13, f11_12);
+  }
+  x[0] = o.T(o.Add(ev01, j[0]));  // [0 | 1]
+  x[1] = o.T(o.Sub(ev01, j[0]));  // [15 | 14]
+  x[2] = o.T(o.Add(ev76, j[1]));  // [7 | 6]
+  x[3] = o.T(o.Sub(ev76, j[1]));  // [8 | 9]
+  x[4] = o.T(o.Add(ev23, j[2]));  // [2 | 3]
+  x[5] = o.T(o.Sub(ev23, j[2]));  // [13 | 12]
+  x[6] = o.T(o.Add(ev54, j[3]));  // [5 | 4]
+  x[7] = o.T(o.Sub(ev54, j[3]));  // [10 | 11]
 }
 
 // [A of x | A of x] and [B of x | B of x].
@@ -638,52 +673,6 @@ HWY_INLINE Int16Result ColumnsAndAdd(uint8_t *dst, ptrdiff_t stride, Z *x, int16
 }
 
 }  // namespace zmm16
-
-// 16x16 DCT_DCT block whose non-zero coefficients lie in the top-left kNzR x kNzR square
-// (kNzR = 8 or 16), in zmm registers (see the head of this file); the same contract as
-// Add16x16Int16 (itx_hwy_16x16.h): kRowsFailed, nothing written; kDone; kColumnsFailed, nothing
-// written, rows holds the row results (row-major, rows from kNzR on not written). Columns whose
-// row results fail the column L1 check run on SatOps and count as failed only where it
-// detects a saturation.
-template <int kNzR>
-HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
-                                        int16_t *rows) {
-  using namespace zmm16;
-  constexpr int kRowB = kInt16BoundL1[2][0], kColB = kInt16BoundL1[2][0];  // DCT rows, columns
-  static_assert(kRowB > 0 && kColB > 0, "proven bounds");
-  const PackedOps o;
-  Z x[8];
-  constexpr bool kHalf = kNzR <= 8;
-  // Half: x[m] = [column 2m | column 2m + 1], lane = row (kRowOfLane); else LoadRowsDct's.
-  if constexpr (kHalf) LoadRows<kNzR>(coeffs, x);
-  else LoadRowsDct(coeffs, x);
-  // Up to 8 non-zero rows: every non-zero coefficient lies in the top-left 8x8 square (the
-  // caller's region), so columns 8..15 (x[4..7]) and, later, row results 8..15 are zero.
-  constexpr int kRegs = kHalf ? 4 : 8;
-  if (!L1Within<kRowB, kRegs>(o, x)) return Int16Result::kRowsFailed;
-  if constexpr (kHalf) {
-    const Z d[8] = {DupA(x[0]), DupB(x[0]), DupA(x[1]), DupB(x[1]),
-                    DupA(x[2]), DupB(x[2]), DupA(x[3]), DupB(x[3])};
-    DctRest(o, DctProductsHalf(o, d), x);
-  } else {
-    DctRest(o, DctProducts<false>(o, DctIn{x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]}), x);
-  }
-  if constexpr (kHalf) {
-    Z m[4];
-    GatherHalf(x, m);
-    if (ColumnsWithinHalf<kColB>(m)) {
-      ColumnPassHalfM(m, x);
-      AddRows(dst, stride, x);
-      return Int16Result::kDone;
-    }
-    PairHalf(m, x);  // x[k] = [row kPairA[k] | row kPairB[k]], lane = column
-  } else {
-    RowsToColumns(x);  // x[k] = [row of lane 2k | row of lane 2k + 1], lane = column
-  }
-  // Half: the column check failed above (the saturating columns at once).
-  return ColumnsAndAdd<kColB, kNzR, kRegs, !kHalf, kHalf, kHalf ? 0 : kInt16BoundL2x16[0]>(
-      dst, stride, x, rows, [](const auto &op, Z *v) { ColumnPass<kHalf>(op, v); });
-}
 
 #else
 #define V3D_ITX_HAVE_ZMM16 0

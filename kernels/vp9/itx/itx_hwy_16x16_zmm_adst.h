@@ -190,7 +190,7 @@ HWY_INLINE void ColumnPassOf(const O &o, Z *x) {
 
 // 16x16 block of row transform kRowAdst and column transform kColAdst (not both DCT), non-zero
 // coefficients in the top-left kNzR x kNzR square, in zmm registers; the contract of
-// Add16x16DctZmm (itx_hwy_16x16_zmm.h).
+// Add16x16DctZmm (itx_hwy_16x16_zmm_dct.h).
 template <bool kRowAdst, bool kColAdst, int kNzR>
 HWY_NOINLINE Int16Result Add16x16AdstZmm(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
                                          int16_t *rows) {

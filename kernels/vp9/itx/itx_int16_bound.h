@@ -19,7 +19,7 @@
 //  * kInt16BoundL2x8: 8x8 per pass, by sums of squares (AVX3_DL: Add8x8Y, itx_hwy_8x8_ymm.h;
 //    DCT_DCT: Add8x8DctZmm, itx_hwy_8x8_zmm.h).
 //  * kInt16BoundL2x16[0]: 16x16 DCT columns, by sums of squares (AVX3_DL: Add16x16DctZmm,
-//    itx_hwy_16x16_zmm.h). kInt16BoundL2x16[1] and kInt16BoundL2x32: proven, no path yet.
+//    itx_hwy_16x16_zmm_dct.h). kInt16BoundL2x16[1] and kInt16BoundL2x32: proven, no path yet.
 //  * kInt16BoundL1: 8x8, 16x16 and 32x32, per pass (itx_hwy_8x8.h, itx_hwy_16x16.h, itx_hwy_32.h;
 //    NEON 16x16 ADST types: itx_neon_adst16.h).
 //  * kInt16CornerBound16x16: 16x16 DCT_DCT 4x4 and 2x2 corners (TryCorner16x16, itx_hwy_16x16.h).
