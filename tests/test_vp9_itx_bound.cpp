@@ -268,14 +268,15 @@ void cross_check(int n, bool row_adst, bool col_adst, int b, const std::vector<a
 }
 
 // The 32-point DCT checked by halves (kInt16BoundL2x32Halves, the AVX3_DL 32x32 columns,
-// itx_hwy_32.h ColsClass32): every value it forms except its 32 outputs and the 16 inputs of its
-// rounding multiplies by cos64(16) depends on the even inputs alone or on the odd inputs alone
-// (the even half is the 16-point DCT of the even inputs, the odd half takes the odd ones, and
-// only the outputs join them). *be / *bo: the largest B_e, B_o such that every such value of
-// the even (odd) half stays within [-32767, 32767] (narrow) or +-(2^31 - 1 - 2^13) (wide) for
-// every input vector whose even (odd) inputs have squares summing to at most B_e^2 (B_o^2):
-// |sum_i a_i x_i + e| <= |a|_2 B + |e| over the half's inputs. False if a value outside the
-// exempt ones mixes the halves, or the exempt count is not 32 + 16.
+// itx_hwy_32.h ColsClass32): every value it forms except its 32 outputs and the 8 inputs of its
+// odd half's rounding multiplies by cos64(16) depends on the even inputs alone or on the odd
+// inputs alone (the even half is the 16-point DCT of the even inputs, with the other 8 such
+// multiplies, the odd half takes the odd ones, and only the outputs join them). *be / *bo: the
+// largest B_e, B_o such that every such value of the even (odd) half stays within
+// [-32767, 32767] (narrow) or +-(2^31 - 1 - 2^13) (wide) for every input vector whose even
+// (odd) inputs have squares summing to at most B_e^2 (B_o^2): |sum_i a_i x_i + e| <=
+// |a|_2 B + |e| over the half's inputs. False if a value outside the exempt ones mixes the
+// halves, or the counts are not 32 outputs, 8 + 8 inputs of those multiplies.
 bool analyse_dct32_halves(double *be, double *bo) {
   std::vector<aff::Val> log, in(32), out(32);
   std::vector<bool> h_inputs;
@@ -288,7 +289,16 @@ bool analyse_dct32_halves(double *be, double *bo) {
   run1d(32, false, in.data(), out.data());
   aff::g_log = nullptr;
   aff::g_h_inputs = nullptr;
-  std::vector<bool> exempt = h_inputs;
+  // The inputs of the multiplies by cos64(16): exempt in the odd half only.
+  std::vector<bool> exempt(log.size(), false);
+  int h_even = 0, h_odd = 0;
+  for (size_t i = 0; i < log.size(); i++) {
+    if (!h_inputs[i]) continue;
+    double even = 0;
+    for (size_t j = 0; j < 32; j += 2) even += log[i].a[j] * log[i].a[j];
+    exempt[i] = even == 0;
+    (even == 0 ? h_odd : h_even)++;
+  }
   for (const aff::Val &o : out) exempt[static_cast<size_t>(o.id)] = true;
   int n_exempt = 0, mixed = 0;
   *be = *bo = 1e30;
@@ -313,7 +323,7 @@ bool analyse_dct32_halves(double *be, double *bo) {
   }
   *be = std::floor(*be);
   *bo = std::floor(*bo);
-  return mixed == 0 && n_exempt == 32 + 16;
+  return mixed == 0 && h_even == 8 && h_odd == 8 && n_exempt == 32 + 8;
 }
 
 }  // namespace
@@ -446,9 +456,9 @@ int main() {
     double be = 0, bo = 0;
     const bool ok = analyse_dct32_halves(&be, &bo);
     const int *have = v3d::vp9::kInt16BoundL2x32Halves;
-    printf("32-point DCT by halves, outputs and cos64(16) inputs tracked: L2 bounds %6.0f (even), "
-           "%6.0f (odd), table %d, %d\n", be, bo, have[0], have[1]);
-    check(ok, "32-point DCT by halves: a value mixes the halves, or not 48 exempt values");
+    printf("32-point DCT by halves, outputs and the odd half's cos64(16) inputs exempt: L2 "
+           "bounds %6.0f (even), %6.0f (odd), table %d, %d\n", be, bo, have[0], have[1]);
+    check(ok, "32-point DCT by halves: a value mixes the halves, or not 32 + 8 exempt values");
     check(have[0] > 0 && have[0] <= be && have[1] > 0 && have[1] <= bo,
           "kInt16BoundL2x32Halves %d, %d not in (0, proven %.0f, %.0f]", have[0], have[1], be, bo);
   }

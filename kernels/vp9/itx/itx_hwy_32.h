@@ -444,7 +444,7 @@ constexpr bool ColsBySquares32() {
 // interleaved, vpdpwssds saturating at 2^31 - 1, which fails every bound below):
 //  0: S_e + S_o <= kInt16BoundL2x32^2 for every column: the untracked 16-bit pass (Cols32x16);
 //  1: else S_e <= B_e^2 and S_o <= B_o^2 (kInt16BoundL2x32Halves): the 16-bit pass tracking the
-//     inputs of its rounding multiplies by cos64(16) only (Cols32x16Sat<kNz, true>);
+//     inputs of its odd half's rounding multiplies by cos64(16) only (Cols32x16Sat<kNz, true>);
 //  2: neither: the saturate-and-detect pass tracking its full set (Cols32x16Sat<kNz>).
 // itx_int16_bound.h and docs/itx_int16_bounds.md have the proofs.
 template <int kNz>

@@ -85,10 +85,10 @@ constexpr int kInt16BoundL2x16[2] = {11580, 8180};
 constexpr int kInt16BoundL2x32 = 8180;
 // The 32-point DCT by halves ([0]: its even inputs, [1]: its odd inputs): for every input
 // vector whose even inputs' squares sum to at most B_e^2 and whose odd inputs' squares sum to at
-// most B_o^2, every value the reference's 32-point DCT forms other than its 32 outputs and the 16
-// inputs of its rounding multiplies by cos64(16) stays inside int16 (and every product sum
-// inside int32): each such value is a form in one half's inputs only, bounded by Cauchy-Schwarz
-// as above. The AVX3_DL 32x32 columns (itx_hwy_32.h, ColsClass32) check it and track the
+// most B_o^2, every value the reference's 32-point DCT forms other than its 32 outputs and the 8
+// inputs of its odd half's rounding multiplies by cos64(16) stays inside int16 (and every
+// product sum inside int32): each such value is a form in one half's inputs only, bounded by
+// Cauchy-Schwarz as above. The AVX3_DL 32x32 columns (itx_hwy_32.h, ColsClass32) check it and track the
 // exempt values instead (docs/itx_int16_bounds.md).
 constexpr int kInt16BoundL2x32Halves[2] = {11580, 11570};
 
