@@ -4,6 +4,7 @@
 // so that the column pass runs in int16 with saturating operations and is taken iff no tracked
 // value is 32767 or -32768; classified by an exact run of the reference's own 1-D code.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -170,10 +171,31 @@ void output_form(int k, int odd, int nz, double *a) {
 
 }  // namespace
 
+// A 32x32 DCT_DCT block straddling the row-pair check (RowPairsWithinL2): row 0 along the
+// 32-point DCT's output form k (|a|_2 = 4.0, the largest) with its root sum of squares within
+// 1 % of kInt16BoundL2x32, the other rows zero, so that row 0's result k reaches 32767 (or just
+// does not): a pair check admitting more would run that row in int16 past its range. Its
+// |coefficients| sum far above the L1 row bound, which therefore rejects it as well.
+void make_row_pair32_coeffs(Rng &rng, int16_t *coeffs) {
+  double a[32], sq = 0;
+  const int k = rng.range(0, 31);
+  for (int j = 0; j < 32; j++) {
+    int32_t in[32] = {}, out[32];
+    in[j] = 1 << 14;
+    v3d::vp9::ref::idct32(in, out);
+    a[j] = out[k] / double(1 << 14);
+    sq += a[j] * a[j];
+  }
+  const double s = v3d::vp9::kInt16BoundL2x32 * (0.99 + 0.02 * rng.range(0, 1000) / 1000.0);
+  std::fill(coeffs, coeffs + 32 * 32, int16_t{0});
+  for (int j = 0; j < 32; j++) coeffs[j] = static_cast<int16_t>(std::lround(s * a[j] / std::sqrt(sq)));
+}
+
 // 32x32 DCT_DCT blocks whose columns straddle the halves' bounds (kInt16BoundL2x32Halves) where
 // a value they exempt or bound is largest: only the coefficients (r, 0), r < nz (mode 0: 32,
-// 24 or 16 in turn by it / 12; else 32), are non-zero, so that every column's input r is
-// x_r = R(c_r cos64(16)) (|c_r| <= 23170: within the row checks). By mode = (it / 4) % 3: [0]
+// 24 or 16 in turn by it / 16; else 32), are non-zero, so that every column's input r is
+// x_r = R(c_r cos64(16)) (|c_r| <= 23170: within the row checks). By mode = (it / 4) % 4
+// (3: make_row_pair32_coeffs): [0]
 // the odd inputs along output k's odd form
 // (k = 4, 6, 8, 10: the odd half's value there is a rounding multiply by cos64(16), whose input
 // is about 1.41 times as large; the forms restricted to 16 inputs still have |a|_2 > 2.05) with
@@ -184,9 +206,10 @@ void output_form(int k, int odd, int nz, double *a) {
 // [2] the same with the halves swapped
 // (k = 0..3, 12..15: values of the odd half without a rounding multiply).
 void make_halves32_coeffs(Rng &rng, int it, int16_t *coeffs) {
-  const int mode = (it / 4) % 3;
+  const int mode = (it / 4) % 4;
+  if (mode == 3) return make_row_pair32_coeffs(rng, coeffs);
   static const int kNz[4] = {32, 32, 24, 16};
-  const int nz = mode == 0 ? kNz[(it / 12) % 4] : 32;
+  const int nz = mode == 0 ? kNz[(it / 16) % 4] : 32;
   const int be = v3d::vp9::kInt16BoundL2x32Halves[0], bo = v3d::vp9::kInt16BoundL2x32Halves[1];
   int k;
   if (mode == 0) k = 4 + 2 * rng.range(0, 3);
