@@ -15,8 +15,9 @@
 // check having passed). Inside the bounds every value here is one the reference forms (the
 // skipped products are products of known zeros), so the result is the reference's.
 // On AVX3_DL the rows are checked first by sums of squares of row pairs against the 32-point
-// DCT's L2 bound (RowPairsWithinL2; the L1 check where that fails), and the squares from 16 on
-// leave their columns to the caller, which checks them by sums of squares (ColsClass32).
+// DCT's L2 bound (RowPairsWithinL2; the L1 check where that fails), and the 16x16 and 24x24
+// squares leave their columns to the caller, which checks them by sums of squares
+// (ColsClass32).
 //
 // Layout: row pass with lane = row, 8 rows per 128-bit block (8, 16 or 32 rows per vector, up to
 // the square's size), loaded as 8x8 int16 tiles and transposed in registers; the row results
@@ -430,11 +431,13 @@ HWY_INLINE bool ColsWithin32(DC dc, const int16_t *tmp) {
 }
 
 // Whether the kNz x kNz square's columns are checked by sums of squares (ColsClass32) instead
-// of the per-pass L1 bound: AVX3_DL (vpdpwssds), the squares from 16 on, whose checkasm-like
-// and larger real blocks fail the L1 column check.
+// of the per-pass L1 bound: AVX3_DL (vpdpwssds), the 16x16 and 24x24 squares, whose
+// checkasm-like blocks fail the L1 column check but pass the halves' bounds. The full block
+// keeps the L1 check: its checkasm-like blocks pass neither, and its small ones ran slower
+// after the class check than after the L1 sums (docs/benchmarks.md).
 template <int kNz>
 constexpr bool ColsBySquares32() {
-  return V3D_ITX_COLS32_BY_SQUARES && kNz >= 16;
+  return V3D_ITX_COLS32_BY_SQUARES && (kNz == 16 || kNz == 24);
 }
 
 #if V3D_ITX_COLS32_BY_SQUARES
