@@ -38,6 +38,8 @@ namespace v3dtest {
 namespace vp9sat {
 int make_sat_coeffs(Rng &rng, const vp9::TxPair &p, int it, int16_t *coeffs);
 void report(int nt);
+void note_squares32(const int16_t *coeffs);
+void report_squares32(int nt);
 }  // namespace vp9sat
 // 8x8 DCT_DCT blocks that wrap int16 behind one per-pass check (test_vp9_itx_l2x8.cpp).
 namespace vp9l2 {
@@ -609,6 +611,7 @@ bool run_case(const char *target, const TxPair &p, int source, int it) {
     eob = v3dtest::vp9sat::make_sat_coeffs(rng, p, it, coeffs);
   if (eob == 0) eob = 1;
   if (p.tx_size == 2 && p.tx_type == 0) note_total16(p, coeffs);
+  if (p.tx_size == 3 && p.tx_type == 0) v3dtest::vp9sat::note_squares32(coeffs);
   const std::vector<int16_t> saved(coeffs, coeffs + n * n);
 
   const int xoff = kGuard + 2 * rng.range(0, 3) + 1;             // odd column offset
@@ -727,6 +730,7 @@ void test_targets() {
   // The saturate-and-detect column passes: every class on the 16x16 DCT- and ADST-column and
   // the 32x32 DCT_DCT paths (test_vp9_itx_sat.cpp).
   v3dtest::vp9sat::report(nt);
+  v3dtest::vp9sat::report_squares32(nt);
   v3d_cpu_force_target(nullptr);
 }
 

@@ -58,6 +58,8 @@ struct Val {
   std::vector<double> a;  // coefficients of the linear form
   double lo = 0, hi = 0;  // rounding-error interval
   bool wide = false;
+  int id = -1;    // index in *g_log where one is kept
+  int h_of = -1;  // a product by cos64(16): the id of its narrow factor
   double slope() const {
     double s = 0;
     for (double x : a) s += std::fabs(x);
@@ -76,7 +78,19 @@ struct Val {
   double err() const { return std::max(std::fabs(lo), std::fabs(hi)); }
 };
 
+// Where set, record keeps every value here (id = its index) instead of noting it in
+// g_tracker, and g_h_inputs[id] marks the narrow values rnd14(x * cos64(16)) is taken of (the
+// inputs of the 16-bit templates' rounding multiplies H).
+std::vector<Val> *g_log = nullptr;
+std::vector<bool> *g_h_inputs = nullptr;
+
 Val record(Val v) {
+  if (g_log) {
+    v.id = static_cast<int>(g_log->size());
+    g_log->push_back(v);
+    g_h_inputs->push_back(false);
+    return v;
+  }
   if (v.wide) g_tracker->wide(v.slope(), v.top(), v.norm2(), v.err());
   else g_tracker->narrow(v.slope(), v.top(), v.norm2(), v.err());
   return v;
@@ -101,9 +115,15 @@ Val lin(const Val &x, double kx, const Val &y, double ky, bool wide) {
 Val wadd(Val x, Val y) { return lin(x, 1, y, 1, x.wide || y.wide); }
 Val wsub(Val x, Val y) { return lin(x, 1, y, -1, x.wide || y.wide); }
 Val wneg(Val x) { return lin(x, -1, x, 0, x.wide); }
-Val wmul(Val x, int32_t k) { return lin(x, k, x, 0, true); }
+Val wmul(Val x, int32_t k) {
+  Val r = lin(x, k, x, 0, true);
+  if (k == v3d::vp9::ref::kCos64[16] && !x.wide) r.h_of = x.id;
+  return r;
+}
 Val rnd14(Val x) {
+  if (g_log && x.h_of >= 0) (*g_h_inputs)[static_cast<size_t>(x.h_of)] = true;
   Val r = x;
+  r.h_of = -1;
   for (double &v : r.a) v /= 16384.0;
   r.lo = x.lo / 16384.0 - 8191.0 / 16384.0;
   r.hi = x.hi / 16384.0 + 8192.0 / 16384.0;
@@ -247,6 +267,65 @@ void cross_check(int n, bool row_adst, bool col_adst, int b, const std::vector<a
         bad, v3dtest::base_seed());
 }
 
+// The 32-point DCT checked by halves (kInt16BoundL2x32Halves, the AVX3_DL 32x32 columns,
+// itx_hwy_32.h ColsClass32): every value it forms except its 32 outputs and the 8 inputs of its
+// odd half's rounding multiplies by cos64(16) depends on the even inputs alone or on the odd
+// inputs alone (the even half is the 16-point DCT of the even inputs, with the other 8 such
+// multiplies, the odd half takes the odd ones, and only the outputs join them). *be / *bo: the
+// largest B_e, B_o such that every such value of the even (odd) half stays within
+// [-32767, 32767] (narrow) or +-(2^31 - 1 - 2^13) (wide) for every input vector whose even
+// (odd) inputs have squares summing to at most B_e^2 (B_o^2): |sum_i a_i x_i + e| <=
+// |a|_2 B + |e| over the half's inputs. False if a value outside the exempt ones mixes the
+// halves, or the counts are not 32 outputs, 8 + 8 inputs of those multiplies.
+bool analyse_dct32_halves(double *be, double *bo) {
+  std::vector<aff::Val> log, in(32), out(32);
+  std::vector<bool> h_inputs;
+  aff::g_log = &log;
+  aff::g_h_inputs = &h_inputs;
+  for (int j = 0; j < 32; j++) {
+    in[j].a.assign(32, 0.0);
+    in[j].a[static_cast<size_t>(j)] = 1.0;
+  }
+  run1d(32, false, in.data(), out.data());
+  aff::g_log = nullptr;
+  aff::g_h_inputs = nullptr;
+  // The inputs of the multiplies by cos64(16): exempt in the odd half only.
+  std::vector<bool> exempt(log.size(), false);
+  int h_even = 0, h_odd = 0;
+  for (size_t i = 0; i < log.size(); i++) {
+    if (!h_inputs[i]) continue;
+    double even = 0;
+    for (size_t j = 0; j < 32; j += 2) even += log[i].a[j] * log[i].a[j];
+    exempt[i] = even == 0;
+    (even == 0 ? h_odd : h_even)++;
+  }
+  for (const aff::Val &o : out) exempt[static_cast<size_t>(o.id)] = true;
+  int n_exempt = 0, mixed = 0;
+  *be = *bo = 1e30;
+  for (size_t i = 0; i < log.size(); i++) {
+    if (exempt[i]) {
+      n_exempt++;
+      continue;
+    }
+    const aff::Val &v = log[i];
+    double even = 0, odd = 0;
+    for (size_t j = 0; j < 32; j++) (j % 2 ? odd : even) += v.a[j] * v.a[j];
+    if (even > 0 && odd > 0) {
+      mixed++;
+      continue;
+    }
+    const double lim = v.wide ? 2147483647.0 - 8192.0 : 32767.0;
+    const double norm = std::sqrt(even + odd);
+    if (norm == 0) continue;
+    const double b = (lim - v.err() - 1e-6 * lim) / (norm * (1 + 1e-12));
+    double &half = even > 0 ? *be : *bo;
+    half = std::min(half, b);
+  }
+  *be = std::floor(*be);
+  *bo = std::floor(*bo);
+  return mixed == 0 && h_even == 8 && h_odd == 8 && n_exempt == 32 + 8;
+}
+
 }  // namespace
 
 int main() {
@@ -370,6 +449,18 @@ int main() {
       check(have > 0 && have <= b2, "%d-point %s L2 bound %d not in (0, proven L2 bound %.0f]", n,
             adst ? "ADST" : "DCT", have, b2);
     }
+  }
+  // The 32-point DCT by halves (kInt16BoundL2x32Halves): values with the inputs of the other
+  // half zero are those of the forms analysed above, so the cross-checks there cover them.
+  {
+    double be = 0, bo = 0;
+    const bool ok = analyse_dct32_halves(&be, &bo);
+    const int *have = v3d::vp9::kInt16BoundL2x32Halves;
+    printf("32-point DCT by halves, outputs and the odd half's cos64(16) inputs exempt: L2 "
+           "bounds %6.0f (even), %6.0f (odd), table %d, %d\n", be, bo, have[0], have[1]);
+    check(ok, "32-point DCT by halves: a value mixes the halves, or not 32 + 8 exempt values");
+    check(have[0] > 0 && have[0] <= be && have[1] > 0 && have[1] <= bo,
+          "kInt16BoundL2x32Halves %d, %d not in (0, proven %.0f, %.0f]", have[0], have[1], be, bo);
   }
   // The 32-point DCT of the per-pass 32x32 path, inputs from 8 / 16 / 32 on zero: the largest-|x|
   // bounds (kInt16Bound1dDct32) and the L1 bound, which the 32x32 path's per-pass checks share

@@ -4,6 +4,7 @@
 // so that the column pass runs in int16 with saturating operations and is taken iff no tracked
 // value is 32767 or -32768; classified by an exact run of the reference's own 1-D code.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -34,8 +35,12 @@ namespace sat {
 struct Obs {
   int64_t v;
   bool wide;
+  bool by_c16 = false;  // a product x * cos64(16): x is an input of the 16-bit templates' H
+  int64_t factor = 0;   // x
 };
 int64_t g_hi, g_lo;
+// The extremes of the inputs of the rounded products rnd14(x * cos64(16)) (H).
+int64_t g_h_hi, g_h_lo;
 // The first value outside int16 came from: 0 none, 1 an addition, subtraction or negation,
 // 2 an rnd14 (a rounded product sum: a single rounded product cannot leave int16).
 int g_first;
@@ -50,8 +55,14 @@ Obs note(Obs x, int kind) {
 Obs wadd(Obs a, Obs b) { return note({a.v + b.v, a.wide || b.wide}, 1); }
 Obs wsub(Obs a, Obs b) { return note({a.v - b.v, a.wide || b.wide}, 1); }
 Obs wneg(Obs a) { return note({-a.v, a.wide}, 1); }
-Obs wmul(Obs a, int32_t k) { return {a.v * k, true}; }
-Obs rnd14(Obs a) { return note({(a.v + 8192) >> 14, false}, 2); }
+Obs wmul(Obs a, int32_t k) { return {a.v * k, true, k == v3d::vp9::ref::kCos64[16], a.v}; }
+Obs rnd14(Obs a) {
+  if (a.by_c16) {
+    g_h_hi = std::max(g_h_hi, a.factor);
+    g_h_lo = std::min(g_h_lo, a.factor);
+  }
+  return note({(a.v + 8192) >> 14, false}, 2);
+}
 
 }  // namespace sat
 
@@ -84,6 +95,179 @@ void column_extremes(const TxPair &p, const int16_t *coeffs, int64_t *hi, int64_
   if (first) *first = sat::g_first;
 }
 
+// The AVX3_DL 32x32 DCT_DCT checks by sums of squares (itx_hwy_32.h), by the square a block
+// occupies (8, 12, 16, 24, 32): g_rows32[sq] its rows [0] within RowPairsWithinL2 (rows 2j,
+// 2j + 1 together within kInt16BoundL2x32), [1] outside it but within the L1 row check, [2]
+// outside both; g_cols32[sq - 2] (squares 16, 24, 32, rows within a check) its columns by
+// ColsClass32 on the reference's row results: [0] class 0 (within kInt16BoundL2x32), [1] class 1
+// (within kInt16BoundL2x32Halves) with every input of a rounding multiply by cos64(16) in
+// [-32767, 32766] (the pass tracking those is taken), [2] class 1 with one outside (its
+// tracking rejects it), [3] class 2; reported for the squares ColsClass32 checks (16, 24).
+int g_rows32[5][3];
+int g_cols32[3][4];
+
+void note_squares32(const int16_t *coeffs) {
+  namespace ref = v3d::vp9::ref;
+  const int extent = block_shape(coeffs, 32).extent;
+  if (extent <= 1) return;
+  const int sq = extent <= 8 ? 0 : extent <= 12 ? 1 : extent <= 16 ? 2 : extent <= 24 ? 3 : 4;
+  const int64_t b2 = int64_t{v3d::vp9::kInt16BoundL2x32} * v3d::vp9::kInt16BoundL2x32;
+  bool pairs = true, l1 = true;
+  int64_t rows[32][32];
+  for (int i = 0; i < 32; i += 2) {
+    int64_t sq_sum = 0;
+    for (int r = i; r < i + 2; r++) {
+      int32_t in[32], out[32];
+      int64_t abs_sum = 0;
+      for (int j = 0; j < 32; j++) {
+        in[j] = coeffs[r * 32 + j];
+        sq_sum += int64_t{in[j]} * in[j];
+        abs_sum += std::abs(in[j]);
+      }
+      l1 = l1 && abs_sum <= v3d::vp9::kInt16BoundL1[3][0];
+      ref::idct32(in, out);
+      for (int j = 0; j < 32; j++) rows[r][j] = out[j];
+    }
+    pairs = pairs && sq_sum <= b2;
+  }
+  g_rows32[sq][pairs ? 0 : l1 ? 1 : 2]++;
+  if (sq < 2 || !(pairs || l1)) return;
+  const int64_t be = v3d::vp9::kInt16BoundL2x32Halves[0], bo = v3d::vp9::kInt16BoundL2x32Halves[1];
+  bool all = true, halves = true;
+  for (int j = 0; j < 32; j++) {
+    int64_t e = 0, o = 0;
+    for (int r = 0; r < 32; r++) (r % 2 ? o : e) += rows[r][j] * rows[r][j];
+    all = all && e + o <= b2;
+    halves = halves && e <= be * be && o <= bo * bo;
+  }
+  int cls = all ? 0 : halves ? 1 : 3;
+  if (cls == 1) {
+    sat::g_h_hi = sat::g_h_lo = 0;
+    for (int j = 0; j < 32; j++) {
+      sat::Obs ci[32], co[32];
+      for (int r = 0; r < 32; r++) ci[r] = sat::Obs{rows[r][j], false};
+      ref::idct32(ci, co);
+    }
+    if (sat::g_h_hi > 32766 || sat::g_h_lo < -32767) cls = 2;
+  }
+  g_cols32[sq - 2][cls]++;
+}
+
+namespace {
+
+// Row k of the 32-point DCT's output forms restricted to the inputs of one parity (odd: 1 or
+// 0) below nz: a[j] ~ d out[k] / d in[j], from the reference on one input of 2^14 at a time
+// (its products stay inside int32).
+void output_form(int k, int odd, int nz, double *a) {
+  for (int j = 0; j < 32; j++) {
+    a[j] = 0;
+    if (j % 2 != odd || j >= nz) continue;
+    int32_t in[32] = {}, out[32];
+    in[j] = 1 << 14;
+    v3d::vp9::ref::idct32(in, out);
+    a[j] = out[k] / double(1 << 14);
+  }
+}
+
+}  // namespace
+
+// A 32x32 DCT_DCT block straddling the row-pair check (RowPairsWithinL2): row 0 along the
+// 32-point DCT's output form k (|a|_2 = 4.0, the largest) with its root sum of squares within
+// 1 % of kInt16BoundL2x32, the other rows zero, so that row 0's result k reaches 32767 (or just
+// does not): a pair check admitting more would run that row in int16 past its range. Its
+// |coefficients| sum far above the L1 row bound, which therefore rejects it as well.
+void make_row_pair32_coeffs(Rng &rng, int16_t *coeffs) {
+  double a[32], sq = 0;
+  const int k = rng.range(0, 31);
+  for (int j = 0; j < 32; j++) {
+    int32_t in[32] = {}, out[32];
+    in[j] = 1 << 14;
+    v3d::vp9::ref::idct32(in, out);
+    a[j] = out[k] / double(1 << 14);
+    sq += a[j] * a[j];
+  }
+  const double s = v3d::vp9::kInt16BoundL2x32 * (0.99 + 0.02 * rng.range(0, 1000) / 1000.0);
+  std::fill(coeffs, coeffs + 32 * 32, int16_t{0});
+  for (int j = 0; j < 32; j++) coeffs[j] = static_cast<int16_t>(std::lround(s * a[j] / std::sqrt(sq)));
+}
+
+// 32x32 DCT_DCT blocks whose columns straddle the halves' bounds (kInt16BoundL2x32Halves,
+// checked on the 16x16 and 24x24 squares) where a value they exempt or bound is largest: only
+// the coefficients (r, 0), r < nz (mode 0: 24 and 16 in turn by it / 16; else 24), are
+// non-zero, so that every column's input r is x_r = R(c_r cos64(16)) (|c_r| <= 23170: within
+// the row checks). By mode = (it / 4) % 4 (3: make_row_pair32_coeffs): [0] the odd inputs along
+// output k's odd form (k = 4, 6, 8, 10: the odd half's value there is a rounding multiply by
+// cos64(16), whose input is about 1.41 times as large; the forms restricted to 16 inputs still
+// have |a|_2 > 2.05) with their root sum of squares 0.985-0.998 B_o: an input of H leaves
+// int16; [1] the even inputs along output k's even form (k = 0 or 31: |a|_2 = 2.78 over the 12
+// even inputs below 24, so its value reaches 32767 from 1.018 B_e on) with theirs at 0.99-1.06
+// B_e, and the odd inputs the other way along its odd form, 0.94 times as far, so that output
+// k is 6 % of the even half's value while the odd half's stays inside int16 (a saturated even
+// value would change output k, and not clip it away); [2] the same with the halves swapped
+// (the odd half's value there is a stage-6 sum: 2.79, from 1.015 B_o on).
+void make_halves32_coeffs(Rng &rng, int it, int16_t *coeffs) {
+  const int mode = (it / 4) % 4;
+  if (mode == 3) return make_row_pair32_coeffs(rng, coeffs);
+  const int nz = mode == 0 && (it / 16) % 2 ? 16 : 24;
+  const int be = v3d::vp9::kInt16BoundL2x32Halves[0], bo = v3d::vp9::kInt16BoundL2x32Halves[1];
+  int k;
+  if (mode == 0) k = 4 + 2 * rng.range(0, 3);
+  else k = rng.range(0, 1) ? 0 : 31;
+  double even[32], odd[32], x[32];
+  output_form(k, 0, nz, even);
+  output_form(k, 1, nz, odd);
+  auto norm = [](const double *a) {
+    double s = 0;
+    for (int j = 0; j < 32; j++) s += a[j] * a[j];
+    return std::sqrt(s);
+  };
+  const double ne = norm(even), no = norm(odd);
+  const double t = 0.99 + 0.07 * rng.range(0, 1000) / 1000.0;  // 0.99-1.06 of the bound
+  double se, so;
+  if (mode == 0) {
+    se = rng.range(0, 4000);
+    so = bo * (0.985 + 0.013 * rng.range(0, 1000) / 1000.0);
+  } else if (mode == 1) {
+    se = be * t;
+    so = -0.94 * se * ne / no;  // output k: 6 % of the even half's value
+  } else {
+    so = bo * t;
+    se = -0.94 * so * no / ne;
+  }
+  for (int j = 0; j < 32; j++) x[j] = j % 2 ? so * odd[j] / no : se * even[j] / ne;
+  std::fill(coeffs, coeffs + 32 * 32, int16_t{0});
+  for (int r = 0; r < nz; r++) {
+    const int64_t want = std::llround(x[r]);
+    int c = static_cast<int>(want * 16384 / 11585);
+    while (((int64_t{c} * 11585 + 8192) >> 14) < want) c++;
+    while (((int64_t{c} * 11585 + 8192) >> 14) > want) c--;
+    coeffs[r * 32] = static_cast<int16_t>(std::max(-23170, std::min(23170, c)));
+  }
+}
+
+// Prints the classes of note_squares32 reached and fails unless every one was.
+void report_squares32(int nt) {
+  static const int kSide[5] = {8, 12, 16, 24, 32};
+  for (int q = 0; q < 5; q++) {
+    printf("32x32 %2dx%-2d rows by squares: %d pairs within, %d L1 only, %d outside (per target)\n",
+           kSide[q], kSide[q], g_rows32[q][0] / nt, g_rows32[q][1] / nt, g_rows32[q][2] / nt);
+    check(g_rows32[q][0] > 0 && g_rows32[q][1] > 0 && g_rows32[q][2] > 0,
+          "32x32 %dx%d rows by squares: classes %d / %d / %d, wanted every class", kSide[q],
+          kSide[q], g_rows32[q][0], g_rows32[q][1], g_rows32[q][2]);
+  }
+  for (int q = 0; q < 2; q++) {  // the squares whose columns ColsClass32 checks
+    const int side = kSide[q + 2];
+    printf("32x32 %2dx%-2d columns by squares: %d within the L2 bound, %d within the halves' "
+           "(%d of them rejected by H tracking), %d outside (per target)\n", side, side,
+           g_cols32[q][0] / nt, (g_cols32[q][1] + g_cols32[q][2]) / nt, g_cols32[q][2] / nt,
+           g_cols32[q][3] / nt);
+    const bool every =
+        g_cols32[q][0] > 0 && g_cols32[q][1] > 0 && g_cols32[q][2] > 0 && g_cols32[q][3] > 0;
+    check(every, "32x32 %dx%d columns by squares: classes %d / %d / %d / %d, wanted every class",
+          side, side, g_cols32[q][0], g_cols32[q][1], g_cols32[q][2], g_cols32[q][3]);
+  }
+}
+
 // Cases of make_sat_coeffs on the saturate-and-detect path ([0] 16x16 DCT columns, [1] 32x32,
 // [2] 16x16 ADST columns: row check passed, column check failed) by the reference's narrow
 // column values: [0] all in [-32767, 32766] (the 16-bit result is taken), [1] one outside int16
@@ -104,6 +288,10 @@ int g_sat_narrow[3];
 // int16 is a rounded product sum (below).
 int make_sat_coeffs(Rng &rng, const TxPair &p, int it, int16_t *coeffs) {
   if (p.tx_size < 2) return make_valid_coeffs(rng, p.tx_size, p.tx_type, kCutFull, coeffs);
+  if (p.tx_size == 3 && p.tx_type == 0 && it % 4 == 3) {
+    make_halves32_coeffs(rng, it, coeffs);
+    return block_shape(coeffs, 32).eob;
+  }
   const int n = tx_n(p.tx_size);
   const bool row_adst = p.tx_type >= 2, col_adst = p.tx_type == 1 || p.tx_type == 3;
   const int rb = v3d::vp9::kInt16BoundL1[p.tx_size][row_adst];

@@ -217,12 +217,22 @@ struct Col32From16 {
 };
 // The 32x32 DCT columns of the exact int16 row results in tmp (kNz rows of 32) that failed the
 // column check: each column chunk in 16-bit lanes by saturate and detect (itx_hwy_sat.h), or,
-// where that detects a possible saturation, in 32-bit lanes from the same row results.
+// where that detects a possible saturation, in 32-bit lanes from the same row results. Where
+// ColsBySquares32 (no column check yet, one chunk), ColsClass32 picks the untracked 16-bit pass
+// or the one tracking fewer values first.
 template <int kNz>
 HWY_NOINLINE void Cols32SatOr32(uint8_t *dst, ptrdiff_t stride, const int16_t *tmp) {
   using D = hn::CappedTag<int32_t, 32>;
   using DC = hn::CappedTag<int16_t, 32>;
   constexpr size_t Lc = hn::MaxLanes(DC()), L = hn::MaxLanes(D());
+#if V3D_ITX_COLS32_BY_SQUARES
+  if constexpr (ColsBySquares32<kNz>()) {
+    static_assert(Lc == 32, "one column chunk");
+    const int cls = ColsClass32<kNz>(tmp);
+    if (cls == 0) return Cols32x16<kNz>(DC(), dst, stride, tmp);
+    if (cls == 1 && Cols32x16Sat<kNz, true>(DC(), dst, stride, tmp, 0)) return;
+  }
+#endif
   V3D_NO_UNROLL
   for (size_t c0 = 0; c0 < 32; c0 += Lc) {
     if (Cols32x16Sat<kNz>(DC(), dst, stride, tmp, c0)) continue;

@@ -14,6 +14,10 @@
 // outside, the caller runs the 32-bit column pass from them (they are the reference's, the row
 // check having passed). Inside the bounds every value here is one the reference forms (the
 // skipped products are products of known zeros), so the result is the reference's.
+// On AVX3_DL the rows are checked first by sums of squares of row pairs against the 32-point
+// DCT's L2 bound (RowPairsWithinL2; the L1 check where that fails), and the 16x16 and 24x24
+// squares leave their columns to the caller, which checks them by sums of squares
+// (ColsClass32).
 //
 // Layout: row pass with lane = row, 8 rows per 128-bit block (8, 16 or 32 rows per vector, up to
 // the square's size), loaded as 8x8 int16 tiles and transposed in registers; the row results
@@ -105,6 +109,15 @@ constexpr size_t SquareByExactEob(int eob) {
 #endif
 
 #if V3D_ITX_HAVE_16
+
+// AVX3_DL: the 32x32 checks by sums of squares (vpdpwssds, itx_hwy_madd.h) of RowPairsWithinL2
+// and ColsClass32.
+#undef V3D_ITX_COLS32_BY_SQUARES
+#if defined(V3D_ITX_HAVE_VNNI) && V3D_ITX_HAVE_VNNI
+#define V3D_ITX_COLS32_BY_SQUARES 1
+#else
+#define V3D_ITX_COLS32_BY_SQUARES 0
+#endif
 
 // Row i of the tile of 8 columns at c, for each 128-bit block b of D (8, 16 or 32 lanes):
 // lane 8b + k = coefficient (g + 8b + i, c + k); rows from kNzR on are zero.
@@ -214,7 +227,7 @@ HWY_INLINE void LoadRowTiles32(D d, const int16_t *coeffs, V *x) {
 // shuffles. Rows from kNzR on (zero results) are not stored: tmp holds kNzR rows. Where the
 // vectors have 32 lanes (ColSumsInRows32), *col_sum lane k (uint16, saturating) also adds the
 // |results| of column k over the stored rows, from the joined rows; otherwise it is untouched.
-template <int kNzR, class D, class V = hn::Vec<D>>
+template <int kNzR, bool kSums, class D, class V = hn::Vec<D>>
 HWY_INLINE void StoreRows32(D d, const V *x, int16_t *tmp, size_t g,
                             hn::Vec<hn::RebindToUnsigned<D>> *col_sum) {
   static_assert(RowsAsWide32<D>(), "row vectors as wide as the column vectors");
@@ -241,7 +254,9 @@ HWY_INLINE void StoreRows32(D d, const V *x, int16_t *tmp, size_t g,
       for (size_t b = 0; b < 4; b++) {
         if (!stored(b)) continue;
         hn::Store(V{rows[b]}, d, row + b * 8 * 32);
-        *col_sum = hn::SaturatedAdd(*col_sum, hn::BitCast(du, hn::Abs(V{rows[b]})));
+        if constexpr (kSums) {
+          *col_sum = hn::SaturatedAdd(*col_sum, hn::BitCast(du, hn::Abs(V{rows[b]})));
+        }
       }
 #endif
     } else {
@@ -310,12 +325,37 @@ HWY_INLINE void JoinStoreRows32(D, const V *x, int16_t *tmp, size_t g) {
   }
 }
 
+// Whether rows 2j and 2j + 1 of the vectors x[0..kNz) (lane = row, x[k] = column k) have
+// squares summing to at most kInt16BoundL2x32^2 together, for every j: then each row's
+// coefficients are within the 32-point DCT's L2 bound, and its row DCT keeps every value inside
+// int16 (itx_int16_bound.h). vpdpwssds adds the two rows' squares per 32-bit lane, saturating
+// at 2^31 - 1 (above the bound); false (the caller's L1 check) where not AVX3_DL.
+template <size_t kNz, class D, class V = hn::Vec<D>>
+HWY_INLINE bool RowPairsWithinL2(D, const V *x) {
+#if V3D_ITX_COLS32_BY_SQUARES
+  const hn::Repartition<uint32_t, D> dw;
+  using VW = hn::Vec<decltype(dw)>;
+  VW a = hn::Zero(dw), b = hn::Zero(dw);
+  V3D_UNROLL
+  for (size_t k = 0; k < kNz; k += 2) {
+    a = VW{AddSquaresSat(a.raw, x[k].raw)};  // itx_hwy_madd.h
+    if (k + 1 < kNz) b = VW{AddSquaresSat(b.raw, x[k + 1].raw)};
+  }
+  // Each sum below 2^31: their total fits uint32.
+  constexpr uint32_t kB2 = static_cast<uint32_t>(kInt16BoundL2x32) * kInt16BoundL2x32;
+  return hn::AllFalse(dw, hn::Gt(hn::Add(a, b), hn::Set(dw, kB2)));
+#else
+  (void)x;
+  return false;
+#endif
+}
+
 // Row DCTs of the rows [g, g + L) (non-zero inputs in columns < kNz, rows >= kNz zero), results
 // to tmp (row-major, 32 per row), if every one of those rows' |coefficients| sum to at most kB;
 // else false, nothing stored. Where ColSumsInRows32<D>: sum[0] lane k (uint16, saturating) adds
 // the |results| of column k over the rows; else where RowsAsWide32<D>: sum[t] lane 8b + k adds
-// the |results| of rows g + 8b + [0, 8) in column 8t + k.
-template <int kNz, int kB, class D, class V = hn::Vec<D>>
+// the |results| of rows g + 8b + [0, 8) in column 8t + k. Without kSums, sum is untouched.
+template <int kNz, int kB, bool kSums, class D, class V = hn::Vec<D>>
 HWY_INLINE bool Rows32x16(D d, const int16_t *coeffs, size_t g, int16_t *tmp,
                           hn::Vec<hn::RebindToUnsigned<D>> *sum) {
   constexpr size_t kTiles = (static_cast<size_t>(kNz) + 7) / 8;  // column tiles read
@@ -339,16 +379,19 @@ HWY_INLINE bool Rows32x16(D d, const int16_t *coeffs, size_t g, int16_t *tmp,
   for (size_t t = 0; t < kTiles; t++) {
     Transpose16(d, x + 8 * t);  // x[8t + k] lane l = coefficient (g + l, 8t + k)
   }
-  // Lane l: row g + l's sum (columns from kNz on are zero).
-  if (!LanesWithin<kB>(du, AddAbs<static_cast<size_t>(kNz)>(d, x, hn::Zero(du)))) return false;
+  // Lane l: row g + l's sum (columns from kNz on are zero); on AVX3_DL first by squares.
+  if (!RowPairsWithinL2<static_cast<size_t>(kNz)>(d, x) &&
+      !LanesWithin<kB>(du, AddAbs<static_cast<size_t>(kNz)>(d, x, hn::Zero(du)))) {
+    return false;
+  }
   TxDct::template Run<32, kNz>(d, x);  // x[k] lane l = result (g + l, k)
   if constexpr (RowsAsWide32<D>()) {
     V3D_UNROLL
     for (size_t t = 0; t < 4; t++) {
       Transpose16(d, x + 8 * t);  // x[8t + i] block b = results (g + 8b + i, 8t .. 8t + 8)
-      if constexpr (!ColSumsInRows32<D>()) sum[t] = AddAbs<8>(d, x + 8 * t, sum[t]);
+      if constexpr (kSums && !ColSumsInRows32<D>()) sum[t] = AddAbs<8>(d, x + 8 * t, sum[t]);
     }
-    StoreRows32<kNz>(d, x, tmp, g, sum);
+    StoreRows32<kNz, kSums>(d, x, tmp, g, sum);
   } else {
     JoinStoreRows32<kNz>(d, x, tmp, g);
   }
@@ -387,6 +430,56 @@ HWY_INLINE bool ColsWithin32(DC dc, const int16_t *tmp) {
   return hn::AllTrue(du, hn::Eq(over, hn::Zero(du)));
 }
 
+// Whether the kNz x kNz square's columns are checked by sums of squares (ColsClass32) instead
+// of the per-pass L1 bound: AVX3_DL (vpdpwssds), the 16x16 and 24x24 squares, whose
+// checkasm-like blocks fail the L1 column check but pass the halves' bounds. The full block
+// keeps the L1 check: its checkasm-like blocks pass neither, and its small ones ran slower
+// after the class check than after the L1 sums (docs/benchmarks.md).
+template <int kNz>
+constexpr bool ColsBySquares32() {
+  return V3D_ITX_COLS32_BY_SQUARES && (kNz == 16 || kNz == 24);
+}
+
+#if V3D_ITX_COLS32_BY_SQUARES
+// Which column pass the 32 columns of row results in tmp (kNz rows of 32, 64-byte aligned, the
+// rest zero; kNz a multiple of 4) may take, from each column's sums of squares over its even
+// rows (S_e) and its odd rows (S_o), one column per 32-bit lane (words of rows r and r + 2
+// interleaved, vpdpwssds saturating at 2^31 - 1, which fails every bound below):
+//  0: S_e + S_o <= kInt16BoundL2x32^2 for every column: the untracked 16-bit pass (Cols32x16);
+//  1: else S_e <= B_e^2 and S_o <= B_o^2 (kInt16BoundL2x32Halves): the 16-bit pass tracking the
+//     inputs of its odd half's rounding multiplies by cos64(16) only (Cols32x16Sat<kNz, true>);
+//  2: neither: the saturate-and-detect pass tracking its full set (Cols32x16Sat<kNz>).
+// itx_int16_bound.h and docs/itx_int16_bounds.md have the proofs.
+template <int kNz>
+HWY_INLINE int ColsClass32(const int16_t *tmp) {
+  static_assert(kNz % 4 == 0, "rows in pairs of each parity");
+  constexpr int kB = kInt16BoundL2x32, kBe = kInt16BoundL2x32Halves[0];
+  constexpr int kBo = kInt16BoundL2x32Halves[1];
+  const __m512i *rows = reinterpret_cast<const __m512i *>(tmp);
+  __m512i sq[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
+                   _mm512_setzero_si512()};  // even rows: low, high words; odd rows: likewise
+  V3D_UNROLL
+  for (int r = 0; r < kNz; r += 4) {
+    V3D_UNROLL
+    for (int p = 0; p < 2; p++) {
+      const __m512i a = rows[r + p], b = rows[r + p + 2];
+      sq[2 * p] = AddSquaresSat(sq[2 * p], _mm512_unpacklo_epi16(a, b));  // itx_hwy_madd.h
+      sq[2 * p + 1] = AddSquaresSat(sq[2 * p + 1], _mm512_unpackhi_epi16(a, b));
+    }
+  }
+  // S_e + S_o < 2^32: unsigned.
+  const __mmask16 over = _mm512_cmpgt_epu32_mask(_mm512_add_epi32(sq[0], sq[2]),
+                                                 _mm512_set1_epi32(kB * kB)) |
+                         _mm512_cmpgt_epu32_mask(_mm512_add_epi32(sq[1], sq[3]),
+                                                 _mm512_set1_epi32(kB * kB));
+  if (over == 0) return 0;
+  const __m512i e = _mm512_max_epi32(sq[0], sq[1]), o = _mm512_max_epi32(sq[2], sq[3]);
+  const __mmask16 out = _mm512_cmpgt_epi32_mask(e, _mm512_set1_epi32(kBe * kBe)) |
+                        _mm512_cmpgt_epi32_mask(o, _mm512_set1_epi32(kBo * kBo));
+  return out == 0 ? 1 : 2;
+}
+#endif
+
 // Column DCTs of the row results in tmp (rows >= kNz zero), Round2 by 6, added to dst with
 // unsigned saturation; dc: the column vectors' tag, up to 32 lanes.
 template <int kNz, class DC>
@@ -405,7 +498,8 @@ HWY_INLINE void Cols32x16(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *
 }
 
 // What Add32x32x16 did: the whole block; only the row pass (a row result being outside the
-// bound); nothing (a coefficient outside the bound).
+// bound, or, where ColsBySquares32, always: the caller checks the columns); nothing (a
+// coefficient outside the bound).
 enum class Pass32 { kDone, kRowsOnly, kNone };
 
 // The 32x32 DCT_DCT block whose non-zero coefficients lie in the top-left kNz x kNz square
@@ -429,12 +523,15 @@ HWY_NOINLINE Pass32 Add32x32x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c
   // the row and column vectors are as wide, else on the column pass's inputs (kNz vectors per
   // column chunk, where the row pass would need 32 per group of rows).
   constexpr bool kRowSums = RowsAsWide32<decltype(dr)>();
+  constexpr bool kSquares = ColsBySquares32<kNz>();
   VU sum[4] = {hn::Zero(du), hn::Zero(du), hn::Zero(du), hn::Zero(du)};
   V3D_NO_UNROLL
   for (size_t g = 0; g < static_cast<size_t>(kNz); g += Lr) {
-    if (!Rows32x16<kNz, kB>(dr, coeffs, g, tmp, sum)) return Pass32::kNone;
+    if (!Rows32x16<kNz, kB, !kSquares>(dr, coeffs, g, tmp, sum)) return Pass32::kNone;
   }
-  if constexpr (ColSumsInRows32<decltype(dr)>()) {
+  if constexpr (kSquares) {
+    return Pass32::kRowsOnly;
+  } else if constexpr (ColSumsInRows32<decltype(dr)>()) {
     // Column k's sum: lane k of sum[0].
     if (!LanesWithin<kB>(du, sum[0])) return Pass32::kRowsOnly;
   } else if constexpr (kRowSums) {

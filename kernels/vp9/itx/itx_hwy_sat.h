@@ -18,7 +18,10 @@
 // extreme, no operation saturated, and by induction over the operations (the first one to
 // differ would have exact inputs and saturate) every value is the reference's. Otherwise (a
 // value may have saturated; an exact value of 32767 or -32768 is rejected as well) the caller
-// redoes those columns in 32-bit lanes from the same row results.
+// redoes those columns in 32-bit lanes from the same row results. The 32x32 columns within the
+// halves' L2 bounds (itx_hwy_32.h, ColsClass32) track the inputs of the odd half's H alone: the
+// bounds keep every other value but the outputs inside int16, and a saturated output clips its
+// pixel as the exact value would (docs/itx_int16_bounds.md).
 
 #if defined(V3D_VP9_ITX_HWY_SAT_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef V3D_VP9_ITX_HWY_SAT_H_
@@ -42,9 +45,10 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 // The DCT templates' operations on int16 lanes (Ops<int16> of itx_hwy_16.h) with saturating
 // additions, subtractions and narrowing; AT / ST also fold their results into a running maximum
-// of their absolute values. Built by aggregate initialisation: OpsSat<D>{d, Zero(du)} (SSSE3:
-// {d, Zero(du), Zero(d)}).
-template <class D>
+// of their absolute values, or, with kHInputs, H folds its input there instead (from its ninth
+// call on: the 32-point DCT's odd half) and AT / ST track nothing (the tracked set of the 32x32
+// columns checked by halves, itx_hwy_32.h). Built by StartSat.
+template <class D, bool kHInputs = false>
 struct OpsSat {
   using V = hn::Vec<D>;
   using DU = hn::RebindToUnsigned<D>;
@@ -92,12 +96,27 @@ struct OpsSat {
   HWY_INLINE V Z() const { return hn::Zero(d); }
   // Rounding multiplies by 2c, |2c| < 2^15: |result| < 2^15 for every int16 x, exactly
   // R(x * c).
-  HWY_INLINE V H(V x) const { return Ops<D>{d}.H(x); }
+  // kHInputs: the inputs of the H calls from the kHInputsFrom-th on (h counts the calls; a
+  // constant once the transform is inlined). In Idct32O the first 8 are its nested 16-point
+  // DCT's (the even half, bounded by B_e with them), the last 8 its odd half's (exempt from
+  // B_o): only those are tracked.
+  static constexpr unsigned kHInputsFrom = 8;
+  mutable unsigned h = 0;
+  HWY_INLINE V H(V x) const {
+    if (kHInputs && h++ >= kHInputsFrom) T(x);
+    return Ops<D>{d}.H(x);
+  }
   HWY_INLINE V B1(V a, int32_t ka) const { return Ops<D>{d}.B1(a, ka); }
   HWY_INLINE V A(V a, V b) const { return hn::SaturatedAdd(a, b); }
   HWY_INLINE V S(V a, V b) const { return hn::SaturatedSub(a, b); }
-  HWY_INLINE V AT(V a, V b) const { return T(hn::SaturatedAdd(a, b)); }
-  HWY_INLINE V ST(V a, V b) const { return T(hn::SaturatedSub(a, b)); }
+  HWY_INLINE V AT(V a, V b) const {
+    const V v = hn::SaturatedAdd(a, b);
+    return kHInputs ? v : T(v);
+  }
+  HWY_INLINE V ST(V a, V b) const {
+    const V v = hn::SaturatedSub(a, b);
+    return kHInputs ? v : T(v);
+  }
   // R(a*ka + b*kb): the product sum is exact in int32 for every int16 a, b (|ka|, |kb| < 2^14),
   // the rounding shift too; the narrowing saturates (x86 packssdw in Ops<int16>::B; NEON:
   // sqrshrn here, where Ops<int16> uses the truncating rshrn). Used by one butterfly.
@@ -116,12 +135,12 @@ struct OpsSat {
 };
 
 // OpsSat with nothing tracked yet.
-template <class D>
-HWY_INLINE OpsSat<D> StartSat(D d) {
+template <bool kHInputs = false, class D>
+HWY_INLINE OpsSat<D, kHInputs> StartSat(D d) {
 #if HWY_TARGET == HWY_SSSE3
-  return OpsSat<D>{d, hn::Zero(hn::RebindToUnsigned<D>()), hn::Zero(d)};
+  return OpsSat<D, kHInputs>{d, hn::Zero(hn::RebindToUnsigned<D>()), hn::Zero(d)};
 #else
-  return OpsSat<D>{d, hn::Zero(hn::RebindToUnsigned<D>())};
+  return OpsSat<D, kHInputs>{d, hn::Zero(hn::RebindToUnsigned<D>())};
 #endif
 }
 
@@ -165,8 +184,9 @@ HWY_INLINE void RoundAdd32Rows(D d, uint8_t *dst, ptrdiff_t stride, size_t c, co
 // of 32, the rest zero) by saturate and detect: where no tracked value is extreme, Round2'd by 6
 // and added to dst, and true; else false, nothing written (the caller's 32-bit columns). One
 // call per column chunk: GCC unrolls a loop over the chunks here, which costs more than the
-// calls.
-template <int kNz, class DC>
+// calls. kHInputs: only the inputs of the odd half's rounding multiplies by cos64(16) tracked,
+// for columns within the halves' L2 bounds (itx_hwy_32.h, ColsClass32).
+template <int kNz, bool kHInputs = false, class DC>
 HWY_NOINLINE bool Cols32x16Sat(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *tmp,
                                size_t c) {
   using V = hn::Vec<DC>;
@@ -174,7 +194,7 @@ HWY_NOINLINE bool Cols32x16Sat(DC dc, uint8_t *dst, ptrdiff_t stride, const int1
   V3D_UNROLL
   for (size_t i = 0; i < 32; i++)
     x[i] = i < static_cast<size_t>(kNz) ? hn::Load(dc, tmp + i * 32 + c) : hn::Zero(dc);
-  const OpsSat<DC> o = StartSat(dc);
+  const OpsSat<DC, kHInputs> o = StartSat<kHInputs>(dc);
   Idct32O<kNz>(o, x, y);
   if (!o.Exact()) return false;
   RoundAdd32Rows(dc, dst, stride, c, y);

@@ -19,7 +19,9 @@
 //  * kInt16BoundL2x8: 8x8 per pass, by sums of squares (AVX3_DL: Add8x8Y, itx_hwy_8x8_ymm.h;
 //    DCT_DCT: Add8x8DctZmm, itx_hwy_8x8_zmm.h).
 //  * kInt16BoundL2x16[0]: 16x16 DCT columns, by sums of squares (AVX3_DL: Add16x16DctZmm,
-//    itx_hwy_16x16_zmm_dct.h). kInt16BoundL2x16[1] and kInt16BoundL2x32: proven, no path yet.
+//    itx_hwy_16x16_zmm_dct.h). kInt16BoundL2x16[1]: proven, no path yet.
+//  * kInt16BoundL2x32, kInt16BoundL2x32Halves: AVX3_DL 32x32 DCT_DCT rows (pairs of rows) and
+//    columns by sums of squares (itx_hwy_32.h: RowPairsWithinL2, ColsClass32).
 //  * kInt16BoundL1: 8x8, 16x16 and 32x32, per pass (itx_hwy_8x8.h, itx_hwy_16x16.h, itx_hwy_32.h;
 //    NEON 16x16 ADST types: itx_neon_adst16.h).
 //  * kInt16CornerBound16x16: 16x16 DCT_DCT 4x4 and 2x2 corners (TryCorner16x16, itx_hwy_16x16.h).
@@ -77,10 +79,19 @@ constexpr int kInt16BoundL1[4][2] = {
 // it first, by sums of squares that vpdpwssds forms, and the L1 bound where it fails.
 constexpr int kInt16BoundL2x8[2] = {16380, 11580};
 // The same L2 bound B2 for the 16-point DCT and ADST ([0 = DCT, 1 = ADST]) and the 32-point DCT.
-// Only the 16-point DCT's is checked by a kernel: checkasm-like and real blocks whose columns
-// fail the L1 bound fail the others too (docs/itx_int16_bounds.md, the measured rates).
+// The 16-point DCT's checks 16x16 columns (AVX3_DL); the 32-point DCT's 32x32 rows, two rows at
+// once, and 32x32 columns before kInt16BoundL2x32Halves (AVX3_DL, itx_hwy_32.h); the ADST's no
+// kernel (docs/itx_int16_bounds.md, the measured rates).
 constexpr int kInt16BoundL2x16[2] = {11580, 8180};
 constexpr int kInt16BoundL2x32 = 8180;
+// The 32-point DCT by halves ([0]: its even inputs, [1]: its odd inputs): for every input
+// vector whose even inputs' squares sum to at most B_e^2 and whose odd inputs' squares sum to at
+// most B_o^2, every value the reference's 32-point DCT forms other than its 32 outputs and the 8
+// inputs of its odd half's rounding multiplies by cos64(16) stays inside int16 (and every
+// product sum inside int32): each such value is a form in one half's inputs only, bounded by
+// Cauchy-Schwarz as above. The AVX3_DL 32x32 columns (itx_hwy_32.h, ColsClass32) check it and track the
+// exempt values instead (docs/itx_int16_bounds.md).
+constexpr int kInt16BoundL2x32Halves[2] = {11580, 11570};
 
 // 16x16 DCT_DCT (NEON, itx_hwy_16x16.h): a block whose |coefficients| sum to at most this passes
 // the row check and needs no column check: every column's |row results| then sum to within
