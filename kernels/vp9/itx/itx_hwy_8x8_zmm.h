@@ -30,6 +30,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include <hwy/highway.h>
 
@@ -169,7 +170,9 @@ HWY_NOINLINE bool Add8x8DctZmm(uint8_t *dst, ptrdiff_t stride, const int16_t *c,
                         _mm512_extracti32x4_epi32(r, 2), _mm512_extracti32x4_epi32(r, 3)};
   for (int i = 0; i < 4; i++) {  // rows 2i, 2i + 1
     _mm_storel_epi64(reinterpret_cast<__m128i *>(at(2 * i)), l[i]);
-    _mm_storeh_pd(reinterpret_cast<double *>(at(2 * i + 1)), _mm_castsi128_pd(l[i]));
+    // The high 8 bytes by memcpy (one vmovhps): at(...) has no alignment, so no double store.
+    const double hi = _mm_castsi128_pd(l[i])[1];
+    memcpy(at(2 * i + 1), &hi, 8);
   }
   return true;
 }
