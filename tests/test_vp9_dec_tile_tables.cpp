@@ -67,6 +67,18 @@ void test_first_out(const int16_t *scan, int n, int side, int first_out) {
         side, side, first, first_out);
 }
 
+// The first kScan32First20Out positions of default_scan_32x32 are exactly the (r, c) with
+// r / 4 + c / 4 <= 4 (test_vp9_itx's in_scan32_prefix20, which makes blocks for that eob).
+void test_prefix20() {
+  int wrong = 0;
+  for (int p = 0; p < 1024; ++p) {
+    const int r = kDefaultScan32x32[p] / 32, c = kDefaultScan32x32[p] % 32;
+    if ((p < kScan32First20Out) != (r / 4 + c / 4 <= 4)) ++wrong;
+  }
+  check(wrong == 0, "default_scan_32x32: %d positions disagree with the 20x20 prefix's shape",
+        wrong);
+}
+
 // The 32x32 transforms' eob hints (itx_eob_hint.h) against the default scan, for the top-left
 // 24x24 and 16x16 squares: the first position outside the square, the mask of such positions
 // after it, and the hint itself (eob - 1 is the last position read; eob > 512 counts as outside).
@@ -167,6 +179,8 @@ int main() {
   test_first_out(kDefaultScan16x16, 16, 8, kScan16First8Out);
   test_first_out(kDefaultScan32x32, 32, 8, kScan32First8Out);
   test_first_out(kDefaultScan32x32, 32, 12, kScan32First12Out);
+  test_first_out(kDefaultScan32x32, 32, 20, kScan32First20Out);
+  test_prefix20();
   test_mode_context();
   return v3dtest::finish();
 }

@@ -262,15 +262,20 @@ const char *source_name(int s) {
 // 8x8 and 16x16, around the row pass's per-pass bound R (kInt16BoundL1 of the row transform, a
 // bound on each row's sum of |coefficients|): the non-zero corner x corner square's rows sum to
 // R exactly or to a random value below it; outside, one of them to R + 1.
-int make_rowsum_coeffs(Rng &rng, const TxPair &p, int corner, bool outside, int16_t *coeffs) {
+// prefix20 (32x32): only the positions of in_scan32_prefix20 (each row's last one there takes
+// the rest of its sum).
+int make_rowsum_coeffs(Rng &rng, const TxPair &p, int corner, bool outside, int16_t *coeffs,
+                       bool prefix20 = false) {
   const int n = tx_n(p.tx_size);
   const int rb = v3d::vp9::kInt16BoundL1[p.tx_size][p.tx_type >= 2 ? 1 : 0];
   const int over = outside ? rng.range(0, corner - 1) : -1;
   std::fill(coeffs, coeffs + n * n, int16_t{0});
   for (int i = 0; i < corner; i++) {
     int left = i == over ? rb + 1 : rng.range(0, 1) ? rb : rng.range(0, rb);
-    for (int j = 0; j < corner; j++) {
-      const int v = j == corner - 1 ? left : rng.range(0, left);
+    int last = corner - 1;
+    while (prefix20 && !in_scan32_prefix20(i, last)) last--;
+    for (int j = 0; j <= last; j++) {
+      const int v = j == last ? left : rng.range(0, left);
       coeffs[i * n + j] = static_cast<int16_t>(rng.range(0, 1) ? v : -v);
       left -= v;
     }
@@ -465,30 +470,32 @@ int make_column_coeffs(Rng &rng, const TxPair &p, bool outside, int it, int16_t 
 // (kInt16ColumnBound), [2, 3] 8x8 and [4, 5] 16x16 (the per-pass L1 column bound).
 int g_straddled[6];
 
-// 32x32 DCT_DCT cases of make_pass32_coeffs by square (8, 12, 16, 24, 32; NEON runs 12 as 16)
-// and by the side of the
+// 32x32 DCT_DCT cases of make_pass32_coeffs by square (kSquares32: 8, 12, 16, 20, 24, 32; NEON
+// runs 12 as 16, the targets without the 20x20 square run it as 24) and by the side of the
 // per-pass L1 bound the reference puts them on: [0] both passes within (the 16-bit path), [1]
 // every row's coefficients within but a column's row results outside (the column check fails),
 // [2] a row's coefficients outside (the row check fails).
-int g_pass32[5][3];
+int g_pass32[6][3];
 
 // Around the per-pass L1 bound B1 of the 32x32 DCT_DCT 16-bit path (kInt16BoundL1[3][0], the
-// same for every square), in a random corner of square it % 5 (8, 12, 16, 24, 32), by kind
-// (it / 5) % 4: rows whose |coefficients| sum to B1 exactly or to random values below it (0),
+// same for every square), in a random corner of square it % 6 (kSquares32; for 20 only the
+// positions of in_scan32_prefix20, so that the exact-eob entry runs it as the 20x20 square), by
+// kind (it / 6) % 4: rows whose |coefficients| sum to B1 exactly or to random values below it (0),
 // or one of them to B1 + 1 (1: the row check); +-v at every position of the square (random
 // signs, every row inside B1), v chosen by bisection so that the largest column sum of the
 // reference's |row results| is the largest one <= B1 (2) or just above it (3: the column
-// check). The cycle reaches every square and side within 20 iterations, whatever
+// check). The cycle reaches every square and side within 24 iterations, whatever
 // V3D_TEST_ITERS. Other pairs get int16-bound inputs.
 int make_pass32_coeffs(Rng &rng, const TxPair &p, int it, int16_t *coeffs) {
   if (p.tx_size != 3 || p.tx_type != 0) return make_bound_coeffs(rng, p, false, coeffs);
   constexpr int n = 32;
   const int b1 = v3d::vp9::kInt16BoundL1[3][0];
-  static const int kSide[6] = {1, 8, 12, 16, 24, 32};
-  const int q = it % 5, kind = (it / 5) % 4;
+  static const int kSide[7] = {1, 8, 12, 16, 20, 24, 32};
+  const int q = it % 6, kind = (it / 6) % 4;
   const int corner = rng.range(kSide[q] + 1, kSide[q + 1]);
+  const bool prefix20 = kSide[q + 1] == 20;
   if (kind < 2) {
-    make_rowsum_coeffs(rng, p, corner, kind == 1, coeffs);
+    make_rowsum_coeffs(rng, p, corner, kind == 1, coeffs, prefix20);
   } else {
     int sign[n * n];
     for (int &x : sign) x = rng.range(0, 1) ? 1 : -1;
@@ -496,7 +503,8 @@ int make_pass32_coeffs(Rng &rng, const TxPair &p, int it, int16_t *coeffs) {
     auto max_with = [&](int v) {
       for (int i = 0; i < corner; i++)
         for (int j = 0; j < corner; j++)
-          coeffs[i * n + j] = static_cast<int16_t>(sign[i * n + j] * v);
+          if (!prefix20 || in_scan32_prefix20(i, j))
+            coeffs[i * n + j] = static_cast<int16_t>(sign[i * n + j] * v);
       return column_sum_max(p, coeffs);
     };
     int lo = 0, hi = b1 / corner;
@@ -512,7 +520,7 @@ int make_pass32_coeffs(Rng &rng, const TxPair &p, int it, int16_t *coeffs) {
   const int eob = b.eob, extent = b.extent, rmax = b.rmax;
   // The side of each check the block is on, by the square it really occupies (as the path sees
   // it).
-  const int sq = extent <= 8 ? 0 : extent <= 12 ? 1 : extent <= 16 ? 2 : extent <= 24 ? 3 : 4;
+  const int sq = square32_index(coeffs);
   if (extent > 1) g_pass32[sq][rmax > b1 ? 2 : column_sum_max(p, coeffs) > b1 ? 1 : 0]++;
   return eob;
 }
@@ -626,9 +634,18 @@ bool run_case(const char *target, const TxPair &p, int source, int it) {
   // The third hint is often 1 whatever the block holds: fast paths keyed on eob == 1 must
   // check the coefficients they skip.
   const int eobs[3] = {eob, n * n, rng.range(0, 2) == 0 ? 1 : rng.range(1, n * n)};
-  for (int e = 0; e < 3; e++) {
+  // A 32x32 DCT_DCT block non-zero only in the scan's first 240 positions also goes through the
+  // exact-eob entry with that eob (its 20x20 square where the target has one).
+  bool prefix20 = p.tx_size == 3 && p.tx_type == 0;
+  for (int k = 0; k < n * n && prefix20; k++)
+    prefix20 = !coeffs[k] || in_scan32_prefix20(k / n, k % n);
+  for (int e = 0; e < (prefix20 ? 4 : 3); e++) {
     std::vector<uint8_t> got = init;
-    v3d_vp9_itxfm_add(got.data() + off, stride, coeffs, p.tx_size, p.tx_type, eobs[e]);
+    if (e < 3)
+      v3d_vp9_itxfm_add(got.data() + off, stride, coeffs, p.tx_size, p.tx_type, eobs[e]);
+    else
+      v3d_vp9_itxfm_add_exact_eob(got.data() + off, stride, coeffs, p.tx_size, p.tx_type,
+                                  kScan32Prefix20Eob);
     size_t bad = 0;
     while (bad < got.size() && got[bad] == want[bad]) bad++;
     const bool coeffs_ok = std::equal(saved.begin(), saved.end(), coeffs);
@@ -638,9 +655,10 @@ bool run_case(const char *target, const TxPair &p, int source, int it) {
       const long x = static_cast<long>(bad % stride) - xoff;
       const bool inside = y >= 0 && y < n && x >= 0 && x < n;
       check(false,
-            "%s %s, %s input, iteration %d, eob %d (true %d): pixel (%ld, %ld)%s = %d, "
+            "%s %s, %s input, iteration %d, %s %d (true %d): pixel (%ld, %ld)%s = %d, "
             "reference %d (case seed 0x%" PRIx64 ")",
-            target, tx_name(p.tx_size, p.tx_type), source_name(source), it, eobs[e], eob, y, x,
+            target, tx_name(p.tx_size, p.tx_type), source_name(source), it,
+            e < 3 ? "eob" : "exact eob", e < 3 ? eobs[e] : kScan32Prefix20Eob, eob, y, x,
             inside ? "" : " OUTSIDE the block", got[bad], want[bad], seed);
     } else {
       check(false, "%s %s, %s input, iteration %d: coefficients modified (case seed 0x%" PRIx64 ")",
@@ -669,7 +687,7 @@ void test_targets() {
       for (int s = 0; s < kNumSources; s++) {
         // The 32x32 per-pass source has nine classes of cases to reach, the saturate-and-detect
         // source three per size, the region-edge source two per candidate square.
-        const int more = s == kSrcPass32 && p.tx_size == 3 ? 20
+        const int more = s == kSrcPass32 && p.tx_size == 3 ? 24
                          : s == kSrcSat && p.tx_size >= 2  ? 8 * p.tx_size * p.tx_size
                          : s == kSrcRegion                 ? 10
                                                            : 1;
@@ -712,9 +730,8 @@ void test_targets() {
         g_total16[2]);
   // Every square of the 32x32 per-pass path, on every side of its bounds (same inputs on every
   // target).
-  for (int q = 0; q < 5; q++) {
-    static const int kSide[5] = {8, 12, 16, 24, 32};
-    const int side = kSide[q];
+  for (int q = 0; q < 6; q++) {
+    const int side = kSquares32[q];
     printf("32x32 %2dx%-2d square: %d cases in 16-bit, %d column check failing, %d row check "
            "failing (per target)\n", side, side, g_pass32[q][0] / nt, g_pass32[q][1] / nt,
            g_pass32[q][2] / nt);

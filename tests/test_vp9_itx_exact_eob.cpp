@@ -34,7 +34,9 @@ std::vector<int> edge_eobs(int n) {
   std::vector<int> firsts;
   if (n == 8) firsts = {kScan8First2Out, kScan8First4Out};
   if (n == 16) firsts = {kScan16First2Out, kScan16First4Out, kScan16First8Out};
-  if (n == 32) firsts = {kScan32First8Out, kScan32First12Out, kScan32First16Out, kScan32First24Out};
+  if (n == 32)
+    firsts = {kScan32First8Out, kScan32First12Out, kScan32First16Out, kScan32First20Out,
+              kScan32First24Out};
   std::vector<int> eobs = {1, 2, n * n};
   for (int f : firsts)
     for (int e = f - 1; e <= f + 1; e++) eobs.push_back(e);

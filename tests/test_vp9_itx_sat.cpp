@@ -96,21 +96,20 @@ void column_extremes(const TxPair &p, const int16_t *coeffs, int64_t *hi, int64_
 }
 
 // The AVX3_DL 32x32 DCT_DCT checks by sums of squares (itx_hwy_32.h), by the square a block
-// occupies (8, 12, 16, 24, 32): g_rows32[sq] its rows [0] within RowPairsWithinL2 (rows 2j,
-// 2j + 1 together within kInt16BoundL2x32), [1] outside it but within the L1 row check, [2]
-// outside both; g_cols32[sq - 2] (squares 16, 24, 32, rows within a check) its columns by
+// occupies (kSquares32, square32_index: 8, 12, 16, 20, 24, 32): g_rows32[sq] its rows [0]
+// within RowPairsWithinL2 (rows 2j, 2j + 1 together within kInt16BoundL2x32), [1] outside it
+// but within the L1 row check, [2] outside both; g_cols32[sq - 2] (squares 16, 20, 24, 32, rows within a check) its columns by
 // ColsClass32 on the reference's row results: [0] class 0 (within kInt16BoundL2x32), [1] class 1
 // (within kInt16BoundL2x32Halves) with every input of a rounding multiply by cos64(16) in
 // [-32767, 32766] (the pass tracking those is taken), [2] class 1 with one outside (its
-// tracking rejects it), [3] class 2; reported for the squares ColsClass32 checks (16, 24).
-int g_rows32[5][3];
-int g_cols32[3][4];
+// tracking rejects it), [3] class 2; reported for the squares ColsClass32 checks (16, 20, 24).
+int g_rows32[6][3];
+int g_cols32[4][4];
 
 void note_squares32(const int16_t *coeffs) {
   namespace ref = v3d::vp9::ref;
-  const int extent = block_shape(coeffs, 32).extent;
-  if (extent <= 1) return;
-  const int sq = extent <= 8 ? 0 : extent <= 12 ? 1 : extent <= 16 ? 2 : extent <= 24 ? 3 : 4;
+  if (block_shape(coeffs, 32).extent <= 1) return;
+  const int sq = square32_index(coeffs);
   const int64_t b2 = int64_t{v3d::vp9::kInt16BoundL2x32} * v3d::vp9::kInt16BoundL2x32;
   bool pairs = true, l1 = true;
   int64_t rows[32][32];
@@ -192,8 +191,9 @@ void make_row_pair32_coeffs(Rng &rng, int16_t *coeffs) {
 }
 
 // 32x32 DCT_DCT blocks whose columns straddle the halves' bounds (kInt16BoundL2x32Halves,
-// checked on the 16x16 and 24x24 squares) where a value they exempt or bound is largest: only
-// the coefficients (r, 0), r < nz (mode 0: 24 and 16 in turn by it / 16; else 24), are
+// checked on the 16x16, 20x20 and 24x24 squares) where a value they exempt or bound is largest:
+// only the coefficients (r, 0), r < nz (mode 0: 24, 16 and 20 in turn by it / 16, (r, 0) for
+// r < 20 lying in square32_index's 20x20 prefix; else 24), are
 // non-zero, so that every column's input r is x_r = R(c_r cos64(16)) (|c_r| <= 23170: within
 // the row checks). By mode = (it / 4) % 4 (3: make_row_pair32_coeffs): [0] the odd inputs along
 // output k's odd form (k = 4, 6, 8, 10: the odd half's value there is a rounding multiply by
@@ -208,7 +208,8 @@ void make_row_pair32_coeffs(Rng &rng, int16_t *coeffs) {
 void make_halves32_coeffs(Rng &rng, int it, int16_t *coeffs) {
   const int mode = (it / 4) % 4;
   if (mode == 3) return make_row_pair32_coeffs(rng, coeffs);
-  const int nz = mode == 0 && (it / 16) % 2 ? 16 : 24;
+  static const int kNz0[3] = {24, 16, 20};
+  const int nz = mode == 0 ? kNz0[(it / 16) % 3] : 24;
   const int be = v3d::vp9::kInt16BoundL2x32Halves[0], bo = v3d::vp9::kInt16BoundL2x32Halves[1];
   int k;
   if (mode == 0) k = 4 + 2 * rng.range(0, 3);
@@ -247,15 +248,15 @@ void make_halves32_coeffs(Rng &rng, int it, int16_t *coeffs) {
 
 // Prints the classes of note_squares32 reached and fails unless every one was.
 void report_squares32(int nt) {
-  static const int kSide[5] = {8, 12, 16, 24, 32};
-  for (int q = 0; q < 5; q++) {
+  const int *kSide = kSquares32;
+  for (int q = 0; q < 6; q++) {
     printf("32x32 %2dx%-2d rows by squares: %d pairs within, %d L1 only, %d outside (per target)\n",
            kSide[q], kSide[q], g_rows32[q][0] / nt, g_rows32[q][1] / nt, g_rows32[q][2] / nt);
     check(g_rows32[q][0] > 0 && g_rows32[q][1] > 0 && g_rows32[q][2] > 0,
           "32x32 %dx%d rows by squares: classes %d / %d / %d, wanted every class", kSide[q],
           kSide[q], g_rows32[q][0], g_rows32[q][1], g_rows32[q][2]);
   }
-  for (int q = 0; q < 2; q++) {  // the squares whose columns ColsClass32 checks
+  for (int q = 0; q < 3; q++) {  // the squares whose columns ColsClass32 checks
     const int side = kSide[q + 2];
     printf("32x32 %2dx%-2d columns by squares: %d within the L2 bound, %d within the halves' "
            "(%d of them rejected by H tracking), %d outside (per target)\n", side, side,

@@ -395,6 +395,14 @@ BlockShape block_shape(const int16_t *coeffs, int n) {
   return b;
 }
 
+int square32_index(const int16_t *coeffs) {
+  const int extent = block_shape(coeffs, 32).extent;
+  bool prefix = true;
+  for (int k = 0; k < 32 * 32 && prefix; k++)
+    prefix = !coeffs[k] || in_scan32_prefix20(k / 32, k % 32);
+  return extent <= 8 ? 0 : extent <= 12 ? 1 : extent <= 16 ? 2 : prefix ? 3 : extent <= 24 ? 4 : 5;
+}
+
 int column_sum_max(const TxPair &p, const int16_t *coeffs) {
   namespace ref = v3d::vp9::ref;
   const int n = tx_n(p.tx_size);

@@ -54,6 +54,18 @@ struct BlockShape {
 };
 BlockShape block_shape(const int16_t *coeffs, int n);
 
+// The top-left part of a 32x32 block that default_scan_32x32 visits first, positions 0..239
+// (kScan32First20Out, itx_eob_hint.h; test_vp9_dec_tile_tables checks both): (r, c) with
+// r / 4 + c / 4 <= 4, inside the 20x20 square. A block non-zero only there keeps the exact-eob
+// entry's promise with eob 240, which runs it as the 20x20 square where the target has one.
+constexpr int kScan32Prefix20Eob = 240;
+inline bool in_scan32_prefix20(int r, int c) { return r / 4 + c / 4 <= 4; }
+// The 32x32 DCT_DCT 16-bit path's square a block exercises, as an index into kSquares32: by its
+// extent, except that a block of extent 17..20 non-zero only in the prefix above counts as the
+// exact-eob entry's 20x20 square (3).
+constexpr int kSquares32[6] = {8, 12, 16, 20, 24, 32};
+int square32_index(const int16_t *coeffs);
+
 // Largest sum of |row results| over the columns of the reference's row pass of an 8x8, 16x16
 // or 32x32 block (the column pass's per-pass L1 check).
 int column_sum_max(const TxPair &p, const int16_t *coeffs);

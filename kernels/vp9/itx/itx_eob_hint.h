@@ -40,7 +40,7 @@ constexpr uint64_t kScan32Outside16[6] = {
 // position puts every non-zero coefficient of a DCT_DCT block inside the square.
 constexpr int kScan8First2Out = 3, kScan8First4Out = 12;
 constexpr int kScan16First2Out = 3, kScan16First4Out = 10, kScan16First8Out = 38;
-constexpr int kScan32First8Out = 34, kScan32First12Out = 70;
+constexpr int kScan32First8Out = 34, kScan32First12Out = 70, kScan32First20Out = 240;
 
 // True if a 32x32 block with this eob hint is taken to be non-zero outside the 24x24 square.
 constexpr bool Eob32PastSquare24(int eob) {

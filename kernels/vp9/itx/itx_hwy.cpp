@@ -404,7 +404,11 @@ HWY_INLINE void AddSquare(uint8_t *dst, ptrdiff_t stride, const int16_t *c, size
     if (region > 1 && region <= 8 && Add32x32Pass16<8>(dst, stride, c)) return;
     if (region > 8 && region <= kSquare32x12 && Add32x32Pass16<12>(dst, stride, c)) return;
     if (region > kSquare32x12 && region <= 16 && Add32x32Pass16<16>(dst, stride, c)) return;
-    if (region > 16 && region <= kSquare32x24 && Add32x32Pass16<24>(dst, stride, c)) return;
+    // 20: the exact-eob entry's square (itx_hwy_32.h, kSquare32x20), 24 where there is none.
+    if (region > 16 && region <= kSquare32x20 && Add32x32Pass16<kSquare32x20>(dst, stride, c))
+      return;
+    if (region > kSquare32x20 && region <= kSquare32x24 && Add32x32Pass16<24>(dst, stride, c))
+      return;
     if (region > kSquare32x24 && Add32x32Pass16<32>(dst, stride, c)) return;
   }
 #endif

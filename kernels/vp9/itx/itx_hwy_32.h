@@ -15,8 +15,8 @@
 // check having passed). Inside the bounds every value here is one the reference forms (the
 // skipped products are products of known zeros), so the result is the reference's.
 // On AVX3_DL the rows are checked first by sums of squares of row pairs against the 32-point
-// DCT's L2 bound (RowPairsWithinL2; the L1 check where that fails), and the 16x16 and 24x24
-// squares leave their columns to the caller, which checks them by sums of squares
+// DCT's L2 bound (RowPairsWithinL2; the L1 check where that fails), and the 16x16, 20x20 and
+// 24x24 squares leave their columns to the caller, which checks them by sums of squares
 // (ColsClass32).
 //
 // Layout: row pass with lane = row, 8 rows per 128-bit block (8, 16 or 32 rows per vector, up to
@@ -46,6 +46,15 @@ namespace vp9 {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// AVX3_DL: the 32x32 checks by sums of squares (vpdpwssds, itx_hwy_madd.h) of RowPairsWithinL2
+// and ColsClass32.
+#undef V3D_ITX_COLS32_BY_SQUARES
+#if defined(V3D_ITX_HAVE_VNNI) && V3D_ITX_HAVE_VNNI
+#define V3D_ITX_COLS32_BY_SQUARES 1
+#else
+#define V3D_ITX_COLS32_BY_SQUARES 0
+#endif
+
 // Whether ItxAddBlock takes a kN x kN block (kN >= 8) with this eob hint as non-zero beyond
 // every candidate square below the full block, skipping the classification: more than half the
 // coefficients; for 32x32 the last one outside the 24x24 square; for 16x16 DCT_DCT with the zmm
@@ -59,6 +68,12 @@ constexpr bool DenseByEob(int eob) {
 }
 
 #if !(HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE)
+// The 20x20 square of the exact-eob entry (SquareByExactEob; no class of NonZeroRegion): 20
+// where its columns are checked by sums of squares (ColsBySquares32), else its blocks run the
+// 24x24 square. Its 32-point DCTs see 20 non-zero inputs instead of 24: more of their rotations
+// take the one-product form (itx_hwy_1d.h, BZ).
+constexpr size_t kSquare32x20 = V3D_ITX_COLS32_BY_SQUARES ? 20 : kSquare32x24;
+
 // True iff every coefficient of the 32x32 block outside its top-left 24x24 square is zero: rows
 // 24..31 whole, and of rows 0..23 the one vector chunk (up to 32 lanes) holding columns 24..31,
 // its lanes left of column 24 masked. Not inlined: inside ItxAddBlock it changed the code of
@@ -103,21 +118,13 @@ constexpr size_t SquareByExactEob(int eob) {
     if (eob <= kScan32First8Out) return 8;
     if (kSquare32x12 == 12 && eob <= kScan32First12Out) return 12;
     if (eob <= kScan32First16Out) return 16;
+    if (kSquare32x20 == 20 && eob <= kScan32First20Out) return 20;
     return eob <= kScan32First24Out ? kSquare32x24 : 32;
   }
 }
 #endif
 
 #if V3D_ITX_HAVE_16
-
-// AVX3_DL: the 32x32 checks by sums of squares (vpdpwssds, itx_hwy_madd.h) of RowPairsWithinL2
-// and ColsClass32.
-#undef V3D_ITX_COLS32_BY_SQUARES
-#if defined(V3D_ITX_HAVE_VNNI) && V3D_ITX_HAVE_VNNI
-#define V3D_ITX_COLS32_BY_SQUARES 1
-#else
-#define V3D_ITX_COLS32_BY_SQUARES 0
-#endif
 
 // Row i of the tile of 8 columns at c, for each 128-bit block b of D (8, 16 or 32 lanes):
 // lane 8b + k = coefficient (g + 8b + i, c + k); rows from kNzR on are zero.
@@ -431,13 +438,13 @@ HWY_INLINE bool ColsWithin32(DC dc, const int16_t *tmp) {
 }
 
 // Whether the kNz x kNz square's columns are checked by sums of squares (ColsClass32) instead
-// of the per-pass L1 bound: AVX3_DL (vpdpwssds), the 16x16 and 24x24 squares, whose
+// of the per-pass L1 bound: AVX3_DL (vpdpwssds), the 16x16, 20x20 and 24x24 squares, whose
 // checkasm-like blocks fail the L1 column check but pass the halves' bounds. The full block
 // keeps the L1 check: its checkasm-like blocks pass neither, and its small ones ran slower
 // after the class check than after the L1 sums (docs/benchmarks.md).
 template <int kNz>
 constexpr bool ColsBySquares32() {
-  return V3D_ITX_COLS32_BY_SQUARES && (kNz == 16 || kNz == 24);
+  return V3D_ITX_COLS32_BY_SQUARES && (kNz == 16 || kNz == 20 || kNz == 24);
 }
 
 #if V3D_ITX_COLS32_BY_SQUARES
@@ -503,18 +510,18 @@ HWY_INLINE void Cols32x16(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *
 enum class Pass32 { kDone, kRowsOnly, kNone };
 
 // The 32x32 DCT_DCT block whose non-zero coefficients lie in the top-left kNz x kNz square
-// (kNz = 8, 12, 16, 24, 32) in 16-bit lanes, within the per-pass L1 bound. tmp: kNz rows of 32
-// (64-byte aligned), the exact row results afterwards unless kNone.
+// (kNz = 8, 12, 16, 20, 24, 32) in 16-bit lanes, within the per-pass L1 bound. tmp: kNz rows of
+// 32 (64-byte aligned), the exact row results afterwards unless kNone.
 template <int kNz>
 HWY_NOINLINE Pass32 Add32x32x16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
                                 int16_t *tmp) {
-  static_assert(kNz % 4 == 0 && kNz >= 8 && kNz <= 32, "square of 8, 12, 16, 24 or 32");
+  static_assert(kNz % 4 == 0 && kNz >= 8 && kNz <= 32, "square of 8, 12, 16, 20, 24 or 32");
   constexpr int kB = kInt16BoundL1[3][0];
   static_assert(kB > 0, "32-point per-pass bound");
-  // Rows in vectors of kNz lanes where the target has them (AVX-512: every row at once); 12 or 24
-  // rows as 16 or 32 where the vectors are that wide (the last rows zero, their results not
+  // Rows in vectors of kNz lanes where the target has them (AVX-512: every row at once); 12, 20
+  // or 24 rows as 16 or 32 where the vectors are that wide (the last rows zero, their results not
   // stored), else in groups of 8.
-  const hn::CappedTag<int16_t, kNz == 24 ? 32 : kNz == 12 ? 16 : kNz> dr;
+  const hn::CappedTag<int16_t, (kNz > 16 ? 32 : kNz > 8 ? 16 : kNz)> dr;
   const hn::CappedTag<int16_t, 32> dc;
   const hn::RebindToUnsigned<decltype(dr)> du;
   using VU = hn::Vec<decltype(du)>;
