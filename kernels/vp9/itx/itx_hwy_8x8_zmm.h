@@ -1,25 +1,29 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// VP9 8x8 DCT_DCT in 16-bit lanes with the whole block in two 512-bit registers (AVX3_DL), behind
-// the per-pass checks by sums of squares (kInt16BoundL2x8, itx_int16_bound.h); where one fails,
-// the four-register form of itx_hwy_8x8_ymm.h (Add8x8Y) decides the block from the start, with
-// its L1 checks and 32-bit columns.
+// VP9 8x8 inverse transforms (every type) in 16-bit lanes with the whole block in two 512-bit
+// registers (AVX3_DL), behind the per-pass checks by sums of squares (kInt16BoundL2x8,
+// itx_int16_bound.h); where one fails, the four-register form of itx_hwy_8x8_ymm.h (Add8x8Y)
+// decides the block from the start, with its L1 checks and 32-bit columns.
 // Per-target header: included by itx_hwy.cpp after itx_hwy_8x8_ymm.h (Add8x8Y, SquaresWithinZ,
 // kSquaresBound).
 //
 // Layout: a pass's inputs are two registers of int16 pairs, one transform's pair in each 32-bit
-// lane (128-bit lane 0 of each 256-bit half: transforms 0..3, lane 1: 4..7): P1 holds the pairs
-// (in0, in4) in its low half and (in2, in6) in its high half, P2 (in1, in7) and (in5, in3). So
-// each of the four rotations of the 8-point DCT is one vpdpwssd per output onto the rounding
-// constant, both halves at once. Its outputs come in Add8x8Y's register layout, two registers
-// to a zmm: X01 = ((out0, out1) | (out3, out2)), X32 = ((out7, out6) | (out4, out5)). One
-// vpermt2w per input register, on the block as two registers of 32 words, builds every pass's
-// inputs: from the coefficients as they lie, and from the row pass's outputs.
+// lane (128-bit lane 0 of each 256-bit half: transforms 0..3, lane 1: 4..7). DCT: P1 holds the
+// pairs (in0, in4) in its low half and (in2, in6) in its high half, P2 (in1, in7) and
+// (in5, in3), so each of the four rotations of the 8-point DCT is one vpdpwssd per output onto
+// the rounding constant, both halves at once; its outputs come two registers of Add8x8Y's
+// layout to a zmm: ((out0, out1) | (out3, out2)) and ((out7, out6) | (out4, out5)). ADST: P1
+// holds (in7, in0) | (in5, in2), P2 (in3, in4) | (in1, in6), the pairs of the ADST's first
+// rotations, so each of its sums of two rotated pairs is two vpdpwssds (Iadst8Z). One vpermt2w
+// per input register, on the block as two registers of 32 words, builds every pass's inputs:
+// from the coefficients as they lie, and from the row pass's outputs.
 //
-// Exactness: the same product sums and rounding points as Idct8Y (itx_hwy_8x8_ymm.h) and the
-// reference's idct8, but for s0, s1 = R((in0 +- in4) * cos64(16)), formed here as the product
-// sums in0 * cos64(16) +- in4 * cos64(16) in int32, the reference's own value (no wrap: both
-// |inputs| <= 2^15). The checks are those of Add8x8Y by squares: rows on the coefficients as
-// they lie, columns on the column pass's own input pairs.
+// Exactness: the same product sums and rounding points as Idct8Y / Iadst8Y (itx_hwy_8x8_ymm.h)
+// and the reference's idct8 / iadst8, but for the DCT's s0, s1 = R((in0 +- in4) * cos64(16)),
+// formed here as the product sums in0 * cos64(16) +- in4 * cos64(16) in int32, the reference's
+// own value (no wrap: both |inputs| <= 2^15). A product sum of int16 values accumulates in any
+// order to the same int32 (each partial sum of at most four products of int16 values by
+// constants below 2^14 stays inside int32). The checks are those of Add8x8Y by squares: rows
+// on the coefficients as they lie, columns on the column pass's own input pairs.
 
 #if defined(V3D_VP9_ITX_HWY_8X8_ZMM_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef V3D_VP9_ITX_HWY_8X8_ZMM_H_
