@@ -187,8 +187,21 @@ HWY_INLINE void Iadst8Z(__m512i p1, __m512i p2, __m512i *x0, __m512i *x1) {
       MaddAccMem(rnd, y, HalvesZ<PairOf(kC[8], kC[24]), PairOf(-kC[8], -kC[24])>()), ys,
       HalvesZ<PairOf(kC[24], -kC[8]), PairOf(kC[24], -kC[8])>());
   // ((a4, a6) | (a5, a7)); then x6 = H(a6 + a7) and x7 = H(a6 - a7) in place of a6 and a7.
-  const __m512i f = _mm512_packs_epi32(_mm512_srai_epi32(b45, 14), _mm512_srai_epi32(b67, 14));
-  *x1 = _mm512_mask_mulhrs_epi16(f, 0xF0F0F0F0u, HalvesSumDiffZ(f), h);
+  const __m512i a67 = _mm512_srai_epi32(b67, 14);
+  const __m512i f = _mm512_packs_epi32(_mm512_srai_epi32(b45, 14), a67);
+  if constexpr (kUnsigned) {
+    *x1 = _mm512_mask_mulhrs_epi16(f, 0xF0F0F0F0u, HalvesSumDiffZ(f), h);
+  } else {
+    // (a7 | a6) as well, so that a6 and a7 meet within 128-bit lanes: ((a6, a7) | (a7, a6)),
+    // and the sum and difference need no exchange of halves.
+    const __m512i b76 = MaddAccMem(
+        MaddAccMem(rnd, y, HalvesZ<PairOf(kC[24], -kC[8]), PairOf(kC[24], -kC[8])>()), ys,
+        HalvesZ<PairOf(-kC[8], -kC[24]), PairOf(kC[8], kC[24])>());
+    const __m512i g = _mm512_packs_epi32(a67, _mm512_srai_epi32(b76, 14));
+    const __m512i gs = _mm512_shuffle_epi32(g, _MM_PERM_BADC);  // ((a7, a6) | (a6, a7))
+    *x1 = _mm512_mask_mulhrs_epi16(
+        f, 0xF0F0F0F0u, _mm512_mask_sub_epi16(_mm512_add_epi16(g, gs), 0xF0F00000u, g, gs), h);
+  }
   // x2 = H(a2 + a3) and x3 = H(a2 - a3) in place of a2 and a3.
   const __m512i es = _mm512_shuffle_epi32(e, _MM_PERM_BADC);  // ((a1, a0) | (a3, a2))
   *x0 = _mm512_mask_mulhrs_epi16(
