@@ -502,11 +502,9 @@ HWY_NOINLINE void ItxAddBlock(uint8_t *dst, ptrdiff_t stride, const int16_t *c, 
         return;
       }
 #if V3D_ITX_HAVE_8X8_ZMM
-      // AVX3_DL DCT_DCT: the block in two 512-bit registers (itx_hwy_8x8_zmm.h).
-      if constexpr (kDctDct) {
-        if (Add8x8DctZmm(dst, stride, c, col32)) return;
-        return Add2D<kN, Row, Col, 8, 8>(dst, stride, c, false);
-      }
+      // AVX3_DL: the block in two 512-bit registers (itx_hwy_8x8_zmm.h).
+      if (Add8x8Zmm<kRowAdst, kColAdst>(dst, stride, c, col32)) return;
+      return Add2D<kN, Row, Col, 8, 8>(dst, stride, c, false);
 #endif
       if (Add8x8Y<kRowAdst, kColAdst, true>(dst, stride, c, col32)) return;
       return Add2D<kN, Row, Col, 8, 8>(dst, stride, c, false);

@@ -17,7 +17,7 @@
 //  * kInt16CornerBound8x8: 8x8 DCT_DCT 2x2 / 4x4 corners (Corner8x8 and AddCorner8x8,
 //    itx_hwy_16.h; AVX2 and up: AddCorner8x8Y2 / AddCorner8x8Y, itx_hwy_8x8_ymm.h).
 //  * kInt16BoundL2x8: 8x8 per pass, by sums of squares (AVX3_DL: Add8x8Y, itx_hwy_8x8_ymm.h;
-//    DCT_DCT: Add8x8DctZmm, itx_hwy_8x8_zmm.h).
+//    every type: Add8x8Zmm, itx_hwy_8x8_zmm.h).
 //  * kInt16BoundL2x16[0]: 16x16 DCT columns, by sums of squares (AVX3_DL: Add16x16DctZmm,
 //    itx_hwy_16x16_zmm_dct.h). kInt16BoundL2x16[1]: proven, no path yet.
 //  * kInt16BoundL2x32, kInt16BoundL2x32Halves: AVX3_DL 32x32 DCT_DCT rows (pairs of rows) and
