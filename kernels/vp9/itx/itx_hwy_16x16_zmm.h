@@ -101,19 +101,40 @@ HWY_INLINE Z MulhrsT(Z x) {
 #endif
 }
 
-// The operations of the packed 16-point DCT. kSat: additions, subtractions and the rotations'
-// narrowing saturate instead of wrapping (SatOps, below). T marks the values that SatOps
-// tracks; here it does nothing.
+// The tracking state of the saturating operations (SatOps, below): none for the wrapping ones.
 template <bool kSat>
-struct PackedOpsT {
-  HWY_INLINE Z T(Z x) const { return x; }
+struct OpsState {};
+template <>
+struct OpsState<true> {
+  mutable Z m;  // the largest |tracked value| (uint16)
+  mutable Z w;  // the OR of |every narrowed int32 rounded sum|
+};
+
+// The operations of the packed 16-point DCT. kSat: additions and subtractions saturate instead
+// of wrapping, and the rotations' narrowing is checked (SatOps, below). T marks the values that
+// SatOps tracks; here it does nothing.
+template <bool kSat>
+struct PackedOpsT : OpsState<kSat> {
+  HWY_INLINE Z T(Z x) const {
+    if constexpr (kSat) this->m = _mm512_max_epu16(this->m, _mm512_abs_epi16(x));
+    return x;
+  }
+  // Records two registers of int32 rounded sums (SatOps) before they are narrowed.
+  HWY_INLINE void TrackSums(Z a, Z b) const {
+    if constexpr (kSat) {
+      this->w = _mm512_ternarylogic_epi32(this->w, _mm512_abs_epi32(a), _mm512_abs_epi32(b), 0xFE);
+    }
+  }
   HWY_INLINE Z Add(Z a, Z b) const {
     return kSat ? _mm512_adds_epi16(a, b) : _mm512_add_epi16(a, b);
   }
   HWY_INLINE Z Sub(Z a, Z b) const {
     return kSat ? _mm512_subs_epi16(a, b) : _mm512_sub_epi16(a, b);
   }
-  // a - b in the words of mask k, src's elsewhere.
+  // a + b (a - b) in the words of mask k, src's elsewhere.
+  HWY_INLINE Z MaskAdd(Z src, __mmask32 k, Z a, Z b) const {
+    return kSat ? _mm512_mask_adds_epi16(src, k, a, b) : _mm512_mask_add_epi16(src, k, a, b);
+  }
   HWY_INLINE Z MaskSub(Z src, __mmask32 k, Z a, Z b) const {
     return kSat ? _mm512_mask_subs_epi16(src, k, a, b) : _mm512_mask_sub_epi16(src, k, a, b);
   }
@@ -147,31 +168,35 @@ struct PackedOpsT {
     return MulhrsT<PairOf(2 * k1, 2 * k2)>(d);
   }
   // [x | y] -> [R(x*k1 + y*k2) | R(x*k3 + y*k4)]: one pmaddwd per output on the (x, y) pairs
-  // as they lie. Wrapping: A's value is the low word of the rounded sum shifted right by 14;
-  // B's the high word of its rounded sum shifted left by 2 (its bits 14..29): the same 16 bits,
-  // the value itself inside the bound, where it fits int16. Saturating: both sums shifted and
-  // narrowed with packssdw, then the words put back in [A | B] pairs within each 128-bit block.
+  // as they lie, narrowed by Wrap2 (SatOps records the sums).
   template <int32_t k1, int32_t k2, int32_t k3, int32_t k4>
   HWY_INLINE Z Rot(Z p) const {
     const Z r = Splat32z<8192>();
     const Z a = MaddAccT<PairOf(k1, k2)>(r, p);
     const Z b = MaddAccT<PairOf(k3, k4)>(r, p);
-    return Narrow2(a, b);
+    TrackSums(a, b);
+    return Wrap2(a, b);
   }
-  // [a >> 14 | b >> 14] of two registers of int32 rounded sums (8192 already added), narrowed
-  // as Rot says.
+  // [a >> 14 | b >> 14] of two registers of int32 rounded sums (8192 already added), wrapping:
+  // A's value is the low word of a shifted right by 14, B's the high word of b shifted left by
+  // 2 (its bits 14..29): the same 16 bits, the value itself where it fits int16.
+  HWY_INLINE Z Wrap2(Z a, Z b) const {
+#if HWY_TARGET == HWY_AVX3_DL
+    // VBMI: A's two bytes of every int32 are bits 14..21 and 22..29 of a's (byte-granular
+    // shifts 14, 22 within the low int32 of each 64-bit lane, 46, 54 within the high one),
+    // merged into b << 2 under the A-word byte mask: two operations instead of three.
+    constexpr __mmask64 kA8 = 0x3333333333333333ull;
+    return _mm512_mask_multishift_epi64_epi8(_mm512_slli_epi32(b, 2), kA8,
+                                             _mm512_set1_epi64(0x0000362E0000160Ell), a);
+#else
+    return Blend(_mm512_srai_epi32(a, 14), _mm512_slli_epi32(b, 2));
+#endif
+  }
+  // Wrap2, or with kSat both sums shifted and narrowed with packssdw (saturating), then the
+  // words put back in [A | B] pairs within each 128-bit block: the ADST's narrowing.
   HWY_INLINE Z Narrow2(Z a, Z b) const {
     if constexpr (!kSat) {
-#if HWY_TARGET == HWY_AVX3_DL
-      // VBMI: A's two bytes of every int32 are bits 14..21 and 22..29 of a's (byte-granular
-      // shifts 14, 22 within the low int32 of each 64-bit lane, 46, 54 within the high one),
-      // merged into b << 2 under the A-word byte mask: two operations instead of three.
-      constexpr __mmask64 kA8 = 0x3333333333333333ull;
-      return _mm512_mask_multishift_epi64_epi8(_mm512_slli_epi32(b, 2), kA8,
-                                               _mm512_set1_epi64(0x0000362E0000160Ell), a);
-#else
-      return Blend(_mm512_srai_epi32(a, 14), _mm512_slli_epi32(b, 2));
-#endif
+      return Wrap2(a, b);
     } else {
       const Z ab = _mm512_packs_epi32(_mm512_srai_epi32(a, 14), _mm512_srai_epi32(b, 14));
       return _mm512_shuffle_epi8(ab, _mm512_broadcast_i32x4(_mm_setr_epi8(
@@ -182,27 +207,29 @@ struct PackedOpsT {
 using PackedOps = PackedOpsT<false>;
 
 // The saturating operations, tracking the values T marks (the inputs of H and of DctRest's
-// rotations, and the outputs) in a running maximum of their absolute values: the column pass
-// of the blocks that fail the column L1 check. The argument of itx_hwy_sat.h (and
-// docs/itx_int16_bounds.md, "Saturate and detect") carries over value for value: DctProducts /
-// DctRest form the values of Idct16O by the same operations, T marks the same values, and every
-// other saturating result is one side of a butterfly (a register's two halves are two
-// independent values). The first stage's rotations take row results (exact, inside int16) and
-// saturate their narrowing like the rest; the rounding multiplies (H, Mul: pmulhrsw by 2k,
-// |2k| < 2^15) cannot leave int16. So if no tracked value is 32767 or -32768 (Exact), no
-// operation saturated and every value is the reference's.
+// rotations, and the outputs) in a running maximum of their absolute values, and every
+// rotation's int32 rounded sums before their narrowing: the column pass of the blocks that fail
+// the column L1 check. The argument of itx_hwy_sat.h (and docs/itx_int16_bounds.md, "Saturate
+// and detect") carries over value for value: DctProducts / DctRest form the values of Idct16O
+// by the same operations, T marks the same values, and every other value an addition or
+// subtraction forms is one side of a butterfly (a register's two halves are two independent
+// values), so where one leaves int16 its extreme reaches a tracked value. A narrowing wraps, but
+// the sum it narrows is exact (|a*ka + b*kb| < 2^30) and recorded: Exact rejects every sum of
+// magnitude 2^29 or more, and a sum inside (-2^29, 2^29) narrows to its value. The rounding
+// multiplies (H, Mul: pmulhrsw by 2k, |2k| < 2^15) cannot leave int16. So if no tracked value is
+// 32767 or -32768 and no sum is out of range (Exact), no operation saturated or wrapped and
+// every value is the reference's.
 struct SatOps : PackedOpsT<true> {
-  mutable Z m;  // the largest |tracked value| (uint16); zero from Start
   static HWY_INLINE SatOps Start() {
     SatOps o;
     o.m = _mm512_setzero_si512();
+    o.w = _mm512_setzero_si512();
     return o;
   }
-  HWY_INLINE Z T(Z x) const {
-    m = _mm512_max_epu16(m, _mm512_abs_epi16(x));
-    return x;
+  HWY_INLINE bool Exact() const {
+    return (_mm512_cmpge_epu16_mask(m, Splat16z<32767>()) |
+            _mm512_test_epi32_mask(w, _mm512_set1_epi32(static_cast<int32_t>(0xE0000000u)))) == 0;
   }
-  HWY_INLINE bool Exact() const { return _mm512_cmpge_epu16_mask(m, Splat16z<32767>()) == 0; }
 };
 
 // The outputs of DctRest: register j holds [out kOutA[j] | out kOutB[j]].
@@ -258,32 +285,36 @@ HWY_INLINE DctFirst DctProductsHalf(const O &o, const Z *d) {
   return f;
 }
 
-// DctRest's last odd-half stages on PackedOps, from b9_14 and b10_13 (its rotations' inputs),
-// e8_15 and e11_12: j = [e15 | e14], [e8 | e9], [f13 | f12], [f10 | f11], the same values by the
-// same operations in another order, for a shorter chain: the rotations' rounded sums are read
-// as the words of shifted copies (PackedOps::Rot's A and B words: bits 14..29) by the masked
-// additions and subtractions that form e9_14 and e10_13 where the joins want them, and the last
-// rounding multiplies take joined inputs: [f13 | f12] = H([e10 + e13 | e11 + e12]) and
-// [f10 | f11] = H([e13 - e10 | e12 - e11]), the values of H(RevDiffSum(e10_13)) and
-// H(RevDiffSum(e11_12)) that DctRest joins.
-HWY_INLINE void OddTail(const PackedOps &o, Z b9_14, Z b10_13, Z e8_15, Z e11_12, Z *j) {
+// DctRest's last odd-half stages, from b9_14 and b10_13 (its rotations' inputs), e8_15 and
+// e11_12: j = [e15 | e14], [e8 | e9], [f13 | f12], [f10 | f11], the values of the rotations
+// [c9 | c14], [c10 | c13] and of the butterflies and joins after them, by the same operations
+// in another order, for a shorter chain: the rotations' rounded sums (recorded as Rot records
+// them) are read as the words of shifted copies (Wrap2's A and B words: bits 14..29) by the
+// masked additions and subtractions that form e9_14 and e10_13 where the joins want them, and
+// the last rounding multiplies take joined inputs: [f13 | f12] = H([e10 + e13 | e11 + e12])
+// and [f10 | f11] = H([e13 - e10 | e12 - e11]), the values H(RevDiffSum(e10_13)) and
+// H(RevDiffSum(e11_12)) joined; every butterfly pairs the same two values.
+template <class O>
+HWY_INLINE void OddTail(const O &o, Z b9_14, Z b10_13, Z e8_15, Z e11_12, Z *j) {
   const Z r = Splat32z<8192>();
   // c9 = bits 14..29 of s9 (Rot's [c9 | c14] of b9_14, [c10 | c13] of b10_13), and so on.
   const Z s9 = MaddAccT<PairOf(-kC[8], kC[24])>(r, b9_14);
   const Z s14 = MaddAccT<PairOf(kC[24], kC[8])>(r, b9_14);
   const Z s10 = MaddAccT<PairOf(-kC[24], -kC[8])>(r, b10_13);
   const Z s13 = MaddAccT<PairOf(-kC[8], kC[24])>(r, b10_13);
+  o.TrackSums(s9, s14);
+  o.TrackSums(s10, s13);
   constexpr __mmask32 kA = ~kB16;
   const auto to_b = [](Z v, int s) { return _mm512_slli_epi32(v, s); };
   const auto to_a = [](Z v, int s) { return _mm512_srli_epi32(v, s); };
   // e14 = c14 + c13 and e9 = c9 + c10 into the B words, e10 = c9 - c10 and e13 = c14 - c13
   // into the A words; the other words are e8_15's and e11_12's, moved where the joins want them.
-  j[0] = _mm512_mask_add_epi16(to_a(e8_15, 16), kB16, to_b(s14, 2), to_b(s13, 2));
-  j[1] = _mm512_mask_add_epi16(e8_15, kB16, to_b(s9, 2), to_b(s10, 2));
-  const Z e10_11 = _mm512_mask_sub_epi16(to_b(e11_12, 16), kA, to_a(s9, 14), to_a(s10, 14));
-  const Z e13_12 = _mm512_mask_sub_epi16(e11_12, kA, to_a(s14, 14), to_a(s13, 14));
-  j[2] = o.H(o.Add(e10_11, e13_12));
-  j[3] = o.H(o.Sub(e13_12, e10_11));
+  j[0] = o.MaskAdd(to_a(e8_15, 16), kB16, to_b(s14, 2), to_b(s13, 2));
+  j[1] = o.MaskAdd(e8_15, kB16, to_b(s9, 2), to_b(s10, 2));
+  const Z e10_11 = o.MaskSub(to_b(e11_12, 16), kA, to_a(s9, 14), to_a(s10, 14));
+  const Z e13_12 = o.MaskSub(e11_12, kA, to_a(s14, 14), to_a(s13, 14));
+  j[2] = o.H(o.T(o.Add(e10_11, e13_12)));
+  j[3] = o.H(o.T(o.Sub(e13_12, e10_11)));
 }
 
 // The 16-point DCT's remaining stages from its first products; the results in x as kOutA /
@@ -304,17 +335,7 @@ HWY_INLINE void DctRest(const O &o, const DctFirst &f, Z *x) {
   // out[k] = E[k] + f[15 - k], out[15 - k] = E[k] - f[15 - k] (f8 = e8, f9 = e9, f14 = e14,
   // f15 = e15), from j = [f15 | f14], [f8 | f9], [f13 | f12], [f10 | f11].
   Z j[4];
-  if constexpr (std::is_same<O, PackedOps>::value) {
-    OddTail(o, b9_14, b10_13, e8_15, e11_12, j);
-  } else {
-    const Z c9_14 = o.template Rot<-kC[8], kC[24], kC[24], kC[8]>(o.T(b9_14));
-    const Z c10_13 = o.template Rot<-kC[24], -kC[8], -kC[8], kC[24]>(o.T(b10_13));
-    const Z e9_14 = o.Add(c9_14, c10_13), e10_13 = o.Sub(c9_14, c10_13);
-    const Z f10_13 = o.H(o.T(o.RevDiffSum(e10_13)));  // [f10 | f13]
-    const Z f11_12 = o.H(o.T(o.RevDiffSum(e11_12)));  // [f11 | f12]
-    j[0] = o.JoinB(e8_15, e9_14), j[1] = o.JoinA(e8_15, e9_14);
-    j[2] = o.JoinB(f10_13, f11_12), j[3] = o.JoinA(f10_13, f11_12);
-  }
+  OddTail(o, o.T(b9_14), o.T(b10_13), e8_15, e11_12, j);
   x[0] = o.T(o.Add(ev01, j[0]));  // [0 | 1]
   x[1] = o.T(o.Sub(ev01, j[0]));  // [15 | 14]
   x[2] = o.T(o.Add(ev76, j[1]));  // [7 | 6]
