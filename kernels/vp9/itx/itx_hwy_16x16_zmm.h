@@ -674,7 +674,11 @@ template <int kColB, int kNzR, int kRegs, bool kDct = false, bool kFailed = fals
 HWY_INLINE Int16Result ColumnsAndAdd(uint8_t *dst, ptrdiff_t stride, Z *x, int16_t *rows,
                                      const Pass &pass) {
   constexpr int32_t kColT = static_cast<int32_t>(int64_t{kColL2} * kColL2);
-  if (!kFailed && (SquaresWithin<kColT, kRegs>(x) || L1Within<kColB, kRegs>(PackedOps(), x))) {
+  // Where there is a check by squares, it alone: the columns outside it are almost never
+  // inside kColB (docs/itx_int16_bounds.md), and SatOps is exact for them as well.
+  constexpr bool kSquaresOnly = kColT > 0 && V3D_ITX_HAVE_VNNI;
+  if (!kFailed && (kSquaresOnly ? SquaresWithin<kColT, kRegs>(x)
+                                : L1Within<kColB, kRegs>(PackedOps(), x))) {
     pass(PackedOps(), x);
   } else {
     Z y[8];
