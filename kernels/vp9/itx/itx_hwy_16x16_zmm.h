@@ -3,7 +3,7 @@
 // (AVX-512 F/BW/DQ/VL: the AVX3 target only), behind the same per-pass L1 checks as
 // itx_hwy_16x16.h (kInt16BoundL1 of itx_int16_bound.h): rows when the |coefficients| of every
 // row sum to within the row transform's bound, columns when the |row results| of every column
-// do (AVX3_DL, DCT_DCT with kNzR = 16: first by squares, kInt16BoundL2x16). Per-target header:
+// do (AVX3_DL, DCT_DCT with kNzR = 16: by squares instead, kInt16BoundL2x16). Per-target header:
 // included by itx_hwy.cpp after itx_hwy_16.h and itx_hwy_16x16.h.
 //
 // Layout: the block is 8 zmm registers of 16 32-bit lanes, one 1-D transform of the pass per
@@ -207,18 +207,19 @@ struct PackedOpsT : OpsState<kSat> {
 using PackedOps = PackedOpsT<false>;
 
 // The saturating operations, tracking the values T marks (the inputs of H and of DctRest's
-// rotations, and the outputs) in a running maximum of their absolute values, and every
-// rotation's int32 rounded sums before their narrowing: the column pass of the blocks that fail
-// the column L1 check. The argument of itx_hwy_sat.h (and docs/itx_int16_bounds.md, "Saturate
-// and detect") carries over value for value: DctProducts / DctRest form the values of Idct16O
-// by the same operations, T marks the same values, and every other value an addition or
-// subtraction forms is one side of a butterfly (a register's two halves are two independent
-// values), so where one leaves int16 its extreme reaches a tracked value. A narrowing wraps, but
-// the sum it narrows is exact (|a*ka + b*kb| < 2^30) and recorded: Exact rejects every sum of
-// magnitude 2^29 or more, and a sum inside (-2^29, 2^29) narrows to its value. The rounding
-// multiplies (H, Mul: pmulhrsw by 2k, |2k| < 2^15) cannot leave int16. So if no tracked value is
-// 32767 or -32768 and no sum is out of range (Exact), no operation saturated or wrapped and
-// every value is the reference's.
+// rotations, and the outputs) in a running maximum of their absolute values, and the int32
+// rounded sums of every DCT rotation (Rot, OddTail) before their narrowing: the column pass of
+// the blocks that fail the column check. The argument of itx_hwy_sat.h (and
+// docs/itx_int16_bounds.md, "Saturate and detect") carries over value for value: DctProducts /
+// DctRest form the values of Idct16O by the same operations, T marks the same values, and
+// every other value an addition or subtraction forms is one side of a butterfly (a register's
+// two halves are two independent values), so where one leaves int16 its extreme reaches a
+// tracked value. A DCT rotation's narrowing wraps, but the sum it narrows is exact
+// (|a*ka + b*kb| < 2^30) and recorded: Exact rejects every sum of magnitude 2^29 or more, and
+// a sum inside (-2^29, 2^29) narrows to its value (the ADST's narrowing, Narrow2, saturates
+// instead: its extremes are tracked as above). The rounding multiplies (H, Mul: pmulhrsw by 2k,
+// |2k| < 2^15) cannot leave int16. So if no tracked value is 32767 or -32768 and no sum is out
+// of range (Exact), no operation saturated or wrapped and every value is the reference's.
 struct SatOps : PackedOpsT<true> {
   static HWY_INLINE SatOps Start() {
     SatOps o;
@@ -471,59 +472,6 @@ HWY_INLINE void RowsToColumns(Z *x) {
   }
 }
 
-// RowsToColumns for the row results of the 8x8 corner (LoadRows<8>), in two steps. Only lanes
-// 0..7 (rows 0, 2, 4, 6 in block 0, rows 1, 3, 5, 7 in block 1) hold non-zero rows, so the
-// low halves of x[0..7] are gathered: dword unpacks within blocks give, per block, two rows
-// times the columns of two registers (kOutA/kOutB of 2q, 2q + 1: four columns of kColOfLane);
-// two block shuffles gather the four column groups of a row pair. GatherHalf leaves m[k] with
-// rows kPairA[k], kPairB[k] as [4 columns of the first | the same of the second] per block
-// (columns kColOfLane[4b..4b + 3] in block b); PairHalf interleaves them into RowsToColumns'
-// [row | row'] pairs. x[4..7] are left undefined.
-HWY_INLINE void GatherHalf(const Z *x, Z *m) {
-  Z lo[4], hi[4];  // lo: rows 0, 2 (block 0), 1, 3 (block 1); hi: rows 4, 6 and 5, 7
-  V3D_UNROLL
-  for (int q = 0; q < 4; q++) {
-    lo[q] = _mm512_unpacklo_epi32(x[2 * q], x[2 * q + 1]);
-    hi[q] = _mm512_unpackhi_epi32(x[2 * q], x[2 * q + 1]);
-  }
-  const auto gather = [&](const Z *u, Z *first, Z *second) {
-    const Z t01 = _mm512_inserti64x4(u[0], _mm512_castsi512_si256(u[1]), 1);
-    const Z t23 = _mm512_inserti64x4(u[2], _mm512_castsi512_si256(u[3]), 1);
-    *first = _mm512_shuffle_i64x2(t01, t23, _MM_SHUFFLE(2, 0, 2, 0));
-    *second = _mm512_shuffle_i64x2(t01, t23, _MM_SHUFFLE(3, 1, 3, 1));
-  };
-  gather(lo, &m[0], &m[2]);  // rows 0 and 2, 1 and 3
-  gather(hi, &m[1], &m[3]);  // rows 4 and 6, 5 and 7
-}
-HWY_INLINE void PairHalf(const Z *m, Z *x) {
-  const Z pair = _mm512_broadcast_i32x4(
-      _mm_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15));
-  V3D_UNROLL
-  for (int k = 0; k < 4; k++) x[k] = _mm512_shuffle_epi8(m[k], pair);
-}
-
-// The column check on GatherHalf's m: every column's |row results| (8 rows) sum to within kB.
-// Per word, the sum over m[0..3] covers four rows of one column; the other four are the
-// same word of the block's other 64-bit half.
-template <int kB>
-HWY_INLINE bool ColumnsWithinHalf(const Z *m) {
-  Z acc = _mm512_abs_epi16(m[0]);
-  V3D_UNROLL
-  for (int k = 1; k < 4; k++) acc = _mm512_adds_epu16(acc, _mm512_abs_epi16(m[k]));
-  acc = _mm512_adds_epu16(acc, _mm512_shuffle_epi32(acc, _MM_PERM_BADC));
-  return _mm512_cmpgt_epu16_mask(acc, Splat16z<static_cast<int16_t>(kB)>()) == 0;
-}
-
-// The column pass of the 8x8 corner from GatherHalf's m on PackedOps (the caller checked
-// ColumnsWithinHalf), its inputs duplicated by word unpacks: unpacklo of m[k] with itself
-// holds row kPairA[k], unpackhi row kPairB[k], in every lane. Results as ColumnPass's.
-HWY_INLINE void ColumnPassHalfM(const Z *m, Z *x) {
-  const auto lo = [](Z v) { return _mm512_unpacklo_epi16(v, v); };
-  const auto hi = [](Z v) { return _mm512_unpackhi_epi16(v, v); };
-  const Z d[8] = {lo(m[0]), lo(m[2]), hi(m[0]), hi(m[2]), lo(m[1]), lo(m[3]), hi(m[1]), hi(m[3])};
-  DctRest(PackedOps(), DctProductsHalf(PackedOps(), d), x);
-}
-
 constexpr int LaneOfCol(int col) {
   int l = 0;
   while (kColOfLane[l] != col) l++;
@@ -667,8 +615,8 @@ HWY_INLINE void StoreRowResults(const Z *x, int16_t *rows) {
 // kDone, or, where SatOps detects a saturation, kColumnsFailed, nothing written and the row
 // results stored to rows (StoreRowResults). kFailed: the caller found a column outside kColB
 // already (SatOps at once). kColL2 (AVX3_DL; 0: none): the column transform's
-// kInt16BoundL2x16, checked first by squares; a lane of that layout holds two row results of
-// one column, so its sum over the registers is that column's sum of squares.
+// kInt16BoundL2x16, checked by squares in place of kColB; a lane of that layout holds two row
+// results of one column, so its sum over the registers is that column's sum of squares.
 template <int kColB, int kNzR, int kRegs, bool kDct = false, bool kFailed = false,
           int kColL2 = 0, class Pass>
 HWY_INLINE Int16Result ColumnsAndAdd(uint8_t *dst, ptrdiff_t stride, Z *x, int16_t *rows,
