@@ -3,7 +3,7 @@
 // (AVX-512 F/BW/DQ/VL: the AVX3 target only), behind the same per-pass L1 checks as
 // itx_hwy_16x16.h (kInt16BoundL1 of itx_int16_bound.h): rows when the |coefficients| of every
 // row sum to within the row transform's bound, columns when the |row results| of every column
-// do (AVX3_DL, DCT_DCT with kNzR = 16: first by squares, kInt16BoundL2x16). Per-target header:
+// do (AVX3_DL, DCT_DCT with kNzR = 16: by squares instead, kInt16BoundL2x16). Per-target header:
 // included by itx_hwy.cpp after itx_hwy_16.h and itx_hwy_16x16.h.
 //
 // Layout: the block is 8 zmm registers of 16 32-bit lanes, one 1-D transform of the pass per
@@ -101,19 +101,40 @@ HWY_INLINE Z MulhrsT(Z x) {
 #endif
 }
 
-// The operations of the packed 16-point DCT. kSat: additions, subtractions and the rotations'
-// narrowing saturate instead of wrapping (SatOps, below). T marks the values that SatOps
-// tracks; here it does nothing.
+// The tracking state of the saturating operations (SatOps, below): none for the wrapping ones.
 template <bool kSat>
-struct PackedOpsT {
-  HWY_INLINE Z T(Z x) const { return x; }
+struct OpsState {};
+template <>
+struct OpsState<true> {
+  mutable Z m;  // the largest |tracked value| (uint16)
+  mutable Z w;  // the OR of |every narrowed int32 rounded sum|
+};
+
+// The operations of the packed 16-point DCT. kSat: additions and subtractions saturate instead
+// of wrapping, and the rotations' narrowing is checked (SatOps, below). T marks the values that
+// SatOps tracks; here it does nothing.
+template <bool kSat>
+struct PackedOpsT : OpsState<kSat> {
+  HWY_INLINE Z T(Z x) const {
+    if constexpr (kSat) this->m = _mm512_max_epu16(this->m, _mm512_abs_epi16(x));
+    return x;
+  }
+  // Records two registers of int32 rounded sums (SatOps) before they are narrowed.
+  HWY_INLINE void TrackSums(Z a, Z b) const {
+    if constexpr (kSat) {
+      this->w = _mm512_ternarylogic_epi32(this->w, _mm512_abs_epi32(a), _mm512_abs_epi32(b), 0xFE);
+    }
+  }
   HWY_INLINE Z Add(Z a, Z b) const {
     return kSat ? _mm512_adds_epi16(a, b) : _mm512_add_epi16(a, b);
   }
   HWY_INLINE Z Sub(Z a, Z b) const {
     return kSat ? _mm512_subs_epi16(a, b) : _mm512_sub_epi16(a, b);
   }
-  // a - b in the words of mask k, src's elsewhere.
+  // a + b (a - b) in the words of mask k, src's elsewhere.
+  HWY_INLINE Z MaskAdd(Z src, __mmask32 k, Z a, Z b) const {
+    return kSat ? _mm512_mask_adds_epi16(src, k, a, b) : _mm512_mask_add_epi16(src, k, a, b);
+  }
   HWY_INLINE Z MaskSub(Z src, __mmask32 k, Z a, Z b) const {
     return kSat ? _mm512_mask_subs_epi16(src, k, a, b) : _mm512_mask_sub_epi16(src, k, a, b);
   }
@@ -147,31 +168,35 @@ struct PackedOpsT {
     return MulhrsT<PairOf(2 * k1, 2 * k2)>(d);
   }
   // [x | y] -> [R(x*k1 + y*k2) | R(x*k3 + y*k4)]: one pmaddwd per output on the (x, y) pairs
-  // as they lie. Wrapping: A's value is the low word of the rounded sum shifted right by 14;
-  // B's the high word of its rounded sum shifted left by 2 (its bits 14..29): the same 16 bits,
-  // the value itself inside the bound, where it fits int16. Saturating: both sums shifted and
-  // narrowed with packssdw, then the words put back in [A | B] pairs within each 128-bit block.
+  // as they lie, narrowed by Wrap2 (SatOps records the sums).
   template <int32_t k1, int32_t k2, int32_t k3, int32_t k4>
   HWY_INLINE Z Rot(Z p) const {
     const Z r = Splat32z<8192>();
     const Z a = MaddAccT<PairOf(k1, k2)>(r, p);
     const Z b = MaddAccT<PairOf(k3, k4)>(r, p);
-    return Narrow2(a, b);
+    TrackSums(a, b);
+    return Wrap2(a, b);
   }
-  // [a >> 14 | b >> 14] of two registers of int32 rounded sums (8192 already added), narrowed
-  // as Rot says.
+  // [a >> 14 | b >> 14] of two registers of int32 rounded sums (8192 already added), wrapping:
+  // A's value is the low word of a shifted right by 14, B's the high word of b shifted left by
+  // 2 (its bits 14..29): the same 16 bits, the value itself where it fits int16.
+  HWY_INLINE Z Wrap2(Z a, Z b) const {
+#if HWY_TARGET == HWY_AVX3_DL
+    // VBMI: A's two bytes of every int32 are bits 14..21 and 22..29 of a's (byte-granular
+    // shifts 14, 22 within the low int32 of each 64-bit lane, 46, 54 within the high one),
+    // merged into b << 2 under the A-word byte mask: two operations instead of three.
+    constexpr __mmask64 kA8 = 0x3333333333333333ull;
+    return _mm512_mask_multishift_epi64_epi8(_mm512_slli_epi32(b, 2), kA8,
+                                             _mm512_set1_epi64(0x0000362E0000160Ell), a);
+#else
+    return Blend(_mm512_srai_epi32(a, 14), _mm512_slli_epi32(b, 2));
+#endif
+  }
+  // Wrap2, or with kSat both sums shifted and narrowed with packssdw (saturating), then the
+  // words put back in [A | B] pairs within each 128-bit block: the ADST's narrowing.
   HWY_INLINE Z Narrow2(Z a, Z b) const {
     if constexpr (!kSat) {
-#if HWY_TARGET == HWY_AVX3_DL
-      // VBMI: A's two bytes of every int32 are bits 14..21 and 22..29 of a's (byte-granular
-      // shifts 14, 22 within the low int32 of each 64-bit lane, 46, 54 within the high one),
-      // merged into b << 2 under the A-word byte mask: two operations instead of three.
-      constexpr __mmask64 kA8 = 0x3333333333333333ull;
-      return _mm512_mask_multishift_epi64_epi8(_mm512_slli_epi32(b, 2), kA8,
-                                               _mm512_set1_epi64(0x0000362E0000160Ell), a);
-#else
-      return Blend(_mm512_srai_epi32(a, 14), _mm512_slli_epi32(b, 2));
-#endif
+      return Wrap2(a, b);
     } else {
       const Z ab = _mm512_packs_epi32(_mm512_srai_epi32(a, 14), _mm512_srai_epi32(b, 14));
       return _mm512_shuffle_epi8(ab, _mm512_broadcast_i32x4(_mm_setr_epi8(
@@ -182,27 +207,30 @@ struct PackedOpsT {
 using PackedOps = PackedOpsT<false>;
 
 // The saturating operations, tracking the values T marks (the inputs of H and of DctRest's
-// rotations, and the outputs) in a running maximum of their absolute values: the column pass
-// of the blocks that fail the column L1 check. The argument of itx_hwy_sat.h (and
+// rotations, and the outputs) in a running maximum of their absolute values, and the int32
+// rounded sums of every DCT rotation (Rot, OddTail) before their narrowing: the column pass of
+// the blocks that fail the column check. The argument of itx_hwy_sat.h (and
 // docs/itx_int16_bounds.md, "Saturate and detect") carries over value for value: DctProducts /
-// DctRest form the values of Idct16O by the same operations, T marks the same values, and every
-// other saturating result is one side of a butterfly (a register's two halves are two
-// independent values). The first stage's rotations take row results (exact, inside int16) and
-// saturate their narrowing like the rest; the rounding multiplies (H, Mul: pmulhrsw by 2k,
-// |2k| < 2^15) cannot leave int16. So if no tracked value is 32767 or -32768 (Exact), no
-// operation saturated and every value is the reference's.
+// DctRest form the values of Idct16O by the same operations, T marks the same values, and
+// every other value an addition or subtraction forms is one side of a butterfly (a register's
+// two halves are two independent values), so where one leaves int16 its extreme reaches a
+// tracked value. A DCT rotation's narrowing wraps, but the sum it narrows is exact
+// (|a*ka + b*kb| < 2^30) and recorded: Exact rejects every sum of magnitude 2^29 or more, and
+// a sum inside (-2^29, 2^29) narrows to its value (the ADST's narrowing, Narrow2, saturates
+// instead: its extremes are tracked as above). The rounding multiplies (H, Mul: pmulhrsw by 2k,
+// |2k| < 2^15) cannot leave int16. So if no tracked value is 32767 or -32768 and no sum is out
+// of range (Exact), no operation saturated or wrapped and every value is the reference's.
 struct SatOps : PackedOpsT<true> {
-  mutable Z m;  // the largest |tracked value| (uint16); zero from Start
   static HWY_INLINE SatOps Start() {
     SatOps o;
     o.m = _mm512_setzero_si512();
+    o.w = _mm512_setzero_si512();
     return o;
   }
-  HWY_INLINE Z T(Z x) const {
-    m = _mm512_max_epu16(m, _mm512_abs_epi16(x));
-    return x;
+  HWY_INLINE bool Exact() const {
+    return (_mm512_cmpge_epu16_mask(m, Splat16z<32767>()) |
+            _mm512_test_epi32_mask(w, _mm512_set1_epi32(static_cast<int32_t>(0xE0000000u)))) == 0;
   }
-  HWY_INLINE bool Exact() const { return _mm512_cmpge_epu16_mask(m, Splat16z<32767>()) == 0; }
 };
 
 // The outputs of DctRest: register j holds [out kOutA[j] | out kOutB[j]].
@@ -258,32 +286,36 @@ HWY_INLINE DctFirst DctProductsHalf(const O &o, const Z *d) {
   return f;
 }
 
-// DctRest's last odd-half stages on PackedOps, from b9_14 and b10_13 (its rotations' inputs),
-// e8_15 and e11_12: j = [e15 | e14], [e8 | e9], [f13 | f12], [f10 | f11], the same values by the
-// same operations in another order, for a shorter chain: the rotations' rounded sums are read
-// as the words of shifted copies (PackedOps::Rot's A and B words: bits 14..29) by the masked
-// additions and subtractions that form e9_14 and e10_13 where the joins want them, and the last
-// rounding multiplies take joined inputs: [f13 | f12] = H([e10 + e13 | e11 + e12]) and
-// [f10 | f11] = H([e13 - e10 | e12 - e11]), the values of H(RevDiffSum(e10_13)) and
-// H(RevDiffSum(e11_12)) that DctRest joins.
-HWY_INLINE void OddTail(const PackedOps &o, Z b9_14, Z b10_13, Z e8_15, Z e11_12, Z *j) {
+// DctRest's last odd-half stages, from b9_14 and b10_13 (its rotations' inputs), e8_15 and
+// e11_12: j = [e15 | e14], [e8 | e9], [f13 | f12], [f10 | f11], the values of the rotations
+// [c9 | c14], [c10 | c13] and of the butterflies and joins after them, by the same operations
+// in another order, for a shorter chain: the rotations' rounded sums (recorded as Rot records
+// them) are read as the words of shifted copies (Wrap2's A and B words: bits 14..29) by the
+// masked additions and subtractions that form e9_14 and e10_13 where the joins want them, and
+// the last rounding multiplies take joined inputs: [f13 | f12] = H([e10 + e13 | e11 + e12])
+// and [f10 | f11] = H([e13 - e10 | e12 - e11]), the values H(RevDiffSum(e10_13)) and
+// H(RevDiffSum(e11_12)) joined; every butterfly pairs the same two values.
+template <class O>
+HWY_INLINE void OddTail(const O &o, Z b9_14, Z b10_13, Z e8_15, Z e11_12, Z *j) {
   const Z r = Splat32z<8192>();
   // c9 = bits 14..29 of s9 (Rot's [c9 | c14] of b9_14, [c10 | c13] of b10_13), and so on.
   const Z s9 = MaddAccT<PairOf(-kC[8], kC[24])>(r, b9_14);
   const Z s14 = MaddAccT<PairOf(kC[24], kC[8])>(r, b9_14);
   const Z s10 = MaddAccT<PairOf(-kC[24], -kC[8])>(r, b10_13);
   const Z s13 = MaddAccT<PairOf(-kC[8], kC[24])>(r, b10_13);
+  o.TrackSums(s9, s14);
+  o.TrackSums(s10, s13);
   constexpr __mmask32 kA = ~kB16;
   const auto to_b = [](Z v, int s) { return _mm512_slli_epi32(v, s); };
   const auto to_a = [](Z v, int s) { return _mm512_srli_epi32(v, s); };
   // e14 = c14 + c13 and e9 = c9 + c10 into the B words, e10 = c9 - c10 and e13 = c14 - c13
   // into the A words; the other words are e8_15's and e11_12's, moved where the joins want them.
-  j[0] = _mm512_mask_add_epi16(to_a(e8_15, 16), kB16, to_b(s14, 2), to_b(s13, 2));
-  j[1] = _mm512_mask_add_epi16(e8_15, kB16, to_b(s9, 2), to_b(s10, 2));
-  const Z e10_11 = _mm512_mask_sub_epi16(to_b(e11_12, 16), kA, to_a(s9, 14), to_a(s10, 14));
-  const Z e13_12 = _mm512_mask_sub_epi16(e11_12, kA, to_a(s14, 14), to_a(s13, 14));
-  j[2] = o.H(o.Add(e10_11, e13_12));
-  j[3] = o.H(o.Sub(e13_12, e10_11));
+  j[0] = o.MaskAdd(to_a(e8_15, 16), kB16, to_b(s14, 2), to_b(s13, 2));
+  j[1] = o.MaskAdd(e8_15, kB16, to_b(s9, 2), to_b(s10, 2));
+  const Z e10_11 = o.MaskSub(to_b(e11_12, 16), kA, to_a(s9, 14), to_a(s10, 14));
+  const Z e13_12 = o.MaskSub(e11_12, kA, to_a(s14, 14), to_a(s13, 14));
+  j[2] = o.H(o.T(o.Add(e10_11, e13_12)));
+  j[3] = o.H(o.T(o.Sub(e13_12, e10_11)));
 }
 
 // The 16-point DCT's remaining stages from its first products; the results in x as kOutA /
@@ -304,17 +336,7 @@ HWY_INLINE void DctRest(const O &o, const DctFirst &f, Z *x) {
   // out[k] = E[k] + f[15 - k], out[15 - k] = E[k] - f[15 - k] (f8 = e8, f9 = e9, f14 = e14,
   // f15 = e15), from j = [f15 | f14], [f8 | f9], [f13 | f12], [f10 | f11].
   Z j[4];
-  if constexpr (std::is_same<O, PackedOps>::value) {
-    OddTail(o, b9_14, b10_13, e8_15, e11_12, j);
-  } else {
-    const Z c9_14 = o.template Rot<-kC[8], kC[24], kC[24], kC[8]>(o.T(b9_14));
-    const Z c10_13 = o.template Rot<-kC[24], -kC[8], -kC[8], kC[24]>(o.T(b10_13));
-    const Z e9_14 = o.Add(c9_14, c10_13), e10_13 = o.Sub(c9_14, c10_13);
-    const Z f10_13 = o.H(o.T(o.RevDiffSum(e10_13)));  // [f10 | f13]
-    const Z f11_12 = o.H(o.T(o.RevDiffSum(e11_12)));  // [f11 | f12]
-    j[0] = o.JoinB(e8_15, e9_14), j[1] = o.JoinA(e8_15, e9_14);
-    j[2] = o.JoinB(f10_13, f11_12), j[3] = o.JoinA(f10_13, f11_12);
-  }
+  OddTail(o, o.T(b9_14), o.T(b10_13), e8_15, e11_12, j);
   x[0] = o.T(o.Add(ev01, j[0]));  // [0 | 1]
   x[1] = o.T(o.Sub(ev01, j[0]));  // [15 | 14]
   x[2] = o.T(o.Add(ev76, j[1]));  // [7 | 6]
@@ -448,59 +470,6 @@ HWY_INLINE void RowsToColumns(Z *x) {
     x[4 + e] = _mm512_shuffle_i64x2(hi01, hi23, _MM_SHUFFLE(2, 0, 2, 0));  // b = 2
     x[6 + e] = _mm512_shuffle_i64x2(hi01, hi23, _MM_SHUFFLE(3, 1, 3, 1));  // b = 3
   }
-}
-
-// RowsToColumns for the row results of the 8x8 corner (LoadRows<8>), in two steps. Only lanes
-// 0..7 (rows 0, 2, 4, 6 in block 0, rows 1, 3, 5, 7 in block 1) hold non-zero rows, so the
-// low halves of x[0..7] are gathered: dword unpacks within blocks give, per block, two rows
-// times the columns of two registers (kOutA/kOutB of 2q, 2q + 1: four columns of kColOfLane);
-// two block shuffles gather the four column groups of a row pair. GatherHalf leaves m[k] with
-// rows kPairA[k], kPairB[k] as [4 columns of the first | the same of the second] per block
-// (columns kColOfLane[4b..4b + 3] in block b); PairHalf interleaves them into RowsToColumns'
-// [row | row'] pairs. x[4..7] are left undefined.
-HWY_INLINE void GatherHalf(const Z *x, Z *m) {
-  Z lo[4], hi[4];  // lo: rows 0, 2 (block 0), 1, 3 (block 1); hi: rows 4, 6 and 5, 7
-  V3D_UNROLL
-  for (int q = 0; q < 4; q++) {
-    lo[q] = _mm512_unpacklo_epi32(x[2 * q], x[2 * q + 1]);
-    hi[q] = _mm512_unpackhi_epi32(x[2 * q], x[2 * q + 1]);
-  }
-  const auto gather = [&](const Z *u, Z *first, Z *second) {
-    const Z t01 = _mm512_inserti64x4(u[0], _mm512_castsi512_si256(u[1]), 1);
-    const Z t23 = _mm512_inserti64x4(u[2], _mm512_castsi512_si256(u[3]), 1);
-    *first = _mm512_shuffle_i64x2(t01, t23, _MM_SHUFFLE(2, 0, 2, 0));
-    *second = _mm512_shuffle_i64x2(t01, t23, _MM_SHUFFLE(3, 1, 3, 1));
-  };
-  gather(lo, &m[0], &m[2]);  // rows 0 and 2, 1 and 3
-  gather(hi, &m[1], &m[3]);  // rows 4 and 6, 5 and 7
-}
-HWY_INLINE void PairHalf(const Z *m, Z *x) {
-  const Z pair = _mm512_broadcast_i32x4(
-      _mm_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15));
-  V3D_UNROLL
-  for (int k = 0; k < 4; k++) x[k] = _mm512_shuffle_epi8(m[k], pair);
-}
-
-// The column check on GatherHalf's m: every column's |row results| (8 rows) sum to within kB.
-// Per word, the sum over m[0..3] covers four rows of one column; the other four are the
-// same word of the block's other 64-bit half.
-template <int kB>
-HWY_INLINE bool ColumnsWithinHalf(const Z *m) {
-  Z acc = _mm512_abs_epi16(m[0]);
-  V3D_UNROLL
-  for (int k = 1; k < 4; k++) acc = _mm512_adds_epu16(acc, _mm512_abs_epi16(m[k]));
-  acc = _mm512_adds_epu16(acc, _mm512_shuffle_epi32(acc, _MM_PERM_BADC));
-  return _mm512_cmpgt_epu16_mask(acc, Splat16z<static_cast<int16_t>(kB)>()) == 0;
-}
-
-// The column pass of the 8x8 corner from GatherHalf's m on PackedOps (the caller checked
-// ColumnsWithinHalf), its inputs duplicated by word unpacks: unpacklo of m[k] with itself
-// holds row kPairA[k], unpackhi row kPairB[k], in every lane. Results as ColumnPass's.
-HWY_INLINE void ColumnPassHalfM(const Z *m, Z *x) {
-  const auto lo = [](Z v) { return _mm512_unpacklo_epi16(v, v); };
-  const auto hi = [](Z v) { return _mm512_unpackhi_epi16(v, v); };
-  const Z d[8] = {lo(m[0]), lo(m[2]), hi(m[0]), hi(m[2]), lo(m[1]), lo(m[3]), hi(m[1]), hi(m[3])};
-  DctRest(PackedOps(), DctProductsHalf(PackedOps(), d), x);
 }
 
 constexpr int LaneOfCol(int col) {
@@ -646,14 +615,18 @@ HWY_INLINE void StoreRowResults(const Z *x, int16_t *rows) {
 // kDone, or, where SatOps detects a saturation, kColumnsFailed, nothing written and the row
 // results stored to rows (StoreRowResults). kFailed: the caller found a column outside kColB
 // already (SatOps at once). kColL2 (AVX3_DL; 0: none): the column transform's
-// kInt16BoundL2x16, checked first by squares; a lane of that layout holds two row results of
-// one column, so its sum over the registers is that column's sum of squares.
+// kInt16BoundL2x16, checked by squares in place of kColB; a lane of that layout holds two row
+// results of one column, so its sum over the registers is that column's sum of squares.
 template <int kColB, int kNzR, int kRegs, bool kDct = false, bool kFailed = false,
           int kColL2 = 0, class Pass>
 HWY_INLINE Int16Result ColumnsAndAdd(uint8_t *dst, ptrdiff_t stride, Z *x, int16_t *rows,
                                      const Pass &pass) {
   constexpr int32_t kColT = static_cast<int32_t>(int64_t{kColL2} * kColL2);
-  if (!kFailed && (SquaresWithin<kColT, kRegs>(x) || L1Within<kColB, kRegs>(PackedOps(), x))) {
+  // Where there is a check by squares, it alone: the columns outside it are almost never
+  // inside kColB (docs/itx_int16_bounds.md), and SatOps is exact for them as well.
+  constexpr bool kSquaresOnly = kColT > 0 && V3D_ITX_HAVE_VNNI;
+  if (!kFailed && (kSquaresOnly ? SquaresWithin<kColT, kRegs>(x)
+                                : L1Within<kColB, kRegs>(PackedOps(), x))) {
     pass(PackedOps(), x);
   } else {
     Z y[8];

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // 16x16 VP9 DCT_DCT inverse transform in the zmm layout of itx_hwy_16x16_zmm.h (AVX-512: the
-// AVX3 targets only): Add16x16DctZmm, the 8x8 corner (half form) and the full block, behind
-// the per-pass checks and with the saturate-and-detect columns described there. Per-target
+// AVX3 targets only): Add16x16DctZmm, the 8x8 corner (half form, with its gather between the
+// passes) and the full block, behind the per-pass checks and with the saturate-and-detect
+// columns described there. Per-target
 // header: included by itx_hwy.cpp after itx_hwy_16x16_zmm.h, before itx_hwy_16x16_zmm_adst.h
 // (whose Add16x16Zmm16 calls it).
 
@@ -25,6 +26,63 @@ namespace vp9 {
 namespace HWY_NAMESPACE {
 
 #if V3D_ITX_HAVE_ZMM16
+
+namespace zmm16 {
+
+// RowsToColumns for the row results of the 8x8 corner (LoadRows<8>), in two steps. Only lanes
+// 0..7 (rows 0, 2, 4, 6 in block 0, rows 1, 3, 5, 7 in block 1) hold non-zero rows, so the
+// low halves of x[0..7] are gathered: dword unpacks within blocks give, per block, two rows
+// times the columns of two registers (kOutA/kOutB of 2q, 2q + 1: four columns of kColOfLane);
+// two block shuffles gather the four column groups of a row pair. GatherHalf leaves m[k] with
+// rows kPairA[k], kPairB[k] as [4 columns of the first | the same of the second] per block
+// (columns kColOfLane[4b..4b + 3] in block b); PairHalf interleaves them into RowsToColumns'
+// [row | row'] pairs. x[4..7] are left undefined.
+HWY_INLINE void GatherHalf(const Z *x, Z *m) {
+  Z lo[4], hi[4];  // lo: rows 0, 2 (block 0), 1, 3 (block 1); hi: rows 4, 6 and 5, 7
+  V3D_UNROLL
+  for (int q = 0; q < 4; q++) {
+    lo[q] = _mm512_unpacklo_epi32(x[2 * q], x[2 * q + 1]);
+    hi[q] = _mm512_unpackhi_epi32(x[2 * q], x[2 * q + 1]);
+  }
+  const auto gather = [&](const Z *u, Z *first, Z *second) {
+    const Z t01 = _mm512_inserti64x4(u[0], _mm512_castsi512_si256(u[1]), 1);
+    const Z t23 = _mm512_inserti64x4(u[2], _mm512_castsi512_si256(u[3]), 1);
+    *first = _mm512_shuffle_i64x2(t01, t23, _MM_SHUFFLE(2, 0, 2, 0));
+    *second = _mm512_shuffle_i64x2(t01, t23, _MM_SHUFFLE(3, 1, 3, 1));
+  };
+  gather(lo, &m[0], &m[2]);  // rows 0 and 2, 1 and 3
+  gather(hi, &m[1], &m[3]);  // rows 4 and 6, 5 and 7
+}
+HWY_INLINE void PairHalf(const Z *m, Z *x) {
+  const Z pair = _mm512_broadcast_i32x4(
+      _mm_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15));
+  V3D_UNROLL
+  for (int k = 0; k < 4; k++) x[k] = _mm512_shuffle_epi8(m[k], pair);
+}
+
+// The column check on GatherHalf's m: every column's |row results| (8 rows) sum to within kB.
+// Per word, the sum over m[0..3] covers four rows of one column; the other four are the
+// same word of the block's other 64-bit half.
+template <int kB>
+HWY_INLINE bool ColumnsWithinHalf(const Z *m) {
+  Z acc = _mm512_abs_epi16(m[0]);
+  V3D_UNROLL
+  for (int k = 1; k < 4; k++) acc = _mm512_adds_epu16(acc, _mm512_abs_epi16(m[k]));
+  acc = _mm512_adds_epu16(acc, _mm512_shuffle_epi32(acc, _MM_PERM_BADC));
+  return _mm512_cmpgt_epu16_mask(acc, Splat16z<static_cast<int16_t>(kB)>()) == 0;
+}
+
+// The column pass of the 8x8 corner from GatherHalf's m on PackedOps (the caller checked
+// ColumnsWithinHalf), its inputs duplicated by word unpacks: unpacklo of m[k] with itself
+// holds row kPairA[k], unpackhi row kPairB[k], in every lane. Results as ColumnPass's.
+HWY_INLINE void ColumnPassHalfM(const Z *m, Z *x) {
+  const auto lo = [](Z v) { return _mm512_unpacklo_epi16(v, v); };
+  const auto hi = [](Z v) { return _mm512_unpackhi_epi16(v, v); };
+  const Z d[8] = {lo(m[0]), lo(m[2]), hi(m[0]), hi(m[2]), lo(m[1]), lo(m[3]), hi(m[1]), hi(m[3])};
+  DctRest(PackedOps(), DctProductsHalf(PackedOps(), d), x);
+}
+
+}  // namespace zmm16
 
 // 16x16 DCT_DCT block whose non-zero coefficients lie in the top-left kNzR x kNzR square
 // (kNzR = 8 or 16), in zmm registers (see the head of itx_hwy_16x16_zmm.h); the same contract as
