@@ -208,7 +208,7 @@ void make_row_pair32_coeffs(Rng &rng, int16_t *coeffs) {
 void make_halves32_coeffs(Rng &rng, int it, int16_t *coeffs) {
   const int mode = (it / 4) % 4;
   if (mode == 3) return make_row_pair32_coeffs(rng, coeffs);
-  const int nz = mode == 0 && (it / 16) % 2 ? 16 : 24;
+  const int nz = (it / 16) % 3 == 2 ? 32 : mode == 0 && (it / 16) % 3 == 1 ? 16 : 24;
   const int be = v3d::vp9::kInt16BoundL2x32Halves[0], bo = v3d::vp9::kInt16BoundL2x32Halves[1];
   int k;
   if (mode == 0) k = 4 + 2 * rng.range(0, 3);
@@ -224,7 +224,12 @@ void make_halves32_coeffs(Rng &rng, int it, int16_t *coeffs) {
   const double ne = norm(even), no = norm(odd);
   const double t = 0.99 + 0.07 * rng.range(0, 1000) / 1000.0;  // 0.99-1.06 of the bound
   double se, so;
-  if (mode == 0) {
+  if (mode == 0 && nz == 32 && (it / 48) % 2) {
+    // Inside the 32-point L2 bound's reach only with the even part: S_e + S_o above
+    // kInt16BoundL2x32^2, each half within its bound, the inputs of H near 0.55-0.69 of 32767.
+    se = rng.range(3000, 4000);
+    so = bo * (0.55 + 0.14 * rng.range(0, 1000) / 1000.0);
+  } else if (mode == 0) {
     se = rng.range(0, 4000);
     so = bo * (0.985 + 0.013 * rng.range(0, 1000) / 1000.0);
   } else if (mode == 1) {
@@ -255,7 +260,7 @@ void report_squares32(int nt) {
           "32x32 %dx%d rows by squares: classes %d / %d / %d, wanted every class", kSide[q],
           kSide[q], g_rows32[q][0], g_rows32[q][1], g_rows32[q][2]);
   }
-  for (int q = 0; q < 2; q++) {  // the squares whose columns ColsClass32 checks
+  for (int q = 0; q < 3; q++) {  // the squares whose columns are classed by squares
     const int side = kSide[q + 2];
     printf("32x32 %2dx%-2d columns by squares: %d within the L2 bound, %d within the halves' "
            "(%d of them rejected by H tracking), %d outside (per target)\n", side, side,
