@@ -275,7 +275,8 @@ HWY_INLINE void StoreRows32(D d, const V *x, int16_t *tmp, size_t g,
         const size_t q = 2 * (i & 1);
         V3D_UNROLL
         for (size_t b = 0; b < 4; b += 2) {
-          col_sum[q] = VU{AddSquaresSat(col_sum[q].raw, _mm512_unpacklo_epi16(rows[b], rows[b + 1]))};
+          col_sum[q] =
+              VU{AddSquaresSat(col_sum[q].raw, _mm512_unpacklo_epi16(rows[b], rows[b + 1]))};
           col_sum[q + 1] =
               VU{AddSquaresSat(col_sum[q + 1].raw, _mm512_unpackhi_epi16(rows[b], rows[b + 1]))};
         }
@@ -474,17 +475,9 @@ constexpr bool ColsBySquaresInRows32() {
 }
 
 #if V3D_ITX_COLS32_BY_SQUARES
-// Which column pass the 32 columns of row results in tmp (kNz rows of 32, 64-byte aligned, the
-// rest zero; kNz a multiple of 4) may take, from each column's sums of squares over its even
-// rows (S_e) and its odd rows (S_o), one column per 32-bit lane (words of rows r and r + 2
-// interleaved, vpdpwssds saturating at 2^31 - 1, which fails every bound below):
-//  0: S_e + S_o <= kInt16BoundL2x32^2 for every column: the untracked 16-bit pass (Cols32x16);
-//  1: else S_e <= B_e^2 and S_o <= B_o^2 (kInt16BoundL2x32Halves): the 16-bit pass tracking the
-//     inputs of its odd half's rounding multiplies by cos64(16) only (Cols32x16Sat<kNz, true>);
-//  2: neither: the saturate-and-detect pass tracking its full set (Cols32x16Sat<kNz>).
-// itx_int16_bound.h and docs/itx_int16_bounds.md have the proofs.
-// The class from the sums of squares sq[0..3]: sq[0], sq[1] the even rows' (one column per 32-bit
-// lane: those of unpacklo, unpackhi of row pairs), sq[2], sq[3] the odd rows' likewise.
+// ColsClass32's class (below) from the sums of squares sq[0..3]: sq[0], sq[1] the even rows'
+// (one column per 32-bit lane: those of unpacklo, unpackhi of row pairs), sq[2], sq[3] the odd
+// rows' likewise.
 HWY_INLINE int ColsClassOfSquares(const __m512i *sq) {
   constexpr int kB = kInt16BoundL2x32, kBe = kInt16BoundL2x32Halves[0];
   constexpr int kBo = kInt16BoundL2x32Halves[1];
@@ -500,6 +493,15 @@ HWY_INLINE int ColsClassOfSquares(const __m512i *sq) {
   return out == 0 ? 1 : 2;
 }
 
+// Which column pass the 32 columns of row results in tmp (kNz rows of 32, 64-byte aligned, the
+// rest zero; kNz a multiple of 4) may take, from each column's sums of squares over its even
+// rows (S_e) and its odd rows (S_o), one column per 32-bit lane (words of rows r and r + 2
+// interleaved, vpdpwssds saturating at 2^31 - 1, which fails every bound below):
+//  0: S_e + S_o <= kInt16BoundL2x32^2 for every column: the untracked 16-bit pass (Cols32x16);
+//  1: else S_e <= B_e^2 and S_o <= B_o^2 (kInt16BoundL2x32Halves): the 16-bit pass tracking the
+//     inputs of its odd half's rounding multiplies by cos64(16) only (Cols32x16Sat<kNz, true>);
+//  2: neither: the saturate-and-detect pass tracking its full set (Cols32x16Sat<kNz>).
+// itx_int16_bound.h and docs/itx_int16_bounds.md have the proofs.
 template <int kNz>
 HWY_INLINE int ColsClass32(const int16_t *tmp) {
   static_assert(kNz % 4 == 0, "rows in pairs of each parity");
