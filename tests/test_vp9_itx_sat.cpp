@@ -191,10 +191,10 @@ void make_row_pair32_coeffs(Rng &rng, int16_t *coeffs) {
 }
 
 // 32x32 DCT_DCT blocks whose columns straddle the halves' bounds (kInt16BoundL2x32Halves,
-// checked on the 16x16, 20x20 and 24x24 squares) where a value they exempt or bound is largest:
-// only the coefficients (r, 0), r < nz (mode 0: 24, 16 and 20 in turn by it / 16, (r, 0) for
-// r < 20 lying in square32_index's 20x20 prefix; else 24), are
-// non-zero, so that every column's input r is x_r = R(c_r cos64(16)) (|c_r| <= 23170: within
+// checked on the 16x16, 20x20, 24x24 and 32x32 squares) where a value they exempt or bound is
+// largest: only the coefficients (r, 0), r < nz (32 when (it / 16) % 3 == 2; else mode 0: 16,
+// 24 or 20 by it / 16 and it / 48, (r, 0) for r < 20 lying in square32_index's 20x20 prefix;
+// else 24), are non-zero, so that every column's input r is x_r = R(c_r cos64(16)) (|c_r| <= 23170: within
 // the row checks). By mode = (it / 4) % 4 (3: make_row_pair32_coeffs): [0] the odd inputs along
 // output k's odd form (k = 4, 6, 8, 10: the odd half's value there is a rounding multiply by
 // cos64(16), whose input is about 1.41 times as large; the forms restricted to 16 inputs still
@@ -208,8 +208,9 @@ void make_row_pair32_coeffs(Rng &rng, int16_t *coeffs) {
 void make_halves32_coeffs(Rng &rng, int it, int16_t *coeffs) {
   const int mode = (it / 4) % 4;
   if (mode == 3) return make_row_pair32_coeffs(rng, coeffs);
-  static const int kNz0[3] = {24, 16, 20};
-  const int nz = mode == 0 ? kNz0[(it / 16) % 3] : 24;
+  // 32 one time in three; of the rest, mode 0 takes 16, 24 and 20 in turn, the others 24.
+  const int c3 = (it / 16) % 3;
+  const int nz = c3 == 2 ? 32 : mode != 0 ? 24 : c3 == 1 ? 16 : (it / 48) % 2 ? 20 : 24;
   const int be = v3d::vp9::kInt16BoundL2x32Halves[0], bo = v3d::vp9::kInt16BoundL2x32Halves[1];
   int k;
   if (mode == 0) k = 4 + 2 * rng.range(0, 3);
@@ -225,7 +226,12 @@ void make_halves32_coeffs(Rng &rng, int it, int16_t *coeffs) {
   const double ne = norm(even), no = norm(odd);
   const double t = 0.99 + 0.07 * rng.range(0, 1000) / 1000.0;  // 0.99-1.06 of the bound
   double se, so;
-  if (mode == 0) {
+  if (mode == 0 && nz == 32 && (it / 48) % 2) {
+    // Inside the 32-point L2 bound's reach only with the even part: S_e + S_o above
+    // kInt16BoundL2x32^2, each half within its bound, the inputs of H near 0.55-0.69 of 32767.
+    se = rng.range(3000, 4000);
+    so = bo * (0.55 + 0.14 * rng.range(0, 1000) / 1000.0);
+  } else if (mode == 0) {
     se = rng.range(0, 4000);
     so = bo * (0.985 + 0.013 * rng.range(0, 1000) / 1000.0);
   } else if (mode == 1) {
@@ -256,7 +262,7 @@ void report_squares32(int nt) {
           "32x32 %dx%d rows by squares: classes %d / %d / %d, wanted every class", kSide[q],
           kSide[q], g_rows32[q][0], g_rows32[q][1], g_rows32[q][2]);
   }
-  for (int q = 0; q < 3; q++) {  // the squares whose columns ColsClass32 checks
+  for (int q = 0; q < 4; q++) {  // the squares whose columns are classed by squares
     const int side = kSide[q + 2];
     printf("32x32 %2dx%-2d columns by squares: %d within the L2 bound, %d within the halves' "
            "(%d of them rejected by H tracking), %d outside (per target)\n", side, side,

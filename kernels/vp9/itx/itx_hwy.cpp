@@ -242,13 +242,20 @@ HWY_NOINLINE void Cols32SatOr32(uint8_t *dst, ptrdiff_t stride, const int16_t *t
 }
 
 // A 32x32 DCT_DCT block non-zero only in the top-left kNz x kNz square through the 16-bit path
-// (itx_hwy_32.h); where only its column check failed, Cols32SatOr32. False (nothing written): a
-// coefficient is outside the 16-bit path's bound.
+// (itx_hwy_32.h); where only its column check failed, Cols32SatOr32, after the pass tracking
+// the odd half's inputs of H where the columns are within the halves' bounds. False (nothing
+// written): a coefficient is outside the 16-bit path's bound.
 template <int kNz>
 HWY_NOINLINE bool Add32x32Pass16(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
   HWY_ALIGN int16_t tmp[kNz * 32];
   const Pass32 r = Add32x32x16<kNz>(dst, stride, c, tmp);
-  if (r == Pass32::kRowsOnly) Cols32SatOr32<kNz>(dst, stride, tmp);
+#if V3D_ITX_COLS32_BY_SQUARES
+  if (r == Pass32::kRowsHalves &&
+      Cols32x16Sat<kNz, true>(hn::CappedTag<int16_t, 32>(), dst, stride, tmp, 0)) {
+    return true;
+  }
+#endif
+  if (r == Pass32::kRowsOnly || r == Pass32::kRowsHalves) Cols32SatOr32<kNz>(dst, stride, tmp);
   return r != Pass32::kNone;
 }
 #endif

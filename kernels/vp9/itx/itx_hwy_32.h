@@ -228,13 +228,21 @@ HWY_INLINE void LoadRowTiles32(D d, const int16_t *coeffs, V *x) {
 }
 #endif
 
+// What the 32x32 row pass sums for the column check (StoreRows32, Rows32x16): nothing, the
+// |results| per column (the L1 check), or the squares of each column's even and odd rows
+// (ColsClassOfSquares).
+constexpr int kSumsNone = 0, kSumsL1 = 1, kSumsSquares = 2;
+
 // The row results of the rows [g, g + L), L as the column vectors' lanes (x[8t + i] block b =
 // results (g + 8b + i, 8t .. 8t + 8)), to tmp in stores as wide as the column pass's loads, so
 // that each load is forwarded from one store: tiles are joined per row with 128-bit block
 // shuffles. Rows from kNzR on (zero results) are not stored: tmp holds kNzR rows. Where the
-// vectors have 32 lanes (ColSumsInRows32), *col_sum lane k (uint16, saturating) also adds the
-// |results| of column k over the stored rows, from the joined rows; otherwise it is untouched.
-template <int kNzR, bool kSums, class D, class V = hn::Vec<D>>
+// vectors have 32 lanes (ColSumsInRows32), with kSums == kSumsL1 col_sum[0] lane k (uint16,
+// saturating) also adds the |results| of column k over the stored rows, from the joined rows;
+// with kSums == kSumsSquares (kNzR = 32) col_sum[0..3] take ColsClassOfSquares's sums of
+// squares of the even and odd rows (their raw vectors as 32-bit lanes); otherwise it is
+// untouched.
+template <int kNzR, int kSums, class D, class V = hn::Vec<D>>
 HWY_INLINE void StoreRows32(D d, const V *x, int16_t *tmp, size_t g,
                             hn::Vec<hn::RebindToUnsigned<D>> *col_sum) {
   static_assert(RowsAsWide32<D>(), "row vectors as wide as the column vectors");
@@ -261,10 +269,26 @@ HWY_INLINE void StoreRows32(D d, const V *x, int16_t *tmp, size_t g,
       for (size_t b = 0; b < 4; b++) {
         if (!stored(b)) continue;
         hn::Store(V{rows[b]}, d, row + b * 8 * 32);
-        if constexpr (kSums) {
+        if constexpr (kSums == kSumsL1) {
           *col_sum = hn::SaturatedAdd(*col_sum, hn::BitCast(du, hn::Abs(V{rows[b]})));
         }
       }
+#if V3D_ITX_COLS32_BY_SQUARES
+      if constexpr (kSums == kSumsSquares) {
+        // Rows i, 8 + i, 16 + i, 24 + i share i's parity: rows[0] with rows[1], rows[2] with
+        // rows[3], word by word, one column per 32-bit lane (itx_hwy_madd.h).
+        static_assert(kNzR == 32, "every row stored");
+        using VU = hn::Vec<hn::RebindToUnsigned<D>>;
+        const size_t q = 2 * (i & 1);
+        V3D_UNROLL
+        for (size_t b = 0; b < 4; b += 2) {
+          col_sum[q] =
+              VU{AddSquaresSat(col_sum[q].raw, _mm512_unpacklo_epi16(rows[b], rows[b + 1]))};
+          col_sum[q + 1] =
+              VU{AddSquaresSat(col_sum[q + 1].raw, _mm512_unpackhi_epi16(rows[b], rows[b + 1]))};
+        }
+      }
+#endif
 #endif
     } else {
       if (!stored(0)) continue;
@@ -359,10 +383,11 @@ HWY_INLINE bool RowPairsWithinL2(D, const V *x) {
 
 // Row DCTs of the rows [g, g + L) (non-zero inputs in columns < kNz, rows >= kNz zero), results
 // to tmp (row-major, 32 per row), if every one of those rows' |coefficients| sum to at most kB;
-// else false, nothing stored. Where ColSumsInRows32<D>: sum[0] lane k (uint16, saturating) adds
-// the |results| of column k over the rows; else where RowsAsWide32<D>: sum[t] lane 8b + k adds
-// the |results| of rows g + 8b + [0, 8) in column 8t + k. Without kSums, sum is untouched.
-template <int kNz, int kB, bool kSums, class D, class V = hn::Vec<D>>
+// else false, nothing stored. kSums == kSumsL1: where ColSumsInRows32<D>, sum[0] lane k (uint16,
+// saturating) adds the |results| of column k over the rows; else where RowsAsWide32<D>, sum[t]
+// lane 8b + k adds the |results| of rows g + 8b + [0, 8) in column 8t + k. kSums ==
+// kSumsSquares: StoreRows32's sums of squares in sum[0..3]. kSumsNone: sum is untouched.
+template <int kNz, int kB, int kSums, class D, class V = hn::Vec<D>>
 HWY_INLINE bool Rows32x16(D d, const int16_t *coeffs, size_t g, int16_t *tmp,
                           hn::Vec<hn::RebindToUnsigned<D>> *sum) {
   constexpr size_t kTiles = (static_cast<size_t>(kNz) + 7) / 8;  // column tiles read
@@ -396,7 +421,9 @@ HWY_INLINE bool Rows32x16(D d, const int16_t *coeffs, size_t g, int16_t *tmp,
     V3D_UNROLL
     for (size_t t = 0; t < 4; t++) {
       Transpose16(d, x + 8 * t);  // x[8t + i] block b = results (g + 8b + i, 8t .. 8t + 8)
-      if constexpr (kSums && !ColSumsInRows32<D>()) sum[t] = AddAbs<8>(d, x + 8 * t, sum[t]);
+      if constexpr (kSums == kSumsL1 && !ColSumsInRows32<D>()) {
+        sum[t] = AddAbs<8>(d, x + 8 * t, sum[t]);
+      }
     }
     StoreRows32<kNz, kSums>(d, x, tmp, g, sum);
   } else {
@@ -439,15 +466,40 @@ HWY_INLINE bool ColsWithin32(DC dc, const int16_t *tmp) {
 
 // Whether the kNz x kNz square's columns are checked by sums of squares (ColsClass32) instead
 // of the per-pass L1 bound: AVX3_DL (vpdpwssds), the 16x16, 20x20 and 24x24 squares, whose
-// checkasm-like blocks fail the L1 column check but pass the halves' bounds. The full block
-// keeps the L1 check: its checkasm-like blocks pass neither, and its small ones ran slower
-// after the class check than after the L1 sums (docs/benchmarks.md).
+// checkasm-like blocks fail the L1 column check but pass the halves' bounds.
 template <int kNz>
 constexpr bool ColsBySquares32() {
   return V3D_ITX_COLS32_BY_SQUARES && (kNz == 16 || kNz == 20 || kNz == 24);
 }
 
+// Whether the full square's columns are classed as by ColsClass32 from sums of squares that its
+// row pass forms from the joined rows in registers (StoreRows32, kSumsSquares), in place of the
+// L1 column sums there: AVX3_DL. Classed from tmp afterwards (loads and unpacks of every row)
+// its small blocks ran slower than with the L1 sums (docs/benchmarks.md).
+template <int kNz>
+constexpr bool ColsBySquaresInRows32() {
+  return V3D_ITX_COLS32_BY_SQUARES && kNz == 32;
+}
+
 #if V3D_ITX_COLS32_BY_SQUARES
+// ColsClass32's class (below) from the sums of squares sq[0..3]: sq[0], sq[1] the even rows'
+// (one column per 32-bit lane: those of unpacklo, unpackhi of row pairs), sq[2], sq[3] the odd
+// rows' likewise.
+HWY_INLINE int ColsClassOfSquares(const __m512i *sq) {
+  constexpr int kB = kInt16BoundL2x32, kBe = kInt16BoundL2x32Halves[0];
+  constexpr int kBo = kInt16BoundL2x32Halves[1];
+  // S_e + S_o < 2^32: unsigned.
+  const __mmask16 over = _mm512_cmpgt_epu32_mask(_mm512_add_epi32(sq[0], sq[2]),
+                                                 _mm512_set1_epi32(kB * kB)) |
+                         _mm512_cmpgt_epu32_mask(_mm512_add_epi32(sq[1], sq[3]),
+                                                 _mm512_set1_epi32(kB * kB));
+  if (over == 0) return 0;
+  const __m512i e = _mm512_max_epi32(sq[0], sq[1]), o = _mm512_max_epi32(sq[2], sq[3]);
+  const __mmask16 out = _mm512_cmpgt_epi32_mask(e, _mm512_set1_epi32(kBe * kBe)) |
+                        _mm512_cmpgt_epi32_mask(o, _mm512_set1_epi32(kBo * kBo));
+  return out == 0 ? 1 : 2;
+}
+
 // Which column pass the 32 columns of row results in tmp (kNz rows of 32, 64-byte aligned, the
 // rest zero; kNz a multiple of 4) may take, from each column's sums of squares over its even
 // rows (S_e) and its odd rows (S_o), one column per 32-bit lane (words of rows r and r + 2
@@ -460,8 +512,6 @@ constexpr bool ColsBySquares32() {
 template <int kNz>
 HWY_INLINE int ColsClass32(const int16_t *tmp) {
   static_assert(kNz % 4 == 0, "rows in pairs of each parity");
-  constexpr int kB = kInt16BoundL2x32, kBe = kInt16BoundL2x32Halves[0];
-  constexpr int kBo = kInt16BoundL2x32Halves[1];
   const __m512i *rows = reinterpret_cast<const __m512i *>(tmp);
   __m512i sq[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
                    _mm512_setzero_si512()};  // even rows: low, high words; odd rows: likewise
@@ -474,16 +524,7 @@ HWY_INLINE int ColsClass32(const int16_t *tmp) {
       sq[2 * p + 1] = AddSquaresSat(sq[2 * p + 1], _mm512_unpackhi_epi16(a, b));
     }
   }
-  // S_e + S_o < 2^32: unsigned.
-  const __mmask16 over = _mm512_cmpgt_epu32_mask(_mm512_add_epi32(sq[0], sq[2]),
-                                                 _mm512_set1_epi32(kB * kB)) |
-                         _mm512_cmpgt_epu32_mask(_mm512_add_epi32(sq[1], sq[3]),
-                                                 _mm512_set1_epi32(kB * kB));
-  if (over == 0) return 0;
-  const __m512i e = _mm512_max_epi32(sq[0], sq[1]), o = _mm512_max_epi32(sq[2], sq[3]);
-  const __mmask16 out = _mm512_cmpgt_epi32_mask(e, _mm512_set1_epi32(kBe * kBe)) |
-                        _mm512_cmpgt_epi32_mask(o, _mm512_set1_epi32(kBo * kBo));
-  return out == 0 ? 1 : 2;
+  return ColsClassOfSquares(sq);
 }
 #endif
 
@@ -504,10 +545,19 @@ HWY_INLINE void Cols32x16(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *
   }
 }
 
+// Cols32x16 as a function of its own: after the row pass that classes its columns by squares
+// (ColsBySquaresInRows32), inlined there, it ran several times slower on some blocks
+// (docs/benchmarks.md).
+template <int kNz, class DC>
+HWY_NOINLINE void Cols32x16Apart(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *tmp) {
+  Cols32x16<kNz>(dc, dst, stride, tmp);
+}
+
 // What Add32x32x16 did: the whole block; only the row pass (a row result being outside the
-// bound, or, where ColsBySquares32, always: the caller checks the columns); nothing (a
-// coefficient outside the bound).
-enum class Pass32 { kDone, kRowsOnly, kNone };
+// bound, or, where ColsBySquares32, always: the caller checks the columns); only the row pass,
+// the columns being of class 1 (ColsBySquaresInRows32: within the halves' bounds, not the
+// 32-point one); nothing (a coefficient outside the bound).
+enum class Pass32 { kDone, kRowsOnly, kRowsHalves, kNone };
 
 // The 32x32 DCT_DCT block whose non-zero coefficients lie in the top-left kNz x kNz square
 // (kNz = 8, 12, 16, 20, 24, 32) in 16-bit lanes, within the per-pass L1 bound. tmp: kNz rows of
@@ -531,13 +581,24 @@ HWY_NOINLINE Pass32 Add32x32x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c
   // column chunk, where the row pass would need 32 per group of rows).
   constexpr bool kRowSums = RowsAsWide32<decltype(dr)>();
   constexpr bool kSquares = ColsBySquares32<kNz>();
+  constexpr int kSums = kSquares                      ? kSumsNone
+                        : ColsBySquaresInRows32<kNz>() ? kSumsSquares
+                                                       : kSumsL1;
   VU sum[4] = {hn::Zero(du), hn::Zero(du), hn::Zero(du), hn::Zero(du)};
   V3D_NO_UNROLL
   for (size_t g = 0; g < static_cast<size_t>(kNz); g += Lr) {
-    if (!Rows32x16<kNz, kB, !kSquares>(dr, coeffs, g, tmp, sum)) return Pass32::kNone;
+    if (!Rows32x16<kNz, kB, kSums>(dr, coeffs, g, tmp, sum)) return Pass32::kNone;
   }
   if constexpr (kSquares) {
     return Pass32::kRowsOnly;
+#if V3D_ITX_COLS32_BY_SQUARES
+  } else if constexpr (kSums == kSumsSquares) {
+    const __m512i sq[4] = {sum[0].raw, sum[1].raw, sum[2].raw, sum[3].raw};
+    const int cls = ColsClassOfSquares(sq);
+    if (cls != 0) return cls == 1 ? Pass32::kRowsHalves : Pass32::kRowsOnly;
+    Cols32x16Apart<kNz>(dc, dst, stride, tmp);
+    return Pass32::kDone;
+#endif
   } else if constexpr (ColSumsInRows32<decltype(dr)>()) {
     // Column k's sum: lane k of sum[0].
     if (!LanesWithin<kB>(du, sum[0])) return Pass32::kRowsOnly;
