@@ -234,7 +234,10 @@ HWY_INLINE bool ColumnsWithinZ(const __m512i *p) {
     const __m512i acc = AddSquaresSat(AddSquaresSat(_mm512_setzero_si512(), p[0]), p[1]);
     const __m256i sum =
         _mm256_add_epi32(_mm512_castsi512_si256(acc), _mm512_extracti64x4_epi64(acc, 1));
-    return _mm256_cmpgt_epu32_mask(sum, SplatY32<kSquaresBound<true, 1>>()) == 0;
+    // A variable, not an argument: clang's _mm256_cmpgt_epu32_mask is a macro, and the template
+    // argument list's comma would split it.
+    const __m256i bound = SplatY32<kSquaresBound<true, 1>>();
+    return _mm256_cmpgt_epu32_mask(sum, bound) == 0;
   }
 }
 
