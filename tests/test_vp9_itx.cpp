@@ -755,30 +755,19 @@ void test_targets() {
 // int16 in the second pass of the reference's iwht4, so a 16-bit WHT path whose bound check
 // (kInt16BoundWht, NEON) admitted them would differ from the reference. Every target.
 void test_wht_extremes() {
-  const char *names[32];
-  const int nt = std::min(v3d_cpu_targets(names, 32), 32);
-  const int count = scaled(2048);
-  for (int t = 0; t < nt; t++) {
-    if (v3d_cpu_force_target(names[t]) != 0) continue;  // reported by test_targets
-    int bad = 0;
-    for (int it = 0; it < count && bad == 0; it++) {
-      const uint64_t seed = case_seed(300, 0, 4, it);
-      Rng rng(seed);
-      int16_t coeffs[16];
-      for (int16_t &c : coeffs) c = static_cast<int16_t>(rng.range(0, 1) ? 32767 : -32768);
-      uint8_t want[4 * 4], got[4 * 4];
-      for (int i = 0; i < 16; i++) want[i] = got[i] = static_cast<uint8_t>(rng.u32() >> 24);
-      v3d_vp9_itxfm_add_ref(want, 4, coeffs, 0, 4, 16);
-      v3d_vp9_itxfm_add(got, 4, coeffs, 0, 4, 16);
-      if (memcmp(got, want, sizeof got) != 0) {
-        bad++;
-        check(false, "%s WHT_WHT +-32767 signs, iteration %d: differs from the reference (case "
-              "seed 0x%" PRIx64 ")", names[t], it, seed);
-      }
-    }
-    if (bad == 0) v3dtest::counter().passed++;
-  }
-  v3d_cpu_force_target(nullptr);
+  v3dtest::each_target_cases(scaled(2048), [](const char *target, int it) {
+    const uint64_t seed = case_seed(300, 0, 4, it);
+    Rng rng(seed);
+    int16_t coeffs[16];
+    for (int16_t &c : coeffs) c = static_cast<int16_t>(rng.range(0, 1) ? 32767 : -32768);
+    uint8_t want[4 * 4], got[4 * 4];
+    for (int i = 0; i < 16; i++) want[i] = got[i] = static_cast<uint8_t>(rng.u32() >> 24);
+    v3d_vp9_itxfm_add_ref(want, 4, coeffs, 0, 4, 16);
+    v3d_vp9_itxfm_add(got, 4, coeffs, 0, 4, 16);
+    if (memcmp(got, want, sizeof got) == 0) return true;
+    return check(false, "%s WHT_WHT +-32767 signs, iteration %d: differs from the reference "
+                 "(case seed 0x%" PRIx64 ")", target, it, seed);
+  });
 }
 
 // eob <= 0 and invalid (tx_size, tx_type) pairs leave dst untouched, on both entry points.

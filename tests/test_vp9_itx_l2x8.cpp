@@ -19,7 +19,6 @@
 //    wraps). Every row's squares stay within its check (at most half of them in one lane pair of
 //    two rows with row results below 12000), column j's exceed the column check's.
 // Both entries, every target, against the reference.
-#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdint>
@@ -72,40 +71,30 @@ void make_block(Rng &rng, int kind, bool row_adst, bool col_adst, int16_t *c) {
 }  // namespace
 
 void test_8x8_square_checks() {
-  const char *names[32];
-  const int nt = std::min(v3d_cpu_targets(names, 32), 32);
-  const int count = scaled(64);
-  for (int t = 0; t < nt; t++) {
-    if (v3d_cpu_force_target(names[t]) != 0) continue;  // reported by test_targets
-    int bad = 0;
-    for (int it = 0; it < count && bad == 0; it++) {
-      const uint64_t seed = case_seed(it);
-      Rng rng(seed);
-      int16_t c[64];
-      const int kind = it % 2, type = (it / 2) % 4;  // DCT_DCT, ADST_DCT, DCT_ADST, ADST_ADST
-      make_block(rng, kind, type & 2, type & 1, c);
-      uint8_t init[8 * 8], want[8 * 8];
-      for (uint8_t &p : init) p = static_cast<uint8_t>(rng.u32() >> 24);
-      std::memcpy(want, init, sizeof want);
-      v3d_vp9_itxfm_add_ref(want, 8, c, 1, type, 64);
-      for (int e = 0; e < 2; e++) {
-        uint8_t got[8 * 8];
-        std::memcpy(got, init, sizeof got);
-        if (e == 0) v3d_vp9_itxfm_add(got, 8, c, 1, type, 64);
-        else v3d_vp9_itxfm_add_exact_eob(got, 8, c, 1, type, 64);
-        if (std::memcmp(got, want, sizeof got) != 0) {
-          static const char *const kType[4] = {"DCT_DCT", "ADST_DCT", "DCT_ADST", "ADST_ADST"};
-          bad++;
-          check(false, "%s 8x8 %s %s wrap, %s entry, iteration %d: differs from the "
-                "reference (case seed 0x%" PRIx64 ")", names[t], kType[type],
-                kind ? "column" : "row", e ? "exact-eob" : "hint", it, seed);
-          break;
-        }
+  each_target_cases(scaled(64), [](const char *target, int it) {
+    const uint64_t seed = case_seed(it);
+    Rng rng(seed);
+    int16_t c[64];
+    const int kind = it % 2, type = (it / 2) % 4;  // DCT_DCT, ADST_DCT, DCT_ADST, ADST_ADST
+    make_block(rng, kind, type & 2, type & 1, c);
+    uint8_t init[8 * 8], want[8 * 8];
+    for (uint8_t &p : init) p = static_cast<uint8_t>(rng.u32() >> 24);
+    std::memcpy(want, init, sizeof want);
+    v3d_vp9_itxfm_add_ref(want, 8, c, 1, type, 64);
+    for (int e = 0; e < 2; e++) {
+      uint8_t got[8 * 8];
+      std::memcpy(got, init, sizeof got);
+      if (e == 0) v3d_vp9_itxfm_add(got, 8, c, 1, type, 64);
+      else v3d_vp9_itxfm_add_exact_eob(got, 8, c, 1, type, 64);
+      if (std::memcmp(got, want, sizeof got) != 0) {
+        static const char *const kType[4] = {"DCT_DCT", "ADST_DCT", "DCT_ADST", "ADST_ADST"};
+        return check(false, "%s 8x8 %s %s wrap, %s entry, iteration %d: differs from the "
+                     "reference (case seed 0x%" PRIx64 ")", target, kType[type],
+                     kind ? "column" : "row", e ? "exact-eob" : "hint", it, seed);
       }
     }
-    if (bad == 0) counter().passed++;
-  }
-  v3d_cpu_force_target(nullptr);
+    return true;
+  });
 }
 
 }  // namespace vp9l2

@@ -77,6 +77,23 @@ inline bool check(bool ok, const char *fmt, ...) {
   return false;
 }
 
+// Runs case_ok(target, it) for it = 0 .. count - 1 on every SIMD target this CPU has, forced in
+// turn (one that cannot be forced is skipped: the target test reports it). A target stops at its
+// first failing case, which case_ok reports, and counts one passed check where none failed. The
+// automatic target choice is in force again afterwards.
+template <class CaseOk>
+void each_target_cases(int count, const CaseOk &case_ok) {
+  const char *names[32];
+  const int all = v3d_cpu_targets(names, 32), nt = all < 32 ? all : 32;
+  for (int t = 0; t < nt; t++) {
+    if (v3d_cpu_force_target(names[t]) != 0) continue;
+    int it = 0;
+    while (it < count && case_ok(names[t], it)) it++;
+    if (it == count) counter().passed++;
+  }
+  v3d_cpu_force_target(nullptr);
+}
+
 // Prints the closing line and returns the exit code for main().
 inline int finish() {
   Counter &c = counter();

@@ -215,24 +215,31 @@ struct Col32From16 {
     Columns<8, Col, kNz>(D(), dst, stride, get, false);
   }
 };
-// The 32x32 DCT columns of the exact int16 row results in tmp (kNz rows of 32) that failed the
-// column check: each column chunk in 16-bit lanes by saturate and detect (itx_hwy_sat.h), or,
-// where that detects a possible saturation, in 32-bit lanes from the same row results. Where
-// ColsBySquares32 (no column check yet, one chunk), ColsClass32 picks the untracked 16-bit pass
-// or the one tracking fewer values first.
-template <int kNz>
-HWY_NOINLINE void Cols32SatOr32(uint8_t *dst, ptrdiff_t stride, const int16_t *tmp) {
+// The 32x32 DCT columns of the exact int16 row results in tmp (kNz rows of 32) by their class
+// (Pass32: kCols0, kColsHalves or kColsTracked), class_of(tmp): the one the row pass found, or
+// ColsClass32 on tmp here, whose loads of the row results the untracked pass then shares. By
+// class: the untracked 16-bit pass (Cols32x16); the pass tracking the odd half's inputs of H;
+// else, and for class 2, each column chunk in 16-bit lanes by saturate and detect
+// (itx_hwy_sat.h), or, where that detects a possible saturation, in 32-bit lanes from the same
+// row results. Only the squares classed by sums of squares (ColsBySquares32,
+// ColsBySquaresInRows32: one column chunk) have classes 0 and 1. A function of its own: the
+// untracked pass inlined into the full square's row pass (Add32x32x16) ran several times slower
+// on some blocks (docs/benchmarks.md).
+template <int kNz, class ClassOf>
+HWY_NOINLINE void Cols32OfClass(uint8_t *dst, ptrdiff_t stride, const int16_t *tmp,
+                                const ClassOf &class_of) {
   using D = hn::CappedTag<int32_t, 32>;
   using DC = hn::CappedTag<int16_t, 32>;
   constexpr size_t Lc = hn::MaxLanes(DC()), L = hn::MaxLanes(D());
 #if V3D_ITX_COLS32_BY_SQUARES
-  if constexpr (ColsBySquares32<kNz>()) {
+  if constexpr (ColsBySquares32<kNz>() || ColsBySquaresInRows32<kNz>()) {
     static_assert(Lc == 32, "one column chunk");
-    const int cls = ColsClass32<kNz>(tmp);
-    if (cls == 0) return Cols32x16<kNz>(DC(), dst, stride, tmp);
-    if (cls == 1 && Cols32x16Sat<kNz, true>(DC(), dst, stride, tmp, 0)) return;
+    const Pass32 cls = class_of(tmp);
+    if (cls == Pass32::kCols0) return Cols32x16<kNz>(DC(), dst, stride, tmp);
+    if (cls == Pass32::kColsHalves && Cols32x16Sat<kNz, true>(DC(), dst, stride, tmp, 0)) return;
   }
 #endif
+  (void)class_of;
   V3D_NO_UNROLL
   for (size_t c0 = 0; c0 < 32; c0 += Lc) {
     if (Cols32x16Sat<kNz>(DC(), dst, stride, tmp, c0)) continue;
@@ -242,21 +249,25 @@ HWY_NOINLINE void Cols32SatOr32(uint8_t *dst, ptrdiff_t stride, const int16_t *t
 }
 
 // A 32x32 DCT_DCT block non-zero only in the top-left kNz x kNz square through the 16-bit path
-// (itx_hwy_32.h); where only its column check failed, Cols32SatOr32, after the pass tracking
-// the odd half's inputs of H where the columns are within the halves' bounds. False (nothing
-// written): a coefficient is outside the 16-bit path's bound.
+// (itx_hwy_32.h); where its columns are left to do, Cols32OfClass by the class the row pass
+// found, or, where ColsBySquares32, by ColsClass32. False (nothing written): a coefficient is
+// outside the 16-bit path's bound.
 template <int kNz>
 HWY_NOINLINE bool Add32x32Pass16(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
   HWY_ALIGN int16_t tmp[kNz * 32];
   const Pass32 r = Add32x32x16<kNz>(dst, stride, c, tmp);
+  if (r == Pass32::kNone) return false;
+  if (r == Pass32::kDone) return true;
 #if V3D_ITX_COLS32_BY_SQUARES
-  if (r == Pass32::kRowsHalves &&
-      Cols32x16Sat<kNz, true>(hn::CappedTag<int16_t, 32>(), dst, stride, tmp, 0)) {
+  if constexpr (ColsBySquares32<kNz>()) {
+    const auto by_squares = [](const int16_t *t) { return ColsClass32<kNz>(t); };
+    Cols32OfClass<kNz>(dst, stride, tmp, by_squares);
     return true;
   }
 #endif
-  if (r == Pass32::kRowsOnly || r == Pass32::kRowsHalves) Cols32SatOr32<kNz>(dst, stride, tmp);
-  return r != Pass32::kNone;
+  const auto found = [r](const int16_t *) { return r; };
+  Cols32OfClass<kNz>(dst, stride, tmp, found);
+  return true;
 }
 #endif
 

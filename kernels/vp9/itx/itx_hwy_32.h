@@ -481,11 +481,18 @@ constexpr bool ColsBySquaresInRows32() {
   return V3D_ITX_COLS32_BY_SQUARES && kNz == 32;
 }
 
+// What Add32x32x16 left to do, and ColsClass32's classes: the column pass of class 0 (kCols0),
+// 1 (kColsHalves) or 2 (kColsTracked) from the row results in tmp (Cols32OfClass, itx_hwy.cpp);
+// the same, the columns not classed yet (kRowsOnly: ColsBySquares32, whose caller classes them
+// by ColsClass32); nothing (kDone); the whole block (kNone: a coefficient outside the bound,
+// nothing written).
+enum class Pass32 { kCols0, kColsHalves, kColsTracked, kRowsOnly, kDone, kNone };
+
 #if V3D_ITX_COLS32_BY_SQUARES
 // ColsClass32's class (below) from the sums of squares sq[0..3]: sq[0], sq[1] the even rows'
 // (one column per 32-bit lane: those of unpacklo, unpackhi of row pairs), sq[2], sq[3] the odd
 // rows' likewise.
-HWY_INLINE int ColsClassOfSquares(const __m512i *sq) {
+HWY_INLINE Pass32 ColsClassOfSquares(const __m512i *sq) {
   constexpr int kB = kInt16BoundL2x32, kBe = kInt16BoundL2x32Halves[0];
   constexpr int kBo = kInt16BoundL2x32Halves[1];
   // S_e + S_o < 2^32: unsigned.
@@ -493,24 +500,27 @@ HWY_INLINE int ColsClassOfSquares(const __m512i *sq) {
                                                  _mm512_set1_epi32(kB * kB)) |
                          _mm512_cmpgt_epu32_mask(_mm512_add_epi32(sq[1], sq[3]),
                                                  _mm512_set1_epi32(kB * kB));
-  if (over == 0) return 0;
+  if (over == 0) return Pass32::kCols0;
   const __m512i e = _mm512_max_epi32(sq[0], sq[1]), o = _mm512_max_epi32(sq[2], sq[3]);
   const __mmask16 out = _mm512_cmpgt_epi32_mask(e, _mm512_set1_epi32(kBe * kBe)) |
                         _mm512_cmpgt_epi32_mask(o, _mm512_set1_epi32(kBo * kBo));
-  return out == 0 ? 1 : 2;
+  return out == 0 ? Pass32::kColsHalves : Pass32::kColsTracked;
 }
 
 // Which column pass the 32 columns of row results in tmp (kNz rows of 32, 64-byte aligned, the
 // rest zero; kNz a multiple of 4) may take, from each column's sums of squares over its even
 // rows (S_e) and its odd rows (S_o), one column per 32-bit lane (words of rows r and r + 2
 // interleaved, vpdpwssds saturating at 2^31 - 1, which fails every bound below):
-//  0: S_e + S_o <= kInt16BoundL2x32^2 for every column: the untracked 16-bit pass (Cols32x16);
-//  1: else S_e <= B_e^2 and S_o <= B_o^2 (kInt16BoundL2x32Halves): the 16-bit pass tracking the
-//     inputs of its odd half's rounding multiplies by cos64(16) only (Cols32x16Sat<kNz, true>);
-//  2: neither: the saturate-and-detect pass tracking its full set (Cols32x16Sat<kNz>).
+//  0 (kCols0): S_e + S_o <= kInt16BoundL2x32^2 for every column: the untracked 16-bit pass
+//     (Cols32x16);
+//  1 (kColsHalves): else S_e <= B_e^2 and S_o <= B_o^2 (kInt16BoundL2x32Halves): the 16-bit
+//     pass tracking the inputs of its odd half's rounding multiplies by cos64(16) only
+//     (Cols32x16Sat<kNz, true>);
+//  2 (kColsTracked): neither: the saturate-and-detect pass tracking its full set
+//     (Cols32x16Sat<kNz>).
 // itx_int16_bound.h and docs/itx_int16_bounds.md have the proofs.
 template <int kNz>
-HWY_INLINE int ColsClass32(const int16_t *tmp) {
+HWY_INLINE Pass32 ColsClass32(const int16_t *tmp) {
   static_assert(kNz % 4 == 0, "rows in pairs of each parity");
   const __m512i *rows = reinterpret_cast<const __m512i *>(tmp);
   __m512i sq[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
@@ -544,20 +554,6 @@ HWY_INLINE void Cols32x16(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *
     RoundAdd32Rows(dc, dst, stride, c, x);
   }
 }
-
-// Cols32x16 as a function of its own: after the row pass that classes its columns by squares
-// (ColsBySquaresInRows32), inlined there, it ran several times slower on some blocks
-// (docs/benchmarks.md).
-template <int kNz, class DC>
-HWY_NOINLINE void Cols32x16Apart(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *tmp) {
-  Cols32x16<kNz>(dc, dst, stride, tmp);
-}
-
-// What Add32x32x16 did: the whole block; only the row pass (a row result being outside the
-// bound, or, where ColsBySquares32, always: the caller checks the columns); only the row pass,
-// the columns being of class 1 (ColsBySquaresInRows32: within the halves' bounds, not the
-// 32-point one); nothing (a coefficient outside the bound).
-enum class Pass32 { kDone, kRowsOnly, kRowsHalves, kNone };
 
 // The 32x32 DCT_DCT block whose non-zero coefficients lie in the top-left kNz x kNz square
 // (kNz = 8, 12, 16, 20, 24, 32) in 16-bit lanes, within the per-pass L1 bound. tmp: kNz rows of
@@ -594,14 +590,11 @@ HWY_NOINLINE Pass32 Add32x32x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c
 #if V3D_ITX_COLS32_BY_SQUARES
   } else if constexpr (kSums == kSumsSquares) {
     const __m512i sq[4] = {sum[0].raw, sum[1].raw, sum[2].raw, sum[3].raw};
-    const int cls = ColsClassOfSquares(sq);
-    if (cls != 0) return cls == 1 ? Pass32::kRowsHalves : Pass32::kRowsOnly;
-    Cols32x16Apart<kNz>(dc, dst, stride, tmp);
-    return Pass32::kDone;
+    return ColsClassOfSquares(sq);
 #endif
   } else if constexpr (ColSumsInRows32<decltype(dr)>()) {
     // Column k's sum: lane k of sum[0].
-    if (!LanesWithin<kB>(du, sum[0])) return Pass32::kRowsOnly;
+    if (!LanesWithin<kB>(du, sum[0])) return Pass32::kColsTracked;
   } else if constexpr (kRowSums) {
     // Column 8t + k's sum: lane k of sum[t]'s blocks added.
     const hn::Full128<uint16_t> d8;
@@ -609,9 +602,9 @@ HWY_NOINLINE Pass32 Add32x32x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c
     auto over = hn::SaturatedSub(FoldBlocks(du, sum[0]), b);
     V3D_UNROLL
     for (size_t t = 1; t < 4; t++) over = hn::Or(over, hn::SaturatedSub(FoldBlocks(du, sum[t]), b));
-    if (!hn::AllTrue(d8, hn::Eq(over, hn::Zero(d8)))) return Pass32::kRowsOnly;
+    if (!hn::AllTrue(d8, hn::Eq(over, hn::Zero(d8)))) return Pass32::kColsTracked;
   } else if (!ColsWithin32<kNz, kB>(dc, tmp)) {
-    return Pass32::kRowsOnly;
+    return Pass32::kColsTracked;
   }
   // The column pass loads the row results from tmp: left to itself GCC carries them over from
   // the row pass in registers and spill slots instead, a form that ran the AVX3 target's path
