@@ -111,17 +111,22 @@ struct OpsState<true> {
 };
 
 // The operations of the packed 16-point DCT. kSat: additions and subtractions saturate instead
-// of wrapping, and the rotations' narrowing is checked (SatOps, below). T marks the values that
-// SatOps tracks; here it does nothing.
-template <bool kSat>
+// of wrapping. kAll: T tracks its values and the rotations' narrowing is checked (SatOps,
+// below); else only X tracks its values (HalvesOps). T marks the values that SatOps tracks, X
+// those that both SatOps and HalvesOps track; in PackedOps neither does anything.
+template <bool kSat, bool kAll = kSat>
 struct PackedOpsT : OpsState<kSat> {
   HWY_INLINE Z T(Z x) const {
+    if constexpr (kAll) this->m = _mm512_max_epu16(this->m, _mm512_abs_epi16(x));
+    return x;
+  }
+  HWY_INLINE Z X(Z x) const {
     if constexpr (kSat) this->m = _mm512_max_epu16(this->m, _mm512_abs_epi16(x));
     return x;
   }
   // Records two registers of int32 rounded sums (SatOps) before they are narrowed.
   HWY_INLINE void TrackSums(Z a, Z b) const {
-    if constexpr (kSat) {
+    if constexpr (kAll) {
       this->w = _mm512_ternarylogic_epi32(this->w, _mm512_abs_epi32(a), _mm512_abs_epi32(b), 0xFE);
     }
   }
@@ -233,6 +238,31 @@ struct SatOps : PackedOpsT<true> {
   }
 };
 
+// The operations of the DCT column pass of the columns inside kInt16BoundL2x16Halves (their even
+// rows' squares sum to at most B_e^2, their odd rows' to at most B_o^2) but not inside
+// kInt16BoundL2x16[0]: saturating additions and subtractions, tracking (X) only the 4 inputs of
+// the odd half's rounding multiplies (OddTail's j[2], j[3] before H). The bound leaves those
+// and the 16 outputs unbounded; every other value DctProducts / DctRest form is one the
+// reference's 16-point DCT forms from one half's inputs alone (or, in OddTail, the same value
+// read from bits 14..29 of its exact int32 sum), which the bound keeps inside int16 (its
+// product sums inside int32): no other operation saturates or wraps, and those values are the
+// reference's. A tracked value is a saturating sum or difference of two of them: the
+// reference's unless it saturated, to 32767 or -32768, which Exact rejects (H then takes exact
+// inputs). An output is the saturating sum or difference of two exact values: the reference's
+// where it fits int16, else 32767 (-32768) for a value above (below) int16, which AddRows
+// turns into a residual of 512 (-512) as Round2(v, 6) turns every such v into one of at least
+// 512 (at most -512): either way the pixel clamps to 255 (0), the reference's pixel. So the
+// outputs need no tracking. The proof of the bound: test_vp9_itx_bound.cpp
+// (analyse_dct_halves), docs/itx_int16_bounds.md.
+struct HalvesOps : PackedOpsT<true, false> {
+  static HWY_INLINE HalvesOps Start() {
+    HalvesOps o;
+    o.m = _mm512_setzero_si512();
+    return o;
+  }
+  HWY_INLINE bool Exact() const { return _mm512_cmpge_epu16_mask(m, Splat16z<32767>()) == 0; }
+};
+
 // The outputs of DctRest: register j holds [out kOutA[j] | out kOutB[j]].
 constexpr int kOutA[8] = {0, 15, 7, 8, 2, 13, 5, 10};
 constexpr int kOutB[8] = {1, 14, 6, 9, 3, 12, 4, 11};
@@ -314,8 +344,8 @@ HWY_INLINE void OddTail(const O &o, Z b9_14, Z b10_13, Z e8_15, Z e11_12, Z *j) 
   j[1] = o.MaskAdd(e8_15, kB16, to_b(s9, 2), to_b(s10, 2));
   const Z e10_11 = o.MaskSub(to_b(e11_12, 16), kA, to_a(s9, 14), to_a(s10, 14));
   const Z e13_12 = o.MaskSub(e11_12, kA, to_a(s14, 14), to_a(s13, 14));
-  j[2] = o.H(o.T(o.Add(e10_11, e13_12)));
-  j[3] = o.H(o.T(o.Sub(e13_12, e10_11)));
+  j[2] = o.H(o.X(o.Add(e10_11, e13_12)));
+  j[3] = o.H(o.X(o.Sub(e13_12, e10_11)));
 }
 
 // The 16-point DCT's remaining stages from its first products; the results in x as kOutA /
@@ -368,23 +398,31 @@ HWY_INLINE bool L1Within(const O &o, const Z *x) {
   return _mm512_cmpgt_epu16_mask(acc, Splat16z<static_cast<int16_t>(kB)>()) == 0;
 }
 
-// True iff every int32 lane's sum of the squares of its words over x[0..kRegs) (kRegs even) is
-// at most kT (0: false). Two vpdpwssds chains from zero: each saturates at 2^31 - 1 > kT on
-// non-negative terms, so a large sum reads large, and their unsigned sum cannot wrap.
-template <int32_t kT, int kRegs>
-HWY_INLINE bool SquaresWithin(const Z *x) {
+// The class of the DCT columns of x (RowsToColumns' layout, or LoadRowsDct's rows: x[0], x[1],
+// x[4], x[5] hold even rows, x[2], x[3], x[6], x[7] odd ones), from each column's sums of
+// squares S_e over its even rows and S_o over its odd ones (per 32-bit lane: one column, two
+// of its row results per register; vpdpwssds saturating at 2^31 - 1, which fails every bound
+// below): 0: S_e + S_o <= kInt16BoundL2x16[0]^2 for every column (PackedOps); 1: else
+// S_e <= B_e^2 and S_o <= B_o^2 (kInt16BoundL2x16Halves: HalvesOps); 2: neither (SatOps).
+HWY_INLINE int DctColumnsClass(const Z *x) {
 #if V3D_ITX_HAVE_VNNI
-  if constexpr (kT > 0) {
-    Z a = _mm512_setzero_si512(), b = a;
-    V3D_UNROLL
-    for (int i = 0; i < kRegs; i += 2) {
-      a = AddSquaresSat(a, x[i]);  // itx_hwy_madd.h
-      b = AddSquaresSat(b, x[i + 1]);
-    }
-    return _mm512_cmpgt_epu32_mask(_mm512_add_epi32(a, b), _mm512_set1_epi32(kT)) == 0;
+  constexpr int32_t kT = kInt16BoundL2x16[0] * kInt16BoundL2x16[0];
+  constexpr int32_t kTe = kInt16BoundL2x16Halves[0] * kInt16BoundL2x16Halves[0];
+  constexpr int32_t kTo = kInt16BoundL2x16Halves[1] * kInt16BoundL2x16Halves[1];
+  Z e = _mm512_setzero_si512(), o = e;
+  V3D_UNROLL
+  for (int i = 0; i < 8; i += 4) {
+    e = AddSquaresSat(AddSquaresSat(e, x[i]), x[i + 1]);  // itx_hwy_madd.h
+    o = AddSquaresSat(AddSquaresSat(o, x[i + 2]), x[i + 3]);
   }
+  // S_e + S_o < 2^32: unsigned.
+  if (_mm512_cmpgt_epu32_mask(_mm512_add_epi32(e, o), _mm512_set1_epi32(kT)) == 0) return 0;
+  return (_mm512_cmpgt_epi32_mask(e, _mm512_set1_epi32(kTe)) |
+          _mm512_cmpgt_epi32_mask(o, _mm512_set1_epi32(kTo))) == 0 ? 1 : 2;
+#else
+  (void)x;
+  return 2;
 #endif
-  return false;
 }
 
 // 4x4 transposes of the 32-bit lanes of l[0..3] within every 128-bit block.
@@ -614,32 +652,39 @@ HWY_INLINE void StoreRowResults(const Z *x, int16_t *rows) {
 // where every column's |row results| sum to within kColB, else on SatOps; then AddRows and
 // kDone, or, where SatOps detects a saturation, kColumnsFailed, nothing written and the row
 // results stored to rows (StoreRowResults). kFailed: the caller found a column outside kColB
-// already (SatOps at once). kColL2 (AVX3_DL; 0: none): the column transform's
-// kInt16BoundL2x16, checked by squares in place of kColB; a lane of that layout holds two row
-// results of one column, so its sum over the registers is that column's sum of squares.
+// already (SatOps at once). kColL2 (AVX3_DL, DCT columns, kRegs = 8; 0: none): the DCT's
+// kInt16BoundL2x16[0]: the columns are classed by squares (DctColumnsClass) in place of kColB,
+// class 1 running pass on HalvesOps, which, like SatOps, may detect a saturation.
 template <int kColB, int kNzR, int kRegs, bool kDct = false, bool kFailed = false,
           int kColL2 = 0, class Pass>
 HWY_INLINE Int16Result ColumnsAndAdd(uint8_t *dst, ptrdiff_t stride, Z *x, int16_t *rows,
                                      const Pass &pass) {
-  constexpr int32_t kColT = static_cast<int32_t>(int64_t{kColL2} * kColL2);
+  static_assert(kColL2 == 0 || (kColL2 == kInt16BoundL2x16[0] && kRegs == 8), "DCT columns");
   // Where there is a check by squares, it alone: the columns outside it are almost never
-  // inside kColB (docs/itx_int16_bounds.md), and SatOps is exact for them as well.
-  constexpr bool kSquaresOnly = kColT > 0 && V3D_ITX_HAVE_VNNI;
-  if (!kFailed && (kSquaresOnly ? SquaresWithin<kColT, kRegs>(x)
-                                : L1Within<kColB, kRegs>(PackedOps(), x))) {
-    pass(PackedOps(), x);
-  } else {
+  // inside kColB (docs/itx_int16_bounds.md), and the other passes are exact for them as well.
+  constexpr bool kSquaresOnly = kColL2 > 0 && V3D_ITX_HAVE_VNNI;
+  const int cls = kFailed        ? 2
+                  : kSquaresOnly ? DctColumnsClass(x)
+                                 : (L1Within<kColB, kRegs>(PackedOps(), x) ? 0 : 2);
+  // pass on ops (SatOps or HalvesOps) on a copy: false where it detects a saturation.
+  const auto tracked = [&](const auto &ops) {
     Z y[8];
     V3D_UNROLL
     for (int k = 0; k < 8; k++) y[k] = x[k];
-    const SatOps so = SatOps::Start();
-    pass(so, y);
-    if (!so.Exact()) {
-      StoreRowResults<kNzR, kRegs, kDct>(x, rows);
-      return Int16Result::kColumnsFailed;
-    }
+    pass(ops, y);
+    if (!ops.Exact()) return false;
     V3D_UNROLL
     for (int k = 0; k < 8; k++) x[k] = y[k];
+    return true;
+  };
+  bool exact = true;
+  if (cls == 0) pass(PackedOps(), x);
+  else if constexpr (kSquaresOnly) exact = cls == 1 ? tracked(HalvesOps::Start())
+                                                    : tracked(SatOps::Start());
+  else exact = tracked(SatOps::Start());
+  if (!exact) {
+    StoreRowResults<kNzR, kRegs, kDct>(x, rows);
+    return Int16Result::kColumnsFailed;
   }
   AddRows(dst, stride, x);
   return Int16Result::kDone;

@@ -92,6 +92,10 @@ constexpr int kInt16BoundL2x32 = 8180;
 // Cauchy-Schwarz as above. The AVX3_DL 32x32 columns (itx_hwy_32.h, ColsClass32) check it and track the
 // exempt values instead (docs/itx_int16_bounds.md).
 constexpr int kInt16BoundL2x32Halves[2] = {11580, 11570};
+// The same for the 16-point DCT (outputs and the 4 inputs of its odd half's multiplies by
+// cos64(16) exempt): the AVX3_DL 16x16 DCT columns outside kInt16BoundL2x16[0] (HalvesOps,
+// itx_hwy_16x16_zmm.h), which track the exempt values.
+constexpr int kInt16BoundL2x16Halves[2] = {16380, 16380};
 
 // 16x16 DCT_DCT (NEON, itx_hwy_16x16.h): a block whose |coefficients| sum to at most this passes
 // the row check and needs no column check: every column's |row results| then sum to within
