@@ -3,7 +3,7 @@
 // (AVX-512 F/BW/DQ/VL: the AVX3 target only), behind the same per-pass L1 checks as
 // itx_hwy_16x16.h (kInt16BoundL1 of itx_int16_bound.h): rows when the |coefficients| of every
 // row sum to within the row transform's bound, columns when the |row results| of every column
-// do (AVX3_DL, DCT_DCT with kNzR = 16: by squares instead, kInt16BoundL2x16). Per-target header:
+// do (AVX3_DL, full-block DCT columns: by squares instead, DctColumnsClass). Per-target header:
 // included by itx_hwy.cpp after itx_hwy_16.h and itx_hwy_16x16.h.
 //
 // Layout: the block is 8 zmm registers of 16 32-bit lanes, one 1-D transform of the pass per
@@ -27,8 +27,8 @@
 // itx_int16_bound.h keeps every such value inside int16 and every product sum inside int32, so
 // the int16 results equal the reference's; the final Round2(x, 6) is pmulhrsw by 2^9, exact for
 // every int16 value. Columns whose row results fail their check run on SatOps (saturate and
-// detect, exact by construction: see SatOps) and fall back to the caller's 32-bit columns where
-// it detects a saturation. The DCT_DCT kernel, Add16x16DctZmm, is in itx_hwy_16x16_zmm_dct.h.
+// detect, exact by construction: see SatOps) or HalvesOps and fall back to the caller's 32-bit
+// columns where it detects a saturation. The DCT_DCT kernel, Add16x16DctZmm, is in itx_hwy_16x16_zmm_dct.h.
 
 #if defined(V3D_VP9_ITX_HWY_16X16_ZMM_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef V3D_VP9_ITX_HWY_16X16_ZMM_H_
@@ -238,21 +238,16 @@ struct SatOps : PackedOpsT<true> {
   }
 };
 
-// The operations of the DCT column pass of the columns inside kInt16BoundL2x16Halves (their even
-// rows' squares sum to at most B_e^2, their odd rows' to at most B_o^2) but not inside
-// kInt16BoundL2x16[0]: saturating additions and subtractions, tracking (X) only the 4 inputs of
-// the odd half's rounding multiplies (OddTail's j[2], j[3] before H). The bound leaves those
-// and the 16 outputs unbounded; every other value DctProducts / DctRest form is one the
-// reference's 16-point DCT forms from one half's inputs alone (or, in OddTail, the same value
-// read from bits 14..29 of its exact int32 sum), which the bound keeps inside int16 (its
-// product sums inside int32): no other operation saturates or wraps, and those values are the
-// reference's. A tracked value is a saturating sum or difference of two of them: the
-// reference's unless it saturated, to 32767 or -32768, which Exact rejects (H then takes exact
-// inputs). An output is the saturating sum or difference of two exact values: the reference's
-// where it fits int16, else 32767 (-32768) for a value above (below) int16, which AddRows
-// turns into a residual of 512 (-512) as Round2(v, 6) turns every such v into one of at least
-// 512 (at most -512): either way the pixel clamps to 255 (0), the reference's pixel. So the
-// outputs need no tracking. The proof of the bound: test_vp9_itx_bound.cpp
+// The DCT column pass's operations for columns inside kInt16BoundL2x16Halves (even rows'
+// squares summing to at most B_e^2, odd rows' to at most B_o^2), not kInt16BoundL2x16[0]:
+// saturating, tracking (X) only the odd half's 4 inputs of H (OddTail's j[2], j[3]). Every
+// other value but the 16 outputs is one the reference forms from one half's inputs alone (in
+// OddTail read from bits 14..29 of its exact int32 sum), kept inside int16 (its product sums
+// inside int32) by the bound, so exact. A tracked value or an output is then a saturating sum
+// of two exact values: exact unless it saturated. Exact rejects a tracked 32767 or -32768; a
+// saturated output is 32767 (-32768) for a value above (below) int16, which AddRows turns into
+// a residual of 512 (-512), and Round2(v, 6) of such a v is at least 512 (at most -512): the
+// pixel clamps to the reference's 255 (0) either way. Proof: test_vp9_itx_bound.cpp
 // (analyse_dct_halves), docs/itx_int16_bounds.md.
 struct HalvesOps : PackedOpsT<true, false> {
   static HWY_INLINE HalvesOps Start() {
