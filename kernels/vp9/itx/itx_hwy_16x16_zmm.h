@@ -28,7 +28,8 @@
 // the int16 results equal the reference's; the final Round2(x, 6) is pmulhrsw by 2^9, exact for
 // every int16 value. Columns whose row results fail their check run on SatOps (saturate and
 // detect, exact by construction: see SatOps) or HalvesOps and fall back to the caller's 32-bit
-// columns where it detects a saturation. The DCT_DCT kernel, Add16x16DctZmm, is in itx_hwy_16x16_zmm_dct.h.
+// columns where it detects a saturation. The DCT_DCT kernel, Add16x16DctZmm, and the column
+// dispatch, ColumnsAndAdd, are in itx_hwy_16x16_zmm_dct.h.
 
 #if defined(V3D_VP9_ITX_HWY_16X16_ZMM_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef V3D_VP9_ITX_HWY_16X16_ZMM_H_
@@ -393,33 +394,6 @@ HWY_INLINE bool L1Within(const O &o, const Z *x) {
   return _mm512_cmpgt_epu16_mask(acc, Splat16z<static_cast<int16_t>(kB)>()) == 0;
 }
 
-// The class of the DCT columns of x (RowsToColumns' layout, or LoadRowsDct's rows: x[0], x[1],
-// x[4], x[5] hold even rows, x[2], x[3], x[6], x[7] odd ones), from each column's sums of
-// squares S_e over its even rows and S_o over its odd ones (per 32-bit lane: one column, two
-// of its row results per register; vpdpwssds saturating at 2^31 - 1, which fails every bound
-// below): 0: S_e + S_o <= kInt16BoundL2x16[0]^2 for every column (PackedOps); 1: else
-// S_e <= B_e^2 and S_o <= B_o^2 (kInt16BoundL2x16Halves: HalvesOps); 2: neither (SatOps).
-HWY_INLINE int DctColumnsClass(const Z *x) {
-#if V3D_ITX_HAVE_VNNI
-  constexpr int32_t kT = kInt16BoundL2x16[0] * kInt16BoundL2x16[0];
-  constexpr int32_t kTe = kInt16BoundL2x16Halves[0] * kInt16BoundL2x16Halves[0];
-  constexpr int32_t kTo = kInt16BoundL2x16Halves[1] * kInt16BoundL2x16Halves[1];
-  Z e = _mm512_setzero_si512(), o = e;
-  V3D_UNROLL
-  for (int i = 0; i < 8; i += 4) {
-    e = AddSquaresSat(AddSquaresSat(e, x[i]), x[i + 1]);  // itx_hwy_madd.h
-    o = AddSquaresSat(AddSquaresSat(o, x[i + 2]), x[i + 3]);
-  }
-  // S_e + S_o < 2^32: unsigned.
-  if (_mm512_cmpgt_epu32_mask(_mm512_add_epi32(e, o), _mm512_set1_epi32(kT)) == 0) return 0;
-  return (_mm512_cmpgt_epi32_mask(e, _mm512_set1_epi32(kTe)) |
-          _mm512_cmpgt_epi32_mask(o, _mm512_set1_epi32(kTo))) == 0 ? 1 : 2;
-#else
-  (void)x;
-  return 2;
-#endif
-}
-
 // 4x4 transposes of the 32-bit lanes of l[0..3] within every 128-bit block.
 HWY_INLINE void Transpose32x4(const Z *l, Z *q) {
   const Z a0 = _mm512_unpacklo_epi32(l[0], l[1]), a1 = _mm512_unpackhi_epi32(l[0], l[1]);
@@ -641,48 +615,6 @@ HWY_INLINE void StoreRowResults(const Z *x, int16_t *rows) {
                           _mm512_extracti64x4_epi64(y, 1));
     }
   }
-}
-
-// The column pass on the row results x (RowsToColumns' layout), pass(ops, x) on PackedOps
-// where every column's |row results| sum to within kColB, else on SatOps; then AddRows and
-// kDone, or, where SatOps detects a saturation, kColumnsFailed, nothing written and the row
-// results stored to rows (StoreRowResults). kFailed: the caller found a column outside kColB
-// already (SatOps at once). kColL2 (AVX3_DL, DCT columns, kRegs = 8; 0: none): the DCT's
-// kInt16BoundL2x16[0]: the columns are classed by squares (DctColumnsClass) in place of kColB,
-// class 1 running pass on HalvesOps, which, like SatOps, may detect a saturation.
-template <int kColB, int kNzR, int kRegs, bool kDct = false, bool kFailed = false,
-          int kColL2 = 0, class Pass>
-HWY_INLINE Int16Result ColumnsAndAdd(uint8_t *dst, ptrdiff_t stride, Z *x, int16_t *rows,
-                                     const Pass &pass) {
-  static_assert(kColL2 == 0 || (kColL2 == kInt16BoundL2x16[0] && kRegs == 8), "DCT columns");
-  // Where there is a check by squares, it alone: the columns outside it are almost never
-  // inside kColB (docs/itx_int16_bounds.md), and the other passes are exact for them as well.
-  constexpr bool kSquaresOnly = kColL2 > 0 && V3D_ITX_HAVE_VNNI;
-  const int cls = kFailed        ? 2
-                  : kSquaresOnly ? DctColumnsClass(x)
-                                 : (L1Within<kColB, kRegs>(PackedOps(), x) ? 0 : 2);
-  // pass on ops (SatOps or HalvesOps) on a copy: false where it detects a saturation.
-  const auto tracked = [&](const auto &ops) {
-    Z y[8];
-    V3D_UNROLL
-    for (int k = 0; k < 8; k++) y[k] = x[k];
-    pass(ops, y);
-    if (!ops.Exact()) return false;
-    V3D_UNROLL
-    for (int k = 0; k < 8; k++) x[k] = y[k];
-    return true;
-  };
-  bool exact = true;
-  if (cls == 0) pass(PackedOps(), x);
-  else if constexpr (kSquaresOnly) exact = cls == 1 ? tracked(HalvesOps::Start())
-                                                    : tracked(SatOps::Start());
-  else exact = tracked(SatOps::Start());
-  if (!exact) {
-    StoreRowResults<kNzR, kRegs, kDct>(x, rows);
-    return Int16Result::kColumnsFailed;
-  }
-  AddRows(dst, stride, x);
-  return Int16Result::kDone;
 }
 
 }  // namespace zmm16
