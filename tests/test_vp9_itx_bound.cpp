@@ -268,15 +268,15 @@ void cross_check(int n, bool row_adst, bool col_adst, int b, const std::vector<a
 }
 
 // The n-point DCT (16 or 32) checked by halves (kInt16BoundL2x16Halves: the AVX3_DL 16x16 DCT
-// columns, itx_hwy_16x16_zmm.h HalvesOps; kInt16BoundL2x32Halves: the AVX3_DL 32x32 columns,
-// itx_hwy_32.h ColsClass32): every value it forms except its n outputs and the n / 4 inputs of
-// its odd half's rounding multiplies by cos64(16) depends on the even inputs alone or on the
-// odd inputs alone (the even half is the n / 2-point DCT of the even inputs, with the other
-// n / 4 such multiplies, the odd half takes the odd ones, and only the outputs join them).
-// *be / *bo: the largest B_e, B_o such that every such value of the even (odd) half stays
-// within [-32767, 32767] (narrow) or +-(2^31 - 1 - 2^13) (wide) for every input vector whose
-// even (odd) inputs have squares summing to at most B_e^2 (B_o^2): |sum_i a_i x_i + e| <=
-// |a|_2 B + |e| over the half's inputs. False if a value outside the exempt ones mixes the
+// columns, itx_hwy_16x16_zmm_dct.h DctColumnsClass; kInt16BoundL2x32Halves: the AVX3_DL 32x32
+// columns, itx_hwy_32.h ColsClass32): every value it forms except its n outputs and the n / 4
+// inputs of its odd half's rounding multiplies by cos64(16) depends on the even inputs alone or
+// on the odd inputs alone (the even half is the n / 2-point DCT of the even inputs, with the
+// other n / 4 such multiplies, the odd half takes the odd ones, and only the outputs join
+// them). *be / *bo: the largest B_e, B_o such that every such value of the even (odd) half
+// stays within [-32767, 32767] (narrow) or +-(2^31 - 1 - 2^13) (wide) for every input vector
+// whose even (odd) inputs have squares summing to at most B_e^2 (B_o^2): |sum_i a_i x_i + e|
+// <= |a|_2 B + |e| over the half's inputs. False if a value outside the exempt ones mixes the
 // halves, or the counts are not n outputs, n / 4 + n / 4 inputs of those multiplies.
 bool analyse_dct_halves(int n, double *be, double *bo) {
   const size_t un = static_cast<size_t>(n);

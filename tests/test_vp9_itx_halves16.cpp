@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // test_vp9_itx's source of 16x16 blocks whose DCT columns lie in the halves' class of the AVX3_DL
-// zmm path (itx_hwy_16x16_zmm.h, DctColumnsClass and HalvesOps): every column's even rows'
-// squares sum to at most B_e^2 and its odd rows' to at most B_o^2 (kInt16BoundL2x16Halves), not
-// all within kInt16BoundL2x16[0]. The column pass there tracks only the inputs of the odd half's
-// rounding multiplies by cos64(16) and lets the outputs saturate; the blocks reach each outcome
-// of that, and the halves' bounds from both sides. Classified by an exact run of the
-// reference's own 1-D code.
+// zmm path (DctColumnsClass, itx_hwy_16x16_zmm_dct.h; HalvesOps, itx_hwy_16x16_zmm.h): every
+// column's even rows' squares sum to at most B_e^2 and its odd rows' to at most B_o^2
+// (kInt16BoundL2x16Halves), not all within kInt16BoundL2x16[0]. The column pass there tracks
+// only the inputs of the odd half's rounding multiplies by cos64(16) and lets the outputs
+// saturate; the blocks reach each outcome of that, and the halves' bounds from both sides.
+// Classified by an exact run of the reference's own 1-D code.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

@@ -19,7 +19,7 @@
 //  * kInt16BoundL2x8: 8x8 per pass, by sums of squares (AVX3_DL: Add8x8Y, itx_hwy_8x8_ymm.h;
 //    every type: Add8x8Zmm, itx_hwy_8x8_zmm.h).
 //  * kInt16BoundL2x16[0], kInt16BoundL2x16Halves: 16x16 DCT columns of the full block, by sums
-//    of squares (AVX3_DL: DctColumnsClass, itx_hwy_16x16_zmm.h). kInt16BoundL2x16[1]: proven,
+//    of squares (AVX3_DL: DctColumnsClass, itx_hwy_16x16_zmm_dct.h). kInt16BoundL2x16[1]: proven,
 //    no path yet.
 //  * kInt16BoundL2x32, kInt16BoundL2x32Halves: AVX3_DL 32x32 DCT_DCT rows (pairs of rows) and
 //    columns by sums of squares (itx_hwy_32.h: RowPairsWithinL2, ColsClass32).
