@@ -41,6 +41,10 @@ void report(int nt);
 void note_squares32(const int16_t *coeffs);
 void report_squares32(int nt);
 }  // namespace vp9sat
+// 16x16 blocks whose DCT columns lie in the halves' class (test_vp9_itx_halves16.cpp).
+namespace vp9halves {
+void report_halves16(int nt);
+}  // namespace vp9halves
 // 8x8 DCT_DCT blocks that wrap int16 behind one per-pass check (test_vp9_itx_l2x8.cpp).
 namespace vp9l2 {
 void test_8x8_square_checks();
@@ -748,6 +752,7 @@ void test_targets() {
   // the 32x32 DCT_DCT paths (test_vp9_itx_sat.cpp).
   v3dtest::vp9sat::report(nt);
   v3dtest::vp9sat::report_squares32(nt);
+  v3dtest::vp9halves::report_halves16(nt);  // test_vp9_itx_halves16.cpp
   v3d_cpu_force_target(nullptr);
 }
 

@@ -267,26 +267,28 @@ void cross_check(int n, bool row_adst, bool col_adst, int b, const std::vector<a
         bad, v3dtest::base_seed());
 }
 
-// The 32-point DCT checked by halves (kInt16BoundL2x32Halves, the AVX3_DL 32x32 columns,
-// itx_hwy_32.h ColsClass32): every value it forms except its 32 outputs and the 8 inputs of its
-// odd half's rounding multiplies by cos64(16) depends on the even inputs alone or on the odd
-// inputs alone (the even half is the 16-point DCT of the even inputs, with the other 8 such
-// multiplies, the odd half takes the odd ones, and only the outputs join them). *be / *bo: the
-// largest B_e, B_o such that every such value of the even (odd) half stays within
-// [-32767, 32767] (narrow) or +-(2^31 - 1 - 2^13) (wide) for every input vector whose even
-// (odd) inputs have squares summing to at most B_e^2 (B_o^2): |sum_i a_i x_i + e| <=
-// |a|_2 B + |e| over the half's inputs. False if a value outside the exempt ones mixes the
-// halves, or the counts are not 32 outputs, 8 + 8 inputs of those multiplies.
-bool analyse_dct32_halves(double *be, double *bo) {
-  std::vector<aff::Val> log, in(32), out(32);
+// The n-point DCT (16 or 32) checked by halves (kInt16BoundL2x16Halves: the AVX3_DL 16x16 DCT
+// columns, itx_hwy_16x16_zmm_dct.h DctColumnsClass; kInt16BoundL2x32Halves: the AVX3_DL 32x32
+// columns, itx_hwy_32.h ColsClass32): every value it forms except its n outputs and the n / 4
+// inputs of its odd half's rounding multiplies by cos64(16) depends on the even inputs alone or
+// on the odd inputs alone (the even half is the n / 2-point DCT of the even inputs, with the
+// other n / 4 such multiplies, the odd half takes the odd ones, and only the outputs join
+// them). *be / *bo: the largest B_e, B_o such that every such value of the even (odd) half
+// stays within [-32767, 32767] (narrow) or +-(2^31 - 1 - 2^13) (wide) for every input vector
+// whose even (odd) inputs have squares summing to at most B_e^2 (B_o^2): |sum_i a_i x_i + e|
+// <= |a|_2 B + |e| over the half's inputs. False if a value outside the exempt ones mixes the
+// halves, or the counts are not n outputs, n / 4 + n / 4 inputs of those multiplies.
+bool analyse_dct_halves(int n, double *be, double *bo) {
+  const size_t un = static_cast<size_t>(n);
+  std::vector<aff::Val> log, in(un), out(un);
   std::vector<bool> h_inputs;
   aff::g_log = &log;
   aff::g_h_inputs = &h_inputs;
-  for (int j = 0; j < 32; j++) {
-    in[j].a.assign(32, 0.0);
-    in[j].a[static_cast<size_t>(j)] = 1.0;
+  for (size_t j = 0; j < un; j++) {
+    in[j].a.assign(un, 0.0);
+    in[j].a[j] = 1.0;
   }
-  run1d(32, false, in.data(), out.data());
+  run1d(n, false, in.data(), out.data());
   aff::g_log = nullptr;
   aff::g_h_inputs = nullptr;
   // The inputs of the multiplies by cos64(16): exempt in the odd half only.
@@ -295,7 +297,7 @@ bool analyse_dct32_halves(double *be, double *bo) {
   for (size_t i = 0; i < log.size(); i++) {
     if (!h_inputs[i]) continue;
     double even = 0;
-    for (size_t j = 0; j < 32; j += 2) even += log[i].a[j] * log[i].a[j];
+    for (size_t j = 0; j < un; j += 2) even += log[i].a[j] * log[i].a[j];
     exempt[i] = even == 0;
     (even == 0 ? h_odd : h_even)++;
   }
@@ -309,7 +311,7 @@ bool analyse_dct32_halves(double *be, double *bo) {
     }
     const aff::Val &v = log[i];
     double even = 0, odd = 0;
-    for (size_t j = 0; j < 32; j++) (j % 2 ? odd : even) += v.a[j] * v.a[j];
+    for (size_t j = 0; j < un; j++) (j % 2 ? odd : even) += v.a[j] * v.a[j];
     if (even > 0 && odd > 0) {
       mixed++;
       continue;
@@ -323,7 +325,7 @@ bool analyse_dct32_halves(double *be, double *bo) {
   }
   *be = std::floor(*be);
   *bo = std::floor(*bo);
-  return mixed == 0 && h_even == 8 && h_odd == 8 && n_exempt == 32 + 8;
+  return mixed == 0 && h_even == n / 4 && h_odd == n / 4 && n_exempt == n + n / 4;
 }
 
 }  // namespace
@@ -450,17 +452,20 @@ int main() {
             adst ? "ADST" : "DCT", have, b2);
     }
   }
-  // The 32-point DCT by halves (kInt16BoundL2x32Halves): values with the inputs of the other
-  // half zero are those of the forms analysed above, so the cross-checks there cover them.
-  {
+  // The 16- and 32-point DCTs by halves (kInt16BoundL2x16Halves, kInt16BoundL2x32Halves):
+  // values with the inputs of the other half zero are those of the forms analysed above, so the
+  // cross-checks there cover them.
+  for (int n = 16; n <= 32; n *= 2) {
     double be = 0, bo = 0;
-    const bool ok = analyse_dct32_halves(&be, &bo);
-    const int *have = v3d::vp9::kInt16BoundL2x32Halves;
-    printf("32-point DCT by halves, outputs and the odd half's cos64(16) inputs exempt: L2 "
-           "bounds %6.0f (even), %6.0f (odd), table %d, %d\n", be, bo, have[0], have[1]);
-    check(ok, "32-point DCT by halves: a value mixes the halves, or not 32 + 8 exempt values");
+    const bool ok = analyse_dct_halves(n, &be, &bo);
+    const int *have = n == 16 ? v3d::vp9::kInt16BoundL2x16Halves : v3d::vp9::kInt16BoundL2x32Halves;
+    printf("%d-point DCT by halves, outputs and the odd half's cos64(16) inputs exempt: L2 "
+           "bounds %6.0f (even), %6.0f (odd), table %d, %d\n", n, be, bo, have[0], have[1]);
+    check(ok, "%d-point DCT by halves: a value mixes the halves, or not %d + %d exempt values", n,
+          n, n / 4);
     check(have[0] > 0 && have[0] <= be && have[1] > 0 && have[1] <= bo,
-          "kInt16BoundL2x32Halves %d, %d not in (0, proven %.0f, %.0f]", have[0], have[1], be, bo);
+          "%d-point DCT by halves: table %d, %d not in (0, proven %.0f, %.0f]", n, have[0],
+          have[1], be, bo);
   }
   // The 32-point DCT of the per-pass 32x32 path, inputs from 8 / 16 / 32 on zero: the largest-|x|
   // bounds (kInt16Bound1dDct32) and the L1 bound, which the 32x32 path's per-pass checks share

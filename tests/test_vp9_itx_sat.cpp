@@ -15,6 +15,9 @@
 #include "vp9/itx/itx_ref_1d.h"
 
 namespace v3dtest {
+namespace vp9halves {
+int make_halves16_coeffs(Rng &rng, const vp9::TxPair &p, int it, int16_t *coeffs);
+}  // namespace vp9halves
 namespace vp9sat {
 
 using namespace v3dtest::vp9;
@@ -295,6 +298,8 @@ int g_sat_narrow[3];
 // int16 is a rounded product sum (below).
 int make_sat_coeffs(Rng &rng, const TxPair &p, int it, int16_t *coeffs) {
   if (p.tx_size < 2) return make_valid_coeffs(rng, p.tx_size, p.tx_type, kCutFull, coeffs);
+  if (p.tx_size == 2 && (p.tx_type == 0 || p.tx_type == 2) && it % 8 == 7)
+    return vp9halves::make_halves16_coeffs(rng, p, it, coeffs);  // test_vp9_itx_halves16.cpp
   if (p.tx_size == 3 && p.tx_type == 0 && it % 4 == 3) {
     make_halves32_coeffs(rng, it, coeffs);
     return block_shape(coeffs, 32).eob;

@@ -3,7 +3,7 @@
 // (AVX-512 F/BW/DQ/VL: the AVX3 target only), behind the same per-pass L1 checks as
 // itx_hwy_16x16.h (kInt16BoundL1 of itx_int16_bound.h): rows when the |coefficients| of every
 // row sum to within the row transform's bound, columns when the |row results| of every column
-// do (AVX3_DL, DCT_DCT with kNzR = 16: by squares instead, kInt16BoundL2x16). Per-target header:
+// do (AVX3_DL, full-block DCT columns: by squares instead, DctColumnsClass). Per-target header:
 // included by itx_hwy.cpp after itx_hwy_16.h and itx_hwy_16x16.h.
 //
 // Layout: the block is 8 zmm registers of 16 32-bit lanes, one 1-D transform of the pass per
@@ -27,8 +27,9 @@
 // itx_int16_bound.h keeps every such value inside int16 and every product sum inside int32, so
 // the int16 results equal the reference's; the final Round2(x, 6) is pmulhrsw by 2^9, exact for
 // every int16 value. Columns whose row results fail their check run on SatOps (saturate and
-// detect, exact by construction: see SatOps) and fall back to the caller's 32-bit columns where
-// it detects a saturation. The DCT_DCT kernel, Add16x16DctZmm, is in itx_hwy_16x16_zmm_dct.h.
+// detect, exact by construction: see SatOps) or HalvesOps and fall back to the caller's 32-bit
+// columns where it detects a saturation. The DCT_DCT kernel, Add16x16DctZmm, and the column
+// dispatch, ColumnsAndAdd, are in itx_hwy_16x16_zmm_dct.h.
 
 #if defined(V3D_VP9_ITX_HWY_16X16_ZMM_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef V3D_VP9_ITX_HWY_16X16_ZMM_H_
@@ -111,17 +112,22 @@ struct OpsState<true> {
 };
 
 // The operations of the packed 16-point DCT. kSat: additions and subtractions saturate instead
-// of wrapping, and the rotations' narrowing is checked (SatOps, below). T marks the values that
-// SatOps tracks; here it does nothing.
-template <bool kSat>
+// of wrapping. kAll: T tracks its values and the rotations' narrowing is checked (SatOps,
+// below); else only X tracks its values (HalvesOps). T marks the values that SatOps tracks, X
+// those that both SatOps and HalvesOps track; in PackedOps neither does anything.
+template <bool kSat, bool kAll = kSat>
 struct PackedOpsT : OpsState<kSat> {
   HWY_INLINE Z T(Z x) const {
+    if constexpr (kAll) this->m = _mm512_max_epu16(this->m, _mm512_abs_epi16(x));
+    return x;
+  }
+  HWY_INLINE Z X(Z x) const {
     if constexpr (kSat) this->m = _mm512_max_epu16(this->m, _mm512_abs_epi16(x));
     return x;
   }
   // Records two registers of int32 rounded sums (SatOps) before they are narrowed.
   HWY_INLINE void TrackSums(Z a, Z b) const {
-    if constexpr (kSat) {
+    if constexpr (kAll) {
       this->w = _mm512_ternarylogic_epi32(this->w, _mm512_abs_epi32(a), _mm512_abs_epi32(b), 0xFE);
     }
   }
@@ -233,6 +239,26 @@ struct SatOps : PackedOpsT<true> {
   }
 };
 
+// The DCT column pass's operations for columns inside kInt16BoundL2x16Halves (even rows'
+// squares summing to at most B_e^2, odd rows' to at most B_o^2), not kInt16BoundL2x16[0]:
+// saturating, tracking (X) only the odd half's 4 inputs of H (OddTail's j[2], j[3]). Every
+// other value but the 16 outputs is one the reference forms from one half's inputs alone (in
+// OddTail read from bits 14..29 of its exact int32 sum), kept inside int16 (its product sums
+// inside int32) by the bound, so exact. A tracked value or an output is then a saturating sum
+// of two exact values: exact unless it saturated. Exact rejects a tracked 32767 or -32768; a
+// saturated output is 32767 (-32768) for a value above (below) int16, which AddRows turns into
+// a residual of 512 (-512), and Round2(v, 6) of such a v is at least 512 (at most -512): the
+// pixel clamps to the reference's 255 (0) either way. Proof: test_vp9_itx_bound.cpp
+// (analyse_dct_halves), docs/itx_int16_bounds.md.
+struct HalvesOps : PackedOpsT<true, false> {
+  static HWY_INLINE HalvesOps Start() {
+    HalvesOps o;
+    o.m = _mm512_setzero_si512();
+    return o;
+  }
+  HWY_INLINE bool Exact() const { return _mm512_cmpge_epu16_mask(m, Splat16z<32767>()) == 0; }
+};
+
 // The outputs of DctRest: register j holds [out kOutA[j] | out kOutB[j]].
 constexpr int kOutA[8] = {0, 15, 7, 8, 2, 13, 5, 10};
 constexpr int kOutB[8] = {1, 14, 6, 9, 3, 12, 4, 11};
@@ -314,8 +340,8 @@ HWY_INLINE void OddTail(const O &o, Z b9_14, Z b10_13, Z e8_15, Z e11_12, Z *j) 
   j[1] = o.MaskAdd(e8_15, kB16, to_b(s9, 2), to_b(s10, 2));
   const Z e10_11 = o.MaskSub(to_b(e11_12, 16), kA, to_a(s9, 14), to_a(s10, 14));
   const Z e13_12 = o.MaskSub(e11_12, kA, to_a(s14, 14), to_a(s13, 14));
-  j[2] = o.H(o.T(o.Add(e10_11, e13_12)));
-  j[3] = o.H(o.T(o.Sub(e13_12, e10_11)));
+  j[2] = o.H(o.X(o.Add(e10_11, e13_12)));
+  j[3] = o.H(o.X(o.Sub(e13_12, e10_11)));
 }
 
 // The 16-point DCT's remaining stages from its first products; the results in x as kOutA /
@@ -366,25 +392,6 @@ HWY_INLINE bool L1Within(const O &o, const Z *x) {
   for (int i = 1; i < kRegs; i++) acc = _mm512_adds_epu16(acc, _mm512_abs_epi16(x[i]));
   acc = _mm512_adds_epu16(acc, o.Swap(acc));
   return _mm512_cmpgt_epu16_mask(acc, Splat16z<static_cast<int16_t>(kB)>()) == 0;
-}
-
-// True iff every int32 lane's sum of the squares of its words over x[0..kRegs) (kRegs even) is
-// at most kT (0: false). Two vpdpwssds chains from zero: each saturates at 2^31 - 1 > kT on
-// non-negative terms, so a large sum reads large, and their unsigned sum cannot wrap.
-template <int32_t kT, int kRegs>
-HWY_INLINE bool SquaresWithin(const Z *x) {
-#if V3D_ITX_HAVE_VNNI
-  if constexpr (kT > 0) {
-    Z a = _mm512_setzero_si512(), b = a;
-    V3D_UNROLL
-    for (int i = 0; i < kRegs; i += 2) {
-      a = AddSquaresSat(a, x[i]);  // itx_hwy_madd.h
-      b = AddSquaresSat(b, x[i + 1]);
-    }
-    return _mm512_cmpgt_epu32_mask(_mm512_add_epi32(a, b), _mm512_set1_epi32(kT)) == 0;
-  }
-#endif
-  return false;
 }
 
 // 4x4 transposes of the 32-bit lanes of l[0..3] within every 128-bit block.
@@ -608,41 +615,6 @@ HWY_INLINE void StoreRowResults(const Z *x, int16_t *rows) {
                           _mm512_extracti64x4_epi64(y, 1));
     }
   }
-}
-
-// The column pass on the row results x (RowsToColumns' layout), pass(ops, x) on PackedOps
-// where every column's |row results| sum to within kColB, else on SatOps; then AddRows and
-// kDone, or, where SatOps detects a saturation, kColumnsFailed, nothing written and the row
-// results stored to rows (StoreRowResults). kFailed: the caller found a column outside kColB
-// already (SatOps at once). kColL2 (AVX3_DL; 0: none): the column transform's
-// kInt16BoundL2x16, checked by squares in place of kColB; a lane of that layout holds two row
-// results of one column, so its sum over the registers is that column's sum of squares.
-template <int kColB, int kNzR, int kRegs, bool kDct = false, bool kFailed = false,
-          int kColL2 = 0, class Pass>
-HWY_INLINE Int16Result ColumnsAndAdd(uint8_t *dst, ptrdiff_t stride, Z *x, int16_t *rows,
-                                     const Pass &pass) {
-  constexpr int32_t kColT = static_cast<int32_t>(int64_t{kColL2} * kColL2);
-  // Where there is a check by squares, it alone: the columns outside it are almost never
-  // inside kColB (docs/itx_int16_bounds.md), and SatOps is exact for them as well.
-  constexpr bool kSquaresOnly = kColT > 0 && V3D_ITX_HAVE_VNNI;
-  if (!kFailed && (kSquaresOnly ? SquaresWithin<kColT, kRegs>(x)
-                                : L1Within<kColB, kRegs>(PackedOps(), x))) {
-    pass(PackedOps(), x);
-  } else {
-    Z y[8];
-    V3D_UNROLL
-    for (int k = 0; k < 8; k++) y[k] = x[k];
-    const SatOps so = SatOps::Start();
-    pass(so, y);
-    if (!so.Exact()) {
-      StoreRowResults<kNzR, kRegs, kDct>(x, rows);
-      return Int16Result::kColumnsFailed;
-    }
-    V3D_UNROLL
-    for (int k = 0; k < 8; k++) x[k] = y[k];
-  }
-  AddRows(dst, stride, x);
-  return Int16Result::kDone;
 }
 
 }  // namespace zmm16

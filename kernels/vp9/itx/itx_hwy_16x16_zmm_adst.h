@@ -205,7 +205,8 @@ HWY_NOINLINE Int16Result Add16x16AdstZmm(uint8_t *dst, ptrdiff_t stride, const i
   if constexpr (kRowAdst) AdstPass<false>(o, x);
   else DctFullPass<false>(o, x);
   RowsToColumns(x);  // x[k] = [row kPairA[k] | row kPairB[k]], lane = column
-  return ColumnsAndAdd<kColB, kNzR, 8>(
+  // DCT columns: classed by squares (ColumnsAndAdd) on AVX3_DL.
+  return ColumnsAndAdd<kColB, kNzR, 8, false, false, kColAdst ? 0 : kInt16BoundL2x16[0]>(
       dst, stride, x, rows, [](const auto &op, Z *v) { ColumnPassOf<kColAdst>(op, v); });
 }
 

@@ -2,9 +2,10 @@
 // 16x16 VP9 DCT_DCT inverse transform in the zmm layout of itx_hwy_16x16_zmm.h (AVX-512: the
 // AVX3 targets only): Add16x16DctZmm, the 8x8 corner (half form, with its gather between the
 // passes) and the full block, behind the per-pass checks and with the saturate-and-detect
-// columns described there. Per-target
+// columns described there; and the full blocks' column dispatch (ColumnsAndAdd, with the AVX3_DL
+// class of DCT columns by squares, DctColumnsClass), which the ADST types share. Per-target
 // header: included by itx_hwy.cpp after itx_hwy_16x16_zmm.h, before itx_hwy_16x16_zmm_adst.h
-// (whose Add16x16Zmm16 calls it).
+// (whose Add16x16Zmm16 calls Add16x16DctZmm, and Add16x16AdstZmm ColumnsAndAdd).
 
 #if defined(V3D_VP9_ITX_HWY_16X16_ZMM_DCT_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef V3D_VP9_ITX_HWY_16X16_ZMM_DCT_H_
@@ -80,6 +81,86 @@ HWY_INLINE void ColumnPassHalfM(const Z *m, Z *x) {
   const auto hi = [](Z v) { return _mm512_unpackhi_epi16(v, v); };
   const Z d[8] = {lo(m[0]), lo(m[2]), hi(m[0]), hi(m[2]), lo(m[1]), lo(m[3]), hi(m[1]), hi(m[3])};
   DctRest(PackedOps(), DctProductsHalf(PackedOps(), d), x);
+}
+
+// The class of the DCT columns of x (x[0], x[1], x[4], x[5]: even rows, the others odd, in
+// RowsToColumns' and LoadRowsDct's layouts) by their even and odd rows' sums of squares S_e, S_o
+// (a lane: one column; vpdpwssds saturating at 2^31 - 1, which fails every bound): 0: S_e + S_o
+// <= kInt16BoundL2x16[0]^2 for every column (PackedOps); 1: else S_e <= B_e^2 and S_o <= B_o^2
+// (kInt16BoundL2x16Halves: HalvesOps); 2: neither (SatOps).
+HWY_INLINE int DctColumnsClass(const Z *x) {
+#if V3D_ITX_HAVE_VNNI
+  constexpr int32_t kT = kInt16BoundL2x16[0] * kInt16BoundL2x16[0];
+  constexpr int32_t kTe = kInt16BoundL2x16Halves[0] * kInt16BoundL2x16Halves[0];
+  constexpr int32_t kTo = kInt16BoundL2x16Halves[1] * kInt16BoundL2x16Halves[1];
+  Z e = _mm512_setzero_si512(), o = e;
+  V3D_UNROLL
+  for (int i = 0; i < 8; i += 4) {
+    e = AddSquaresSat(AddSquaresSat(e, x[i]), x[i + 1]);  // itx_hwy_madd.h
+    o = AddSquaresSat(AddSquaresSat(o, x[i + 2]), x[i + 3]);
+  }
+  // S_e + S_o < 2^32: unsigned.
+  if (_mm512_cmpgt_epu32_mask(_mm512_add_epi32(e, o), _mm512_set1_epi32(kT)) == 0) return 0;
+  return (_mm512_cmpgt_epi32_mask(e, _mm512_set1_epi32(kTe)) |
+          _mm512_cmpgt_epi32_mask(o, _mm512_set1_epi32(kTo))) == 0 ? 1 : 2;
+#else
+  (void)x;
+  return 2;
+#endif
+}
+
+// The column pass on the row results x (RowsToColumns' layout), pass(ops, x) on PackedOps
+// where every column's |row results| sum to within kColB, else on SatOps; then AddRows and
+// kDone, or, where SatOps detects a saturation, kColumnsFailed, nothing written and the row
+// results stored to rows (StoreRowResults). kFailed: the caller found a column outside kColB
+// already (SatOps at once). kColL2 (AVX3_DL, DCT columns, kRegs = 8; 0: none): the DCT's
+// kInt16BoundL2x16[0]: the columns are classed by squares (DctColumnsClass) in place of kColB,
+// class 1 running pass on HalvesOps, which, like SatOps, may detect a saturation.
+template <int kColB, int kNzR, int kRegs, bool kDct = false, bool kFailed = false,
+          int kColL2 = 0, class Pass>
+HWY_INLINE Int16Result ColumnsAndAdd(uint8_t *dst, ptrdiff_t stride, Z *x, int16_t *rows,
+                                     const Pass &pass) {
+  static_assert(kColL2 == 0 || (kColL2 == kInt16BoundL2x16[0] && kRegs == 8), "DCT columns");
+  // Where there is a check by squares, it alone: the columns outside it are almost never
+  // inside kColB (docs/itx_int16_bounds.md), and the other passes are exact for them as well.
+  constexpr bool kSquaresOnly = kColL2 > 0 && V3D_ITX_HAVE_VNNI;
+  if constexpr (kSquaresOnly) {
+    // pass on ops (SatOps or HalvesOps) on a copy: false where it detects a saturation.
+    const auto tracked = [&](const auto &ops) {
+      Z y[8];
+      V3D_UNROLL
+      for (int k = 0; k < 8; k++) y[k] = x[k];
+      pass(ops, y);
+      if (!ops.Exact()) return false;
+      V3D_UNROLL
+      for (int k = 0; k < 8; k++) x[k] = y[k];
+      return true;
+    };
+    const int cls = kFailed ? 2 : DctColumnsClass(x);
+    bool exact = true;
+    if (cls == 0) pass(PackedOps(), x);
+    else exact = cls == 1 ? tracked(HalvesOps::Start()) : tracked(SatOps::Start());
+    if (!exact) {
+      StoreRowResults<kNzR, kRegs, kDct>(x, rows);
+      return Int16Result::kColumnsFailed;
+    }
+  } else if (!kFailed && L1Within<kColB, kRegs>(PackedOps(), x)) {
+    pass(PackedOps(), x);
+  } else {
+    Z y[8];
+    V3D_UNROLL
+    for (int k = 0; k < 8; k++) y[k] = x[k];
+    const SatOps so = SatOps::Start();
+    pass(so, y);
+    if (!so.Exact()) {
+      StoreRowResults<kNzR, kRegs, kDct>(x, rows);
+      return Int16Result::kColumnsFailed;
+    }
+    V3D_UNROLL
+    for (int k = 0; k < 8; k++) x[k] = y[k];
+  }
+  AddRows(dst, stride, x);
+  return Int16Result::kDone;
 }
 
 }  // namespace zmm16

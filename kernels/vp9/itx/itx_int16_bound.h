@@ -18,8 +18,9 @@
 //    itx_hwy_16.h; AVX2 and up: AddCorner8x8Y2 / AddCorner8x8Y, itx_hwy_8x8_ymm.h).
 //  * kInt16BoundL2x8: 8x8 per pass, by sums of squares (AVX3_DL: Add8x8Y, itx_hwy_8x8_ymm.h;
 //    every type: Add8x8Zmm, itx_hwy_8x8_zmm.h).
-//  * kInt16BoundL2x16[0]: 16x16 DCT columns, by sums of squares (AVX3_DL: Add16x16DctZmm,
-//    itx_hwy_16x16_zmm_dct.h). kInt16BoundL2x16[1]: proven, no path yet.
+//  * kInt16BoundL2x16[0], kInt16BoundL2x16Halves: 16x16 DCT columns of the full block, by sums
+//    of squares (AVX3_DL: DctColumnsClass, itx_hwy_16x16_zmm_dct.h). kInt16BoundL2x16[1]: proven,
+//    no path yet.
 //  * kInt16BoundL2x32, kInt16BoundL2x32Halves: AVX3_DL 32x32 DCT_DCT rows (pairs of rows) and
 //    columns by sums of squares (itx_hwy_32.h: RowPairsWithinL2, ColsClass32).
 //  * kInt16BoundL1: 8x8, 16x16 and 32x32, per pass (itx_hwy_8x8.h, itx_hwy_16x16.h, itx_hwy_32.h;
@@ -92,6 +93,10 @@ constexpr int kInt16BoundL2x32 = 8180;
 // Cauchy-Schwarz as above. The AVX3_DL 32x32 columns (itx_hwy_32.h, ColsClass32) check it and track the
 // exempt values instead (docs/itx_int16_bounds.md).
 constexpr int kInt16BoundL2x32Halves[2] = {11580, 11570};
+// The same for the 16-point DCT (outputs and the 4 inputs of its odd half's multiplies by
+// cos64(16) exempt): the AVX3_DL 16x16 DCT columns outside kInt16BoundL2x16[0] (HalvesOps,
+// itx_hwy_16x16_zmm.h), which track the exempt values.
+constexpr int kInt16BoundL2x16Halves[2] = {16380, 16380};
 
 // 16x16 DCT_DCT (NEON, itx_hwy_16x16.h): a block whose |coefficients| sum to at most this passes
 // the row check and needs no column check: every column's |row results| then sum to within
