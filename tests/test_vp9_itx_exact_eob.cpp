@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// v3d_vp9_itxfm_add_exact_eob against the scalar reference on every CPU target: blocks whose
+// v3d_vp9_itxfm_add_exact_eob and, on the same block transposed, its column-major form
+// v3d_vp9_itxfm_add_exact_eob_colmajor against the scalar reference on every CPU target: blocks whose
 // non-zero coefficients lie in a prefix of the VP9 scan of their size and type (the decoder's
 // own scan tables, vp9/dec/tile_tables.h), with eob exact or any larger value, so that eob alone
 // picks every path it can (DC only, the 8x8 2x2 and 4x4 corners, the 16x16 and 32x32 squares:
@@ -83,37 +84,46 @@ bool run_case(const char *target, int tx_size, int tx_type, uint64_t seed) {
   std::vector<uint8_t> init((n + 2 * kGuard) * stride);
   for (auto &v : init) v = static_cast<uint8_t>(rng.u32() >> 24);
   const ptrdiff_t off = kGuard * stride + kGuard + 1;
-  std::vector<uint8_t> want = init, got = init;
+  std::vector<int16_t> cm(nn);  // the block in column-major order
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) cm[j * n + i] = coeffs[i * n + j];
+  std::vector<uint8_t> want = init;
   v3d_vp9_itxfm_add_ref(want.data() + off, stride, coeffs.data(), tx_size, tx_type, nn);
-  v3d_vp9_itxfm_add_exact_eob(got.data() + off, stride, coeffs.data(), tx_size, tx_type, eob);
-  size_t bad = 0;
-  while (bad < got.size() && got[bad] == want[bad]) bad++;
-  if (bad == got.size()) {
+  // The raster-order entry, then the column-major one on cm: the same pixels.
+  const int short_eob = last > 1 ? rng.range(1, last - 1) : 0;
+  for (int colmajor = 0; colmajor < 2; colmajor++) {
+    const auto add = colmajor ? v3d_vp9_itxfm_add_exact_eob_colmajor : v3d_vp9_itxfm_add_exact_eob;
+    const int16_t *c = colmajor ? cm.data() : coeffs.data();
+    const char *entry = colmajor ? "column-major" : "raster";
+    std::vector<uint8_t> got = init;
+    add(got.data() + off, stride, c, tx_size, tx_type, eob);
+    size_t bad = 0;
+    while (bad < got.size() && got[bad] == want[bad]) bad++;
+    if (bad != got.size()) {
+      const long y = static_cast<long>(bad / stride) - kGuard;
+      const long x = static_cast<long>(bad % stride) - kGuard - 1;
+      check(false,
+            "%s %s %dx%d type %d, value class %d, eob %d (exact %d): pixel (%ld, %ld) = %d, "
+            "reference %d (case seed 0x%" PRIx64 ")",
+            target, entry, n, n, tx_type, kind, eob, last, y, x, got[bad], want[bad], seed);
+      return false;
+    }
     // A broken promise (eob below the exact one) leaves the block's pixels unspecified, but
     // nothing outside the block may change (and ASan sees any read past the coefficients).
-    if (last == 1) return true;
-    const int short_eob = rng.range(1, last - 1);
+    if (last == 1) continue;
     std::vector<uint8_t> broken = init;
-    v3d_vp9_itxfm_add_exact_eob(broken.data() + off, stride, coeffs.data(), tx_size, tx_type,
-                                short_eob);
+    add(broken.data() + off, stride, c, tx_size, tx_type, short_eob);
     for (size_t i = 0; i < broken.size(); i++) {
       const long y = static_cast<long>(i / stride) - kGuard;
       const long x = static_cast<long>(i % stride) - kGuard - 1;
       if ((y >= 0 && y < n && x >= 0 && x < n) || broken[i] == init[i]) continue;
-      check(false, "%s %dx%d type %d, eob %d below the exact %d: pixel (%ld, %ld) OUTSIDE the "
-            "block changed (case seed 0x%" PRIx64 ")", target, n, n, tx_type, short_eob, last, y,
-            x, seed);
+      check(false, "%s %s %dx%d type %d, eob %d below the exact %d: pixel (%ld, %ld) OUTSIDE "
+            "the block changed (case seed 0x%" PRIx64 ")", target, entry, n, n, tx_type,
+            short_eob, last, y, x, seed);
       return false;
     }
-    return true;
   }
-  const long y = static_cast<long>(bad / stride) - kGuard;
-  const long x = static_cast<long>(bad % stride) - kGuard - 1;
-  check(false,
-        "%s %dx%d type %d, value class %d, eob %d (exact %d): pixel (%ld, %ld) = %d, reference "
-        "%d (case seed 0x%" PRIx64 ")",
-        target, n, n, tx_type, kind, eob, last, y, x, got[bad], want[bad], seed);
-  return false;
+  return true;
 }
 
 }  // namespace

@@ -50,6 +50,19 @@ V3D_API void v3d_vp9_itxfm_add_ref(uint8_t *dst, ptrdiff_t stride, const int16_t
 V3D_API void v3d_vp9_itxfm_add_exact_eob(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
                                          int tx_size, int tx_type, int eob);
 
+/* As v3d_vp9_itxfm_add_exact_eob, with coeffs in column-major order: coeffs[j*n + i] is the
+ * coefficient of row i, column j (the transpose of the raster order above; the layout FFmpeg's
+ * VP9 decoder writes). eob keeps its meaning for the block as a raster-order caller would pass
+ * it: every coefficient whose (row, column) lies at a scan position >= eob is zero. A decoder
+ * writes this layout by storing each token at the transpose of its scan position. The result
+ * is v3d_vp9_itxfm_add_exact_eob's on the transposed block, bit for bit; kernels that load this
+ * layout themselves skip the transpose a raster-order block needs before its row pass, and the
+ * others transpose it into a buffer first. Every other contract is
+ * v3d_vp9_itxfm_add_exact_eob's. */
+V3D_API void v3d_vp9_itxfm_add_exact_eob_colmajor(uint8_t *dst, ptrdiff_t stride,
+                                                  const int16_t *coeffs, int tx_size, int tx_type,
+                                                  int eob);
+
 /* ------------------------------------------------------------------------------------------ */
 /* One frame                                                                                   */
 /* ------------------------------------------------------------------------------------------ */

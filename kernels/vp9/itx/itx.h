@@ -33,6 +33,16 @@ struct ItxDsp {
   // blocks keeping that promise the result is add's. A block breaking it gets unspecified
   // pixels (still only its n x n, from coeffs[0..n*n) alone).
   ItxAddFn add_exact_eob[kNumTxSizes][kNumTxTypes];
+  // add_exact_eob's transforms on coefficients in column-major order: coeffs[j*n + i] is the
+  // coefficient of row i, column j (the layout FFmpeg's VP9 decoder writes), under the same
+  // promise for that block read row-major. A kernel that loads this layout itself can skip the
+  // transpose its row pass needs after a row-major load; every other slot transposes the block
+  // into a buffer and calls add_exact_eob's (itx_cm.h). Results are add_exact_eob's on the
+  // transposed block, bit for bit.
+  ItxAddFn add_exact_eob_cm[kNumTxSizes][kNumTxTypes];
+  // Per slot: true where add_exact_eob_cm is a kernel of its own, so a decoder that may write
+  // either layout should write column-major for it (vp9/dec); false where it transposes.
+  bool cm_native[kNumTxSizes][kNumTxTypes];
 };
 
 inline bool valid_tx(int tx_size, int tx_type) {

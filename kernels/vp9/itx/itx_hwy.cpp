@@ -38,6 +38,7 @@
 // narrow and 128-bit block shuffle, NEON's integer multiply-accumulate.
 
 #include "vp9/itx/itx.h"
+#include "vp9/itx/itx_cm.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -624,6 +625,19 @@ void FillSize(ItxDsp *dsp, int tx_size) {
   }
 }
 
+// The column-major slots (itx.h) of one size: the row-major exact-eob kernels after a transpose
+// (itx_cm.h), not native; kernels with a column-major load of their own replace them after this.
+template <size_t kN, ItxAddFn kDct>
+void FillColMajor(ItxDsp *dsp, int tx_size) {
+  dsp->add_exact_eob_cm[tx_size][kDctDct] = &ColMajorByTranspose<kN, kDct>;
+  if constexpr (kN <= 16) {
+    dsp->add_exact_eob_cm[tx_size][kAdstDct] = &ColMajorByTranspose<kN, &ItxAdd<kN, TxDct, TxAdst>>;
+    dsp->add_exact_eob_cm[tx_size][kDctAdst] = &ColMajorByTranspose<kN, &ItxAdd<kN, TxAdst, TxDct>>;
+    dsp->add_exact_eob_cm[tx_size][kAdstAdst] =
+        &ColMajorByTranspose<kN, &ItxAdd<kN, TxAdst, TxAdst>>;
+  }
+}
+
 void InitItxSimd(ItxDsp *dsp) {
   FillSize<4>(dsp, kTx4x4);
   FillSize<8>(dsp, kTx8x8);
@@ -649,6 +663,27 @@ void InitItxSimd(ItxDsp *dsp) {
   dsp->add_exact_eob[kTx8x8][kDctDct] = &ItxAddExactEob<8>;
   dsp->add_exact_eob[kTx16x16][kDctDct] = &ItxAddExactEob<16>;
   dsp->add_exact_eob[kTx32x32][kDctDct] = &ItxAddExactEob<32>;
+  // Column-major: every slot as add_exact_eob's after a transpose, unless replaced below.
+#if V3D_ITX_NEON_4X4
+  FillColMajor<4, &ItxAdd4x4Neon<TxDct, TxDct>>(dsp, kTx4x4);
+  dsp->add_exact_eob_cm[kTx4x4][kAdstDct] = &ColMajorByTranspose<4, &ItxAdd4x4Neon<TxDct, TxAdst>>;
+  dsp->add_exact_eob_cm[kTx4x4][kDctAdst] = &ColMajorByTranspose<4, &ItxAdd4x4Neon<TxAdst, TxDct>>;
+  dsp->add_exact_eob_cm[kTx4x4][kAdstAdst] =
+      &ColMajorByTranspose<4, &ItxAdd4x4Neon<TxAdst, TxAdst>>;
+  dsp->add_exact_eob_cm[kTx4x4][kWhtWht] = &ColMajorByTranspose<4, &WhtAdd4x4Neon>;
+#else
+  FillColMajor<4, &ItxAddExactEob4x4>(dsp, kTx4x4);
+#if V3D_ITX_HAVE_WHT16
+  dsp->add_exact_eob_cm[kTx4x4][kWhtWht] = &ColMajorByTranspose<4, &WhtAdd4x4x86>;
+#else
+  dsp->add_exact_eob_cm[kTx4x4][kWhtWht] = &ColMajorByTranspose<4, &WhtAdd4x4>;
+#endif
+#endif
+  FillColMajor<8, &ItxAddExactEob<8>>(dsp, kTx8x8);
+  FillColMajor<16, &ItxAddExactEob<16>>(dsp, kTx16x16);
+  FillColMajor<32, &ItxAddExactEob<32>>(dsp, kTx32x32);
+  for (auto &row : dsp->cm_native)
+    for (auto &native : row) native = false;
 }
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE
 

@@ -36,6 +36,7 @@
 
 #include "v3d/v3d.h"
 #include "vp9/itx/itx.h"
+#include "vp9/itx/itx_cm.h"
 #include "runtime/dsp_table.h"
 #include "vp9/itx/itx_ref_1d.h"
 
@@ -110,10 +111,15 @@ void iwht_add_ref(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, int /*e
 template <int N>
 void fill_size(ItxDsp *dsp, int tx_size) {
   dsp->add[tx_size][kDctDct] = itx_add_ref<N, kDctDct>;
+  dsp->add_exact_eob_cm[tx_size][kDctDct] = ColMajorByTranspose<N, itx_add_ref<N, kDctDct>>;
   if constexpr (N != 32) {  // 32x32: DCT_DCT only
     dsp->add[tx_size][kAdstDct] = itx_add_ref<N, kAdstDct>;
     dsp->add[tx_size][kDctAdst] = itx_add_ref<N, kDctAdst>;
     dsp->add[tx_size][kAdstAdst] = itx_add_ref<N, kAdstAdst>;
+    dsp->add_exact_eob_cm[tx_size][kAdstDct] = ColMajorByTranspose<N, itx_add_ref<N, kAdstDct>>;
+    dsp->add_exact_eob_cm[tx_size][kDctAdst] = ColMajorByTranspose<N, itx_add_ref<N, kDctAdst>>;
+    dsp->add_exact_eob_cm[tx_size][kAdstAdst] =
+        ColMajorByTranspose<N, itx_add_ref<N, kAdstAdst>>;
   }
 }
 
@@ -122,11 +128,16 @@ void fill_size(ItxDsp *dsp, int tx_size) {
 void itx_dsp_init_ref(ItxDsp *dsp) {
   for (auto &row : dsp->add)
     for (auto &fn : row) fn = nullptr;
+  for (auto &row : dsp->add_exact_eob_cm)
+    for (auto &fn : row) fn = nullptr;
+  for (auto &row : dsp->cm_native)
+    for (auto &native : row) native = false;
   fill_size<4>(dsp, kTx4x4);
   fill_size<8>(dsp, kTx8x8);
   fill_size<16>(dsp, kTx16x16);
   fill_size<32>(dsp, kTx32x32);
   dsp->add[kTx4x4][kWhtWht] = iwht_add_ref;
+  dsp->add_exact_eob_cm[kTx4x4][kWhtWht] = ColMajorByTranspose<4, iwht_add_ref>;
   std::memcpy(dsp->add_exact_eob, dsp->add, sizeof dsp->add);  // the reference reads every one
 }
 
@@ -190,4 +201,11 @@ extern "C" void v3d_vp9_itxfm_add_exact_eob(uint8_t *dst, ptrdiff_t stride, cons
                                             int tx_size, int tx_type, int eob) {
   v3d::vp9::itxfm_dispatch<&v3d::vp9::ItxDsp::add_exact_eob>(dst, stride, coeffs, tx_size,
                                                              tx_type, eob);
+}
+
+extern "C" void v3d_vp9_itxfm_add_exact_eob_colmajor(uint8_t *dst, ptrdiff_t stride,
+                                                     const int16_t *coeffs, int tx_size,
+                                                     int tx_type, int eob) {
+  v3d::vp9::itxfm_dispatch<&v3d::vp9::ItxDsp::add_exact_eob_cm>(dst, stride, coeffs, tx_size,
+                                                                tx_type, eob);
 }
