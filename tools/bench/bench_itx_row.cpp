@@ -133,4 +133,25 @@ double time_itx_row_exact(const v3d::vp9::ItxDsp &dsp, const ItxRow &r,
   return time_itx_row(exact, c, eob, seed);
 }
 
+double time_itx_row_exact_cm(const v3d::vp9::ItxDsp &dsp, const ItxRow &r,
+                             const std::vector<int16_t> &c, int eob, uint64_t seed,
+                             const char *label, FILE *out) {
+  if (itx_exact_eob_broken_at(r, c, eob) >= 0) return -1;  // time_itx_row_exact said so
+  const int n = 4 << r.size;
+  std::vector<int16_t> cm(c.size());
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      cm[static_cast<size_t>(j * n + i)] = c[static_cast<size_t>(i * n + j)];
+  const v3d::vp9::ItxAddFn fn = dsp.add_exact_eob_cm[r.size][r.type];
+  std::vector<uint8_t> want = random_dst(seed), got = want;
+  dsp.add[r.size][r.type](want.data(), 64, c.data(), eob);
+  fn(got.data(), 64, cm.data(), eob);
+  if (got != want) {
+    fprintf(out, "error: %s: eob %d: the column-major entry's pixels differ from the hint "
+            "entry's on the transposed block; not timed\n", label, eob);
+    return -1;
+  }
+  return time_itx_row(fn, cm, eob, seed);
+}
+
 }  // namespace v3dbench

@@ -66,6 +66,11 @@ int itx_exact_eob_broken_at(const ItxRow &r, const std::vector<int16_t> &c, int 
 double time_itx_row_exact(const v3d::vp9::ItxDsp &dsp, const ItxRow &r,
                           const std::vector<int16_t> &c, int eob, uint64_t seed,
                           const char *label, FILE *out);
+// As time_itx_row_exact, for dsp's add_exact_eob_cm slot on the block transposed (column-major:
+// the layout that slot reads); pixels checked against the add slot on c. -1 where it fails.
+double time_itx_row_exact_cm(const v3d::vp9::ItxDsp &dsp, const ItxRow &r,
+                             const std::vector<int16_t> &c, int eob, uint64_t seed,
+                             const char *label, FILE *out);
 
 // The fixed destination (64x64 pixels, stride 64) and coefficient block (32x32) that every
 // timing above uses (bench_itx_row.cpp says why), for other sections that time transforms.

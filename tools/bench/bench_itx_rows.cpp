@@ -98,6 +98,8 @@ void bench_itx_rows(FILE *out, const char *peer_checkasm, const char *only) {
   if (!peer.empty()) fprintf(out, " %9s %9s", "FFmpeg", "ratio");
   fprintf(out, " %9s", "exact");
   if (!peer.empty()) fprintf(out, " %9s", "x-ratio");
+  fprintf(out, " %9s", "cm");
+  if (!peer.empty()) fprintf(out, " %9s", "c-ratio");
   fprintf(out, "\n");
   std::vector<ItxDsp> dsps;
   for (int t = 0; t < nt; t++) {
@@ -120,8 +122,10 @@ void bench_itx_rows(FILE *out, const char *peer_checkasm, const char *only) {
     // Timed after the targets; before the line is printed, so that an error line stands alone.
     const double exact = v3dbench::time_itx_row_exact(dsps[0], l.row, c, eob, seed,
                                                       l.label.c_str(), out);
+    const double cm = v3dbench::time_itx_row_exact_cm(dsps[0], l.row, c, eob, seed,
+                                                      l.label.c_str(), out);
     lines++;
-    broken += exact < 0;
+    broken += exact < 0 || cm < 0;
     fprintf(out, "%-26s", l.label.c_str());
     for (int t = 0; t < nt; t++) fprintf(out, " %9.1f", ns[t]);
     const double first = ns[0];
@@ -132,10 +136,17 @@ void bench_itx_rows(FILE *out, const char *peer_checkasm, const char *only) {
     if (exact < 0) fprintf(out, " %9s", "-");
     else fprintf(out, " %9.1f", exact);
     if (it != peer.end() && exact >= 0) fprintf(out, " %9.2f", exact / it->second);
+    else if (!peer.empty()) fprintf(out, " %9s", "");
+    const bool native = dsps[0].cm_native[l.row.size][l.row.type];
+    if (cm < 0) fprintf(out, " %9s", "-");
+    else fprintf(out, " %8.1f%c", cm, native ? ' ' : 't');
+    if (it != peer.end() && cm >= 0) fprintf(out, " %9.2f", cm / it->second);
     fprintf(out, "\n");
     fflush(out);
     seed++;
   }
-  fprintf(out, "exact: %s's add_exact_eob slot; eob promise and pixels checked on %d rows, %d "
-          "failed%s\n", names[0], lines, broken, broken ? " (see the error lines)" : "");
+  fprintf(out, "exact: %s's add_exact_eob slot; cm: its add_exact_eob_cm slot on the block "
+          "transposed (t: a transpose and the exact slot, not a kernel of its own); eob promise "
+          "and pixels checked on %d rows, %d failed%s\n", names[0], lines, broken,
+          broken ? " (see the error lines)" : "");
 }
