@@ -531,6 +531,50 @@ HWY_INLINE void LoadRowsDct(const int16_t *c, Z *x) {
   JoinBlocks(q, x);
 }
 
+// The row pass inputs of LoadRows<kNzR> and LoadRowsDct from a column-major block (memory row
+// j = column j: word i = row i; ItxDsp::add_exact_eob_cm), without their transposes: register
+// m's lane l holds word kRowOfLane[l] (kDctRowOfLane[l]) of its two columns, which one
+// permute of the words of those two memory rows gathers. kNzR 8: columns 8..15 (x[4..7]) are
+// zero, as LoadRows<8> leaves them.
+constexpr int16_t CmWordIdx(int w, bool dct) {
+  return static_cast<int16_t>((dct ? 32 : 16) * (w % 2) +
+                              (dct ? kDctRowOfLane[w / 2] : kRowOfLane[w / 2]));
+}
+template <bool kDct>
+HWY_INLINE Z CmWordIdxZ() {
+#define V3D_IDX(w) CmWordIdx(w, kDct)
+  alignas(64) static const int16_t kIdx[32] = {
+      V3D_IDX(0),  V3D_IDX(1),  V3D_IDX(2),  V3D_IDX(3),  V3D_IDX(4),  V3D_IDX(5),  V3D_IDX(6),
+      V3D_IDX(7),  V3D_IDX(8),  V3D_IDX(9),  V3D_IDX(10), V3D_IDX(11), V3D_IDX(12), V3D_IDX(13),
+      V3D_IDX(14), V3D_IDX(15), V3D_IDX(16), V3D_IDX(17), V3D_IDX(18), V3D_IDX(19), V3D_IDX(20),
+      V3D_IDX(21), V3D_IDX(22), V3D_IDX(23), V3D_IDX(24), V3D_IDX(25), V3D_IDX(26), V3D_IDX(27),
+      V3D_IDX(28), V3D_IDX(29), V3D_IDX(30), V3D_IDX(31)};
+#undef V3D_IDX
+  return _mm512_load_si512(kIdx);
+}
+// Columns 2m and 2m + 1 are adjacent in memory: one load, one vpermw.
+template <int kNzR>
+HWY_INLINE void LoadRowsCm(const int16_t *c, Z *x) {
+  const Z idx = CmWordIdxZ<false>();
+  V3D_UNROLL
+  for (int m = 0; m < 8; m++) {
+    x[m] = 2 * m < kNzR ? _mm512_permutexvar_epi16(idx, _mm512_loadu_si512(c + 32 * m))
+                        : _mm512_setzero_si512();
+  }
+}
+// Columns kDctPairCol[2m], kDctPairCol[2m + 1]: two 256-bit loads, one vpermt2w.
+HWY_INLINE void LoadRowsDctCm(const int16_t *c, Z *x) {
+  const Z idx = CmWordIdxZ<true>();
+  V3D_UNROLL
+  for (int m = 0; m < 8; m++) {
+    const auto col = [&](int j) {
+      return _mm512_castsi256_si512(
+          _mm256_loadu_si256(reinterpret_cast<const __m256i *>(c + 16 * j)));
+    };
+    x[m] = _mm512_permutex2var_epi16(col(kDctPairCol[2 * m]), idx, col(kDctPairCol[2 * m + 1]));
+  }
+}
+
 // Block i of a register stored to row p: a 64-byte masked store at p - 16i under BlockMask(i),
 // which writes only p's 16 bytes (the masked-out bytes are not accessed: AVX-512 suppresses
 // their faults) and needs no lane-crossing extract. The address is formed as an integer: it
