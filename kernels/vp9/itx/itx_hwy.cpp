@@ -629,12 +629,14 @@ void FillSize(ItxDsp *dsp, int tx_size) {
 // (itx_cm.h), not native; kernels with a column-major load of their own replace them after this.
 template <size_t kN, ItxAddFn kDct>
 void FillColMajor(ItxDsp *dsp, int tx_size) {
-  dsp->add_exact_eob_cm[tx_size][kDctDct] = &ColMajorByTranspose<kN, kDct>;
+  dsp->add_exact_eob_cm[tx_size][kDctDct] = &ColMajorByTranspose<kN, kDct, kDctDct>;
   if constexpr (kN <= 16) {
-    dsp->add_exact_eob_cm[tx_size][kAdstDct] = &ColMajorByTranspose<kN, &ItxAdd<kN, TxDct, TxAdst>>;
-    dsp->add_exact_eob_cm[tx_size][kDctAdst] = &ColMajorByTranspose<kN, &ItxAdd<kN, TxAdst, TxDct>>;
+    dsp->add_exact_eob_cm[tx_size][kAdstDct] =
+        &ColMajorByTranspose<kN, &ItxAdd<kN, TxDct, TxAdst>, kAdstDct>;
+    dsp->add_exact_eob_cm[tx_size][kDctAdst] =
+        &ColMajorByTranspose<kN, &ItxAdd<kN, TxAdst, TxDct>, kDctAdst>;
     dsp->add_exact_eob_cm[tx_size][kAdstAdst] =
-        &ColMajorByTranspose<kN, &ItxAdd<kN, TxAdst, TxAdst>>;
+        &ColMajorByTranspose<kN, &ItxAdd<kN, TxAdst, TxAdst>, kAdstAdst>;
   }
 }
 
