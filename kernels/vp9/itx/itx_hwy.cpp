@@ -76,6 +76,7 @@
 #include "vp9/itx/itx_hwy_dc.h"
 #include "vp9/itx/itx_neon_4x4.h"
 #include "vp9/itx/itx_hwy_wht.h"
+#include "vp9/itx/itx_hwy_cm.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace v3d {
