@@ -95,8 +95,9 @@ int main() {
       for (int residuals : paths) {
         V3dVp9DecoderCounters sum{};
         for (const Stream &s : streams)
-          check(decode_matches(ctx, s, residuals, &sum), "%s, %s, residuals %d: %s differs from vpxdec",
-                target, layout_name, residuals, s.name);
+          check(decode_matches(ctx, s, residuals, &sum),
+                "%s, %s, residuals %d: %s differs from vpxdec", target, layout_name, residuals,
+                s.name);
         // The streams reach every slot, and the frame path its recorded intra blocks.
         for (int tx = 0; tx < 4; ++tx)
           for (int type = 0; type < 5; ++type) {

@@ -125,7 +125,8 @@ int read_coefs(Tile &t, const BlockCtx &b, int plane, int x4, int y4, int tx_siz
   const CoefTables &tables = coef_tables();
   // Where each token is stored: its raster position, or its transpose. The context cache and
   // the neighbour tables stay on raster positions either way.
-  const int16_t *out = col_major ? tables.transposed_scan(tx_size, tx_type == 4 ? 0 : tx_type) : scan;
+  const int16_t *out =
+      col_major ? tables.transposed_scan(tx_size, tx_type == 4 ? 0 : tx_type) : scan;
   const uint16_t(*nb)[2] = tables.neighbours(tx_size, tx_type == 4 ? 0 : tx_type);
   const uint8_t *bands = tx_size == 0 ? kCoefBand4x4 : tables.band8;
   const int max_eob = 16 << (2 * tx_size);

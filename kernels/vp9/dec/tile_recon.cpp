@@ -101,7 +101,9 @@ constexpr int kClearByScanMaxEob[4] = {4, 4, 8, 48};
 // The transform slot of a block (WHT_WHT for every block of a lossless frame) and whether its
 // coefficients are written column-major (TileWorker::coef_cm).
 int itx_type_of(const Tile &t, int tx_type) { return t.lossless ? kWhtWht : tx_type; }
-bool col_major(const Tile &t, int tx, int tx_type) { return t.coef_cm[tx][itx_type_of(t, tx_type)]; }
+bool col_major(const Tile &t, int tx, int tx_type) {
+  return t.coef_cm[tx][itx_type_of(t, tx_type)];
+}
 
 // The slot for the layout col_major(t, tx, tx_type) says read_coefs wrote.
 ItxAddFn exact_slot(const Tile &t, int tx, int tx_type) {
