@@ -91,7 +91,9 @@ HWY_INLINE void TransposeSquareV(const int16_t *c, int16_t *t, size_t s) {
   }
 }
 
-// itx_cm.h's ColMajorByTranspose, transposing with TransposeSquareV.
+// itx_cm.h's ColMajorByTranspose, transposing with TransposeSquareV. Its own body rather than a
+// template shared with itx_cm.h: code compiled outside this target's region could not inline
+// the transposes.
 template <size_t kN, ItxAddFn kFn, int kScan = kCmAnyScan>
 void ColMajorByTranspose(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   if (eob == 1) return kFn(dst, stride, c, eob);
