@@ -17,7 +17,6 @@ enum class CoefLayout {
 // kPerSlot). Both forced layouts give the same pixels: the column-major slots that are not
 // native transpose the block and call the raster slot.
 void set_coef_layout_for_testing(CoefLayout layout);
-CoefLayout coef_layout();
 
 }  // namespace vp9
 }  // namespace v3d

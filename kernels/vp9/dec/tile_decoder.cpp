@@ -47,7 +47,6 @@ void choose_coef_layout(TileWorker &w) {
 void set_coef_layout_for_testing(CoefLayout layout) {
   g_coef_layout.store(layout, std::memory_order_relaxed);
 }
-CoefLayout coef_layout() { return g_coef_layout.load(std::memory_order_relaxed); }
 
 void Tile::decode_block(int mi_row, int mi_col, BlockSize bsize, int bwl, int bhl) {
   const int bw8 = 1 << (bwl - 1), bh8 = 1 << (bhl - 1);
