@@ -6,11 +6,13 @@
 //         alpha/beta/tc0, both directions;
 //   5: VP9 inverse transform + add of one block (v3d_vp9_itxfm_add vs _ref), any int16
 //      coefficients and eob, valid and invalid (tx_size, tx_type) pairs; and
-//      v3d_vp9_itxfm_add_exact_eob on the same block, whose eob promise may be broken.
+//      v3d_vp9_itxfm_add_exact_eob and v3d_vp9_itxfm_add_exact_eob_colmajor on the same
+//      block, whose eob promise may be broken.
 // Properties: the SIMD result equals the reference byte for byte over the whole buffer, and
 // nothing outside the region the kernel's contract allows (v3d/v3d.h) changed. The exact-eob
-// entry's pixels are unspecified when the promise is broken, so they are compared only where
-// it holds by construction (eob >= n*n).
+// entries' pixels are unspecified when the promise is broken, so they are compared only where
+// it holds by construction (eob >= n*n): the row-major entry's with the reference on the
+// block, the column-major entry's with the reference on its transpose.
 #include <cstring>
 
 #include "fuzz_input.h"
@@ -62,7 +64,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Input in(data, size);
   const int kernel = in.u8() % 6;
   const char *target = pick_target(in);
-  static Buf orig, a, b, e;
+  static Buf orig, a, b, e, at, ec;  // at, ec: the reference and the column-major entry on the
+                                     // transposed coefficients
   // Pixels: a base level plus small input-driven deltas (the filters' regime), or raw bytes.
   const int style = in.u8();
   const int base = in.u8();
@@ -74,6 +77,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   a = orig;
   b = orig;
   e = orig;
+  at = orig;
+  ec = orig;
   if (kernel == 0) {
     const int dir = in.u8() % 3;  // 2: invalid
     const int fw_sel = in.u8() % 4, fw = fw_sel == 3 ? 5 : 4 << fw_sel;
@@ -130,6 +135,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     v3d_vp9_itxfm_add_ref(a.at(kOrg, kOrg), kStride, coeffs, tx_size, tx_type, eob);
     v3d_vp9_itxfm_add(b.at(kOrg, kOrg), kStride, coeffs, tx_size, tx_type, eob);
     v3d_vp9_itxfm_add_exact_eob(e.at(kOrg, kOrg), kStride, coeffs, tx_size, tx_type, eob);
+    // The column-major entry on the same coefficients, against the reference on their
+    // transpose (t[i*n + j] = coeffs[j*n + i]).
+    static int16_t t[32 * 32];
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++) t[i * n + j] = coeffs[j * n + i];
+    v3d_vp9_itxfm_add_ref(at.at(kOrg, kOrg), kStride, t, tx_size, tx_type, eob);
+    v3d_vp9_itxfm_add_exact_eob_colmajor(ec.at(kOrg, kOrg), kStride, coeffs, tx_size, tx_type,
+                                         eob);
     reg = Region{0, n, 0, n};
     V3D_FUZZ_CHECK(memcmp(a.px, b.px, sizeof(a.px)) == 0,
                    "vp9 itx %s: tx_size %d tx_type %d eob %d differs from _ref", target, tx_size,
@@ -139,6 +152,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                    tx_size, tx_type, eob);
     V3D_FUZZ_CHECK(outside_unchanged(e, orig, reg),
                    "vp9 itx exact eob %s: tx_size %d tx_type %d eob %d wrote outside the block",
+                   target, tx_size, tx_type, eob);
+    V3D_FUZZ_CHECK(eob < n * n || memcmp(at.px, ec.px, sizeof(at.px)) == 0,
+                   "vp9 itx column-major %s: tx_size %d tx_type %d eob %d differs from _ref on "
+                   "the transpose", target, tx_size, tx_type, eob);
+    V3D_FUZZ_CHECK(outside_unchanged(ec, orig, reg),
+                   "vp9 itx column-major %s: tx_size %d tx_type %d eob %d wrote outside the block",
                    target, tx_size, tx_type, eob);
   }
   V3D_FUZZ_CHECK(outside_unchanged(a, orig, reg), "kernel %d: reference wrote outside its region", kernel);

@@ -180,6 +180,14 @@ int main() {
   test_first_out(kDefaultScan32x32, 32, 8, kScan32First8Out);
   test_first_out(kDefaultScan32x32, 32, 12, kScan32First12Out);
   test_first_out(kDefaultScan32x32, 32, 20, kScan32First20Out);
+  // The column-major slots' squares (itx_cm.h), per transform type's scan.
+  for (int type = 0; type < 4; ++type) {
+    test_first_out(scan_for(1, type), 8, 4, kScan8FirstOutSquare[type][0]);
+    for (int k = 0; k < 3; ++k)
+      test_first_out(scan_for(2, type), 16, 4 * (k + 1), kScan16FirstOutSquare[type][k]);
+  }
+  for (int k = 0; k < 7; ++k)
+    test_first_out(kDefaultScan32x32, 32, 4 * (k + 1), kScan32FirstOutSquare[k]);
   test_prefix20();
   test_mode_context();
   return v3dtest::finish();

@@ -4,7 +4,8 @@
 //   public   the exported function (v3d_vp9_itxfm_add, v3d_vp9_loop_filter_edge,
 //            v3d_h264_loop_filter_*): argument checks, the family's table accessor, one call;
 //            on the VP9 transforms' "exact eob" lines v3d_vp9_itxfm_add_exact_eob, with the
-//            table's add_exact_eob slots in the next two columns
+//            table's add_exact_eob slots in the next two columns, and on the "colmajor"
+//            lines v3d_vp9_itxfm_add_exact_eob_colmajor, with the add_exact_eob_cm slots
 //   table    the family's table accessor and the slot, as the decoder calls them
 //   slot     the slot's pointer held by the caller: the kernel alone
 // public - slot is the dispatch cost a caller of the public functions pays per call.
@@ -54,8 +55,8 @@ void bench_calls() {
     int16_t *c = itx_timed_coeffs();
     memcpy(d, px.data(), px.size());
     const int16_t *cc = c;
-    // One line: the public entry pub_fn against its table's slots (ItxDsp::add or
-    // ::add_exact_eob), measured in that order.
+    // One line: the public entry pub_fn against its table's slots (ItxDsp::add,
+    // ::add_exact_eob or ::add_exact_eob_cm), measured in that order.
     using PubFn = void (*)(uint8_t *, ptrdiff_t, const int16_t *, int, int, int);
     using Slots = ItxAddFn(ItxDsp::*)[kNumTxSizes][kNumTxTypes];
     auto itx_line = [&](const std::string &name, PubFn pub_fn, Slots slots, const R &r) {
@@ -73,6 +74,10 @@ void bench_calls() {
       // The rows' eob is exact (DC only, or the whole block): the exact entry takes them too.
       itx_line(std::string(r.name) + ", exact eob", v3d_vp9_itxfm_add_exact_eob,
                &ItxDsp::add_exact_eob, r);
+      // Column-major: the same coefficients taken as the transposed block, whose eob is exact
+      // for the same reason.
+      itx_line(std::string(r.name) + ", colmajor", v3d_vp9_itxfm_add_exact_eob_colmajor,
+               &ItxDsp::add_exact_eob_cm, r);
     }
   }
   {

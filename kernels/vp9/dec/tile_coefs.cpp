@@ -46,19 +46,26 @@ void coef_neighbours(int pos, int log2n, int tx_type, uint16_t out[2]) {
 
 // Per transform size and type (WHT as DCT_DCT): the context neighbours of each scan position
 // (entry 0 unused: position 0 takes its context from the non-zero flags), so that the token
-// loop looks them up instead of deriving them; and the band of each position of 8x8 and larger.
+// loop looks them up instead of deriving them; the band of each position of 8x8 and larger; and
+// the transposed scan (entry c: the column-major position, col * n + row, of the c-th
+// coefficient), where a column-major block stores its tokens.
 struct CoefTables {
   uint16_t nb4[4][16][2], nb8[4][64][2], nb16[4][256][2], nb32[4][1024][2];
+  int16_t ts4[4][16], ts8[4][64], ts16[4][256], ts32[1024];
   uint8_t band8[1024];
   CoefTables() {
     uint16_t(*const nb[4])[2] = {nb4[0], nb8[0], nb16[0], nb32[0]};
+    int16_t *const ts[4] = {ts4[0], ts8[0], ts16[0], ts32};
     for (int s = 0; s < 4; ++s) {
-      const int count = 16 << (2 * s);
+      const int count = 16 << (2 * s), log2n = s + 2, n = 1 << log2n;
       for (int t = 0; t < 4; ++t) {
         const int16_t *scan = scan_for(s, t);
         uint16_t(*tab)[2] = nb[s] + t * count;
         tab[0][0] = tab[0][1] = 0;
-        for (int c = 1; c < count; ++c) coef_neighbours(scan[c], s + 2, t, tab[c]);
+        for (int c = 1; c < count; ++c) coef_neighbours(scan[c], log2n, t, tab[c]);
+        if (s == 3 && t > 0) continue;  // 32x32: one scan
+        for (int c = 0; c < count; ++c)
+          ts[s][t * count + c] = int16_t(((scan[c] & (n - 1)) << log2n) | (scan[c] >> log2n));
       }
     }
     for (int c = 0; c < 1024; ++c) band8[c] = uint8_t(coef_band_8x8plus(c));
@@ -71,6 +78,14 @@ struct CoefTables {
       default: return nb32[tx_type];
     }
   }
+  const int16_t *transposed_scan(int tx_size, int tx_type) const {
+    switch (tx_size) {
+      case 0: return ts4[tx_type];
+      case 1: return ts8[tx_type];
+      case 2: return ts16[tx_type];
+      default: return ts32;
+    }
+  }
 };
 
 const CoefTables &coef_tables() {
@@ -80,8 +95,14 @@ const CoefTables &coef_tables() {
 
 }  // namespace
 
+const int16_t *coef_out_scan(int tx_size, int tx_type, bool col_major) {
+  const int scan_type = tx_type == kWhtWht ? kDctDct : tx_type;
+  return col_major ? coef_tables().transposed_scan(tx_size, scan_type)
+                   : scan_for(tx_size, scan_type);
+}
+
 int read_coefs(Tile &t, const BlockCtx &b, int plane, int x4, int y4, int tx_size, int tx_type,
-               int max_x4, int max_y4) {
+               int max_x4, int max_y4, bool col_major) {
   const int ss = plane > 0;
   const int n4 = 1 << tx_size;
   uint8_t *above = &t.above_nz[plane][((b.mi_col * 2) >> ss) + x4];
@@ -102,6 +123,10 @@ int read_coefs(Tile &t, const BlockCtx &b, int plane, int x4, int y4, int tx_siz
   const int16_t *dq = t.dequant[b.mi->segment_id][ptype];
   const int16_t *scan = scan_for(tx_size, tx_type == 4 ? 0 : tx_type);
   const CoefTables &tables = coef_tables();
+  // Where each token is stored: its raster position, or its transpose. The context cache and
+  // the neighbour tables stay on raster positions either way.
+  const int16_t *out =
+      col_major ? tables.transposed_scan(tx_size, tx_type == 4 ? 0 : tx_type) : scan;
   const uint16_t(*nb)[2] = tables.neighbours(tx_size, tx_type == 4 ? 0 : tx_type);
   const uint8_t *bands = tx_size == 0 ? kCoefBand4x4 : tables.band8;
   const int max_eob = 16 << (2 * tx_size);
@@ -165,7 +190,7 @@ int read_coefs(Tile &t, const BlockCtx &b, int plane, int x4, int y4, int tx_siz
       }
       v = (val * dqv) >> dq_shift;
     }
-    coeffs[pos] = int16_t(r.read_bool(128) ? -v : v);
+    coeffs[out[c]] = int16_t(r.read_bool(128) ? -v : v);
     ++c;
     if (c < max_eob) ctx = (1 + cache[nb[c][0]] + cache[nb[c][1]]) >> 1;
     dqv = dq[1];

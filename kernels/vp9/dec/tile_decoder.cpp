@@ -4,10 +4,12 @@
 // block's decoding and reconstruction (or, on the frame path, its recording: tile_defer.cpp),
 // the loop-filter grid, and the loop filter itself (after every residual is in the frame).
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "sched/context.h"
 #include "threads/thread_pool.h"
+#include "vp9/dec/coef_layout.h"
 #include "vp9/dec/quant.h"
 #include "vp9/dec/tile_internal.h"
 #include "vp9/dec/trees.h"
@@ -28,7 +30,23 @@ std::string where(int tile_row, int tile_col) {
   return "tile (" + std::to_string(tile_row) + ", " + std::to_string(tile_col) + ")";
 }
 
+std::atomic<CoefLayout> g_coef_layout{CoefLayout::kPerSlot};
+
+// The coefficient layout of each transform slot (TileWorker::coef_cm) for the table in force.
+void choose_coef_layout(TileWorker &w) {
+  const CoefLayout layout = g_coef_layout.load(std::memory_order_relaxed);
+  for (int tx = 0; tx < kNumTxSizes; ++tx)
+    for (int type = 0; type < kNumTxTypes; ++type)
+      w.coef_cm[tx][type] = valid_tx(tx, type) &&
+                            (layout == CoefLayout::kPerSlot ? w.itx->cm_native[tx][type]
+                                                            : layout == CoefLayout::kColMajor);
+}
+
 }  // namespace
+
+void set_coef_layout_for_testing(CoefLayout layout) {
+  g_coef_layout.store(layout, std::memory_order_relaxed);
+}
 
 void Tile::decode_block(int mi_row, int mi_col, BlockSize bsize, int bwl, int bhl) {
   const int bw8 = 1 << (bwl - 1), bh8 = 1 << (bhl - 1);
@@ -217,6 +235,7 @@ void setup_worker(TileWorker &w, TileDecoder::Impl &d, const TileFrameInput &in)
   w.above_part = d.above_part.data();
   w.lf_grid = d.lf_grid.data();
   w.itx = &itx_dsp();
+  choose_coef_layout(w);
   w.ipred = &ipred_dsp();
   w.mc = &mc_dsp();
   w.stats = TileStats{};

@@ -28,12 +28,13 @@ namespace v3d {
 namespace vp9 {
 
 int read_coefs_into(Tile &t, std::vector<int16_t> &dst, const BlockCtx &b, int plane, int x4,
-                    int y4, int tx_size, int tx_type, int max_x4, int max_y4, uint32_t *offset) {
+                    int y4, int tx_size, int tx_type, int max_x4, int max_y4, bool col_major,
+                    uint32_t *offset) {
   const size_t n = size_t{16} << (2 * tx_size);
   const size_t off = dst.size();
   dst.resize(off + n);  // zeroed: read_coefs writes the non-zero coefficients only
   t.coef_out = dst.data() + off;
-  const int eob = read_coefs(t, b, plane, x4, y4, tx_size, tx_type, max_x4, max_y4);
+  const int eob = read_coefs(t, b, plane, x4, y4, tx_size, tx_type, max_x4, max_y4, col_major);
   t.coef_out = t.coeffs;
   if (eob == 0) dst.resize(off);
   *offset = static_cast<uint32_t>(off);

@@ -118,6 +118,11 @@ struct TileWorker {
   V3dVp9LfInfo *lf_grid = nullptr;
   // The DSP tables in force, fetched once per frame (their slots are called per block).
   const ItxDsp *itx = nullptr;
+  // Per transform slot [tx_size][itx type], set with itx: true where the block's coefficients
+  // are written column-major and added by itx->add_exact_eob_cm (the slot's cm_native, unless
+  // coef_layout.h's hook says otherwise), false where raster and add_exact_eob. The frame
+  // path's inter blocks are raster whatever this says (v3d_vp9_itx_frame's contract).
+  bool coef_cm[kNumTxSizes][kNumTxTypes] = {};
   const IpredDsp *ipred = nullptr;
   const McDsp *mc = nullptr;
   RefScale scale[3];
@@ -196,9 +201,15 @@ void read_mode_info(Tile &t, BlockCtx &b);
 void read_inter_block_mode_info(Tile &t, BlockCtx &b);
 // tile_coefs.cpp: tokens of one transform block at (x4, y4) (4x4 units inside the block's
 // plane); writes the dequantised coefficients into t.coef_out (zeroed n*n values; t.coeffs,
-// zeroed again by the caller's transform, unless a TileDefer array is being filled); returns eob.
+// zeroed again by the caller's transform, unless a TileDefer array is being filled), at raster
+// positions, or at their transposes (column-major) when col_major; returns eob. Only the
+// positions coef_out_scan(tx_size, tx_type, col_major) gives for scan indices below eob are
+// written.
 int read_coefs(Tile &t, const BlockCtx &b, int plane, int x4, int y4, int tx_size, int tx_type,
-               int max_x4, int max_y4);
+               int max_x4, int max_y4, bool col_major);
+// Where read_coefs stores the c-th coefficient of a block of tx_size and tx_type (WHT_WHT as
+// DCT_DCT) in that layout: the scan, or the transposed scan.
+const int16_t *coef_out_scan(int tx_size, int tx_type, bool col_major);
 // tile_recon.cpp
 void reconstruct_intra(Tile &t, const BlockCtx &b);
 int reconstruct_inter_residual(Tile &t, const BlockCtx &b);  // returns the eob total
@@ -209,7 +220,8 @@ void replay_intra(Tile &t, const DeferredIntra &d);
 // tile_defer.cpp: one transform block's tokens into a TileDefer coefficient array (zeroed space
 // appended for it, taken back when eob is 0); returns eob, *offset where they lie.
 int read_coefs_into(Tile &t, std::vector<int16_t> &dst, const BlockCtx &b, int plane, int x4,
-                    int y4, int tx_size, int tx_type, int max_x4, int max_y4, uint32_t *offset);
+                    int y4, int tx_size, int tx_type, int max_x4, int max_y4, bool col_major,
+                    uint32_t *offset);
 // tile_defer.cpp: whether an inter frame's residuals take the frame path (residuals:
 // V3D_VP9_RESIDUALS_*; never for intra frames), and passes 2 and 3 of that path once every tile
 // is decoded (workers[0, tile_cols) filled their TileDefer): false with *error when the

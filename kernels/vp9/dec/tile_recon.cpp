@@ -98,22 +98,38 @@ void predict_intra(const Tile &t, const BlockCtx &b, const PlaneGeom &g, int tx,
 // rep stosb, slow to start on some CPUs. Past these eobs the whole clear is not slower.
 constexpr int kClearByScanMaxEob[4] = {4, 4, 8, 48};
 
+// The transform slot of a block (WHT_WHT for every block of a lossless frame) and whether its
+// coefficients are written column-major (TileWorker::coef_cm).
+int itx_type_of(const Tile &t, int tx_type) { return t.lossless ? kWhtWht : tx_type; }
+bool col_major(const Tile &t, int tx, int tx_type) {
+  return t.coef_cm[tx][itx_type_of(t, tx_type)];
+}
+
+// The slot for the layout col_major(t, tx, tx_type) says read_coefs wrote.
+ItxAddFn exact_slot(const Tile &t, int tx, int tx_type) {
+  const int itx_type = itx_type_of(t, tx_type);
+  return t.coef_cm[tx][itx_type] ? t.itx->add_exact_eob_cm[tx][itx_type]
+                                 : t.itx->add_exact_eob[tx][itx_type];
+}
+
 // Adds the residual of the block whose tokens read_coefs just wrote into t.coeffs (scan of
-// tx_size and tx_type; eob its return value), then zeroes t.coeffs again for the next block.
+// tx_size and tx_type, in the layout col_major(t, tx, tx_type); eob its return value), then
+// zeroes t.coeffs again for the next block.
 //
-// Exact eob: read_coefs writes coefficients only at scan positions below the eob it returns
-// (position c is written only while c < the final c, which is the eob), and t.coeffs holds
-// zeros on entry to read_coefs (zero-initialised in TileWorker, cleared below after every
+// Exact eob: read_coefs writes coefficients only at the positions of scan indices below the
+// eob it returns (index c is written only while c < the final c, which is the eob), and t.coeffs
+// holds zeros on entry to read_coefs (zero-initialised in TileWorker, cleared below after every
 // block with eob > 0; a block with eob 0 writes nothing). So every scan position >= eob is zero
-// here: the promise of ItxDsp::add_exact_eob, whose slots then need not look for the zeros.
-// The same fact makes clearing scan positions < eob enough to restore the zeros.
+// here, in either layout: the promise of ItxDsp::add_exact_eob (and add_exact_eob_cm for the
+// transposed block), whose slots then need not look for the zeros. The same fact makes
+// clearing the positions of indices < eob (coef_out_scan, as read_coefs stored them) enough to
+// restore the zeros.
 void add_residual(Tile &t, uint8_t *dst, ptrdiff_t stride, int tx, int tx_type, int eob) {
-  const int itx_type = t.lossless ? kWhtWht : tx_type;
-  t.itx->add_exact_eob[tx][itx_type](dst, stride, t.coeffs, eob);
-  ++t.stats.tx[tx][itx_type];
+  exact_slot(t, tx, tx_type)(dst, stride, t.coeffs, eob);
+  ++t.stats.tx[tx][itx_type_of(t, tx_type)];
   if (eob <= kClearByScanMaxEob[tx]) {
-    const int16_t *scan = scan_for(tx, tx_type);  // read_coefs's scan (tx_type < 4 here)
-    for (int c = 0; c < eob; ++c) t.coeffs[scan[c]] = 0;
+    const int16_t *out = coef_out_scan(tx, tx_type, col_major(t, tx, tx_type));
+    for (int c = 0; c < eob; ++c) t.coeffs[out[c]] = 0;
   } else {
     const int n = 4 << tx;
     std::memset(t.coeffs, 0, sizeof(int16_t) * n * n);
@@ -143,13 +159,15 @@ void for_each_intra_tx(const Tile &t, const BlockCtx &b, Fn &&fn) {
 }
 
 // Frame path: an inter transform block's tokens into the worker's list for the frame's
-// transform pass (its pixels are added there); returns eob.
+// transform pass (its pixels are added there; raster, as v3d_vp9_itx_frame takes them);
+// returns eob.
 int defer_inter_tx(Tile &t, const BlockCtx &b, const PlaneGeom &g, int plane, int col, int row,
                    int tx) {
   TileDefer &d = t.defer;
   uint32_t offset;
   const int eob =
-      read_coefs_into(t, d.coeffs, b, plane, col, row, tx, kDctDct, g.max_w, g.max_h, &offset);
+      read_coefs_into(t, d.coeffs, b, plane, col, row, tx, kDctDct, g.max_w, g.max_h, false,
+                      &offset);
   if (eob == 0) return 0;
   V3dVp9TxBlock blk;
   blk.x = static_cast<uint16_t>(((b.mi_col * 8) >> g.ss) + 4 * col);
@@ -174,7 +192,8 @@ void reconstruct_intra(Tile &t, const BlockCtx &b) {
     if (plane == 0) ++t.stats.intra_modes[mode];
     predict_intra(t, b, g, tx, mode, col, row, n4wl);
     if (skip) return;
-    const int eob = read_coefs(t, b, plane, col, row, tx, tx_type, g.max_w, g.max_h);
+    const int eob = read_coefs(t, b, plane, col, row, tx, tx_type, g.max_w, g.max_h,
+                               col_major(t, tx, tx_type));
     if (eob > 0) add_residual(t, g.dst + 4 * row * g.stride + 4 * col, g.stride, tx, tx_type, eob);
   });
 }
@@ -187,7 +206,8 @@ void record_intra(Tile &t, const BlockCtx &b) {
                               int row, int) {
     DeferredIntraTx rec;
     rec.eob = static_cast<uint32_t>(read_coefs_into(t, d.intra_coeffs, b, plane, col, row, tx,
-                                                    tx_type, g.max_w, g.max_h, &rec.coeff_offset));
+                                                    tx_type, g.max_w, g.max_h,
+                                                    col_major(t, tx, tx_type), &rec.coeff_offset));
     d.intra_tx.push_back(rec);
   });
 }
@@ -204,13 +224,13 @@ void replay_intra(Tile &t, const DeferredIntra &rec) {
     const DeferredIntraTx r = *tx_rec++;
     if (r.eob == 0) return;
     // Exact eob: record_intra's read_coefs_into gave this block fresh zeroed space in
-    // intra_coeffs (appended by resize, which value-initialises) and read_coefs wrote only scan
-    // positions below the eob it returned (the scan of tx and tx_type, as here), so every scan
-    // position >= r.eob is zero, as ItxDsp::add_exact_eob requires.
-    const int itx_type = t.lossless ? kWhtWht : tx_type;
-    t.itx->add_exact_eob[tx][itx_type](g.dst + 4 * row * g.stride + 4 * col, g.stride,
-                                       t.defer.intra_coeffs.data() + r.coeff_offset, int(r.eob));
-    ++t.stats.tx[tx][itx_type];
+    // intra_coeffs (appended by resize, which value-initialises) and read_coefs wrote only the
+    // positions of scan indices below the eob it returned (the scan of tx and tx_type, in the
+    // layout col_major gives, as here: coef_cm is set once per frame), so every scan position
+    // >= r.eob is zero, as ItxDsp::add_exact_eob (add_exact_eob_cm) requires.
+    exact_slot(t, tx, tx_type)(g.dst + 4 * row * g.stride + 4 * col, g.stride,
+                               t.defer.intra_coeffs.data() + r.coeff_offset, int(r.eob));
+    ++t.stats.tx[tx][itx_type_of(t, tx_type)];
   });
 }
 
@@ -227,7 +247,8 @@ int reconstruct_inter_residual(Tile &t, const BlockCtx &b) {
           total += defer_inter_tx(t, b, g, plane, col, row, tx);
           continue;
         }
-        const int eob = read_coefs(t, b, plane, col, row, tx, 0, g.max_w, g.max_h);
+        const int eob =
+            read_coefs(t, b, plane, col, row, tx, 0, g.max_w, g.max_h, col_major(t, tx, 0));
         if (eob > 0) add_residual(t, g.dst + 4 * row * g.stride + 4 * col, g.stride, tx, 0, eob);
         total += eob;
       }

@@ -42,6 +42,16 @@ constexpr int kScan8First2Out = 3, kScan8First4Out = 12;
 constexpr int kScan16First2Out = 3, kScan16First4Out = 10, kScan16First8Out = 38;
 constexpr int kScan32First8Out = 34, kScan32First12Out = 70, kScan32First20Out = 240;
 
+// The first scan indices whose positions lie outside the top-left 4(k+1) x 4(k+1) squares, per
+// size, and for 8x8 and 16x16 per transform type (its scan, section 10.5: 0 DCT_DCT and
+// 3 ADST_ADST the default scan, 1 ADST_DCT the row scan, 2 DCT_ADST the column scan), for the
+// column-major slots' transposes (itx_cm.h): under the exact-eob promise, eob <= entry k puts
+// every non-zero coefficient inside square k.
+constexpr int16_t kScan8FirstOutSquare[4][1] = {{12}, {8}, {6}, {12}};
+constexpr int16_t kScan16FirstOutSquare[4][3] = {{10, 38, 89}, {6, 22, 54}, {5, 17, 42},
+                                                 {10, 38, 89}};
+constexpr int16_t kScan32FirstOutSquare[7] = {9, 34, 70, 135, 240, 336, 448};
+
 // True if a 32x32 block with this eob hint is taken to be non-zero outside the 24x24 square.
 constexpr bool Eob32PastSquare24(int eob) {
   if (eob > 512) return true;

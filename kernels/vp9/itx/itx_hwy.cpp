@@ -38,7 +38,6 @@
 // narrow and 128-bit block shuffle, NEON's integer multiply-accumulate.
 
 #include "vp9/itx/itx.h"
-#include "vp9/itx/itx_cm.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -76,6 +75,7 @@
 #include "vp9/itx/itx_hwy_dc.h"
 #include "vp9/itx/itx_neon_4x4.h"
 #include "vp9/itx/itx_hwy_wht.h"
+#include "vp9/itx/itx_hwy_cm.h"  // and itx_cm.h
 
 HWY_BEFORE_NAMESPACE();
 namespace v3d {
@@ -629,12 +629,12 @@ void FillSize(ItxDsp *dsp, int tx_size) {
 // (itx_cm.h), not native; kernels with a column-major load of their own replace them after this.
 template <size_t kN, ItxAddFn kDct>
 void FillColMajor(ItxDsp *dsp, int tx_size) {
-  dsp->add_exact_eob_cm[tx_size][kDctDct] = &ColMajorByTranspose<kN, kDct>;
+  ItxAddFn *cm = dsp->add_exact_eob_cm[tx_size];
+  cm[kDctDct] = &ColMajorByTranspose<kN, kDct, kDctDct>;
   if constexpr (kN <= 16) {
-    dsp->add_exact_eob_cm[tx_size][kAdstDct] = &ColMajorByTranspose<kN, &ItxAdd<kN, TxDct, TxAdst>>;
-    dsp->add_exact_eob_cm[tx_size][kDctAdst] = &ColMajorByTranspose<kN, &ItxAdd<kN, TxAdst, TxDct>>;
-    dsp->add_exact_eob_cm[tx_size][kAdstAdst] =
-        &ColMajorByTranspose<kN, &ItxAdd<kN, TxAdst, TxAdst>>;
+    cm[kAdstDct] = &ColMajorByTranspose<kN, &ItxAdd<kN, TxDct, TxAdst>, kAdstDct>;
+    cm[kDctAdst] = &ColMajorByTranspose<kN, &ItxAdd<kN, TxAdst, TxDct>, kDctAdst>;
+    cm[kAdstAdst] = &ColMajorByTranspose<kN, &ItxAdd<kN, TxAdst, TxAdst>, kAdstAdst>;
   }
 }
 

@@ -111,15 +111,15 @@ void iwht_add_ref(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, int /*e
 template <int N>
 void fill_size(ItxDsp *dsp, int tx_size) {
   dsp->add[tx_size][kDctDct] = itx_add_ref<N, kDctDct>;
-  dsp->add_exact_eob_cm[tx_size][kDctDct] = ColMajorByTranspose<N, itx_add_ref<N, kDctDct>>;
+  dsp->add_exact_eob_cm[tx_size][kDctDct] = ColMajorByTranspose<N, itx_add_ref<N, kDctDct>, kDctDct>;
   if constexpr (N != 32) {  // 32x32: DCT_DCT only
     dsp->add[tx_size][kAdstDct] = itx_add_ref<N, kAdstDct>;
     dsp->add[tx_size][kDctAdst] = itx_add_ref<N, kDctAdst>;
     dsp->add[tx_size][kAdstAdst] = itx_add_ref<N, kAdstAdst>;
-    dsp->add_exact_eob_cm[tx_size][kAdstDct] = ColMajorByTranspose<N, itx_add_ref<N, kAdstDct>>;
-    dsp->add_exact_eob_cm[tx_size][kDctAdst] = ColMajorByTranspose<N, itx_add_ref<N, kDctAdst>>;
+    dsp->add_exact_eob_cm[tx_size][kAdstDct] = ColMajorByTranspose<N, itx_add_ref<N, kAdstDct>, kAdstDct>;
+    dsp->add_exact_eob_cm[tx_size][kDctAdst] = ColMajorByTranspose<N, itx_add_ref<N, kDctAdst>, kDctAdst>;
     dsp->add_exact_eob_cm[tx_size][kAdstAdst] =
-        ColMajorByTranspose<N, itx_add_ref<N, kAdstAdst>>;
+        ColMajorByTranspose<N, itx_add_ref<N, kAdstAdst>, kAdstAdst>;
   }
 }
 
