@@ -638,18 +638,27 @@ bool run_case(const char *target, const TxPair &p, int source, int it) {
   // The third hint is often 1 whatever the block holds: fast paths keyed on eob == 1 must
   // check the coefficients they skip.
   const int eobs[3] = {eob, n * n, rng.range(0, 2) == 0 ? 1 : rng.range(1, n * n)};
-  // A 32x32 DCT_DCT block non-zero only in the scan's first 240 positions also goes through the
-  // exact-eob entry with that eob (its 20x20 square where the target has one).
-  bool prefix20 = p.tx_size == 3 && p.tx_type == 0;
+  // A 32x32 DCT_DCT block also goes through the exact-eob entries: column-major (on its
+  // transpose) with eob n * n, a promise every block keeps (the full square); and, non-zero only
+  // in the scan's first 240 positions, with that eob in both layouts (its 20x20 square where the
+  // target has one).
+  const bool dct32 = p.tx_size == 3 && p.tx_type == 0;
+  bool prefix20 = dct32;
   for (int k = 0; k < n * n && prefix20; k++)
     prefix20 = !coeffs[k] || in_scan32_prefix20(k / n, k % n);
-  for (int e = 0; e < (prefix20 ? 4 : 3); e++) {
+  std::vector<int16_t> cm(dct32 ? n * n : 0);
+  for (size_t k = 0; k < cm.size(); k++) cm[k] = coeffs[k % n * n + k / n];
+  const int exact_eobs[3] = {n * n, kScan32Prefix20Eob, kScan32Prefix20Eob};
+  for (int e = 0; e < (prefix20 ? 6 : dct32 ? 4 : 3); e++) {
     std::vector<uint8_t> got = init;
     if (e < 3)
       v3d_vp9_itxfm_add(got.data() + off, stride, coeffs, p.tx_size, p.tx_type, eobs[e]);
-    else
+    else if (e == 4)
       v3d_vp9_itxfm_add_exact_eob(got.data() + off, stride, coeffs, p.tx_size, p.tx_type,
                                   kScan32Prefix20Eob);
+    else
+      v3d_vp9_itxfm_add_exact_eob_colmajor(got.data() + off, stride, cm.data(), p.tx_size,
+                                           p.tx_type, exact_eobs[e - 3]);
     size_t bad = 0;
     while (bad < got.size() && got[bad] == want[bad]) bad++;
     const bool coeffs_ok = std::equal(saved.begin(), saved.end(), coeffs);
@@ -662,7 +671,8 @@ bool run_case(const char *target, const TxPair &p, int source, int it) {
             "%s %s, %s input, iteration %d, %s %d (true %d): pixel (%ld, %ld)%s = %d, "
             "reference %d (case seed 0x%" PRIx64 ")",
             target, tx_name(p.tx_size, p.tx_type), source_name(source), it,
-            e < 3 ? "eob" : "exact eob", e < 3 ? eobs[e] : kScan32Prefix20Eob, eob, y, x,
+            e < 3 ? "eob" : e == 4 ? "exact eob" : "column-major exact eob",
+            e < 3 ? eobs[e] : exact_eobs[e - 3], eob, y, x,
             inside ? "" : " OUTSIDE the block", got[bad], want[bad], seed);
     } else {
       check(false, "%s %s, %s input, iteration %d: coefficients modified (case seed 0x%" PRIx64 ")",

@@ -252,11 +252,11 @@ HWY_NOINLINE void Cols32OfClass(uint8_t *dst, ptrdiff_t stride, const int16_t *t
 // A 32x32 DCT_DCT block non-zero only in the top-left kNz x kNz square through the 16-bit path
 // (itx_hwy_32.h); where its columns are left to do, Cols32OfClass by the class the row pass
 // found, or, where ColsBySquares32, by ColsClass32. False (nothing written): a coefficient is
-// outside the 16-bit path's bound.
-template <int kNz>
+// outside the 16-bit path's bound. kCm: c column-major (Add32x32x16).
+template <int kNz, bool kCm = false>
 HWY_NOINLINE bool Add32x32Pass16(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
   HWY_ALIGN int16_t tmp[kNz * 32];
-  const Pass32 r = Add32x32x16<kNz>(dst, stride, c, tmp);
+  const Pass32 r = Add32x32x16<kNz, kCm>(dst, stride, c, tmp);
   if (r == Pass32::kNone) return false;
   if (r == Pass32::kDone) return true;
 #if V3D_ITX_COLS32_BY_SQUARES
@@ -279,8 +279,9 @@ HWY_NOINLINE bool Add32x32Pass16(uint8_t *dst, ptrdiff_t stride, const int16_t *
 // one narrow vector (4, 8 or 16 lanes) transforms and transposes only those rows, and its
 // column vectors are put together in registers from the row pass's tiles. Otherwise the row
 // results go through a small aligned stack buffer.
-// try16: whether to look for the 16-bit column pass (a hint; both passes are exact).
-template <size_t kN, class Row, class Col, int kNzR, int kNzC>
+// try16: whether to look for the 16-bit column pass (a hint; both passes are exact). kCm: coeffs
+// column-major (RowPass), where the row pass is not in one vector.
+template <size_t kN, class Row, class Col, int kNzR, int kNzC, bool kCm = false>
 HWY_NOINLINE void Add2D(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, bool try16 = true) {
   using D = hn::CappedTag<int32_t, kN>;
   using V = hn::Vec<D>;
@@ -289,6 +290,7 @@ HWY_NOINLINE void Add2D(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, b
   constexpr int kShift = kN == 4 ? 4 : kN == 8 ? 5 : 6;
   constexpr size_t kR = static_cast<size_t>(kNzR);
   if constexpr (L == kN && (kR == kN || kN == 4)) {
+    static_assert(!kCm, "row-major");
     const hn::Rebind<int16_t, D> d16;
     V v[kN];
     V3D_UNROLL
@@ -318,14 +320,14 @@ HWY_NOINLINE void Add2D(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, b
   constexpr size_t kRows = (kR + Lr - 1) / Lr * Lr;  // rows the row pass computes
   if constexpr (kInRegs) {
     VR v[kN];
-    RowPass<kN, Row, kNzR, kNzC>(dr, coeffs, 0, v);
+    RowPass<kN, Row, kNzR, kNzC, kCm>(dr, coeffs, 0, v);
     Columns<kN, Col, kNzR>(d, dst, stride, FromTiles<D, DR>{v}, try16);
   } else {
     HWY_ALIGN int32_t tmp[kRows * kN];
     V3D_NO_UNROLL
     for (size_t g = 0; g < kRows; g += Lr) {
       VR v[kN];
-      RowPass<kN, Row, kNzR, kNzC>(dr, coeffs, g, v);
+      RowPass<kN, Row, kNzR, kNzC, kCm>(dr, coeffs, g, v);
       V3D_UNROLL
       for (size_t j = 0; j < kN; j++) hn::Store(v[j], dr, tmp + (g + j % Lr) * kN + j / Lr * Lr);
     }
@@ -407,10 +409,12 @@ HWY_INLINE bool Try16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c, size_
 // looked for; the full block's 32-bit path then skips its 16-bit column check, since such
 // blocks' row results are the most likely to exceed the column bound. (16x16 and 32x32 still
 // try their own 16-bit paths, whose checks come first and are cheap against the saving.)
-template <size_t kN, class Row, class Col>
+// kCm: c column-major, 32x32 DCT_DCT on AVX-512 (Add32x32x16, Add2D).
+template <size_t kN, class Row, class Col, bool kCm = false>
 HWY_INLINE void AddSquare(uint8_t *dst, ptrdiff_t stride, const int16_t *c, size_t region,
                           bool dense) {
   constexpr bool kDctDct = std::is_same<Row, TxDct>::value && std::is_same<Col, TxDct>::value;
+  static_assert(!kCm || (kN == 32 && kDctDct), "column-major: 32x32 DCT_DCT");
 #if V3D_ITX_HAVE_16
   // 16x16 with every coefficient within the row transform's 1-D bound: both passes in 16-bit
   // lanes (itx_hwy_16x16.h), or, where a row result exceeds the column bound, the 32-bit
@@ -420,15 +424,15 @@ HWY_INLINE void AddSquare(uint8_t *dst, ptrdiff_t stride, const int16_t *c, size
   }
   // 32x32 DCT_DCT within the per-pass bounds of its square: both passes in 16-bit lanes.
   if constexpr (kN == 32 && kDctDct) {
-    if (region > 1 && region <= 8 && Add32x32Pass16<8>(dst, stride, c)) return;
-    if (region > 8 && region <= kSquare32x12 && Add32x32Pass16<12>(dst, stride, c)) return;
-    if (region > kSquare32x12 && region <= 16 && Add32x32Pass16<16>(dst, stride, c)) return;
+    if (region > 1 && region <= 8 && Add32x32Pass16<8, kCm>(dst, stride, c)) return;
+    if (region > 8 && region <= kSquare32x12 && Add32x32Pass16<12, kCm>(dst, stride, c)) return;
+    if (region > kSquare32x12 && region <= 16 && Add32x32Pass16<16, kCm>(dst, stride, c)) return;
     // 20: the exact-eob entry's square (itx_hwy_32.h, kSquare32x20), 24 where there is none.
-    if (region > 16 && region <= kSquare32x20 && Add32x32Pass16<kSquare32x20>(dst, stride, c))
+    if (region > 16 && region <= kSquare32x20 && Add32x32Pass16<kSquare32x20, kCm>(dst, stride, c))
       return;
-    if (region > kSquare32x20 && region <= kSquare32x24 && Add32x32Pass16<24>(dst, stride, c))
+    if (region > kSquare32x20 && region <= kSquare32x24 && Add32x32Pass16<24, kCm>(dst, stride, c))
       return;
-    if (region > kSquare32x24 && Add32x32Pass16<32>(dst, stride, c)) return;
+    if (region > kSquare32x24 && Add32x32Pass16<32, kCm>(dst, stride, c)) return;
   }
 #endif
   switch (region) {
@@ -444,15 +448,15 @@ HWY_INLINE void AddSquare(uint8_t *dst, ptrdiff_t stride, const int16_t *c, size
       if constexpr (kN == 8 || kN == 16) return Add2D<kN, Row, Col, 4, 4>(dst, stride, c);
       break;
     case 8:
-      if constexpr (kN == 16 || kN == 32) return Add2D<kN, Row, Col, 8, 8>(dst, stride, c);
+      if constexpr (kN == 16 || kN == 32) return Add2D<kN, Row, Col, 8, 8, kCm>(dst, stride, c);
       break;
     case 16:
-      if constexpr (kN == 32) return Add2D<kN, Row, Col, 16, 16>(dst, stride, c);
+      if constexpr (kN == 32) return Add2D<kN, Row, Col, 16, 16, kCm>(dst, stride, c);
       break;
     default:
       break;
   }
-  Add2D<kN, Row, Col, static_cast<int>(kN), static_cast<int>(kN)>(dst, stride, c, !dense);
+  Add2D<kN, Row, Col, static_cast<int>(kN), static_cast<int>(kN), kCm>(dst, stride, c, !dense);
 }
 
 // Every block but the DC-only ones of ItxAdd (below). Not inlined: the stack frame and saved
@@ -567,12 +571,13 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
 // The DCT_DCT add_exact_eob slots from 8x8 on (itx.h): every coefficient at a scan position >= eob
 // is zero, so eob alone places the non-zero ones (itx_eob_hint.h): eob 1 is DC only; else the
 // block takes the path ItxAddBlock gives a block in the scan's square; values are still checked.
-template <size_t kN>
+// kCm: the column-major slot (add_exact_eob_cm; eob 1's c[0] is the same), 32x32 on AVX-512.
+template <size_t kN, bool kCm = false>
 HWY_NOINLINE void AddSquareByExactEob(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   const size_t square = SquareByExactEob<kN>(eob);
-  AddSquare<kN, TxDct, TxDct>(dst, stride, c, square, square == kN);
+  AddSquare<kN, TxDct, TxDct, kCm>(dst, stride, c, square, square == kN);
 }
-template <size_t kN>
+template <size_t kN, bool kCm = false>
 void ItxAddExactEob(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   if (eob == 1) return AddDc<kN>(dst, stride, c[0]);
   if constexpr (kN == 8) {
@@ -586,7 +591,7 @@ void ItxAddExactEob(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
     return ItxAddBlock<8, TxDct, TxDct>(dst, stride, c, eob);
   } else {
     if (kN == 16 && TryCorner16x16ByExactEob(dst, stride, c, eob)) return;  // itx_hwy_16x16.h
-    return AddSquareByExactEob<kN>(dst, stride, c, eob);
+    return AddSquareByExactEob<kN, kCm>(dst, stride, c, eob);
   }
 }
 
@@ -684,6 +689,10 @@ void InitItxSimd(ItxDsp *dsp) {
   FillColMajor<32, &ItxAddExactEob<32>>(dsp, kTx32x32);
   for (auto &row : dsp->cm_native)
     for (auto &native : row) native = false;
+#if V3D_ITX_HAVE_16 && HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  dsp->add_exact_eob_cm[kTx32x32][kDctDct] = &ItxAddExactEob<32, true>;  // itx_hwy_32.h
+  dsp->cm_native[kTx32x32][kDctDct] = true;
+#endif
 }
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE
 

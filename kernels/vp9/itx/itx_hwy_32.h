@@ -228,6 +228,50 @@ HWY_INLINE void LoadRowTiles32(D d, const int16_t *coeffs, V *x) {
 }
 #endif
 
+// x[k] lane l = coefficient (g + l, k) of the row-major block coeffs, k < 8 * ceil(kNz / 8):
+// tiles of 8 columns loaded (LoadRowTiles32 where one vector holds every row, else
+// LoadTileRows32) and transposed; rows from kNz on zero.
+template <int kNz, class D, class V = hn::Vec<D>>
+HWY_INLINE void LoadRows32(D d, const int16_t *coeffs, size_t g, V *x) {
+  constexpr size_t kTiles = (static_cast<size_t>(kNz) + 7) / 8;  // column tiles read
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  if constexpr (hn::MaxLanes(D()) == 32) {  // g == 0: every row in one group
+    LoadRowTiles32<kNz>(d, coeffs, x);      // columns from kNz on: not read below
+  } else
+#endif
+  {
+    V3D_UNROLL
+    for (size_t t = 0; t < 4; t++) {
+      V3D_UNROLL
+      for (size_t i = 0; i < 8; i++) {
+        x[8 * t + i] = t < kTiles ? LoadTileRows32<kNz>(d, coeffs, g, i, 8 * t) : hn::Zero(d);
+      }
+    }
+  }
+  V3D_UNROLL
+  for (size_t t = 0; t < kTiles; t++) {
+    Transpose16(d, x + 8 * t);  // x[8t + k] lane l = coefficient (g + l, 8t + k)
+  }
+}
+
+// The column-major form of LoadRows32 (ItxDsp::add_exact_eob_cm:
+// memory row k = column k, word r = row r): x[k] lane l = coefficient (l, k) is one load of
+// column k, rows from kNz on masked to zero as LoadRowTiles32 leaves them; no shuffle. Every
+// row in one vector (kNz <= lanes); columns from kNz on: zero, not read.
+template <int kNz, class D, class V = hn::Vec<D>>
+HWY_INLINE void LoadCols32(D d, const int16_t *cm, V *x) {
+  constexpr size_t L = hn::MaxLanes(D());
+  static_assert(static_cast<size_t>(kNz) <= L, "every row in one vector");
+  const auto rows = hn::FirstN(d, static_cast<size_t>(kNz));
+  V3D_UNROLL
+  for (size_t k = 0; k < 32; k++) {
+    const int16_t *col = cm + k * 32;
+    x[k] = k >= static_cast<size_t>(kNz) ? hn::Zero(d)
+           : kNz == L                    ? hn::LoadU(d, col)
+                                         : hn::MaskedLoad(rows, d, col);
+  }
+}
+
 // What the 32x32 row pass sums for the column check (StoreRows32, Rows32x16): nothing, the
 // |results| per column (the L1 check), or the squares of each column's even and odd rows
 // (ColsClassOfSquares).
@@ -381,35 +425,22 @@ HWY_INLINE bool RowPairsWithinL2(D, const V *x) {
 #endif
 }
 
-// Row DCTs of the rows [g, g + L) (non-zero inputs in columns < kNz, rows >= kNz zero), results
-// to tmp (row-major, 32 per row), if every one of those rows' |coefficients| sum to at most kB;
-// else false, nothing stored. kSums == kSumsL1: where ColSumsInRows32<D>, sum[0] lane k (uint16,
-// saturating) adds the |results| of column k over the rows; else where RowsAsWide32<D>, sum[t]
-// lane 8b + k adds the |results| of rows g + 8b + [0, 8) in column 8t + k. kSums ==
-// kSumsSquares: StoreRows32's sums of squares in sum[0..3]. kSumsNone: sum is untouched.
-template <int kNz, int kB, int kSums, class D, class V = hn::Vec<D>>
+// Row DCTs of the rows [g, g + L) (non-zero inputs in columns < kNz, rows >= kNz zero; kCm:
+// coeffs column-major, every row in one group, LoadCols32), results to tmp (row-major, 32 per
+// row), if every one of those rows' |coefficients| sum to at most kB; else false, nothing
+// stored. kSums == kSumsL1: where ColSumsInRows32<D>, sum[0] lane k (uint16, saturating) adds
+// the |results| of column k over the rows; else where RowsAsWide32<D>, sum[t] lane 8b + k adds
+// the |results| of rows g + 8b + [0, 8) in column 8t + k. kSums == kSumsSquares: StoreRows32's
+// sums of squares in sum[0..3]. kSumsNone: sum is untouched.
+template <int kNz, int kB, int kSums, bool kCm, class D, class V = hn::Vec<D>>
 HWY_INLINE bool Rows32x16(D d, const int16_t *coeffs, size_t g, int16_t *tmp,
                           hn::Vec<hn::RebindToUnsigned<D>> *sum) {
-  constexpr size_t kTiles = (static_cast<size_t>(kNz) + 7) / 8;  // column tiles read
   const hn::RebindToUnsigned<D> du;
   V x[32];
-#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
-  if constexpr (hn::MaxLanes(D()) == 32) {  // g == 0: every row in one group
-    LoadRowTiles32<kNz>(d, coeffs, x);      // columns from kNz on: not read below
-  } else
-#endif
-  {
-    V3D_UNROLL
-    for (size_t t = 0; t < 4; t++) {
-      V3D_UNROLL
-      for (size_t i = 0; i < 8; i++) {
-        x[8 * t + i] = t < kTiles ? LoadTileRows32<kNz>(d, coeffs, g, i, 8 * t) : hn::Zero(d);
-      }
-    }
-  }
-  V3D_UNROLL
-  for (size_t t = 0; t < kTiles; t++) {
-    Transpose16(d, x + 8 * t);  // x[8t + k] lane l = coefficient (g + l, 8t + k)
+  if constexpr (kCm) {
+    LoadCols32<kNz>(d, coeffs, x);  // g == 0
+  } else {
+    LoadRows32<kNz>(d, coeffs, g, x);
   }
   // Lane l: row g + l's sum (columns from kNz on are zero); on AVX3_DL first by squares.
   if (!RowPairsWithinL2<static_cast<size_t>(kNz)>(d, x) &&
@@ -557,8 +588,9 @@ HWY_INLINE void Cols32x16(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *
 
 // The 32x32 DCT_DCT block whose non-zero coefficients lie in the top-left kNz x kNz square
 // (kNz = 8, 12, 16, 20, 24, 32) in 16-bit lanes, within the per-pass L1 bound. tmp: kNz rows of
-// 32 (64-byte aligned), the exact row results afterwards unless kNone.
-template <int kNz>
+// 32 (64-byte aligned), the exact row results afterwards unless kNone. kCm: coeffs column-major
+// (ItxDsp::add_exact_eob_cm), where one row vector holds every row (LoadCols32).
+template <int kNz, bool kCm = false>
 HWY_NOINLINE Pass32 Add32x32x16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
                                 int16_t *tmp) {
   static_assert(kNz % 4 == 0 && kNz >= 8 && kNz <= 32, "square of 8, 12, 16, 20, 24 or 32");
@@ -583,7 +615,7 @@ HWY_NOINLINE Pass32 Add32x32x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c
   VU sum[4] = {hn::Zero(du), hn::Zero(du), hn::Zero(du), hn::Zero(du)};
   V3D_NO_UNROLL
   for (size_t g = 0; g < static_cast<size_t>(kNz); g += Lr) {
-    if (!Rows32x16<kNz, kB, kSums>(dr, coeffs, g, tmp, sum)) return Pass32::kNone;
+    if (!Rows32x16<kNz, kB, kSums, kCm>(dr, coeffs, g, tmp, sum)) return Pass32::kNone;
   }
   if constexpr (kSquares) {
     return Pass32::kRowsOnly;

@@ -77,8 +77,9 @@ HWY_INLINE hn::Vec<D> ConcatTiles(D d, const VR *p, size_t s) {
 
 // Row pass of the rows [g, g + Lr) of a block whose non-zero coefficients lie in rows < kNzR
 // and columns < kNzC, Lr = the lanes of DR (lane = row): afterwards v[t * Lr + i] lane l =
-// intermediate (g + i, t * Lr + l).
-template <size_t kN, class Row, int kNzR, int kNzC, class DR, class VR = hn::Vec<DR>>
+// intermediate (g + i, t * Lr + l). kCm: coeffs column-major (ItxDsp::add_exact_eob_cm), whose
+// column t * Lr + l, words [g, g + Lr), is the tile's vector l untransposed.
+template <size_t kN, class Row, int kNzR, int kNzC, bool kCm, class DR, class VR = hn::Vec<DR>>
 HWY_INLINE void RowPass(DR dr, const int16_t *coeffs, size_t g, VR *v) {
   const hn::Rebind<int16_t, DR> dr16;
   constexpr size_t Lr = hn::MaxLanes(DR());
@@ -87,7 +88,12 @@ HWY_INLINE void RowPass(DR dr, const int16_t *coeffs, size_t g, VR *v) {
   V3D_UNROLL
   for (size_t t = 0; t < kN / Lr; t++) {
     VR *tile = v + t * Lr;
-    if (t < kTiles) {
+    if (t < kTiles && kCm) {
+      const auto rows = hn::FirstN(dr16, g < kR ? kR - g : 0);  // rows from kNzR on: zero
+      V3D_UNROLL
+      for (size_t l = 0; l < Lr; l++)
+        tile[l] = hn::PromoteTo(dr, hn::MaskedLoad(rows, dr16, coeffs + (t * Lr + l) * kN + g));
+    } else if (t < kTiles) {
       V3D_UNROLL
       for (size_t l = 0; l < Lr; l++)
         tile[l] = g + l < kR ? hn::PromoteTo(dr, hn::LoadU(dr16, coeffs + (g + l) * kN + t * Lr))
