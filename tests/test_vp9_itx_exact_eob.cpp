@@ -60,6 +60,68 @@ int16_t draw_value(Rng &rng, int k, int pos) {
   }
 }
 
+// One drawn or built block: coefficients (raster), the exact eob (last), the eob given, an eob
+// below the exact one (a broken promise; 0: none), the destination's stride and pixels.
+struct Block {
+  int tx_size, tx_type, kind;
+  std::vector<int16_t> coeffs;
+  int last, eob, short_eob, stride;
+  std::vector<uint8_t> init;
+};
+
+// The raster entry on b's coefficients, then the column-major one on their transpose, against
+// the reference; with b.short_eob, nothing outside the block may change.
+bool check_block(const char *target, const Block &b, uint64_t seed) {
+  const int n = 4 << b.tx_size, nn = n * n, stride = b.stride;
+  const ptrdiff_t off = kGuard * stride + kGuard + 1;
+  std::vector<int16_t> cm(nn);  // the block in column-major order
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) cm[j * n + i] = b.coeffs[i * n + j];
+  std::vector<uint8_t> want = b.init;
+  v3d_vp9_itxfm_add_ref(want.data() + off, stride, b.coeffs.data(), b.tx_size, b.tx_type, nn);
+  for (int colmajor = 0; colmajor < 2; colmajor++) {
+    const auto add = colmajor ? v3d_vp9_itxfm_add_exact_eob_colmajor : v3d_vp9_itxfm_add_exact_eob;
+    const int16_t *c = colmajor ? cm.data() : b.coeffs.data();
+    const char *entry = colmajor ? "column-major" : "raster";
+    std::vector<uint8_t> got = b.init;
+    add(got.data() + off, stride, c, b.tx_size, b.tx_type, b.eob);
+    size_t bad = 0;
+    while (bad < got.size() && got[bad] == want[bad]) bad++;
+    if (bad != got.size()) {
+      const long y = static_cast<long>(bad / stride) - kGuard;
+      const long x = static_cast<long>(bad % stride) - kGuard - 1;
+      check(false,
+            "%s %s %dx%d type %d, value class %d, eob %d (exact %d): pixel (%ld, %ld) = %d, "
+            "reference %d (case seed 0x%" PRIx64 ")",
+            target, entry, n, n, b.tx_type, b.kind, b.eob, b.last, y, x, got[bad], want[bad],
+            seed);
+      return false;
+    }
+    // A broken promise (eob below the exact one) leaves the block's pixels unspecified, but
+    // nothing outside the block may change (and ASan sees any read past the coefficients).
+    if (b.short_eob == 0) continue;
+    std::vector<uint8_t> broken = b.init;
+    add(broken.data() + off, stride, c, b.tx_size, b.tx_type, b.short_eob);
+    for (size_t i = 0; i < broken.size(); i++) {
+      const long y = static_cast<long>(i / stride) - kGuard;
+      const long x = static_cast<long>(i % stride) - kGuard - 1;
+      if ((y >= 0 && y < n && x >= 0 && x < n) || broken[i] == b.init[i]) continue;
+      check(false, "%s %s %dx%d type %d, eob %d below the exact %d: pixel (%ld, %ld) OUTSIDE "
+            "the block changed (case seed 0x%" PRIx64 ")", target, entry, n, n, b.tx_type,
+            b.short_eob, b.last, y, x, seed);
+      return false;
+    }
+  }
+  return true;
+}
+
+// A destination of n x n pixels inside the guard border, of a drawn stride and pixels.
+void draw_destination(Rng &rng, int n, Block *b) {
+  b->stride = n + 2 * kGuard + 2 * rng.range(0, 4) + 1;
+  b->init.resize((n + 2 * kGuard) * b->stride);
+  for (auto &v : b->init) v = static_cast<uint8_t>(rng.u32() >> 24);
+}
+
 bool run_case(const char *target, int tx_size, int tx_type, uint64_t seed) {
   Rng rng(seed);
   const int n = 4 << tx_size, nn = n * n;
@@ -70,60 +132,50 @@ bool run_case(const char *target, int tx_size, int tx_type, uint64_t seed) {
   int last = rng.range(0, 1) ? edges[rng.range(0, static_cast<int>(edges.size()) - 1)]
                              : (rng.range(0, 1) ? rng.range(1, nn) : rng.range(1, 40));
   if (last > nn) last = nn;
-  const int kind = rng.range(0, 3);
-  std::vector<int16_t> coeffs(nn, 0);  // exactly n*n: ASan sees any read past them
+  Block b{tx_size, tx_type, rng.range(0, 3), std::vector<int16_t>(nn, 0), last, 0, 0, 0, {}};
+  auto &coeffs = b.coeffs;  // exactly n*n: ASan sees any read past them
   for (int p = 0; p < last; p++) {
-    if (kind != 3 && p > 0 && rng.range(0, 2) == 0) continue;  // some zeros inside the prefix
-    coeffs[scan[p]] = draw_value(rng, kind, p);
+    if (b.kind != 3 && p > 0 && rng.range(0, 2) == 0) continue;  // some zeros inside the prefix
+    coeffs[scan[p]] = draw_value(rng, b.kind, p);
   }
   if (coeffs[scan[last - 1]] == 0 && rng.range(0, 1)) coeffs[scan[last - 1]] = 1;
   // Any eob from the exact one up is a kept promise.
-  const int eob = rng.range(0, 3) ? last : rng.range(last, nn);
+  b.eob = rng.range(0, 3) ? last : rng.range(last, nn);
+  draw_destination(rng, n, &b);
+  b.short_eob = last > 1 ? rng.range(1, last - 1) : 0;
+  return check_block(target, b, seed);
+}
 
-  const int stride = n + 2 * kGuard + 2 * rng.range(0, 4) + 1;
-  std::vector<uint8_t> init((n + 2 * kGuard) * stride);
-  for (auto &v : init) v = static_cast<uint8_t>(rng.u32() >> 24);
-  const ptrdiff_t off = kGuard * stride + kGuard + 1;
-  std::vector<int16_t> cm(nn);  // the block in column-major order
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++) cm[j * n + i] = coeffs[i * n + j];
-  std::vector<uint8_t> want = init;
-  v3d_vp9_itxfm_add_ref(want.data() + off, stride, coeffs.data(), tx_size, tx_type, nn);
-  // The raster-order entry, then the column-major one on cm: the same pixels.
-  const int short_eob = last > 1 ? rng.range(1, last - 1) : 0;
-  for (int colmajor = 0; colmajor < 2; colmajor++) {
-    const auto add = colmajor ? v3d_vp9_itxfm_add_exact_eob_colmajor : v3d_vp9_itxfm_add_exact_eob;
-    const int16_t *c = colmajor ? cm.data() : coeffs.data();
-    const char *entry = colmajor ? "column-major" : "raster";
-    std::vector<uint8_t> got = init;
-    add(got.data() + off, stride, c, tx_size, tx_type, eob);
-    size_t bad = 0;
-    while (bad < got.size() && got[bad] == want[bad]) bad++;
-    if (bad != got.size()) {
-      const long y = static_cast<long>(bad / stride) - kGuard;
-      const long x = static_cast<long>(bad % stride) - kGuard - 1;
-      check(false,
-            "%s %s %dx%d type %d, value class %d, eob %d (exact %d): pixel (%ld, %ld) = %d, "
-            "reference %d (case seed 0x%" PRIx64 ")",
-            target, entry, n, n, tx_type, kind, eob, last, y, x, got[bad], want[bad], seed);
-      return false;
+// 16x16 DCT_DCT blocks built to reach each outcome of the 16-bit paths' checks, which drawn
+// blocks reach too rarely at small test scales: one coefficient v per row, in column 0, rows
+// 0..k-1 (k = 8: the 8x8 square by the eob; 16: the full block), every row inside the row
+// bound; their row results are alike in every column, so v = 23000 fails the columns' checks
+// and saturates (the 32-bit columns) while v = 300 passes them. Then the same rows with a
+// second coefficient making row 0 fail its bound (the 32-bit path), and a 4x4 corner past the
+// corner bound.
+bool run_paths16(const char *target, uint64_t seed) {
+  Rng rng(seed);
+  const int16_t *scan = scan_for(kTx16x16, kDctDct);
+  int failed = 0;
+  for (int form = 0; form < 10; form++) {
+    const int k = form % 2 ? 16 : 8;
+    Block b{kTx16x16, kDctDct, -1 - form, std::vector<int16_t>(256, 0), 0, 0, 0, 0, {}};
+    if (form < 6) {
+      const int v = form < 2 ? 23000 : form < 4 ? 300 : 23000;
+      for (int i = 0; i < k; i++) b.coeffs[i * 16] = static_cast<int16_t>(i % 3 ? v : -v);
+      if (form >= 4) b.coeffs[1] = 20000;
+    } else {
+      for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+          b.coeffs[i * 16 + j] = static_cast<int16_t>(rng.range(-3000, 3000) | 1);
     }
-    // A broken promise (eob below the exact one) leaves the block's pixels unspecified, but
-    // nothing outside the block may change (and ASan sees any read past the coefficients).
-    if (last == 1) continue;
-    std::vector<uint8_t> broken = init;
-    add(broken.data() + off, stride, c, tx_size, tx_type, short_eob);
-    for (size_t i = 0; i < broken.size(); i++) {
-      const long y = static_cast<long>(i / stride) - kGuard;
-      const long x = static_cast<long>(i % stride) - kGuard - 1;
-      if ((y >= 0 && y < n && x >= 0 && x < n) || broken[i] == init[i]) continue;
-      check(false, "%s %s %dx%d type %d, eob %d below the exact %d: pixel (%ld, %ld) OUTSIDE "
-            "the block changed (case seed 0x%" PRIx64 ")", target, entry, n, n, tx_type,
-            short_eob, last, y, x, seed);
-      return false;
-    }
+    for (int p = 0; p < 256; p++)
+      if (b.coeffs[scan[p]] != 0) b.last = p + 1;
+    b.eob = b.last;
+    draw_destination(rng, 16, &b);
+    failed += !check_block(target, b, seed ^ static_cast<uint64_t>(form));
   }
-  return true;
+  return failed == 0;
 }
 
 }  // namespace
@@ -147,6 +199,9 @@ int main() {
           else failed++;
         }
       }
+    if (run_paths16(names[t], base ^ (static_cast<uint64_t>(t) << 56) ^ (1ull << 48)))
+      v3dtest::counter().passed++;
+    else failed++;
     printf("%s: %d failed\n", names[t], failed);
   }
   v3d_cpu_force_target(nullptr);

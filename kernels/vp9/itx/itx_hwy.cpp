@@ -279,8 +279,10 @@ HWY_NOINLINE bool Add32x32Pass16(uint8_t *dst, ptrdiff_t stride, const int16_t *
 // one narrow vector (4, 8 or 16 lanes) transforms and transposes only those rows, and its
 // column vectors are put together in registers from the row pass's tiles. Otherwise the row
 // results go through a small aligned stack buffer.
-// try16: whether to look for the 16-bit column pass (a hint; both passes are exact). kCm: coeffs
-// column-major (RowPass), where the row pass is not in one vector.
+// try16: whether to look for the 16-bit column pass (a hint; both passes are exact). kCm:
+// coeffs column-major (ItxDsp::add_exact_eob_cm), whose memory rows are the row pass's inputs
+// as they lie: no first transpose (RowPass's column loads where the row pass is not in one
+// vector).
 template <size_t kN, class Row, class Col, int kNzR, int kNzC, bool kCm = false>
 HWY_NOINLINE void Add2D(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, bool try16 = true) {
   using D = hn::CappedTag<int32_t, kN>;
@@ -289,14 +291,14 @@ HWY_NOINLINE void Add2D(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, b
   constexpr size_t L = hn::MaxLanes(D());
   constexpr int kShift = kN == 4 ? 4 : kN == 8 ? 5 : 6;
   constexpr size_t kR = static_cast<size_t>(kNzR);
+  static_assert(!kCm || kNzR == kNzC, "column-major: a square of non-zero coefficients");
   if constexpr (L == kN && (kR == kN || kN == 4)) {
-    static_assert(!kCm, "row-major");
     const hn::Rebind<int16_t, D> d16;
     V v[kN];
     V3D_UNROLL
     for (size_t i = 0; i < kN; i++)
       v[i] = i < kR ? hn::PromoteTo(d, hn::LoadU(d16, coeffs + i * kN)) : hn::Zero(d);
-    TransposeTile(d, v);  // v[k] lane i = coefficient (i, k)
+    if constexpr (!kCm) TransposeTile(d, v);  // v[k] lane i = coefficient (i, k)
     Row::template Run<kN, kNzC>(d, v);
     TransposeTile(d, v);  // v[i] lane k = row i of the intermediate
     Col::template Run<kN, kNzR>(d, v);
@@ -595,6 +597,27 @@ void ItxAddExactEob(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   }
 }
 
+#if V3D_ITX_HAVE_ZMM16
+// The 16x16 DCT_DCT add_exact_eob_cm slot (column-major coefficients): ItxAddExactEob<16>'s
+// paths with column-major loads. The 4x4 corners failing their bound take the 8x8 square's
+// kernel (exact for any block inside it); rows failing their check, the full block's 32-bit
+// path (exact for any block); failing columns, the 32-bit columns of the row-major row results.
+template <int kNz>
+HWY_NOINLINE void AddDctZmmCm16(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
+  HWY_ALIGN int16_t rows[16 * 16];
+  const Int16Result r = Add16x16DctZmm<kNz, true>(dst, stride, c, rows);
+  if (r == Int16Result::kRowsFailed)
+    return Add2D<16, TxDct, TxDct, 16, 16, true>(dst, stride, c, false);
+  Finish16x16<TxDct, kNz>(r, dst, stride, rows);
+}
+void ItxAddExactEobCm16(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
+  if (eob == 1) return AddDc<16>(dst, stride, c[0]);
+  if (TryCorner16x16ByExactEob<true>(dst, stride, c, eob)) return;
+  if (eob <= kScan16First8Out) return AddDctZmmCm16<8>(dst, stride, c);
+  AddDctZmmCm16<16>(dst, stride, c);
+}
+#endif
+
 #if !V3D_ITX_NEON_4X4
 // The 4x4 DCT_DCT add_exact_eob slot: eob 1 is DC only, without looking at the other
 // coefficients; every other block as the add slot takes it.
@@ -692,6 +715,10 @@ void InitItxSimd(ItxDsp *dsp) {
 #if V3D_ITX_HAVE_16 && HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
   dsp->add_exact_eob_cm[kTx32x32][kDctDct] = &ItxAddExactEob<32, true>;  // itx_hwy_32.h
   dsp->cm_native[kTx32x32][kDctDct] = true;
+#endif
+#if V3D_ITX_HAVE_ZMM16
+  dsp->add_exact_eob_cm[kTx16x16][kDctDct] = &ItxAddExactEobCm16;
+  dsp->cm_native[kTx16x16][kDctDct] = true;
 #endif
 }
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE

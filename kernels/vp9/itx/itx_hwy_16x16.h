@@ -330,8 +330,10 @@ HWY_INLINE void RoundAdd16(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const 
 // or 4), within kInt16CornerBound16x16 (proven over the 4x4 square's blocks, which include the
 // 2x2 square's): as AddCorner8x8, in 16-bit lanes throughout. The column pass runs on vectors of
 // up to 16 lanes (one or two per row).
-// DC: the column vectors' tag, CappedTag<int16_t, 16> (16 lanes, or 8).
-template <int kNz, class DC>
+// DC: the column vectors' tag, CappedTag<int16_t, 16> (16 lanes, or 8). kCm: coeffs column-major
+// (ItxDsp::add_exact_eob_cm), whose first four memory rows are the corner's columns as the row
+// pass takes them: the same vectors without the transpose.
+template <int kNz, bool kCm = false, class DC>
 HWY_NOINLINE void AddCorner16x16(DC dc, uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs) {
   const hn::CappedTag<int16_t, 4> d4;
   const hn::CappedTag<int16_t, 8> d8;
@@ -343,7 +345,7 @@ HWY_NOINLINE void AddCorner16x16(DC dc, uint8_t *dst, ptrdiff_t stride, const in
   V4 v[4], o[16];
   V3D_UNROLL
   for (size_t i = 0; i < 4; i++) v[i] = i < kR ? hn::LoadU(d4, coeffs + 16 * i) : hn::Zero(d4);
-  Transpose16(d4, v);     // v[k] lane i = coefficient (i, k), k < 4
+  if constexpr (!kCm) Transpose16(d4, v);  // v[k] lane i = coefficient (i, k), k < 4
   Idct16<kNz>(d4, v, o);  // o[k] lane i = intermediate (i, k); zero for rows i >= kNz
   if constexpr (Lc == 16) {
     VC u[16], w[16];
@@ -377,16 +379,19 @@ HWY_INLINE bool TryCorner16x16(uint8_t *dst, ptrdiff_t stride, const int16_t *c)
 // kScan16First2Out in the 2x2 one (itx_eob_hint.h). Done (true) when the rows holding that square
 // are within kInt16CornerBound16x16, read whole (their zeros pass), else false, nothing written.
 // A block inside the 2x2 square with a larger eob takes the 4x4 form, exact for it as well.
+// kCm: c column-major; its first 2 or 4 memory rows hold the same square, transposed, and
+// zeros, so the same checks apply (the bound is on each coefficient).
+template <bool kCm = false>
 HWY_INLINE bool TryCorner16x16ByExactEob(uint8_t *dst, ptrdiff_t stride, const int16_t *c,
                                          int eob) {
   constexpr int kB = kInt16CornerBound16x16;
   const hn::CappedTag<int16_t, 16> dc;
   if (eob <= kScan16First2Out && SpanWithin<kB, 32>(c)) {
-    AddCorner16x16<2>(dc, dst, stride, c);
+    AddCorner16x16<2, kCm>(dc, dst, stride, c);
     return true;
   }
   if (eob > kScan16First4Out || !SpanWithin<kB, 64>(c)) return false;
-  AddCorner16x16<4>(dc, dst, stride, c);
+  AddCorner16x16<4, kCm>(dc, dst, stride, c);
   return true;
 }
 
@@ -548,6 +553,7 @@ HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int
 
 #else
 // Without 16-bit lanes the exact entry's 16x16 corners take AddSquare's path.
+template <bool kCm = false>
 HWY_INLINE bool TryCorner16x16ByExactEob(uint8_t *, ptrdiff_t, const int16_t *, int) {
   return false;
 }

@@ -170,8 +170,9 @@ HWY_INLINE Int16Result ColumnsAndAdd(uint8_t *dst, ptrdiff_t stride, Z *x, int16
 // Add16x16Int16 (itx_hwy_16x16.h): kRowsFailed, nothing written; kDone; kColumnsFailed, nothing
 // written, rows holds the row results (row-major, rows from kNzR on not written). Columns whose
 // row results fail the column L1 check run on SatOps and count as failed only where it
-// detects a saturation.
-template <int kNzR>
+// detects a saturation. kCm: coeffs column-major (ItxDsp::add_exact_eob_cm), loaded into the
+// same registers by LoadRowsCm / LoadRowsDctCm; rows stays row-major.
+template <int kNzR, bool kCm = false>
 HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
                                         int16_t *rows) {
   using namespace zmm16;
@@ -181,7 +182,9 @@ HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const in
   Z x[8];
   constexpr bool kHalf = kNzR <= 8;
   // Half: x[m] = [column 2m | column 2m + 1], lane = row (kRowOfLane); else LoadRowsDct's.
-  if constexpr (kHalf) LoadRows<kNzR>(coeffs, x);
+  if constexpr (kHalf && kCm) LoadRowsCm<kNzR>(coeffs, x);
+  else if constexpr (kHalf) LoadRows<kNzR>(coeffs, x);
+  else if constexpr (kCm) LoadRowsDctCm(coeffs, x);
   else LoadRowsDct(coeffs, x);
   // Up to 8 non-zero rows: every non-zero coefficient lies in the top-left 8x8 square (the
   // caller's region), so columns 8..15 (x[4..7]) and, later, row results 8..15 are zero.
