@@ -60,23 +60,13 @@ int16_t draw_value(Rng &rng, int k, int pos) {
   }
 }
 
-bool run_case(const char *target, int tx_size, int tx_type, uint64_t seed) {
-  Rng rng(seed);
+// Both entries on the block coeffs (raster order) whose last non-zero coefficient in the scan
+// lies before position last, with an eob from last up, against the reference; then with an eob
+// below last (a broken promise), that nothing outside the block changes. kind: the value class
+// printed on a failure.
+bool check_block(const char *target, int tx_size, int tx_type, const std::vector<int16_t> &coeffs,
+                 int last, int kind, Rng &rng, uint64_t seed) {
   const int n = 4 << tx_size, nn = n * n;
-  // WHT_WHT (lossless 4x4) reads the default scan, as DCT_DCT does.
-  const int16_t *scan = scan_for(tx_size, tx_type == kWhtWht ? kDctDct : tx_type);
-  const std::vector<int> edges = edge_eobs(n);
-  // The exact eob: an edge value half the time, else anywhere (mostly small).
-  int last = rng.range(0, 1) ? edges[rng.range(0, static_cast<int>(edges.size()) - 1)]
-                             : (rng.range(0, 1) ? rng.range(1, nn) : rng.range(1, 40));
-  if (last > nn) last = nn;
-  const int kind = rng.range(0, 3);
-  std::vector<int16_t> coeffs(nn, 0);  // exactly n*n: ASan sees any read past them
-  for (int p = 0; p < last; p++) {
-    if (kind != 3 && p > 0 && rng.range(0, 2) == 0) continue;  // some zeros inside the prefix
-    coeffs[scan[p]] = draw_value(rng, kind, p);
-  }
-  if (coeffs[scan[last - 1]] == 0 && rng.range(0, 1)) coeffs[scan[last - 1]] = 1;
   // Any eob from the exact one up is a kept promise.
   const int eob = rng.range(0, 3) ? last : rng.range(last, nn);
 
@@ -126,6 +116,57 @@ bool run_case(const char *target, int tx_size, int tx_type, uint64_t seed) {
   return true;
 }
 
+bool run_case(const char *target, int tx_size, int tx_type, uint64_t seed) {
+  Rng rng(seed);
+  const int n = 4 << tx_size, nn = n * n;
+  // WHT_WHT (lossless 4x4) reads the default scan, as DCT_DCT does.
+  const int16_t *scan = scan_for(tx_size, tx_type == kWhtWht ? kDctDct : tx_type);
+  const std::vector<int> edges = edge_eobs(n);
+  // The exact eob: an edge value half the time, else anywhere (mostly small).
+  int last = rng.range(0, 1) ? edges[rng.range(0, static_cast<int>(edges.size()) - 1)]
+                             : (rng.range(0, 1) ? rng.range(1, nn) : rng.range(1, 40));
+  if (last > nn) last = nn;
+  const int kind = rng.range(0, 3);
+  std::vector<int16_t> coeffs(nn, 0);  // exactly n*n: ASan sees any read past them
+  for (int p = 0; p < last; p++) {
+    if (kind != 3 && p > 0 && rng.range(0, 2) == 0) continue;  // some zeros inside the prefix
+    coeffs[scan[p]] = draw_value(rng, kind, p);
+  }
+  if (coeffs[scan[last - 1]] == 0 && rng.range(0, 1)) coeffs[scan[last - 1]] = 1;
+  return check_block(target, tx_size, tx_type, coeffs, last, kind, rng, seed);
+}
+
+// 16x16 ADST types, whose paths go by the non-zero square and the values: every coefficient of
+// the top-left k x k square non-zero (k = 1: the DC with an eob above 1, which the DC-only
+// check leaves to the square's path; 4, 8, 16), in classes 10: small (both passes in 16 bits);
+// 11, 12: every row at the row transform's L1 bound, all of one sign or in a checkerboard of
+// signs (row results beyond the column check, some saturating: the 32-bit columns); 13: any
+// int16 (rows beyond their check: the 32-bit rows).
+bool run_square_cases(const char *target, int tx_type, uint64_t seed) {
+  Rng rng(seed);
+  const int n = 16;
+  const int16_t *scan = scan_for(kTx16x16, tx_type);
+  bool ok = true;
+  for (int k : {1, 4, 8, 16})
+    for (int kind = 10; kind < 14; kind++) {
+      std::vector<int16_t> coeffs(n * n, 0);
+      const int at_bound = 23000 / k;
+      for (int i = 0; i < k; i++)
+        for (int j = 0; j < k; j++) {
+          const int sign = kind == 12 && (i + j) % 2 ? -1 : 1;
+          const int v = kind == 10   ? rng.range(-48, 48)
+                        : kind == 13 ? rng.range(-32768, 32767)
+                                     : sign * at_bound;
+          coeffs[i * n + j] = static_cast<int16_t>(v ? v : 1);
+        }
+      int last = k == 1 ? 2 : 1;
+      for (int p = 0; p < n * n; p++)
+        if (coeffs[scan[p]] && p + 1 > last) last = p + 1;
+      ok = check_block(target, kTx16x16, tx_type, coeffs, last, kind, rng, seed) && ok;
+    }
+  return ok;
+}
+
 }  // namespace
 
 int main() {
@@ -147,6 +188,12 @@ int main() {
           else failed++;
         }
       }
+    for (int tx_type = 1; tx_type < 4; tx_type++) {
+      const uint64_t seed = base ^ (static_cast<uint64_t>(t) << 56) ^ (0x5a5aull << 32) ^
+                            static_cast<uint64_t>(tx_type);
+      if (run_square_cases(names[t], tx_type, seed)) v3dtest::counter().passed++;
+      else failed++;
+    }
     printf("%s: %d failed\n", names[t], failed);
   }
   v3d_cpu_force_target(nullptr);
