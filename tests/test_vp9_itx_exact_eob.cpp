@@ -122,6 +122,16 @@ void draw_destination(Rng &rng, int n, Block *b) {
   for (auto &v : b->init) v = static_cast<uint8_t>(rng.u32() >> 24);
 }
 
+// b's eob (any from the exact one up is a kept promise), destination and broken-promise eob
+// drawn, then check_block.
+bool check_drawn(const char *target, Block *b, Rng &rng, uint64_t seed) {
+  const int n = 4 << b->tx_size;
+  b->eob = rng.range(0, 3) ? b->last : rng.range(b->last, n * n);
+  draw_destination(rng, n, b);
+  b->short_eob = b->last > 1 ? rng.range(1, b->last - 1) : 0;
+  return check_block(target, *b, seed);
+}
+
 bool run_case(const char *target, int tx_size, int tx_type, uint64_t seed) {
   Rng rng(seed);
   const int n = 4 << tx_size, nn = n * n;
@@ -139,11 +149,38 @@ bool run_case(const char *target, int tx_size, int tx_type, uint64_t seed) {
     coeffs[scan[p]] = draw_value(rng, b.kind, p);
   }
   if (coeffs[scan[last - 1]] == 0 && rng.range(0, 1)) coeffs[scan[last - 1]] = 1;
-  // Any eob from the exact one up is a kept promise.
-  b.eob = rng.range(0, 3) ? last : rng.range(last, nn);
-  draw_destination(rng, n, &b);
-  b.short_eob = last > 1 ? rng.range(1, last - 1) : 0;
-  return check_block(target, b, seed);
+  return check_drawn(target, &b, rng, seed);
+}
+
+// 16x16 ADST types, whose paths go by the non-zero square and the values: every coefficient of
+// the top-left k x k square non-zero (k = 1: the DC with an eob above 1, which the DC-only
+// check leaves to the square's path; 4, 8, 16), in classes 10: small (both passes in 16 bits);
+// 11, 12: every row at the row transform's L1 bound, all of one sign or in a checkerboard of
+// signs (row results beyond the column check, some saturating: the 32-bit columns); 13: any
+// int16 (rows beyond their check: the 32-bit rows).
+bool run_square_cases(const char *target, int tx_type, uint64_t seed) {
+  Rng rng(seed);
+  const int n = 16;
+  const int16_t *scan = scan_for(kTx16x16, tx_type);
+  bool ok = true;
+  for (int k : {1, 4, 8, 16})
+    for (int kind = 10; kind < 14; kind++) {
+      Block b{kTx16x16, tx_type, kind, std::vector<int16_t>(n * n, 0), 0, 0, 0, 0, {}};
+      const int at_bound = 23000 / k;
+      for (int i = 0; i < k; i++)
+        for (int j = 0; j < k; j++) {
+          const int sign = kind == 12 && (i + j) % 2 ? -1 : 1;
+          const int v = kind == 10   ? rng.range(-48, 48)
+                        : kind == 13 ? rng.range(-32768, 32767)
+                                     : sign * at_bound;
+          b.coeffs[i * n + j] = static_cast<int16_t>(v ? v : 1);
+        }
+      b.last = k == 1 ? 2 : 1;
+      for (int p = 0; p < n * n; p++)
+        if (b.coeffs[scan[p]] && p + 1 > b.last) b.last = p + 1;
+      ok = check_drawn(target, &b, rng, seed) && ok;
+    }
+  return ok;
 }
 
 // 16x16 DCT_DCT blocks built to reach each outcome of the 16-bit paths' checks, which drawn
@@ -202,6 +239,12 @@ int main() {
     if (run_paths16(names[t], base ^ (static_cast<uint64_t>(t) << 56) ^ (1ull << 48)))
       v3dtest::counter().passed++;
     else failed++;
+    for (int tx_type = 1; tx_type < 4; tx_type++) {
+      const uint64_t seed = base ^ (static_cast<uint64_t>(t) << 56) ^ (0x5a5aull << 32) ^
+                            static_cast<uint64_t>(tx_type);
+      if (run_square_cases(names[t], tx_type, seed)) v3dtest::counter().passed++;
+      else failed++;
+    }
     printf("%s: %d failed\n", names[t], failed);
   }
   v3d_cpu_force_target(nullptr);

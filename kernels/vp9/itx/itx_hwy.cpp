@@ -570,6 +570,40 @@ void ItxAdd(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
   return ItxAddBlock<kN, Row, Col>(dst, stride, c, eob);
 }
 
+#if V3D_ITX_HAVE_ZMM16
+// AddSquare's 16-bit paths for a 16x16 ADST-type block given column-major whose non-zero
+// square is kNz x kNz, each loading the block as it lies: 4 (not ADST_ADST): Add16x16Int16;
+// 8 and 16: the zmm kernel. False, nothing written, where the rows fail their check. The row
+// results left for the 32-bit columns (rows) are row-major as ever.
+template <class Row, class Col, int kNz>
+HWY_NOINLINE bool Add16x16Cm(uint8_t *dst, ptrdiff_t stride, const int16_t *c) {
+  constexpr bool kRowAdst = std::is_same<Row, TxAdst>::value;
+  constexpr bool kColAdst = std::is_same<Col, TxAdst>::value;
+  HWY_ALIGN int16_t rows[16 * 16];
+  Int16Result r;
+  if constexpr (kNz >= 8) r = Add16x16AdstZmm<kRowAdst, kColAdst, kNz, true>(dst, stride, c, rows);
+  else r = Add16x16Int16<kRowAdst, kColAdst, kNz, true>(dst, stride, c, rows);
+  return Finish16x16<Col, kNz>(r, dst, stride, rows);
+}
+// The add_exact_eob_cm slot of a 16x16 ADST type: ItxAdd<16, Row, Col>'s choices on the
+// column-major block (DC only and the 1x1 square read c[0], the same in both layouts; the
+// squares of NonZeroRegion are their own transposes), but the 8x8 square, and ADST_ADST's 4x4,
+// in zmm (kCorner). Blocks whose rows fail their check (beyond valid streams) take the
+// transposing fallback.
+template <class Row, class Col>
+void ItxAddCm16(uint8_t *dst, ptrdiff_t stride, const int16_t *c, int eob) {
+  constexpr int kCorner = std::is_same<Row, TxAdst>::value && std::is_same<Col, TxAdst>::value
+                              ? 8 : 4;
+  if (eob == 1 && OnlyDc<16>(c)) return Add2D<16, Row, Col, 1, 1>(dst, stride, c);
+  const size_t region = DenseByEob<16, false>(eob) ? 16 : NonZeroRegion<16>(c);
+  if (region == 1) return Add2D<16, Row, Col, 1, 1>(dst, stride, c);
+  const bool done = region <= 4   ? Add16x16Cm<Row, Col, kCorner>(dst, stride, c)
+                    : region <= 8 ? Add16x16Cm<Row, Col, 8>(dst, stride, c)
+                                  : Add16x16Cm<Row, Col, 16>(dst, stride, c);
+  if (!done) ColMajorByTranspose<16, &ItxAdd<16, Row, Col>>(dst, stride, c, eob);
+}
+#endif
+
 // The DCT_DCT add_exact_eob slots from 8x8 on (itx.h): every coefficient at a scan position >= eob
 // is zero, so eob alone places the non-zero ones (itx_eob_hint.h): eob 1 is DC only; else the
 // block takes the path ItxAddBlock gives a block in the scan's square; values are still checked.
@@ -718,7 +752,11 @@ void InitItxSimd(ItxDsp *dsp) {
 #endif
 #if V3D_ITX_HAVE_ZMM16
   dsp->add_exact_eob_cm[kTx16x16][kDctDct] = &ItxAddExactEobCm16;
-  dsp->cm_native[kTx16x16][kDctDct] = true;
+  // 16x16 ADST types: their own column-major loads (ItxAddCm16).
+  dsp->add_exact_eob_cm[kTx16x16][kAdstDct] = &ItxAddCm16<TxDct, TxAdst>;
+  dsp->add_exact_eob_cm[kTx16x16][kDctAdst] = &ItxAddCm16<TxAdst, TxDct>;
+  dsp->add_exact_eob_cm[kTx16x16][kAdstAdst] = &ItxAddCm16<TxAdst, TxAdst>;
+  for (int t : {kDctDct, kAdstDct, kDctAdst, kAdstAdst}) dsp->cm_native[kTx16x16][t] = true;
 #endif
 }
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE

@@ -470,7 +470,9 @@ Int16Result AddDct(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs, int16_
 // when saturate and detect (itx_hwy_sat.h) finds no saturation;
 // otherwise rows holds the row results (the reference's: the row pass is exact inside its
 // bound), row-major, rows from kNz on not written, for the caller's 32-bit column pass.
-template <bool kRowAdst, bool kColAdst, int kNz>
+// kCm (16 lanes only): coeffs is the block in column-major order (ItxDsp::add_exact_eob_cm),
+// whose memory rows are the row pass's inputs as they lie: no transpose before it.
+template <bool kRowAdst, bool kColAdst, int kNz, bool kCm = false>
 HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
                                        int16_t *rows) {
   const hn::CappedTag<int16_t, 16> d;
@@ -481,6 +483,7 @@ HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int
   constexpr int kRowB = kInt16BoundL1[2][kRowAdst ? 1 : 0];
   constexpr int kColB = kInt16BoundL1[2][kColAdst ? 1 : 0];
   static_assert(kRowB > 0 && kColB > 0, "proven bounds");
+  static_assert(!kCm || L == 16, "column-major input: the 16-lane form only");
 #if V3D_ITX_NEON_ADST16
   if constexpr (kRowAdst || kColAdst) {  // the same checks, itx_neon_adst16.h
     using R = neonadst16::Result;
@@ -500,7 +503,8 @@ HWY_NOINLINE Int16Result Add16x16Int16(uint8_t *dst, ptrdiff_t stride, const int
     V v[16];
     V3D_UNROLL
     for (size_t i = 0; i < 16; i++) v[i] = i < kR ? hn::LoadU(d, coeffs + 16 * i) : hn::Zero(d);
-    Transpose16x16(d, v);  // v[k] lane i = coefficient (i, k); zero from column kNz on
+    if constexpr (!kCm) Transpose16x16(d, v);
+    // v[k] lane i = coefficient (i, k); zero from column kNz on
     if (!LanesWithin<kRowB>(du, AddAbs<kR>(d, v, hn::Zero(du)))) return Int16Result::kRowsFailed;
     Run16Point<kRowAdst, kNz>(d, v);
     Transpose16x16(d, v);  // v[i] = row i of the intermediate (zero from kR on)

@@ -190,8 +190,9 @@ HWY_INLINE void ColumnPassOf(const O &o, Z *x) {
 
 // 16x16 block of row transform kRowAdst and column transform kColAdst (not both DCT), non-zero
 // coefficients in the top-left kNzR x kNzR square, in zmm registers; the contract of
-// Add16x16DctZmm (itx_hwy_16x16_zmm_dct.h).
-template <bool kRowAdst, bool kColAdst, int kNzR>
+// Add16x16DctZmm (itx_hwy_16x16_zmm_dct.h). kCm: coeffs is the block in column-major order
+// (ItxDsp::add_exact_eob_cm), loaded into the same registers; rows stays row-major.
+template <bool kRowAdst, bool kColAdst, int kNzR, bool kCm = false>
 HWY_NOINLINE Int16Result Add16x16AdstZmm(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
                                          int16_t *rows) {
   using namespace zmm16;
@@ -200,7 +201,8 @@ HWY_NOINLINE Int16Result Add16x16AdstZmm(uint8_t *dst, ptrdiff_t stride, const i
   static_assert(kRowB > 0 && kColB > 0, "proven bounds");
   const PackedOps o;
   Z x[8];
-  LoadRows<kNzR>(coeffs, x);
+  if constexpr (kCm) LoadRowsCm<kNzR>(coeffs, x);
+  else LoadRows<kNzR>(coeffs, x);
   if (!L1Within<kRowB, 8>(o, x)) return Int16Result::kRowsFailed;
   if constexpr (kRowAdst) AdstPass<false>(o, x);
   else DctFullPass<false>(o, x);
