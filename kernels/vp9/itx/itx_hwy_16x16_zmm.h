@@ -496,10 +496,21 @@ constexpr int16_t FinalIdx(int w, int kRight) {
 constexpr int16_t DctPairIdx(int w) {
   return static_cast<int16_t>(32 * (w / 16) + kDctPairCol[w % 16]);
 }
-template <int kWhich>  // 0, 1: FinalIdx left / right; 2: OrderIdx; 3: DctPairIdx
+// Word w of a vpermw (vpermt2w) gathering register m of LoadRows (LoadRowsDct) from the two
+// memory rows of a column-major block that hold its columns (LoadRowsCm, LoadRowsDctCm).
+constexpr int16_t CmWordIdx(int w, bool dct) {
+  return static_cast<int16_t>((dct ? 32 : 16) * (w % 2) +
+                              (dct ? kDctRowOfLane[w / 2] : kRowOfLane[w / 2]));
+}
+// 0, 1: FinalIdx left / right; 2: OrderIdx; 3: DctPairIdx; 4, 5: CmWordIdx of LoadRows,
+// LoadRowsDct.
+template <int kWhich>
 HWY_INLINE Z WordIdx() {
-#define V3D_IDX(w) \
-  (kWhich == 3 ? DctPairIdx(w) : kWhich == 2 ? OrderIdx(w) : FinalIdx(w, kWhich))
+#define V3D_IDX(w)                                                                         \
+  (kWhich >= 4   ? CmWordIdx(w, kWhich == 5)                                               \
+   : kWhich == 3 ? DctPairIdx(w)                                                           \
+   : kWhich == 2 ? OrderIdx(w)                                                             \
+                 : FinalIdx(w, kWhich))
   alignas(64) static int16_t kIdx[32] = {
       V3D_IDX(0),  V3D_IDX(1),  V3D_IDX(2),  V3D_IDX(3),  V3D_IDX(4),  V3D_IDX(5),  V3D_IDX(6),
       V3D_IDX(7),  V3D_IDX(8),  V3D_IDX(9),  V3D_IDX(10), V3D_IDX(11), V3D_IDX(12), V3D_IDX(13),
@@ -536,26 +547,10 @@ HWY_INLINE void LoadRowsDct(const int16_t *c, Z *x) {
 // m's lane l holds word kRowOfLane[l] (kDctRowOfLane[l]) of its two columns, which one
 // permute of the words of those two memory rows gathers. kNzR 8: columns 8..15 (x[4..7]) are
 // zero, as LoadRows<8> leaves them.
-constexpr int16_t CmWordIdx(int w, bool dct) {
-  return static_cast<int16_t>((dct ? 32 : 16) * (w % 2) +
-                              (dct ? kDctRowOfLane[w / 2] : kRowOfLane[w / 2]));
-}
-template <bool kDct>
-HWY_INLINE Z CmWordIdxZ() {
-#define V3D_IDX(w) CmWordIdx(w, kDct)
-  alignas(64) static const int16_t kIdx[32] = {
-      V3D_IDX(0),  V3D_IDX(1),  V3D_IDX(2),  V3D_IDX(3),  V3D_IDX(4),  V3D_IDX(5),  V3D_IDX(6),
-      V3D_IDX(7),  V3D_IDX(8),  V3D_IDX(9),  V3D_IDX(10), V3D_IDX(11), V3D_IDX(12), V3D_IDX(13),
-      V3D_IDX(14), V3D_IDX(15), V3D_IDX(16), V3D_IDX(17), V3D_IDX(18), V3D_IDX(19), V3D_IDX(20),
-      V3D_IDX(21), V3D_IDX(22), V3D_IDX(23), V3D_IDX(24), V3D_IDX(25), V3D_IDX(26), V3D_IDX(27),
-      V3D_IDX(28), V3D_IDX(29), V3D_IDX(30), V3D_IDX(31)};
-#undef V3D_IDX
-  return _mm512_load_si512(kIdx);
-}
 // Columns 2m and 2m + 1 are adjacent in memory: one load, one vpermw.
 template <int kNzR>
 HWY_INLINE void LoadRowsCm(const int16_t *c, Z *x) {
-  const Z idx = CmWordIdxZ<false>();
+  const Z idx = WordIdx<4>();
   V3D_UNROLL
   for (int m = 0; m < 8; m++) {
     x[m] = 2 * m < kNzR ? _mm512_permutexvar_epi16(idx, _mm512_loadu_si512(c + 32 * m))
@@ -564,7 +559,7 @@ HWY_INLINE void LoadRowsCm(const int16_t *c, Z *x) {
 }
 // Columns kDctPairCol[2m], kDctPairCol[2m + 1]: two 256-bit loads, one vpermt2w.
 HWY_INLINE void LoadRowsDctCm(const int16_t *c, Z *x) {
-  const Z idx = CmWordIdxZ<true>();
+  const Z idx = WordIdx<5>();
   V3D_UNROLL
   for (int m = 0; m < 8; m++) {
     const auto col = [&](int j) {
