@@ -109,6 +109,24 @@ int itx_exact_eob_broken_at(const ItxRow &r, const std::vector<int16_t> &c, int 
   return -1;
 }
 
+namespace {
+// fn on in (c, or its transpose) timed as time_itx_row, after checking that its pixels are the
+// add slot's on c; -1 with an error line naming entry where they are not.
+double time_checked(const v3d::vp9::ItxDsp &dsp, const ItxRow &r, v3d::vp9::ItxAddFn fn,
+                    const std::vector<int16_t> &c, const std::vector<int16_t> &in, int eob,
+                    uint64_t seed, const char *label, const char *entry, FILE *out) {
+  std::vector<uint8_t> want = random_dst(seed), got = want;
+  dsp.add[r.size][r.type](want.data(), 64, c.data(), eob);
+  fn(got.data(), 64, in.data(), eob);
+  if (got != want) {
+    fprintf(out, "error: %s: eob %d: the %s entry's pixels differ from the hint entry's; not "
+            "timed\n", label, eob, entry);
+    return -1;
+  }
+  return time_itx_row(fn, in, eob, seed);
+}
+}  // namespace
+
 double time_itx_row_exact(const v3d::vp9::ItxDsp &dsp, const ItxRow &r,
                           const std::vector<int16_t> &c, int eob, uint64_t seed,
                           const char *label, FILE *out) {
@@ -121,16 +139,8 @@ double time_itx_row_exact(const v3d::vp9::ItxDsp &dsp, const ItxRow &r,
             label, eob, bad, rc / n, rc % n, c[static_cast<size_t>(rc)]);
     return -1;
   }
-  const v3d::vp9::ItxAddFn exact = dsp.add_exact_eob[r.size][r.type];
-  std::vector<uint8_t> want = random_dst(seed), got = want;
-  dsp.add[r.size][r.type](want.data(), 64, c.data(), eob);
-  exact(got.data(), 64, c.data(), eob);
-  if (got != want) {
-    fprintf(out, "error: %s: eob %d: the exact entry's pixels differ from the hint entry's; "
-            "not timed\n", label, eob);
-    return -1;
-  }
-  return time_itx_row(exact, c, eob, seed);
+  return time_checked(dsp, r, dsp.add_exact_eob[r.size][r.type], c, c, eob, seed, label,
+                      "exact", out);
 }
 
 double time_itx_row_exact_cm(const v3d::vp9::ItxDsp &dsp, const ItxRow &r,
@@ -142,16 +152,8 @@ double time_itx_row_exact_cm(const v3d::vp9::ItxDsp &dsp, const ItxRow &r,
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)
       cm[static_cast<size_t>(j * n + i)] = c[static_cast<size_t>(i * n + j)];
-  const v3d::vp9::ItxAddFn fn = dsp.add_exact_eob_cm[r.size][r.type];
-  std::vector<uint8_t> want = random_dst(seed), got = want;
-  dsp.add[r.size][r.type](want.data(), 64, c.data(), eob);
-  fn(got.data(), 64, cm.data(), eob);
-  if (got != want) {
-    fprintf(out, "error: %s: eob %d: the column-major entry's pixels differ from the hint "
-            "entry's on the transposed block; not timed\n", label, eob);
-    return -1;
-  }
-  return time_itx_row(fn, cm, eob, seed);
+  return time_checked(dsp, r, dsp.add_exact_eob_cm[r.size][r.type], c, cm, eob, seed, label,
+                      "column-major (on the transposed block)", out);
 }
 
 }  // namespace v3dbench
