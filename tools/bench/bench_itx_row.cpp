@@ -156,4 +156,13 @@ double time_itx_row_exact_cm(const v3d::vp9::ItxDsp &dsp, const ItxRow &r,
                       "column-major (on the transposed block)", out);
 }
 
+double time_itx_row_decoder(const v3d::vp9::ItxDsp &dsp, const ItxRow &r,
+                            const std::vector<int16_t> &c, int eob, uint64_t seed,
+                            const char *label, FILE *out) {
+  // A broken promise: time_itx_row_exact says so.
+  if (!dsp.cm_native[r.size][r.type] || itx_exact_eob_broken_at(r, c, eob) >= 0)
+    return time_itx_row_exact(dsp, r, c, eob, seed, label, out);
+  return time_itx_row_exact_cm(dsp, r, c, eob, seed, label, out);
+}
+
 }  // namespace v3dbench

@@ -71,6 +71,11 @@ double time_itx_row_exact(const v3d::vp9::ItxDsp &dsp, const ItxRow &r,
 double time_itx_row_exact_cm(const v3d::vp9::ItxDsp &dsp, const ItxRow &r,
                              const std::vector<int16_t> &c, int eob, uint64_t seed,
                              const char *label, FILE *out);
+// The decoder's entry for the row's slot: time_itx_row_exact_cm where dsp's cm_native says the
+// decoder writes the slot's blocks column-major, else time_itx_row_exact.
+double time_itx_row_decoder(const v3d::vp9::ItxDsp &dsp, const ItxRow &r,
+                            const std::vector<int16_t> &c, int eob, uint64_t seed,
+                            const char *label, FILE *out);
 
 // The fixed destination (64x64 pixels, stride 64) and coefficient block (32x32) that every
 // timing above uses (bench_itx_row.cpp says why), for other sections that time transforms.

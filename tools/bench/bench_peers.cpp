@@ -9,10 +9,12 @@
 //    32-bit path from the coefficients, so the project gets two columns: "small" (|c| <= 48,
 //    inside every 16-bit bound, as typical dequantized residuals) and "large" (|c| <= 2047).
 //    Rows, coefficients and timer are bench_itx_row.h's, shared with the itx-rows section.
-//    After the peer's figure and the ratios, the same two columns for the exact-eob slots
-//    ("ex-small", "ex-large": ItxDsp::add_exact_eob, the entry whose eob is trusted, as the
-//    peer's is) and their ratios ("ex-s", "ex-l"); each row's eob promise and the slot's pixels
-//    are checked first, and a row failing either gets an error line and "-".
+//    After the peer's figure and the ratios, the same two columns for the decoder's entry
+//    ("ex-small", "ex-large": the exact-eob slot, whose eob is trusted as the peer's is, in the
+//    layout the decoder writes for the slot: ItxDsp::add_exact_eob_cm on the block transposed
+//    where cm_native, else add_exact_eob) and their ratios ("ex-s", "ex-l"); each row's eob
+//    promise and the slot's pixels are checked first, and a row failing either gets an error
+//    line and "-".
 //  * VP9 loop filter edges: 4/8/16-wide over 8 pixels, 16-wide over 16, and the 16-pixel
 //    4+4 / 8+8 pairs (checkasm's mix2 44 / 88), E 20, I 10, H 7, lines of every regime (flat16,
 //    flat8, normal, off: two of each per 8 lines, as checkasm builds them).
@@ -87,7 +89,7 @@ void itx_rows(const Peer &peer) {
     for (int k = 0; k < 2; k++, seed++) {
       const int eob = itx_row_coeffs(r, k ? ItxCoeffs::kWide : ItxCoeffs::kSmall, seed, &c);
       ours[k] = time_itx_row(dsp.add[r.size][r.type], c, eob, seed);
-      exact[k] = time_itx_row_exact(dsp, r, c, eob, seed, name.c_str(), stdout);
+      exact[k] = time_itx_row_decoder(dsp, r, c, eob, seed, name.c_str(), stdout);
     }
     print_row(peer, name, name, ours, 2, exact, 2);
   }
