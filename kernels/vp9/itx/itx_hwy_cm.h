@@ -7,7 +7,7 @@
 //
 // It is named ColMajorByTranspose, as itx_cm.h's scalar form, on purpose: the table code in
 // itx_hwy.cpp lives in this namespace and names the template unqualified, so every column-major
-// slot a target fills takes this form. The tiles are itx_hwy_16.h's Transpose16, so the form
+// slot a target fills takes this form. The 8x8 tiles are itx_hwy_16.h's Transpose16, so the form
 // exists where that does (V3D_ITX_HAVE_16); elsewhere (EMU128) the name finds itx_cm.h's.
 // Per-target header: included by itx_hwy.cpp after itx_hwy_16.h.
 
@@ -37,11 +37,14 @@ namespace hn = hwy::HWY_NAMESPACE;
 template <size_t kN>
 HWY_INLINE void TransposeSquareV(const int16_t *c, int16_t *t, size_t s) {
   if constexpr (kN == 4) {
-    const hn::CappedTag<int16_t, 4> d4;
-    hn::Vec<decltype(d4)> v[4];
-    for (size_t i = 0; i < 4; i++) v[i] = hn::LoadU(d4, c + 4 * i);
-    Transpose16(d4, v);
-    for (size_t i = 0; i < 4; i++) hn::StoreU(v[i], d4, t + 4 * i);
+    // Two rows per 128-bit vector, loaded and stored whole: Transpose16's one row per vector
+    // would leave four 64-bit stores for the kernel's 128-bit loads, which do not forward.
+    const hn::Full128<int16_t> d;
+    const auto r01 = hn::LoadU(d, c), r23 = hn::LoadU(d, c + 8);
+    const auto lo = hn::InterleaveLower(d, r01, r23);  // rows 0 and 2, interleaved
+    const auto hi = hn::InterleaveUpper(d, r01, r23);  // rows 1 and 3, interleaved
+    hn::StoreU(hn::InterleaveLower(d, lo, hi), d, t);
+    hn::StoreU(hn::InterleaveUpper(d, lo, hi), d, t + 8);
   } else {
     const size_t s8 = (s + 7) & ~size_t{7};
     const hn::Full128<int16_t> d;
