@@ -23,22 +23,29 @@ namespace vp9 {
 // kDctDct), or kCmAnyScan, whose squares hold under every scan of the size.
 constexpr int kCmAnyScan = -1;
 
+// Entry k of itx_eob_hint.h's first-out table of an n x n block of scan `scan` (n = 8, 16 or
+// 32; 32x32 has the default scan only). For kCmAnyScan the smallest entry over the size's
+// scans: an eob at or below it keeps the square under every scan.
+template <size_t kN>
+constexpr int FirstOutSquare(int scan, size_t k) {
+  if (scan == kCmAnyScan) {
+    int m = FirstOutSquare<kN>(0, k);
+    for (int s = 1; s < 4; s++) m = FirstOutSquare<kN>(s, k) < m ? FirstOutSquare<kN>(s, k) : m;
+    return m;
+  }
+  if constexpr (kN == 8) return kScan8FirstOutSquare[scan % 4][k];
+  else if constexpr (kN == 16) return kScan16FirstOutSquare[scan % 4][k];
+  else return kScan32FirstOutSquare[k];
+}
+
 // The side of the top-left square (a multiple of 4, or kN) outside which every coefficient of an
 // n x n block of scan kScan is zero when the block keeps the exact-eob promise with eob.
 template <size_t kN, int kScan>
 inline size_t CmSquare(int eob) {
-  const int16_t *first_out;
-  if constexpr (kN == 8) {
-    first_out = kScan8FirstOutSquare[kScan == kCmAnyScan ? kDctAdst : kScan % 4];
-  } else if constexpr (kN == 16) {
-    first_out = kScan16FirstOutSquare[kScan == kCmAnyScan ? kDctAdst : kScan % 4];
-  } else if constexpr (kN == 32) {
-    first_out = kScan32FirstOutSquare;  // 32x32: the default scan only
-  } else {
-    return kN;
+  if constexpr (kN == 8 || kN == 16 || kN == 32) {
+    for (size_t k = 0; k + 1 < kN / 4; k++)
+      if (eob <= FirstOutSquare<kN>(kScan, k)) return 4 * (k + 1);
   }
-  for (size_t k = 0; k + 1 < kN / 4; k++)
-    if (eob <= first_out[k]) return 4 * (k + 1);
   return kN;
 }
 
