@@ -21,6 +21,8 @@
 //  * kInt16BoundL2x16[0], kInt16BoundL2x16Halves: 16x16 DCT columns of the full block, by sums
 //    of squares (AVX3_DL: DctColumnsClass, itx_hwy_16x16_zmm_dct.h). kInt16BoundL2x16[1]: proven,
 //    no path yet.
+//  * kInt16BoundL2x16Adst: 16x16 ADST columns of the full block, by sums of squares (AVX3_DL:
+//    AdstColumnsClass and AdstHalvesOps, itx_hwy_16x16_zmm_adst.h).
 //  * kInt16BoundL2x32, kInt16BoundL2x32Halves: AVX3_DL 32x32 DCT_DCT rows (pairs of rows) and
 //    columns by sums of squares (itx_hwy_32.h: RowPairsWithinL2, ColsClass32).
 //  * kInt16BoundL1: 8x8, 16x16 and 32x32, per pass (itx_hwy_8x8.h, itx_hwy_16x16.h, itx_hwy_32.h;
@@ -97,6 +99,15 @@ constexpr int kInt16BoundL2x32Halves[2] = {11580, 11570};
 // cos64(16) exempt): the AVX3_DL 16x16 DCT columns outside kInt16BoundL2x16[0] (HalvesOps,
 // itx_hwy_16x16_zmm.h), which track the exempt values.
 constexpr int kInt16BoundL2x16Halves[2] = {16380, 16380};
+// The 16-point ADST by its first stage ([0]: the inputs, [1]: each half of the first stage's
+// results): for every input vector whose squares sum to at most B_0^2, the reference's iadst16
+// keeps its 16 first-stage rounded sums x0..x15 inside int16; where moreover x0..x7 and
+// x8..x15 each have squares summing to at most B_1^2, every value it forms from them other
+// than its 16 outputs, the 8 inputs of its multiplies by cos64(16) and the 8 values those
+// inputs are sums and differences of stays inside int16 (each is a form in one half of x only,
+// bounded by Cauchy-Schwarz). The AVX3_DL 16x16 ADST columns (AdstHalvesOps,
+// itx_hwy_16x16_zmm_adst.h) check both and track the 8 inputs of the multiplies.
+constexpr int kInt16BoundL2x16Adst[2] = {23160, 23160};
 
 // 16x16 DCT_DCT (NEON, itx_hwy_16x16.h): a block whose |coefficients| sum to at most this passes
 // the row check and needs no column check: every column's |row results| then sum to within
