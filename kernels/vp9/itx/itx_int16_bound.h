@@ -19,8 +19,8 @@
 //  * kInt16BoundL2x8: 8x8 per pass, by sums of squares (AVX3_DL: Add8x8Y, itx_hwy_8x8_ymm.h;
 //    every type: Add8x8Zmm, itx_hwy_8x8_zmm.h).
 //  * kInt16BoundL2x16[0], kInt16BoundL2x16Halves: 16x16 DCT columns of the full block, by sums
-//    of squares (AVX3_DL: DctColumnsClass, itx_hwy_16x16_zmm_dct.h). kInt16BoundL2x16[1]: proven,
-//    no path yet.
+//    of squares (AVX3_DL: DctColumnsClass, itx_hwy_16x16_zmm_dct.h). kInt16BoundL2x16[1]: the
+//    ADST columns' class 0 (AdstColumnsClass).
 //  * kInt16BoundL2x16Adst: 16x16 ADST columns of the full block, by sums of squares (AVX3_DL:
 //    AdstColumnsClass and AdstHalvesOps, itx_hwy_16x16_zmm_adst.h).
 //  * kInt16BoundL2x32, kInt16BoundL2x32Halves: AVX3_DL 32x32 DCT_DCT rows (pairs of rows) and
@@ -83,8 +83,8 @@ constexpr int kInt16BoundL1[4][2] = {
 constexpr int kInt16BoundL2x8[2] = {16380, 11580};
 // The same L2 bound B2 for the 16-point DCT and ADST ([0 = DCT, 1 = ADST]) and the 32-point DCT.
 // The 16-point DCT's checks 16x16 columns (AVX3_DL); the 32-point DCT's 32x32 rows, two rows at
-// once, and 32x32 columns before kInt16BoundL2x32Halves (AVX3_DL, itx_hwy_32.h); the ADST's no
-// kernel (docs/itx_int16_bounds.md, the measured rates).
+// once, and 32x32 columns before kInt16BoundL2x32Halves (AVX3_DL, itx_hwy_32.h); the ADST's
+// 16x16 ADST columns, before kInt16BoundL2x16Adst (AVX3_DL, itx_hwy_16x16_zmm_adst.h).
 constexpr int kInt16BoundL2x16[2] = {11580, 8180};
 constexpr int kInt16BoundL2x32 = 8180;
 // The 32-point DCT by halves ([0]: its even inputs, [1]: its odd inputs): for every input
