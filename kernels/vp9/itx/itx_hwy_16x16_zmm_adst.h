@@ -153,10 +153,9 @@ HWY_INLINE void SumDiff2(const O &o, Z a0, Z a1, Z b0, Z b1, Z *sum, Z *diff) {
 template <int32_t k0lo, int32_t k0hi, int32_t k1lo, int32_t k1hi, bool kIn, class O>
 HWY_INLINE void SumDiffQ(const O &o, Z a0, Z a1, Z q, Z *sum, Z *diff) {
 #if V3D_ITX_HAVE_VNNI
-  const Z s0 = MaddAccT<PairOf(k0lo, k0hi)>(a0, q), s1 = MaddAccT<PairOf(k1lo, k1hi)>(a1, q);
-  const Z d0 = MaddAccT<PairOf(-k0lo, -k0hi)>(a0, q), d1 = MaddAccT<PairOf(-k1lo, -k1hi)>(a1, q);
-  *sum = Narrow<kIn>(o, s0, s1);
-  *diff = Narrow<kIn>(o, d0, d1);
+  *sum = Narrow<kIn>(o, MaddAccT<PairOf(k0lo, k0hi)>(a0, q), MaddAccT<PairOf(k1lo, k1hi)>(a1, q));
+  *diff = Narrow<kIn>(o, MaddAccT<PairOf(-k0lo, -k0hi)>(a0, q),
+                      MaddAccT<PairOf(-k1lo, -k1hi)>(a1, q));
 #else
   SumDiff2<kIn>(o, a0, a1, Madd<k0lo, k0hi>(q), Madd<k1lo, k1hi>(q), sum, diff);
 #endif
