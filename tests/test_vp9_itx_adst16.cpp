@@ -19,6 +19,9 @@
 #include "vp9/itx/itx_ref_1d.h"
 
 namespace v3dtest {
+namespace vp9halves {
+void column0_block(bool row_adst, const double *x, int16_t *coeffs, int64_t (*rows)[16]);
+}  // namespace vp9halves
 namespace vp9adst16 {
 
 using namespace v3dtest::vp9;
@@ -106,14 +109,6 @@ void add_along(const double *v, double s, bool unit, double *x) {
   for (int j = 0; j < 16; j++) x[j] += s * v[j] / d;
 }
 
-// The row results of coefficient c in column 0 of a row under the row transform.
-void row_results(bool adst, int c, int64_t *out) {
-  int32_t in[16] = {}, o[16];
-  in[0] = c;
-  adst ? ref::iadst16(in, o) : ref::idct16(in, o);
-  for (int j = 0; j < 16; j++) out[j] = o[j];
-}
-
 double frac(Rng &rng) { return rng.range(0, 1000) / 1000.0; }
 int sign(Rng &rng) { return rng.range(0, 1) ? 1 : -1; }
 
@@ -129,8 +124,7 @@ int sign(Rng &rng) { return rng.range(0, 1) ? 1 : -1; }
 int g_adst16[2][7];
 
 // A 16x16 ADST_DCT or ADST_ADST block (p) non-zero only in column 0, whose every column's inputs
-// (row results) follow x: row r's coefficient is such that its row result in the column where
-// the row transform's impulse response is largest is about x_r. By mode = (it / 8) % 6: [0] x in
+// (row results) follow x (column0_block). By mode = (it / 8) % 6: [0] x in
 // a random direction with root sum of squares 8300-22000 (inside class 1); [1] x along a
 // multiply input's form, that input at 33000-50000 (outside int16: rejected); [2] x along the two
 // values that a multiply input pair is the sum and difference of, one at 33000-37000 and the
@@ -177,20 +171,9 @@ int make_adst16_coeffs(Rng &rng, const TxPair &p, int it, int16_t *coeffs) {
     add_along(f.rnd[size_t(16 + rng.range(0, 7))].data(), sign(rng) * t * kB / std::sqrt(2.0),
               true, x);
   }
-  int64_t g[16];
-  row_results(row_adst, 1 << 14, g);
-  int jmax = 0;
-  for (int j = 1; j < 16; j++)
-    if (std::llabs(g[j]) > std::llabs(g[jmax])) jmax = j;
-  const int rb = v3d::vp9::kInt16BoundL1[2][row_adst];
-  std::fill(coeffs, coeffs + 256, int16_t{0});
-  for (int r = 0; r < 16; r++) {
-    const double c = std::round(x[r] * 16384.0 / static_cast<double>(g[jmax]));
-    coeffs[r * 16] = static_cast<int16_t>(std::max<double>(-rb, std::min<double>(rb, c)));
-  }
   // The class the kernel takes, from the reference's row results.
   int64_t rows[16][16];
-  for (int r = 0; r < 16; r++) row_results(row_adst, coeffs[r * 16], rows[r]);
+  vp9halves::column0_block(row_adst, x, coeffs, rows);  // test_vp9_itx_halves16.cpp
   const int64_t a0 = int64_t{v3d::vp9::kInt16BoundL2x16[1]} * v3d::vp9::kInt16BoundL2x16[1];
   const int64_t a2 = int64_t{kA} * kA, b2 = int64_t{kB} * kB;
   bool cls0 = true, cls1 = true, halves = true, h_out = false, out_out = false;
