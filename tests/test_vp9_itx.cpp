@@ -45,6 +45,11 @@ void report_squares32(int nt);
 namespace vp9halves {
 void report_halves16(int nt);
 }  // namespace vp9halves
+// 16x16 blocks whose ADST columns lie in class 1 of the AVX3_DL zmm path
+// (test_vp9_itx_adst16.cpp).
+namespace vp9adst16 {
+void report_adst16(int nt);
+}  // namespace vp9adst16
 // 8x8 DCT_DCT blocks that wrap int16 behind one per-pass check (test_vp9_itx_l2x8.cpp).
 namespace vp9l2 {
 void test_8x8_square_checks();
@@ -642,14 +647,17 @@ bool run_case(const char *target, const TxPair &p, int source, int it) {
   // transpose) with eob n * n, a promise every block keeps (the full square); and, non-zero only
   // in the scan's first 240 positions, with that eob in both layouts (its 20x20 square where the
   // target has one).
+  // So does a 16x16 block with ADST columns, column-major with eob n * n (the AVX3_DL column
+  // classes of its zmm kernel, which both layouts share).
   const bool dct32 = p.tx_size == 3 && p.tx_type == 0;
+  const bool cm_full = dct32 || (p.tx_size == 2 && (p.tx_type == 1 || p.tx_type == 3));
   bool prefix20 = dct32;
   for (int k = 0; k < n * n && prefix20; k++)
     prefix20 = !coeffs[k] || in_scan32_prefix20(k / n, k % n);
-  std::vector<int16_t> cm(dct32 ? n * n : 0);
+  std::vector<int16_t> cm(cm_full ? n * n : 0);
   for (size_t k = 0; k < cm.size(); k++) cm[k] = coeffs[k % n * n + k / n];
   const int exact_eobs[3] = {n * n, kScan32Prefix20Eob, kScan32Prefix20Eob};
-  for (int e = 0; e < (prefix20 ? 6 : dct32 ? 4 : 3); e++) {
+  for (int e = 0; e < (prefix20 ? 6 : cm_full ? 4 : 3); e++) {
     std::vector<uint8_t> got = init;
     if (e < 3)
       v3d_vp9_itxfm_add(got.data() + off, stride, coeffs, p.tx_size, p.tx_type, eobs[e]);
@@ -763,6 +771,7 @@ void test_targets() {
   v3dtest::vp9sat::report(nt);
   v3dtest::vp9sat::report_squares32(nt);
   v3dtest::vp9halves::report_halves16(nt);  // test_vp9_itx_halves16.cpp
+  v3dtest::vp9adst16::report_adst16(nt);    // test_vp9_itx_adst16.cpp
   v3d_cpu_force_target(nullptr);
 }
 

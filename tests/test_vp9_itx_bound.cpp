@@ -59,7 +59,9 @@ struct Val {
   double lo = 0, hi = 0;  // rounding-error interval
   bool wide = false;
   int id = -1;    // index in *g_log where one is kept
-  int h_of = -1;  // a product by cos64(16): the id of its narrow factor
+  int h_of = -1;  // a product by +-cos64(16): the id of its narrow factor
+  char op = 0;    // 'a' wadd, 's' wsub, 'n' wneg, 'm' wmul, 'r' rnd14 (kept in *g_log)
+  int arg[2] = {-1, -1};  // the ids of its operands (-1: an input, or none)
   double slope() const {
     double s = 0;
     for (double x : a) s += std::fabs(x);
@@ -83,6 +85,12 @@ struct Val {
 // inputs of the 16-bit templates' rounding multiplies H).
 std::vector<Val> *g_log = nullptr;
 std::vector<bool> *g_h_inputs = nullptr;
+// Where set (with g_log): rnd14 of a form in the first g_fresh_base variables alone (the
+// inputs) is logged as that form, and returned as a fresh variable (g_fresh_base + its count)
+// with the same id: the values computed from it are then forms in those variables. The ids of
+// the fresh variables, in order, go here.
+std::vector<int> *g_fresh = nullptr;
+size_t g_fresh_base = 0;
 
 Val record(Val v) {
   if (g_log) {
@@ -95,8 +103,11 @@ Val record(Val v) {
   else g_tracker->narrow(v.slope(), v.top(), v.norm2(), v.err());
   return v;
 }
-Val lin(const Val &x, double kx, const Val &y, double ky, bool wide) {
+Val lin(const Val &x, double kx, const Val &y, double ky, bool wide, char op, int arg1) {
   Val r;
+  r.op = op;
+  r.arg[0] = x.id;
+  r.arg[1] = arg1;
   r.a.resize(x.a.size());
   for (size_t i = 0; i < r.a.size(); i++) r.a[i] = kx * x.a[i] + ky * y.a[i];
   auto scale = [](double lo, double hi, double k, double &olo, double &ohi) {
@@ -112,23 +123,36 @@ Val lin(const Val &x, double kx, const Val &y, double ky, bool wide) {
   return record(r);
 }
 // Found by argument-dependent lookup from the reference's templates.
-Val wadd(Val x, Val y) { return lin(x, 1, y, 1, x.wide || y.wide); }
-Val wsub(Val x, Val y) { return lin(x, 1, y, -1, x.wide || y.wide); }
-Val wneg(Val x) { return lin(x, -1, x, 0, x.wide); }
+Val wadd(Val x, Val y) { return lin(x, 1, y, 1, x.wide || y.wide, 'a', y.id); }
+Val wsub(Val x, Val y) { return lin(x, 1, y, -1, x.wide || y.wide, 's', y.id); }
+Val wneg(Val x) { return lin(x, -1, x, 0, x.wide, 'n', -1); }
 Val wmul(Val x, int32_t k) {
-  Val r = lin(x, k, x, 0, true);
-  if (k == v3d::vp9::ref::kCos64[16] && !x.wide) r.h_of = x.id;
+  Val r = lin(x, k, x, 0, true, 'm', -1);
+  const int32_t c = v3d::vp9::ref::kCos64[16];
+  if ((k == c || k == -c) && !x.wide) r.h_of = x.id;
   return r;
 }
 Val rnd14(Val x) {
   if (g_log && x.h_of >= 0) (*g_h_inputs)[static_cast<size_t>(x.h_of)] = true;
   Val r = x;
   r.h_of = -1;
+  r.op = 'r';
+  r.arg[0] = x.id;
+  r.arg[1] = -1;
   for (double &v : r.a) v /= 16384.0;
   r.lo = x.lo / 16384.0 - 8191.0 / 16384.0;
   r.hi = x.hi / 16384.0 + 8192.0 / 16384.0;
   r.wide = false;
-  return record(r);
+  r = record(r);
+  bool inputs_only = g_fresh != nullptr;
+  for (size_t i = g_fresh_base; inputs_only && i < r.a.size(); i++) inputs_only = r.a[i] == 0;
+  if (!inputs_only) return r;
+  Val f;
+  f.a.assign(r.a.size(), 0.0);
+  f.a.at(g_fresh_base + g_fresh->size()) = 1.0;
+  f.id = r.id;
+  g_fresh->push_back(r.id);
+  return f;
 }
 
 }  // namespace aff
@@ -328,6 +352,168 @@ bool analyse_dct_halves(int n, double *be, double *bo) {
   return mixed == 0 && h_even == n / 4 && h_odd == n / 4 && n_exempt == n + n / 4;
 }
 
+// The 16-point ADST by the halves of its first stage (kInt16BoundL2x16Adst: the AVX3_DL 16x16
+// ADST columns, itx_hwy_16x16_zmm_adst.h AdstHalvesOps). The reference's iadst16 is run with
+// each first-stage rounded sum x0..x15 (an rnd14 of a form in the inputs alone) replaced by a
+// fresh variable, so every later value is a form in x (exact integers: no error carried over).
+// *b_in: the largest B_0 such that every value formed from the inputs alone (the products, their
+// sums and x0..x15 themselves) stays inside int16 (narrow) or +-(2^31 - 1 - 2^13) (wide) for
+// every input vector with squares summing to at most B_0^2. Exempt from the rest: the 16
+// outputs, the 4 values only negated into outputs, the 8 inputs of the multiplies by
+// +-cos64(16) (tracked at run time), and the 8 values those inputs are sums and differences of
+// ("paired": each consumed only by the sum and the difference of itself and one other paired
+// value, both tracked). *b_half: the largest B_1 such that every other value stays inside its
+// limit for every x whose halves x0..x7 (the rounded sums, rnd14(s[k] + s[k + 8])) and x8..x15
+// (the rounded differences) each have squares summing to at most B_1^2. False unless no value
+// mixes inputs and x or the two halves of x, and the counts are 16 x, 16 outputs, 4 negated, 8
+// tracked, 8 paired. *fresh_ids, *log: the ids of x0..x15 in creation order and the value log,
+// for the cross-check.
+bool analyse_adst_halves(double *b_in, double *b_half, std::vector<int> *fresh_ids,
+                         std::vector<aff::Val> *log) {
+  constexpr size_t kN = 16;
+  std::vector<aff::Val> in(kN), out(kN);
+  std::vector<bool> h_inputs;
+  log->clear();
+  fresh_ids->clear();
+  aff::g_log = log;
+  aff::g_h_inputs = &h_inputs;
+  aff::g_fresh = fresh_ids;
+  aff::g_fresh_base = kN;
+  for (size_t j = 0; j < kN; j++) {
+    in[j].a.assign(2 * kN, 0.0);
+    in[j].a[j] = 1.0;
+  }
+  run1d(16, true, in.data(), out.data());
+  aff::g_log = nullptr;
+  aff::g_h_inputs = nullptr;
+  aff::g_fresh = nullptr;
+  const std::vector<aff::Val> &v = *log;
+  enum Role { kPlain, kOut, kNegArg, kTracked, kPaired };
+  std::vector<int> role(v.size(), kPlain);
+  std::vector<std::vector<int>> users(v.size());
+  for (size_t i = 0; i < v.size(); i++)
+    for (int a : v[i].arg)
+      if (a >= 0) users[static_cast<size_t>(a)].push_back(static_cast<int>(i));
+  bool ok = fresh_ids->size() == kN;
+  int counts[5] = {0, 0, 0, 0, 0};
+  const auto set = [&](int id, int r) {
+    ok = ok && id >= 0 && role[static_cast<size_t>(id)] == kPlain;
+    if (id >= 0) role[static_cast<size_t>(id)] = r;
+    counts[r]++;
+  };
+  for (const aff::Val &o : out) {
+    set(o.id, kOut);
+    if (v[static_cast<size_t>(o.id)].op == 'n') set(v[static_cast<size_t>(o.id)].arg[0], kNegArg);
+  }
+  for (size_t i = 0; i < v.size(); i++)
+    if (h_inputs[i]) set(static_cast<int>(i), kTracked);
+  for (size_t i = 0; i < v.size(); i++) {
+    if (role[i] != kTracked) continue;
+    ok = ok && (v[i].op == 'a' || v[i].op == 's');
+    for (int a : v[i].arg)
+      if (a < 0 || role[static_cast<size_t>(a)] != kPaired) set(a, kPaired);
+  }
+  for (size_t i = 0; i < v.size(); i++) {
+    const std::vector<int> &u = users[i];
+    if (role[i] == kNegArg) ok = ok && u.size() == 1;
+    if (role[i] != kPaired) continue;
+    // Consumed by exactly a sum and a difference of the same pair, both tracked.
+    ok = ok && u.size() == 2;
+    if (u.size() != 2) continue;
+    const aff::Val &p = v[static_cast<size_t>(u[0])], &q = v[static_cast<size_t>(u[1])];
+    const bool same = (p.arg[0] == q.arg[0] && p.arg[1] == q.arg[1]) ||
+                      (p.arg[0] == q.arg[1] && p.arg[1] == q.arg[0]);
+    ok = ok && same && role[static_cast<size_t>(u[0])] == kTracked &&
+         role[static_cast<size_t>(u[1])] == kTracked && (p.op == 'a') != (q.op == 'a');
+  }
+  ok = ok && counts[kOut] == 16 && counts[kNegArg] == 4 && counts[kTracked] == 8 &&
+       counts[kPaired] == 8;
+  // The half of each x: 0 for a rounded sum, 1 for a rounded difference.
+  std::vector<int> half(kN);
+  for (size_t j = 0; j < fresh_ids->size() && j < kN; j++) {
+    const aff::Val &r = v[static_cast<size_t>((*fresh_ids)[j])];
+    const char op = r.arg[0] >= 0 ? v[static_cast<size_t>(r.arg[0])].op : 0;
+    ok = ok && (op == 'a' || op == 's');
+    half[j] = op == 's';
+  }
+  *b_in = *b_half = 1e30;
+  for (size_t i = 0; i < v.size(); i++) {
+    double sq_in = 0, sq_x[2] = {0, 0};
+    for (size_t j = 0; j < kN; j++) sq_in += v[i].a[j] * v[i].a[j];
+    for (size_t j = 0; j < kN; j++) sq_x[half[j]] += v[i].a[kN + j] * v[i].a[kN + j];
+    if (sq_in > 0 && sq_x[0] + sq_x[1] > 0) ok = false;
+    if (role[i] != kPlain && sq_in == 0) continue;
+    if (sq_x[0] > 0 && sq_x[1] > 0) ok = false;
+    const double lim = v[i].wide ? 2147483647.0 - 8192.0 : 32767.0;
+    const double norm = std::sqrt(sq_in + sq_x[0] + sq_x[1]);
+    if (norm == 0) continue;
+    const double b = (lim - v[i].err() - 1e-6 * lim) / (norm * (1 + 1e-12));
+    double &bound = sq_in > 0 ? *b_in : *b_half;
+    bound = std::min(bound, b);
+  }
+  *b_in = std::floor(*b_in);
+  *b_half = std::floor(*b_half);
+  return ok;
+}
+
+namespace tr {
+// The int32 reference's arithmetic, every value it forms appended to *g_trace in order.
+struct TI {
+  int32_t v;
+};
+std::vector<int32_t> *g_trace = nullptr;
+TI rec(int32_t v) {
+  g_trace->push_back(v);
+  return TI{v};
+}
+TI wadd(TI a, TI b) { return rec(ref::wadd(a.v, b.v)); }
+TI wsub(TI a, TI b) { return rec(ref::wsub(a.v, b.v)); }
+TI wneg(TI a) { return rec(ref::wneg(a.v)); }
+TI wmul(TI a, int32_t k) { return rec(ref::wmul(a.v, k)); }
+TI rnd14(TI a) { return rec(ref::rnd14(a.v)); }
+}  // namespace tr
+
+// The bookkeeping of analyse_adst_halves: the int32 reference's iadst16 on random inputs with
+// squares summing to at most b_in^2 (half of them along the form of one first-stage value, at
+// the bound) must form every value inside its logged form, evaluated on the inputs and on that
+// run's own x0..x15.
+void cross_check_adst_halves(int b_in, const std::vector<int> &fresh_ids,
+                             const std::vector<aff::Val> &log) {
+  v3dtest::Rng rng(v3dtest::base_seed() ^ 0xAD57u);
+  int bad = 0, runs = 0;
+  for (int it = 0; it < 512; it++) {
+    double dir[16], norm = 0;
+    const aff::Val &f = log[static_cast<size_t>(fresh_ids[rng.range(0, 15)])];
+    for (int k = 0; k < 16; k++) {
+      dir[k] = it % 2 ? f.a[static_cast<size_t>(k)] * (rng.u32() & 1 ? 1 : -1)
+                      : rng.range(-1000, 1000);
+      norm += dir[k] * dir[k];
+    }
+    if (norm == 0) continue;
+    tr::TI in[16], out[16];
+    for (int k = 0; k < 16; k++)
+      in[k].v = static_cast<int32_t>(std::trunc(dir[k] * b_in / std::sqrt(norm)));
+    std::vector<int32_t> trace;
+    tr::g_trace = &trace;
+    ref::iadst16(in, out);
+    tr::g_trace = nullptr;
+    runs++;
+    if (trace.size() != log.size()) {
+      bad++;
+      continue;
+    }
+    for (size_t i = 0; i < log.size(); i++) {
+      double x = 0;
+      for (size_t k = 0; k < 16; k++) x += log[i].a[k] * in[k].v;
+      for (size_t k = 0; k < 16; k++)
+        x += log[i].a[16 + k] * trace[static_cast<size_t>(fresh_ids[k])];
+      bad += trace[i] < x + log[i].lo - 1e-6 || trace[i] > x + log[i].hi + 1e-6;
+    }
+  }
+  check(bad == 0 && runs > 400, "16-point ADST by halves: %d values outside their forms in %d "
+        "runs (seed %" PRIu64 ")", bad, runs, v3dtest::base_seed());
+}
+
 }  // namespace
 
 int main() {
@@ -466,6 +652,22 @@ int main() {
     check(have[0] > 0 && have[0] <= be && have[1] > 0 && have[1] <= bo,
           "%d-point DCT by halves: table %d, %d not in (0, proven %.0f, %.0f]", n, have[0],
           have[1], be, bo);
+  }
+  // The 16-point ADST by its first stage's halves (kInt16BoundL2x16Adst).
+  {
+    double b_in = 0, b_half = 0;
+    std::vector<int> fresh_ids;
+    std::vector<aff::Val> log;
+    const bool ok = analyse_adst_halves(&b_in, &b_half, &fresh_ids, &log);
+    const int *have = v3d::vp9::kInt16BoundL2x16Adst;
+    printf("16-point ADST by first-stage halves, outputs, negated, 8 tracked and 8 paired values "
+           "exempt: L2 bounds %6.0f (inputs), %6.0f (halves), table %d, %d\n", b_in, b_half,
+           have[0], have[1]);
+    check(ok, "16-point ADST by halves: the structure is not the one the kernel relies on");
+    check(have[0] > 0 && have[0] <= b_in && have[1] > 0 && have[1] <= b_half,
+          "16-point ADST by halves: table %d, %d not in (0, proven %.0f, %.0f]", have[0], have[1],
+          b_in, b_half);
+    if (ok) cross_check_adst_halves(static_cast<int>(b_in), fresh_ids, log);
   }
   // The 32-point DCT of the per-pass 32x32 path, inputs from 8 / 16 / 32 on zero: the largest-|x|
   // bounds (kInt16Bound1dDct32) and the L1 bound, which the 32x32 path's per-pass checks share

@@ -103,6 +103,25 @@ double frac(Rng &rng) { return rng.range(0, 1000) / 1000.0; }
 
 }  // namespace
 
+// A 16x16 block non-zero only in column 0 whose every column's inputs (row results) follow x:
+// row r's coefficient (within the row transform's L1 bound) is such that its row result in the
+// column where the row transform's impulse response is largest is about x_r; rows: the
+// reference's row results.
+void column0_block(bool row_adst, const double *x, int16_t *coeffs, int64_t (*rows)[16]) {
+  int64_t g[16];
+  row_results(row_adst, 1 << 14, g);
+  int jmax = 0;
+  for (int j = 1; j < 16; j++)
+    if (std::llabs(g[j]) > std::llabs(g[jmax])) jmax = j;
+  const int rb = v3d::vp9::kInt16BoundL1[2][row_adst];
+  std::fill(coeffs, coeffs + 256, int16_t{0});
+  for (int r = 0; r < 16; r++) {
+    const double c = std::round(x[r] * 16384.0 / static_cast<double>(g[jmax]));
+    coeffs[r * 16] = static_cast<int16_t>(std::max<double>(-rb, std::min<double>(rb, c)));
+    row_results(row_adst, coeffs[r * 16], rows[r]);
+  }
+}
+
 // By class of the block's columns, for DCT_DCT ([0]) and DCT_ADST ([1]): within the halves
 // (class 1 of DctColumnsClass) with [0] every multiply input and output inside int16, [1] an
 // output outside (saturated: the pixel clamps as the reference's does), the multiply inputs in
@@ -152,21 +171,9 @@ int make_halves16_coeffs(Rng &rng, const TxPair &p, int it, int16_t *coeffs) {
     along(rng, f.outs[k], 0, se, x);
     along(rng, f.outs[k], 1, -0.94 * se * std::sqrt(ne / no), x);
   }
-  // The row transform's impulse response: the column where it is largest carries x.
-  int64_t g[16];
-  row_results(row_adst, 1 << 14, g);
-  int jmax = 0;
-  for (int j = 1; j < 16; j++)
-    if (std::llabs(g[j]) > std::llabs(g[jmax])) jmax = j;
-  const int rb = v3d::vp9::kInt16BoundL1[2][row_adst];
-  std::fill(coeffs, coeffs + 256, int16_t{0});
-  for (int r = 0; r < 16; r++) {
-    const double c = std::round(x[r] * 16384.0 / static_cast<double>(g[jmax]));
-    coeffs[r * 16] = static_cast<int16_t>(std::max<double>(-rb, std::min<double>(rb, c)));
-  }
   // The class the kernel takes, from the reference's row results.
   int64_t rows[16][16];
-  for (int r = 0; r < 16; r++) row_results(row_adst, coeffs[r * 16], rows[r]);
+  column0_block(row_adst, x, coeffs, rows);
   const int64_t b2 = int64_t{v3d::vp9::kInt16BoundL2x16[0]} * v3d::vp9::kInt16BoundL2x16[0];
   const int64_t be2 = int64_t{kHalves[0]} * kHalves[0], bo2 = int64_t{kHalves[1]} * kHalves[1];
   bool all = true, halves = true;

@@ -18,6 +18,9 @@ namespace v3dtest {
 namespace vp9halves {
 int make_halves16_coeffs(Rng &rng, const vp9::TxPair &p, int it, int16_t *coeffs);
 }  // namespace vp9halves
+namespace vp9adst16 {
+int make_adst16_coeffs(Rng &rng, const vp9::TxPair &p, int it, int16_t *coeffs);
+}  // namespace vp9adst16
 namespace vp9sat {
 
 using namespace v3dtest::vp9;
@@ -300,6 +303,8 @@ int make_sat_coeffs(Rng &rng, const TxPair &p, int it, int16_t *coeffs) {
   if (p.tx_size < 2) return make_valid_coeffs(rng, p.tx_size, p.tx_type, kCutFull, coeffs);
   if (p.tx_size == 2 && (p.tx_type == 0 || p.tx_type == 2) && it % 8 == 7)
     return vp9halves::make_halves16_coeffs(rng, p, it, coeffs);  // test_vp9_itx_halves16.cpp
+  if (p.tx_size == 2 && (p.tx_type == 1 || p.tx_type == 3) && it % 8 == 6)
+    return vp9adst16::make_adst16_coeffs(rng, p, it, coeffs);  // test_vp9_itx_adst16.cpp
   if (p.tx_size == 3 && p.tx_type == 0 && it % 4 == 3) {
     make_halves32_coeffs(rng, it, coeffs);
     return block_shape(coeffs, 32).eob;

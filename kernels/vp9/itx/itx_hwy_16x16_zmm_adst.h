@@ -7,6 +7,10 @@
 // saturate-and-detect pass (SatOps). Per-target header: included by itx_hwy.cpp after
 // itx_hwy_16x16_zmm.h.
 //
+// On AVX3_DL the ADST columns are classed by squares instead (AdstColumnsClass): class 1 runs
+// AdstHalvesOps, which checks the first stage's halves and tracks only the final multiplies'
+// inputs (docs/itx_int16_bounds.md, "ADST16 columns by their first stage's halves").
+//
 // The 16-point ADST (itx_ref_1d.h, iadst16) is three stages of rotations whose products are
 // summed in pairs before their rounding: every rounded value R(p + q) is two pmaddwd (one per
 // rotation, on an [a | b] pair as it lies) added in int32, the rounding constant accumulated
@@ -74,24 +78,86 @@ HWY_INLINE void AdstFirst(Z p, Z *s) {
   s[2 * kJ + 1] = Madd<K::k1lo, K::k1hi, true>(p);
 }
 
+// The ADST column pass's operations for the columns AdstColumnsClass puts in class 1 (their
+// inputs' squares sum to at most kInt16BoundL2x16Adst[0]^2, not to kInt16BoundL2x16[1]^2):
+// saturating, tracking (X) only the 8 inputs of the final multiplies by +-cos64(16), and
+// summing the squares of the first stage's halves x0..x7 (su) and x8..x15 (sv) per column
+// (AdstHalves). Exactness (docs/itx_int16_bounds.md, "ADST16 columns by their first stage's
+// halves"; proof: test_vp9_itx_bound.cpp, analyse_adst_halves): by the class, every first-stage
+// rounded sum lies inside int16, so its wrapping narrowing (NarrowIn) is exact; where su and sv
+// are within kInt16BoundL2x16Adst[1]^2, so is every stage-2 value (u0..u7, the rounded v0..v7).
+// Of the stage-3 values, the outputs saturate (a saturated output v gives Round2 = +-512 and the
+// reference's Round2(v, 6) is beyond it: the pixel clamps alike), and the others (each tail's
+// b0 - b2, b1 - b3 and rounded differences) only feed the tracked sums and differences of
+// pairs of them: an extreme one (32767 or -32768) makes one of its pair's sum and difference
+// extreme, so if no tracked value is extreme none was, and every value is the reference's.
+struct AdstHalvesOps : PackedOpsT<true, false> {
+  mutable Z su, sv;
+  static HWY_INLINE AdstHalvesOps Start() {
+    AdstHalvesOps o;
+    o.m = o.su = o.sv = _mm512_setzero_si512();
+    return o;
+  }
+  // True iff both halves of every column's first stage are within kInt16BoundL2x16Adst[1]
+  // (vpdpwssds saturates at 2^31 - 1, above the bound).
+  HWY_INLINE bool HalvesWithin() const {
+#if V3D_ITX_HAVE_VNNI
+    constexpr int32_t kT = kInt16BoundL2x16Adst[1] * kInt16BoundL2x16Adst[1];
+    return (_mm512_cmpgt_epi32_mask(su, _mm512_set1_epi32(kT)) |
+            _mm512_cmpgt_epi32_mask(sv, _mm512_set1_epi32(kT))) == 0;
+#else
+    return false;
+#endif
+  }
+  HWY_INLINE bool Tracked() const { return _mm512_cmpge_epu16_mask(m, Splat16z<32767>()) == 0; }
+};
+template <class O>
+constexpr bool kIsAdstHalves = std::is_same<O, AdstHalvesOps>::value;
+
+// The narrowing of the first two stages' rounded sums: wrapping on AdstHalvesOps (exact there:
+// the class keeps them inside int16), else o.Narrow2.
+template <class O>
+HWY_INLINE Z NarrowIn(const O &o, Z a, Z b) {
+  if constexpr (kIsAdstHalves<O>) return o.Wrap2(a, b);
+  else return o.Narrow2(a, b);
+}
+// The first stage's results [x k | x k+1] of one half: summed as squares on AdstHalvesOps.
+template <class O>
+HWY_INLINE void AdstHalves(const O &o, Z x01, Z x23, Z x45, Z x67, bool second) {
+#if V3D_ITX_HAVE_VNNI
+  if constexpr (kIsAdstHalves<O>) {
+    Z &acc = second ? o.sv : o.su;
+    acc = AddSquaresSat(AddSquaresSat(AddSquaresSat(AddSquaresSat(acc, x01), x23), x45), x67);
+  }
+#endif
+  (void)o, (void)x01, (void)x23, (void)x45, (void)x67, (void)second;
+}
+
+// Two registers of rounded sums narrowed: kIn, a first- or second-stage sum (NarrowIn).
+template <bool kIn, class O>
+HWY_INLINE Z Narrow(const O &o, Z a, Z b) {
+  if constexpr (kIn) return NarrowIn(o, a, b);
+  else return o.Narrow2(a, b);
+}
 // The rounded sums and differences of two pairs of int32 product sums, a0 and a1 holding the
 // rounding constant already (Madd<.., true>): *sum = [R(a0 + b0) | R(a1 + b1)], *diff =
-// [R(a0 - b0) | R(a1 - b1)].
-template <class O>
+// [R(a0 - b0) | R(a1 - b1)], narrowed by Narrow<kIn>.
+template <bool kIn, class O>
 HWY_INLINE void SumDiff2(const O &o, Z a0, Z a1, Z b0, Z b1, Z *sum, Z *diff) {
-  *sum = o.Narrow2(_mm512_add_epi32(a0, b0), _mm512_add_epi32(a1, b1));
-  *diff = o.Narrow2(_mm512_sub_epi32(a0, b0), _mm512_sub_epi32(a1, b1));
+  *sum = Narrow<kIn>(o, _mm512_add_epi32(a0, b0), _mm512_add_epi32(a1, b1));
+  *diff = Narrow<kIn>(o, _mm512_sub_epi32(a0, b0), _mm512_sub_epi32(a1, b1));
 }
 // SumDiff2 with b0 = pmaddwd(q, (k0lo, k0hi)), b1 = pmaddwd(q, (k1lo, k1hi)). With VNNI each
 // of the four sums is one vpdpwssd onto a0 or a1, by the constants or their negations (every
 // |k| < 2^14), the same int32 values modulo 2^32.
-template <int32_t k0lo, int32_t k0hi, int32_t k1lo, int32_t k1hi, class O>
+template <int32_t k0lo, int32_t k0hi, int32_t k1lo, int32_t k1hi, bool kIn, class O>
 HWY_INLINE void SumDiffQ(const O &o, Z a0, Z a1, Z q, Z *sum, Z *diff) {
 #if V3D_ITX_HAVE_VNNI
-  *sum = o.Narrow2(MaddAccT<PairOf(k0lo, k0hi)>(a0, q), MaddAccT<PairOf(k1lo, k1hi)>(a1, q));
-  *diff = o.Narrow2(MaddAccT<PairOf(-k0lo, -k0hi)>(a0, q), MaddAccT<PairOf(-k1lo, -k1hi)>(a1, q));
+  *sum = Narrow<kIn>(o, MaddAccT<PairOf(k0lo, k0hi)>(a0, q), MaddAccT<PairOf(k1lo, k1hi)>(a1, q));
+  *diff = Narrow<kIn>(o, MaddAccT<PairOf(-k0lo, -k0hi)>(a0, q),
+                      MaddAccT<PairOf(-k1lo, -k1hi)>(a1, q));
 #else
-  SumDiff2(o, a0, a1, Madd<k0lo, k0hi>(q), Madd<k1lo, k1hi>(q), sum, diff);
+  SumDiff2<kIn>(o, a0, a1, Madd<k0lo, k0hi>(q), Madd<k1lo, k1hi>(q), sum, diff);
 #endif
 }
 // Stage 1 for pairs j and j + 4 (p4, kFlip4: its AdstK): [x 2j | x 2j+1] = R(s + s') and
@@ -99,7 +165,7 @@ HWY_INLINE void SumDiffQ(const O &o, Z a0, Z a1, Z q, Z *sum, Z *diff) {
 template <int kJ, bool kFlip4, class O>
 HWY_INLINE void AdstStage1(const O &o, const Z *s, Z p4, Z *sum, Z *diff) {
   using K = AdstK<kJ + 4, kFlip4>;
-  SumDiffQ<K::k0lo, K::k0hi, K::k1lo, K::k1hi>(o, s[2 * kJ], s[2 * kJ + 1], p4, sum, diff);
+  SumDiffQ<K::k0lo, K::k0hi, K::k1lo, K::k1hi, true>(o, s[2 * kJ], s[2 * kJ + 1], p4, sum, diff);
 }
 
 // The reference's adst_tail8 on [b0 | b1], [b2 | b3], [b4 | b5], [b6 | b7]: c[0] = [b0 + b2 |
@@ -110,7 +176,7 @@ HWY_INLINE void AdstTail(const O &o, Z b01, Z b23, Z b45, Z b67, Z *c) {
   c[0] = o.T(o.Add(b01, b23));
   c[1] = o.Sub(b01, b23);
   const Z w4 = Madd<kC[8], kC[24], true>(b45), w5 = Madd<kC[24], -kC[8], true>(b45);
-  SumDiffQ<-kC[24], kC[8], kC[8], kC[24]>(o, w4, w5, b67, &c[2], &c[3]);
+  SumDiffQ<-kC[24], kC[8], kC[8], kC[24], false>(o, w4, w5, b67, &c[2], &c[3]);
 }
 
 // The 16-point ADST of every lane; p[j]: input pair j as AdstFirst takes it (bit j of kFlips:
@@ -133,6 +199,8 @@ HWY_INLINE void Adst16(const O &o, const Z *p, Z *x) {
   x1011 = o.T(x1011);
   x1213 = o.T(x1213);
   x1415 = o.T(x1415);
+  AdstHalves(o, x01, x23, x45, x67, false);
+  AdstHalves(o, x89, x1011, x1213, x1415, true);
   // Stage 2: butterflies of x0..x7; x8..x15 rotated by (c4, c28) and (c20, c12) and the
   // rotations' products summed in pairs (p8 + p12, q8 + q12, ...: the reference's v[]).
   const Z u01 = o.Add(x01, x45), u45 = o.T(o.Sub(x01, x45));
@@ -140,17 +208,18 @@ HWY_INLINE void Adst16(const O &o, const Z *p, Z *x) {
   const Z p8 = Madd<kC[4], kC[28], true>(x89), q8 = Madd<kC[28], -kC[4], true>(x89);
   const Z p10 = Madd<kC[20], kC[12], true>(x1011), q10 = Madd<kC[12], -kC[20], true>(x1011);
   Z v01, v23, v45, v67;
-  SumDiffQ<-kC[28], kC[4], kC[4], kC[28]>(o, p8, q8, x1213, &v01, &v45);
-  SumDiffQ<-kC[12], kC[20], kC[20], kC[12]>(o, p10, q10, x1415, &v23, &v67);
+  SumDiffQ<-kC[28], kC[4], kC[4], kC[28], true>(o, p8, q8, x1213, &v01, &v45);
+  SumDiffQ<-kC[12], kC[20], kC[20], kC[12], true>(o, p10, q10, x1415, &v23, &v67);
   // Stage 3.
   Z cu[4], cv[4];  // [c0 | c1], [c2 | c3], [c4 | c5], [c6 | c7]; cv: c8..c15
   AdstTail(o, u01, u23, u45, u67, cu);
   AdstTail(o, v01, v23, o.T(v45), o.T(v67), cv);
   // Stage 4: the cos64(16) multiplies, then the outputs in DctRest's layout.
-  const Z r1 = o.template Mul<kC[16], -kC[16]>(o.T(o.DiffSum(cu[1])));  // [out 8 | out 7]
-  const Z r2 = o.H(o.T(o.RevDiffSum(cv[1])));                             // [out 9 | out 6]
-  const Z r3 = o.H(o.T(o.RevDiffSum(cu[3])));                             // [out 11 | out 4]
-  const Z r4 = o.template Mul<kC[16], -kC[16]>(o.T(o.DiffSum(cv[3])));  // [out 10 | out 5]
+  // (X: tracked by SatOps and AdstHalvesOps.)
+  const Z r1 = o.template Mul<kC[16], -kC[16]>(o.X(o.DiffSum(cu[1])));  // [out 8 | out 7]
+  const Z r2 = o.H(o.X(o.RevDiffSum(cv[1])));                             // [out 9 | out 6]
+  const Z r3 = o.H(o.X(o.RevDiffSum(cu[3])));                             // [out 11 | out 4]
+  const Z r4 = o.template Mul<kC[16], -kC[16]>(o.X(o.DiffSum(cv[3])));  // [out 10 | out 5]
   const Z zero = _mm512_setzero_si512();
   x[0] = o.MaskSub(cu[0], kB16, zero, _mm512_slli_epi32(cv[0], 16));   // [c0 | -c8]
   x[1] = o.MaskSub(cv[0], ~kB16, zero, _mm512_srli_epi32(cu[0], 16));  // [-c1 | c9]
@@ -180,6 +249,65 @@ HWY_INLINE void AdstPass(const O &o, Z *x) {
   Adst16<kColumns ? 0xAAu : 0u>(o, p, x);
 }
 
+#if V3D_ITX_HAVE_VNNI
+// The class of the ADST columns of x (RowsToColumns' layout: a 32-bit lane holds two inputs of
+// one column) by their inputs' sums of squares S (vpdpwssds, saturating at 2^31 - 1: two such
+// sums add up below 2^32, compared unsigned): 0: S <= kInt16BoundL2x16[1]^2 for every column
+// (PackedOps: every value inside int16); 1: else S <= kInt16BoundL2x16Adst[0]^2
+// (AdstHalvesOps); 2: neither (SatOps).
+HWY_INLINE int AdstColumnsClass(const Z *x) {
+  constexpr int32_t kT0 = kInt16BoundL2x16[1] * kInt16BoundL2x16[1];
+  constexpr int32_t kT1 = kInt16BoundL2x16Adst[0] * kInt16BoundL2x16Adst[0];
+  Z a = _mm512_setzero_si512(), b = a;
+  V3D_UNROLL
+  for (int i = 0; i < 8; i += 4) {
+    a = AddSquaresSat(AddSquaresSat(a, x[i]), x[i + 1]);
+    b = AddSquaresSat(AddSquaresSat(b, x[i + 2]), x[i + 3]);
+  }
+  const Z sum = _mm512_add_epi32(a, b);
+  if (_mm512_cmpgt_epu32_mask(sum, _mm512_set1_epi32(kT0)) == 0) return 0;
+  return _mm512_cmpgt_epu32_mask(sum, _mm512_set1_epi32(kT1)) == 0 ? 1 : 2;
+}
+
+// ColumnsAndAdd's contract for ADST columns on AVX3_DL, classed by AdstColumnsClass in place of
+// the L1 check. Class 1 runs on AdstHalvesOps: where its first stage's halves are outside
+// their bound, the columns take SatOps as class 2 does; where a tracked value is extreme,
+// kColumnsFailed at once (every value before it was exact, so SatOps would find the same
+// value extreme).
+template <int kNzR>
+HWY_INLINE Int16Result AdstColumnsAndAdd(uint8_t *dst, ptrdiff_t stride, Z *x, int16_t *rows) {
+  const int cls = AdstColumnsClass(x);
+  if (cls == 0) {
+    AdstPass<true>(PackedOps(), x);
+    AddRows(dst, stride, x);
+    return Int16Result::kDone;
+  }
+  Z y[8];
+  V3D_UNROLL
+  for (int k = 0; k < 8; k++) y[k] = x[k];
+  bool exact = false, sat = cls == 2;
+  if (!sat) {
+    const AdstHalvesOps h = AdstHalvesOps::Start();
+    AdstPass<true>(h, y);
+    sat = !h.HalvesWithin();
+    exact = !sat && h.Tracked();
+  }
+  if (sat) {
+    V3D_UNROLL
+    for (int k = 0; k < 8; k++) y[k] = x[k];
+    const SatOps so = SatOps::Start();
+    AdstPass<true>(so, y);
+    exact = so.Exact();
+  }
+  if (!exact) {
+    StoreRowResults<kNzR, 8>(x, rows);
+    return Int16Result::kColumnsFailed;
+  }
+  AddRows(dst, stride, y);
+  return Int16Result::kDone;
+}
+#endif
+
 template <bool kAdst, class O>
 HWY_INLINE void ColumnPassOf(const O &o, Z *x) {
   if constexpr (kAdst) AdstPass<true>(o, x);
@@ -207,6 +335,10 @@ HWY_NOINLINE Int16Result Add16x16AdstZmm(uint8_t *dst, ptrdiff_t stride, const i
   if constexpr (kRowAdst) AdstPass<false>(o, x);
   else DctFullPass<false>(o, x);
   RowsToColumns(x);  // x[k] = [row kPairA[k] | row kPairB[k]], lane = column
+#if V3D_ITX_HAVE_VNNI
+  // ADST columns: classed by squares on AVX3_DL.
+  if constexpr (kColAdst) return AdstColumnsAndAdd<kNzR>(dst, stride, x, rows);
+#endif
   // DCT columns: classed by squares (ColumnsAndAdd) on AVX3_DL.
   return ColumnsAndAdd<kColB, kNzR, 8, false, false, kColAdst ? 0 : kInt16BoundL2x16[0]>(
       dst, stride, x, rows, [](const auto &op, Z *v) { ColumnPassOf<kColAdst>(op, v); });

@@ -19,8 +19,10 @@
 //  * kInt16BoundL2x8: 8x8 per pass, by sums of squares (AVX3_DL: Add8x8Y, itx_hwy_8x8_ymm.h;
 //    every type: Add8x8Zmm, itx_hwy_8x8_zmm.h).
 //  * kInt16BoundL2x16[0], kInt16BoundL2x16Halves: 16x16 DCT columns of the full block, by sums
-//    of squares (AVX3_DL: DctColumnsClass, itx_hwy_16x16_zmm_dct.h). kInt16BoundL2x16[1]: proven,
-//    no path yet.
+//    of squares (AVX3_DL: DctColumnsClass, itx_hwy_16x16_zmm_dct.h). kInt16BoundL2x16[1]: the
+//    ADST columns' class 0 (AdstColumnsClass).
+//  * kInt16BoundL2x16Adst: 16x16 ADST columns of the full block, by sums of squares (AVX3_DL:
+//    AdstColumnsClass and AdstHalvesOps, itx_hwy_16x16_zmm_adst.h).
 //  * kInt16BoundL2x32, kInt16BoundL2x32Halves: AVX3_DL 32x32 DCT_DCT rows (pairs of rows) and
 //    columns by sums of squares (itx_hwy_32.h: RowPairsWithinL2, ColsClass32).
 //  * kInt16BoundL1: 8x8, 16x16 and 32x32, per pass (itx_hwy_8x8.h, itx_hwy_16x16.h, itx_hwy_32.h;
@@ -81,8 +83,8 @@ constexpr int kInt16BoundL1[4][2] = {
 constexpr int kInt16BoundL2x8[2] = {16380, 11580};
 // The same L2 bound B2 for the 16-point DCT and ADST ([0 = DCT, 1 = ADST]) and the 32-point DCT.
 // The 16-point DCT's checks 16x16 columns (AVX3_DL); the 32-point DCT's 32x32 rows, two rows at
-// once, and 32x32 columns before kInt16BoundL2x32Halves (AVX3_DL, itx_hwy_32.h); the ADST's no
-// kernel (docs/itx_int16_bounds.md, the measured rates).
+// once, and 32x32 columns before kInt16BoundL2x32Halves (AVX3_DL, itx_hwy_32.h); the ADST's
+// 16x16 ADST columns, before kInt16BoundL2x16Adst (AVX3_DL, itx_hwy_16x16_zmm_adst.h).
 constexpr int kInt16BoundL2x16[2] = {11580, 8180};
 constexpr int kInt16BoundL2x32 = 8180;
 // The 32-point DCT by halves ([0]: its even inputs, [1]: its odd inputs): for every input
@@ -97,6 +99,15 @@ constexpr int kInt16BoundL2x32Halves[2] = {11580, 11570};
 // cos64(16) exempt): the AVX3_DL 16x16 DCT columns outside kInt16BoundL2x16[0] (HalvesOps,
 // itx_hwy_16x16_zmm.h), which track the exempt values.
 constexpr int kInt16BoundL2x16Halves[2] = {16380, 16380};
+// The 16-point ADST by its first stage ([0]: the inputs, [1]: each half of the first stage's
+// results): for every input vector whose squares sum to at most B_0^2, the reference's iadst16
+// keeps its 16 first-stage rounded sums x0..x15 inside int16; where moreover x0..x7 and
+// x8..x15 each have squares summing to at most B_1^2, every value it forms from them other
+// than its 16 outputs, the 8 inputs of its multiplies by cos64(16) and the 8 values those
+// inputs are sums and differences of stays inside int16 (each is a form in one half of x only,
+// bounded by Cauchy-Schwarz). The AVX3_DL 16x16 ADST columns (AdstHalvesOps,
+// itx_hwy_16x16_zmm_adst.h) check both and track the 8 inputs of the multiplies.
+constexpr int kInt16BoundL2x16Adst[2] = {23160, 23160};
 
 // 16x16 DCT_DCT (NEON, itx_hwy_16x16.h): a block whose |coefficients| sum to at most this passes
 // the row check and needs no column check: every column's |row results| then sum to within
