@@ -61,6 +61,46 @@ HWY_INLINE void PairHalf(const Z *m, Z *x) {
   for (int k = 0; k < 4; k++) x[k] = _mm512_shuffle_epi8(m[k], pair);
 }
 
+#if HWY_TARGET == HWY_AVX3_DL
+// The half form's row pass inputs from a column-major block (memory row k = column k), already
+// duplicated: d[k] lane l = [c(kRowOfLane[l], k) | the same], what DupA / DupB make of
+// LoadRowsCm<8>'s registers, one vpermb (VBMI) of column k's words each; its 64-byte load also
+// reads column k + 1 (k < 8: inside the block). Lanes 8..15 hold rows 8..15, zero in the square.
+HWY_INLINE void LoadDupCm(const int16_t *c, Z *d) {
+  alignas(64) static constexpr int8_t kIdx[64] = {
+      0,  1,  0,  1,  4,  5,  4,  5,  8,  9,  8,  9,  12, 13, 12, 13, 2,  3,  2,  3,  6,  7,
+      6,  7,  10, 11, 10, 11, 14, 15, 14, 15, 16, 17, 16, 17, 20, 21, 20, 21, 24, 25, 24, 25,
+      28, 29, 28, 29, 18, 19, 18, 19, 22, 23, 22, 23, 26, 27, 26, 27, 30, 31, 30, 31};
+  static_assert(kRowOfLane[1] == 2 && kRowOfLane[4] == 1 && kRowOfLane[12] == 9, "kIdx's rows");
+  const Z idx = _mm512_load_si512(kIdx);
+  V3D_UNROLL
+  for (int k = 0; k < 8; k++) d[k] = _mm512_permutexvar_epi8(idx, _mm512_loadu_si512(c + 16 * k));
+}
+
+// The row check on LoadDupCm's d, L1Within's on LoadRowsCm's registers: per lane (a row; its
+// two words alike), the saturating sum of |d[0..7]| is the row's sum of |coefficients|; true
+// iff every row's is at most kB.
+template <int kB>
+HWY_INLINE bool RowsWithinDup(const Z *d) {
+  Z acc = _mm512_abs_epi16(d[0]);
+  V3D_UNROLL
+  for (int k = 1; k < 8; k++) acc = _mm512_adds_epu16(acc, _mm512_abs_epi16(d[k]));
+  return _mm512_cmpgt_epu16_mask(acc, Splat16z<static_cast<int16_t>(kB)>()) == 0;
+}
+
+// The half form's row pass on a column-major block (AVX3_DL): its results in x as DctRest's,
+// true, where every row's |coefficients| sum to within kB; else false (x then unspecified). The
+// check follows the pass (whose results count only where it holds), so that its instructions
+// come after the pass's first products instead of delaying them.
+template <int kB>
+HWY_INLINE bool RowPassDupCm(const PackedOps &o, const int16_t *c, Z *x) {
+  Z d[8];
+  LoadDupCm(c, d);
+  DctRest(o, DctProductsHalf(o, d), x);
+  return RowsWithinDup<kB>(d);
+}
+#endif
+
 // The column check on GatherHalf's m: every column's |row results| (8 rows) sum to within kB.
 // Per word, the sum over m[0..3] covers four rows of one column; the other four are the
 // same word of the block's other 64-bit half.
@@ -171,7 +211,8 @@ HWY_INLINE Int16Result ColumnsAndAdd(uint8_t *dst, ptrdiff_t stride, Z *x, int16
 // written, rows holds the row results (row-major, rows from kNzR on not written). Columns whose
 // row results fail the column L1 check run on SatOps and count as failed only where it
 // detects a saturation. kCm: coeffs column-major (ItxDsp::add_exact_eob_cm), loaded into the
-// same registers by LoadRowsCm / LoadRowsDctCm; rows stays row-major.
+// same registers by LoadRowsCm / LoadRowsDctCm (AVX3_DL, kNzR 8: the row pass's inputs by
+// LoadDupCm); rows stays row-major.
 template <int kNzR, bool kCm = false>
 HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const int16_t *coeffs,
                                         int16_t *rows) {
@@ -182,6 +223,15 @@ HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const in
   Z x[8];
   constexpr bool kHalf = kNzR <= 8;
   // Half: x[m] = [column 2m | column 2m + 1], lane = row (kRowOfLane); else LoadRowsDct's.
+  // kDupCm: the row pass's results in x already (RowPassDupCm).
+#if HWY_TARGET == HWY_AVX3_DL
+  constexpr bool kDupCm = kHalf && kCm;
+  if constexpr (kDupCm) {
+    if (!RowPassDupCm<kRowB>(o, coeffs, x)) return Int16Result::kRowsFailed;
+  } else
+#else
+  constexpr bool kDupCm = false;
+#endif
   if constexpr (kHalf && kCm) LoadRowsCm<kNzR>(coeffs, x);
   else if constexpr (kHalf) LoadRows<kNzR>(coeffs, x);
   else if constexpr (kCm) LoadRowsDctCm(coeffs, x);
@@ -189,12 +239,12 @@ HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const in
   // Up to 8 non-zero rows: every non-zero coefficient lies in the top-left 8x8 square (the
   // caller's region), so columns 8..15 (x[4..7]) and, later, row results 8..15 are zero.
   constexpr int kRegs = kHalf ? 4 : 8;
-  if (!L1Within<kRowB, kRegs>(o, x)) return Int16Result::kRowsFailed;
-  if constexpr (kHalf) {
+  if (!kDupCm && !L1Within<kRowB, kRegs>(o, x)) return Int16Result::kRowsFailed;
+  if constexpr (kHalf && !kDupCm) {
     const Z d[8] = {DupA(x[0]), DupB(x[0]), DupA(x[1]), DupB(x[1]),
                     DupA(x[2]), DupB(x[2]), DupA(x[3]), DupB(x[3])};
     DctRest(o, DctProductsHalf(o, d), x);
-  } else {
+  } else if constexpr (!kHalf) {
     DctRest(o, DctProducts<false>(o, DctIn{x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]}), x);
   }
   if constexpr (kHalf) {
