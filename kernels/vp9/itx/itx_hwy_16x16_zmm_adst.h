@@ -84,7 +84,7 @@ HWY_INLINE void AdstFirst(Z p, Z *s) {
 // summing the squares of the first stage's halves x0..x7 (su) and x8..x15 (sv) per column
 // (AdstHalves). Exactness (docs/itx_int16_bounds.md, "ADST16 columns by their first stage's
 // halves"; proof: test_vp9_itx_bound.cpp, analyse_adst_halves): by the class, every first-stage
-// rounded sum lies inside int16, so its wrapping narrowing (NarrowIn) is exact; where su and sv
+// rounded sum lies inside int16, so its wrapping narrowing (Narrow<true>) is exact; where su and sv
 // are within kInt16BoundL2x16Adst[1]^2, so is every stage-2 value (u0..u7, the rounded v0..v7).
 // Of the stage-3 values, the outputs saturate (a saturated output v gives Round2 = +-512 and the
 // reference's Round2(v, 6) is beyond it: the pixel clamps alike), and the others (each tail's
@@ -114,13 +114,6 @@ struct AdstHalvesOps : PackedOpsT<true, false> {
 template <class O>
 constexpr bool kIsAdstHalves = std::is_same<O, AdstHalvesOps>::value;
 
-// The narrowing of the first two stages' rounded sums: wrapping on AdstHalvesOps (exact there:
-// the class keeps them inside int16), else o.Narrow2.
-template <class O>
-HWY_INLINE Z NarrowIn(const O &o, Z a, Z b) {
-  if constexpr (kIsAdstHalves<O>) return o.Wrap2(a, b);
-  else return o.Narrow2(a, b);
-}
 // The first stage's results [x k | x k+1] of one half: summed as squares on AdstHalvesOps.
 template <class O>
 HWY_INLINE void AdstHalves(const O &o, Z x01, Z x23, Z x45, Z x67, bool second) {
@@ -133,10 +126,11 @@ HWY_INLINE void AdstHalves(const O &o, Z x01, Z x23, Z x45, Z x67, bool second) 
   (void)o, (void)x01, (void)x23, (void)x45, (void)x67, (void)second;
 }
 
-// Two registers of rounded sums narrowed: kIn, a first- or second-stage sum (NarrowIn).
+// Two registers of rounded sums narrowed. kIn: first- or second-stage sums, which wrap on
+// AdstHalvesOps (exact there: the class keeps them inside int16); else o.Narrow2.
 template <bool kIn, class O>
 HWY_INLINE Z Narrow(const O &o, Z a, Z b) {
-  if constexpr (kIn) return NarrowIn(o, a, b);
+  if constexpr (kIn && kIsAdstHalves<O>) return o.Wrap2(a, b);
   else return o.Narrow2(a, b);
 }
 // The rounded sums and differences of two pairs of int32 product sums, a0 and a1 holding the
