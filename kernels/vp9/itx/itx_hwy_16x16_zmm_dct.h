@@ -99,6 +99,12 @@ HWY_INLINE bool RowPassDupCm(const PackedOps &o, const int16_t *c, Z *x) {
   DctRest(o, DctProductsHalf(o, d), x);
   return RowsWithinDup<kB>(d);
 }
+constexpr bool kHaveRowPassDupCm = true;
+#else
+// Declared on every target so that Add16x16DctZmm can name it in the branch it discards there.
+constexpr bool kHaveRowPassDupCm = false;
+template <int kB>
+bool RowPassDupCm(const PackedOps &o, const int16_t *c, Z *x);
 #endif
 
 // The column check on GatherHalf's m: every column's |row results| (8 rows) sum to within kB.
@@ -222,30 +228,28 @@ HWY_NOINLINE Int16Result Add16x16DctZmm(uint8_t *dst, ptrdiff_t stride, const in
   const PackedOps o;
   Z x[8];
   constexpr bool kHalf = kNzR <= 8;
-  // Half: x[m] = [column 2m | column 2m + 1], lane = row (kRowOfLane); else LoadRowsDct's.
-  // kDupCm: the row pass's results in x already (RowPassDupCm).
-#if HWY_TARGET == HWY_AVX3_DL
-  constexpr bool kDupCm = kHalf && kCm;
+  constexpr int kRegs = kHalf ? 4 : 8;
+  // kDupCm: the row pass's inputs loaded duplicated and its check after it (RowPassDupCm).
+  constexpr bool kDupCm = kHalf && kCm && kHaveRowPassDupCm;
   if constexpr (kDupCm) {
     if (!RowPassDupCm<kRowB>(o, coeffs, x)) return Int16Result::kRowsFailed;
-  } else
-#else
-  constexpr bool kDupCm = false;
-#endif
-  if constexpr (kHalf && kCm) LoadRowsCm<kNzR>(coeffs, x);
-  else if constexpr (kHalf) LoadRows<kNzR>(coeffs, x);
-  else if constexpr (kCm) LoadRowsDctCm(coeffs, x);
-  else LoadRowsDct(coeffs, x);
-  // Up to 8 non-zero rows: every non-zero coefficient lies in the top-left 8x8 square (the
-  // caller's region), so columns 8..15 (x[4..7]) and, later, row results 8..15 are zero.
-  constexpr int kRegs = kHalf ? 4 : 8;
-  if (!kDupCm && !L1Within<kRowB, kRegs>(o, x)) return Int16Result::kRowsFailed;
-  if constexpr (kHalf && !kDupCm) {
-    const Z d[8] = {DupA(x[0]), DupB(x[0]), DupA(x[1]), DupB(x[1]),
-                    DupA(x[2]), DupB(x[2]), DupA(x[3]), DupB(x[3])};
-    DctRest(o, DctProductsHalf(o, d), x);
-  } else if constexpr (!kHalf) {
-    DctRest(o, DctProducts<false>(o, DctIn{x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]}), x);
+  } else {
+    // Half: x[m] = [column 2m | column 2m + 1], lane = row (kRowOfLane); else LoadRowsDct's.
+    if constexpr (kHalf && kCm) LoadRowsCm<kNzR>(coeffs, x);
+    else if constexpr (kHalf) LoadRows<kNzR>(coeffs, x);
+    else if constexpr (kCm) LoadRowsDctCm(coeffs, x);
+    else LoadRowsDct(coeffs, x);
+    // Up to 8 non-zero rows: every non-zero coefficient lies in the top-left 8x8 square (the
+    // caller's region), so columns 8..15 (x[4..7]) and, later, row results 8..15 are zero.
+    if (!L1Within<kRowB, kRegs>(o, x)) return Int16Result::kRowsFailed;
+    if constexpr (kHalf) {
+      const Z d[8] = {DupA(x[0]), DupB(x[0]), DupA(x[1]), DupB(x[1]),
+                      DupA(x[2]), DupB(x[2]), DupA(x[3]), DupB(x[3])};
+      DctRest(o, DctProductsHalf(o, d), x);
+    } else {
+      DctRest(o, DctProducts<false>(o, DctIn{x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]}),
+              x);
+    }
   }
   if constexpr (kHalf) {
     Z m[4];
