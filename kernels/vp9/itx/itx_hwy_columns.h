@@ -92,6 +92,13 @@ template <size_t kN, int kNzR, class D, class Get>
 HWY_NOINLINE bool ColPass16Apart(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const Get &get) {
   return ColPass16<kN, kNzR>(d, dst, stride, c, get);
 }
+#else
+// Declared where the 16-bit path is not built, so that Columns can name them in the branch it
+// discards there.
+template <size_t kN, int kNzR, class D, class Get>
+bool ColPass16(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const Get &get);
+template <size_t kN, int kNzR, class D, class Get>
+bool ColPass16Apart(D d, uint8_t *dst, ptrdiff_t stride, size_t c, const Get &get);
 #endif
 
 // The column passes of the whole block from the row results get(i, c), rows < kNzR. With
