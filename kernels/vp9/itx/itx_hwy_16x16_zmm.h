@@ -498,16 +498,18 @@ constexpr int16_t DctPairIdx(int w) {
 }
 // Word w of a vpermw (vpermt2w) gathering register m of LoadRows (LoadRowsDct) from the two
 // memory rows of a column-major block that hold its columns (LoadRowsCm, LoadRowsDctCm).
-constexpr int16_t CmWordIdx(int w, bool dct) {
-  return static_cast<int16_t>((dct ? 32 : 16) * (w % 2) +
+// kAdst (LoadRowsAdstCm): the first column from the first source's low half, the second from
+// the second source's high half.
+constexpr int16_t CmWordIdx(int w, bool dct, bool adst = false) {
+  return static_cast<int16_t>((adst ? 48 : dct ? 32 : 16) * (w % 2) +
                               (dct ? kDctRowOfLane[w / 2] : kRowOfLane[w / 2]));
 }
-// 0, 1: FinalIdx left / right; 2: OrderIdx; 3: DctPairIdx; 4, 5: CmWordIdx of LoadRows,
-// LoadRowsDct.
+// 0, 1: FinalIdx left / right; 2: OrderIdx; 3: DctPairIdx; 4, 5, 6: CmWordIdx of LoadRows,
+// LoadRowsDct, LoadRowsAdstCm.
 template <int kWhich>
 HWY_INLINE Z WordIdx() {
 #define V3D_IDX(w)                                                                         \
-  (kWhich >= 4   ? CmWordIdx(w, kWhich == 5)                                               \
+  (kWhich >= 4   ? CmWordIdx(w, kWhich == 5, kWhich == 6)                                  \
    : kWhich == 3 ? DctPairIdx(w)                                                           \
    : kWhich == 2 ? OrderIdx(w)                                                             \
                  : FinalIdx(w, kWhich))

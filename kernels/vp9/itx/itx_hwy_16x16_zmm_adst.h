@@ -243,6 +243,23 @@ HWY_INLINE void AdstPass(const O &o, Z *x) {
   Adst16<kColumns ? 0xAAu : 0u>(o, p, x);
 }
 
+// The ADST row pass's input pairs p[j] = [column 2j | column 15 - 2j] (AdstPass<false>'s
+// Blend(x[j], x[7 - j]) of LoadRows' layout, lane l = row kRowOfLane[l]) from a column-major
+// block (LoadRowsCm's memory layout): one vpermt2w per pair from the two 64-byte loads holding
+// columns 2j, 2j + 1 and 14 - 2j, 15 - 2j. Columns from kNzR on are zero. The 8 registers hold
+// every column of every lane's row once, as LoadRowsCm's do, so L1Within sums the same rows.
+template <int kNzR>
+HWY_INLINE void LoadRowsAdstCm(const int16_t *c, Z *p) {
+  const Z idx = WordIdx<6>();
+  Z l[8];
+  V3D_UNROLL
+  for (int m = 0; m < 8; m++) {
+    l[m] = 2 * m < kNzR ? _mm512_loadu_si512(c + 32 * m) : _mm512_setzero_si512();
+  }
+  V3D_UNROLL
+  for (int j = 0; j < 8; j++) p[j] = _mm512_permutex2var_epi16(l[j], idx, l[7 - j]);
+}
+
 #if V3D_ITX_HAVE_VNNI
 // The class of the ADST columns of x (RowsToColumns' layout: a 32-bit lane holds two inputs of
 // one column) by their inputs' sums of squares S (vpdpwssds, saturating at 2^31 - 1: two such
@@ -323,11 +340,18 @@ HWY_NOINLINE Int16Result Add16x16AdstZmm(uint8_t *dst, ptrdiff_t stride, const i
   static_assert(kRowB > 0 && kColB > 0, "proven bounds");
   const PackedOps o;
   Z x[8];
-  if constexpr (kCm) LoadRowsCm<kNzR>(coeffs, x);
-  else LoadRows<kNzR>(coeffs, x);
-  if (!L1Within<kRowB, 8>(o, x)) return Int16Result::kRowsFailed;
-  if constexpr (kRowAdst) AdstPass<false>(o, x);
-  else DctFullPass<false>(o, x);
+  if constexpr (kCm && kRowAdst) {  // the pass's input pairs loaded as they are wanted
+    Z p[8];
+    LoadRowsAdstCm<kNzR>(coeffs, p);
+    if (!L1Within<kRowB, 8>(o, p)) return Int16Result::kRowsFailed;
+    Adst16<0u>(o, p, x);
+  } else {
+    if constexpr (kCm) LoadRowsCm<kNzR>(coeffs, x);
+    else LoadRows<kNzR>(coeffs, x);
+    if (!L1Within<kRowB, 8>(o, x)) return Int16Result::kRowsFailed;
+    if constexpr (kRowAdst) AdstPass<false>(o, x);
+    else DctFullPass<false>(o, x);
+  }
   RowsToColumns(x);  // x[k] = [row kPairA[k] | row kPairB[k]], lane = column
 #if V3D_ITX_HAVE_VNNI
   // ADST columns: classed by squares on AVX3_DL.
