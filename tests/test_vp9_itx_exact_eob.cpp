@@ -183,6 +183,36 @@ bool run_square_cases(const char *target, int tx_type, uint64_t seed) {
   return ok;
 }
 
+// 16x16 blocks with ADST rows (DCT_ADST, ADST_ADST) against the row check of the
+// column-major slot, which runs on the ADST's input pairs (LoadRowsAdstCm,
+// itx_hwy_16x16_zmm_adst.h: register j holds columns 2j and 15 - 2j of every row): for each j,
+// in the full block one row holds 32767 in both columns of pair j (the pair's first-stage sum
+// leaves int16), in the 8x8 square 32767 in the one of them inside it and 2800 in the row's
+// other columns (within the bound without it); the other coefficients are small. Only the
+// check keeps that row off the 16-bit rows: one that skips a register lets it through.
+bool run_adst_row_checks(const char *target, int tx_type, uint64_t seed) {
+  Rng rng(seed);
+  const int16_t *scan = scan_for(kTx16x16, tx_type);
+  bool ok = true;
+  for (int k : {8, 16})
+    for (int j = 0; j < 8; j++) {
+      Block b{kTx16x16, tx_type, 20 + j, std::vector<int16_t>(256, 0), 0, 0, 0, 0, {}};
+      const int r = (5 * j + k / 8) % k;
+      for (int i = 0; i < k; i++)
+        for (int c = 0; c < k; c++) {
+          const bool big = i == r && (c == 2 * j || c == 15 - 2 * j);
+          const int v = big ? 32767 : i == r && k == 8 ? 2800 : rng.range(-48, 48);
+          b.coeffs[i * 16 + c] = static_cast<int16_t>(v ? v : 1);
+        }
+      for (int p = 0; p < 256; p++)
+        if (b.coeffs[scan[p]] != 0) b.last = p + 1;
+      b.eob = b.last;
+      draw_destination(rng, 16, &b);
+      ok = check_block(target, b, seed ^ static_cast<uint64_t>(k * 8 + j)) && ok;
+    }
+  return ok;
+}
+
 // 16x16 DCT_DCT blocks built to reach each outcome of the 16-bit paths' checks, which drawn
 // blocks reach too rarely at small test scales: one coefficient v per row, in column 0, rows
 // 0..k-1 (k = 8: the 8x8 square by the eob; 16: the full block), every row inside the row
@@ -243,6 +273,12 @@ int main() {
       const uint64_t seed = base ^ (static_cast<uint64_t>(t) << 56) ^ (0x5a5aull << 32) ^
                             static_cast<uint64_t>(tx_type);
       if (run_square_cases(names[t], tx_type, seed)) v3dtest::counter().passed++;
+      else failed++;
+    }
+    for (int tx_type : {kDctAdst, kAdstAdst}) {
+      const uint64_t seed = base ^ (static_cast<uint64_t>(t) << 56) ^ (0xad57ull << 32) ^
+                            static_cast<uint64_t>(tx_type);
+      if (run_adst_row_checks(names[t], tx_type, seed)) v3dtest::counter().passed++;
       else failed++;
     }
     printf("%s: %d failed\n", names[t], failed);

@@ -456,16 +456,9 @@ constexpr int kDctRowOfLane[16] = {0, 8, 4, 12, 1, 15, 7, 9, 2, 14, 6, 10, 5, 11
 constexpr int kPairA[8] = {0, 4, 1, 5, 8, 12, 9, 13};
 constexpr int kPairB[8] = {2, 6, 3, 7, 10, 14, 11, 15};
 constexpr int kColOfLane[16] = {0, 1, 15, 14, 7, 6, 8, 9, 2, 3, 13, 12, 5, 4, 10, 11};
-HWY_INLINE void RowsToColumns(Z *x) {
-  const Z swap12 = _mm512_broadcast_i32x4(
-      _mm_setr_epi8(0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15));
-  Z s[2][4];
-  V3D_UNROLL
-  for (int i = 0; i < 4; i++) {
-    const Z p = _mm512_shuffle_epi8(x[2 * i], swap12), q = _mm512_shuffle_epi8(x[2 * i + 1], swap12);
-    s[0][i] = _mm512_unpacklo_epi64(p, q);  // block b: 64-bit lane 2b of x[2i], of x[2i + 1]
-    s[1][i] = _mm512_unpackhi_epi64(p, q);  // 64-bit lane 2b + 1
-  }
+// The 8x8 transpose of 64-bit lanes: s[e][i] block b = 64-bit lane 2b + e of the swapped
+// x[2i], then of the swapped x[2i + 1].
+HWY_INLINE void JoinColumns(const Z (*s)[4], Z *x) {
   V3D_UNROLL
   for (int e = 0; e < 2; e++) {
     const Z lo01 = _mm512_shuffle_i64x2(s[e][0], s[e][1], _MM_SHUFFLE(1, 0, 1, 0));
@@ -477,6 +470,18 @@ HWY_INLINE void RowsToColumns(Z *x) {
     x[4 + e] = _mm512_shuffle_i64x2(hi01, hi23, _MM_SHUFFLE(2, 0, 2, 0));  // b = 2
     x[6 + e] = _mm512_shuffle_i64x2(hi01, hi23, _MM_SHUFFLE(3, 1, 3, 1));  // b = 3
   }
+}
+HWY_INLINE void RowsToColumns(Z *x) {
+  const Z swap12 = _mm512_broadcast_i32x4(
+      _mm_setr_epi8(0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15));
+  Z s[2][4];
+  V3D_UNROLL
+  for (int i = 0; i < 4; i++) {
+    const Z p = _mm512_shuffle_epi8(x[2 * i], swap12), q = _mm512_shuffle_epi8(x[2 * i + 1], swap12);
+    s[0][i] = _mm512_unpacklo_epi64(p, q);  // block b: 64-bit lane 2b of x[2i], of x[2i + 1]
+    s[1][i] = _mm512_unpackhi_epi64(p, q);  // 64-bit lane 2b + 1
+  }
+  JoinColumns(s, x);
 }
 
 constexpr int LaneOfCol(int col) {
@@ -498,16 +503,25 @@ constexpr int16_t DctPairIdx(int w) {
 }
 // Word w of a vpermw (vpermt2w) gathering register m of LoadRows (LoadRowsDct) from the two
 // memory rows of a column-major block that hold its columns (LoadRowsCm, LoadRowsDctCm).
-constexpr int16_t CmWordIdx(int w, bool dct) {
-  return static_cast<int16_t>((dct ? 32 : 16) * (w % 2) +
+// kAdst (LoadRowsAdstCm): the first column from the first source's low half, the second from
+// the second source's high half.
+constexpr int16_t CmWordIdx(int w, bool dct, bool adst = false) {
+  return static_cast<int16_t>((adst ? 48 : dct ? 32 : 16) * (w % 2) +
                               (dct ? kDctRowOfLane[w / 2] : kRowOfLane[w / 2]));
 }
-// 0, 1: FinalIdx left / right; 2: OrderIdx; 3: DctPairIdx; 4, 5: CmWordIdx of LoadRows,
-// LoadRowsDct.
+// Word w of RowsToColumns' s[e][i] formed by one vpermt2w of the ADST rows' output pairs a, b
+// (AdstRowsToColumns): x[2i], x[2i + 1] = JoinA(a, b), JoinB(a, b), or with kBA the reverse.
+constexpr int16_t AdstRtcIdx(int w, int e, bool kBA) {
+  return static_cast<int16_t>((w % 4 >= 2 ? 32 : 0) + 8 * (w / 8) + 2 * (2 * e + w % 2) +
+                              ((w % 8) / 4 != kBA));
+}
+// 0, 1: FinalIdx left / right; 2: OrderIdx; 3: DctPairIdx; 4, 5, 6: CmWordIdx of LoadRows,
+// LoadRowsDct, LoadRowsAdstCm; 7..10: AdstRtcIdx, e = (kWhich - 7) % 2, kBA = kWhich >= 9.
 template <int kWhich>
 HWY_INLINE Z WordIdx() {
 #define V3D_IDX(w)                                                                         \
-  (kWhich >= 4   ? CmWordIdx(w, kWhich == 5)                                               \
+  (kWhich >= 7   ? AdstRtcIdx(w, kWhich % 2 == 0, kWhich >= 9)                             \
+   : kWhich >= 4 ? CmWordIdx(w, kWhich == 5, kWhich == 6)                                  \
    : kWhich == 3 ? DctPairIdx(w)                                                           \
    : kWhich == 2 ? OrderIdx(w)                                                             \
                  : FinalIdx(w, kWhich))

@@ -174,8 +174,10 @@ HWY_INLINE void AdstTail(const O &o, Z b01, Z b23, Z b45, Z b67, Z *c) {
 }
 
 // The 16-point ADST of every lane; p[j]: input pair j as AdstFirst takes it (bit j of kFlips:
-// flipped). Outputs in x in DctRest's layout (kOutA / kOutB).
-template <unsigned kFlips, class O>
+// flipped). Outputs in x in DctRest's layout (kOutA / kOutB); with kPairs (rows, PackedOps:
+// AdstRowsToColumns' input) as the pairs the last stage forms, negated where the reference
+// negates: [0 | 15] [1 | 14] [8 | 7] [9 | 6] [2 | 13] [3 | 12] [10 | 5] [11 | 4].
+template <unsigned kFlips, class O, bool kPairs = false>
 HWY_INLINE void Adst16(const O &o, const Z *p, Z *x) {
   Z s[8];
   AdstFirst<0, (kFlips & 1) != 0>(p[0], s);
@@ -215,6 +217,15 @@ HWY_INLINE void Adst16(const O &o, const Z *p, Z *x) {
   const Z r3 = o.H(o.X(o.RevDiffSum(cu[3])));                             // [out 11 | out 4]
   const Z r4 = o.template Mul<kC[16], -kC[16]>(o.X(o.DiffSum(cv[3])));  // [out 10 | out 5]
   const Z zero = _mm512_setzero_si512();
+  if constexpr (kPairs) {
+    x[0] = o.MaskSub(cu[0], kB16, zero, cu[0]);   // [c0 | -c1]
+    x[1] = o.MaskSub(cv[0], ~kB16, zero, cv[0]);  // [-c8 | c9]
+    x[2] = r1, x[3] = r2;
+    x[4] = o.MaskSub(cv[2], kB16, zero, cv[2]);   // [c12 | -c13]
+    x[5] = o.MaskSub(cu[2], ~kB16, zero, cu[2]);  // [-c4 | c5]
+    x[6] = r4, x[7] = r3;
+    return;
+  }
   x[0] = o.MaskSub(cu[0], kB16, zero, _mm512_slli_epi32(cv[0], 16));   // [c0 | -c8]
   x[1] = o.MaskSub(cv[0], ~kB16, zero, _mm512_srli_epi32(cu[0], 16));  // [-c1 | c9]
   x[2] = o.JoinB(r1, r2);
@@ -241,6 +252,38 @@ HWY_INLINE void AdstPass(const O &o, Z *x) {
     p[j] = o.Blend(x[ab[0]], x[ab[1]]);
   }
   Adst16<kColumns ? 0xAAu : 0u>(o, p, x);
+}
+
+// The ADST row pass's input pairs p[j] = [column 2j | column 15 - 2j] (AdstPass<false>'s
+// Blend(x[j], x[7 - j]) of LoadRows' layout, lane l = row kRowOfLane[l]) from a column-major
+// block (LoadRowsCm's memory layout): one vpermt2w per pair from the two 64-byte loads holding
+// columns 2j, 2j + 1 and 14 - 2j, 15 - 2j. Columns from kNzR on are zero. The 8 registers hold
+// every column of every lane's row once, as LoadRowsCm's do, so L1Within sums the same rows.
+template <int kNzR>
+HWY_INLINE void LoadRowsAdstCm(const int16_t *c, Z *p) {
+  const Z idx = WordIdx<6>();
+  Z l[8];
+  V3D_UNROLL
+  for (int m = 0; m < 8; m++) {
+    l[m] = 2 * m < kNzR ? _mm512_loadu_si512(c + 32 * m) : _mm512_setzero_si512();
+  }
+  V3D_UNROLL
+  for (int j = 0; j < 8; j++) p[j] = _mm512_permutex2var_epi16(l[j], idx, l[7 - j]);
+}
+
+// RowsToColumns of Adst16<.., true>'s pairs a = x[2i], b = x[2i + 1]: the words of its
+// x[2i], x[2i + 1] are those of JoinA(a, b), JoinB(a, b) (i = 0, 2) or JoinB(a, b), JoinA(a, b)
+// (i = 1, 3), which one vpermt2w per half s[e][i] gathers as its byte shuffles and unpacks
+// order them (AdstRtcIdx); then the same 64-bit transpose.
+HWY_INLINE void AdstRowsToColumns(Z *x) {
+  const Z ab0 = WordIdx<7>(), ab1 = WordIdx<8>(), ba0 = WordIdx<9>(), ba1 = WordIdx<10>();
+  Z s[2][4];
+  V3D_UNROLL
+  for (int i = 0; i < 4; i++) {
+    s[0][i] = _mm512_permutex2var_epi16(x[2 * i], i % 2 ? ba0 : ab0, x[2 * i + 1]);
+    s[1][i] = _mm512_permutex2var_epi16(x[2 * i], i % 2 ? ba1 : ab1, x[2 * i + 1]);
+  }
+  JoinColumns(s, x);
 }
 
 #if V3D_ITX_HAVE_VNNI
@@ -323,12 +366,21 @@ HWY_NOINLINE Int16Result Add16x16AdstZmm(uint8_t *dst, ptrdiff_t stride, const i
   static_assert(kRowB > 0 && kColB > 0, "proven bounds");
   const PackedOps o;
   Z x[8];
-  if constexpr (kCm) LoadRowsCm<kNzR>(coeffs, x);
-  else LoadRows<kNzR>(coeffs, x);
-  if (!L1Within<kRowB, 8>(o, x)) return Int16Result::kRowsFailed;
-  if constexpr (kRowAdst) AdstPass<false>(o, x);
-  else DctFullPass<false>(o, x);
-  RowsToColumns(x);  // x[k] = [row kPairA[k] | row kPairB[k]], lane = column
+  if constexpr (kCm && kRowAdst) {  // the pass's input pairs loaded as they are wanted
+    Z p[8];
+    LoadRowsAdstCm<kNzR>(coeffs, p);
+    if (!L1Within<kRowB, 8>(o, p)) return Int16Result::kRowsFailed;
+    Adst16<0u, PackedOps, true>(o, p, x);
+    AdstRowsToColumns(x);
+  } else {
+    if constexpr (kCm) LoadRowsCm<kNzR>(coeffs, x);
+    else LoadRows<kNzR>(coeffs, x);
+    if (!L1Within<kRowB, 8>(o, x)) return Int16Result::kRowsFailed;
+    if constexpr (kRowAdst) AdstPass<false>(o, x);
+    else DctFullPass<false>(o, x);
+    RowsToColumns(x);
+  }
+  // x[k] = [row kPairA[k] | row kPairB[k]], lane = column
 #if V3D_ITX_HAVE_VNNI
   // ADST columns: classed by squares on AVX3_DL.
   if constexpr (kColAdst) return AdstColumnsAndAdd<kNzR>(dst, stride, x, rows);
