@@ -456,6 +456,11 @@ constexpr int kDctRowOfLane[16] = {0, 8, 4, 12, 1, 15, 7, 9, 2, 14, 6, 10, 5, 11
 constexpr int kPairA[8] = {0, 4, 1, 5, 8, 12, 9, 13};
 constexpr int kPairB[8] = {2, 6, 3, 7, 10, 14, 11, 15};
 constexpr int kColOfLane[16] = {0, 1, 15, 14, 7, 6, 8, 9, 2, 3, 13, 12, 5, 4, 10, 11};
+// A row pass lane order for ADST columns (LoadRowsCm<kNzR, 6>): RowsToColumns then leaves
+// x[j] = [row kAdstColRowOfLane[2j] | row kAdstColRowOfLane[2j + 1]], the ADST's input pair j
+// as AdstFirst takes it (pairs 1, 3, 5, 7 flipped), which kRowOfLane's registers give only
+// after a blend each (kAdstColPair, itx_hwy_16x16_zmm_adst.h).
+constexpr int kAdstColRowOfLane[16] = {0, 15, 13, 2, 4, 11, 9, 6, 8, 7, 5, 10, 12, 3, 1, 14};
 HWY_INLINE void RowsToColumns(Z *x) {
   const Z swap12 = _mm512_broadcast_i32x4(
       _mm_setr_epi8(0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15));
@@ -502,12 +507,17 @@ constexpr int16_t CmWordIdx(int w, bool dct) {
   return static_cast<int16_t>((dct ? 32 : 16) * (w % 2) +
                               (dct ? kDctRowOfLane[w / 2] : kRowOfLane[w / 2]));
 }
+// CmWordIdx of LoadRows' columns in kAdstColRowOfLane's lane order.
+constexpr int16_t CmAdstColWordIdx(int w) {
+  return static_cast<int16_t>(16 * (w % 2) + kAdstColRowOfLane[w / 2]);
+}
 // 0, 1: FinalIdx left / right; 2: OrderIdx; 3: DctPairIdx; 4, 5: CmWordIdx of LoadRows,
-// LoadRowsDct.
+// LoadRowsDct; 6: CmAdstColWordIdx.
 template <int kWhich>
 HWY_INLINE Z WordIdx() {
 #define V3D_IDX(w)                                                                         \
-  (kWhich >= 4   ? CmWordIdx(w, kWhich == 5)                                               \
+  (kWhich == 6   ? CmAdstColWordIdx(w)                                                     \
+   : kWhich >= 4 ? CmWordIdx(w, kWhich == 5)                                               \
    : kWhich == 3 ? DctPairIdx(w)                                                           \
    : kWhich == 2 ? OrderIdx(w)                                                             \
                  : FinalIdx(w, kWhich))
@@ -547,10 +557,12 @@ HWY_INLINE void LoadRowsDct(const int16_t *c, Z *x) {
 // m's lane l holds word kRowOfLane[l] (kDctRowOfLane[l]) of its two columns, which one
 // permute of the words of those two memory rows gathers. kNzR 8: columns 8..15 (x[4..7]) are
 // zero, as LoadRows<8> leaves them.
-// Columns 2m and 2m + 1 are adjacent in memory: one load, one vpermw.
-template <int kNzR>
+// Columns 2m and 2m + 1 are adjacent in memory: one load, one vpermw. kWhich 6: the lanes in
+// kAdstColRowOfLane's order instead.
+template <int kNzR, int kWhich = 4>
 HWY_INLINE void LoadRowsCm(const int16_t *c, Z *x) {
-  const Z idx = WordIdx<4>();
+  static_assert(kWhich == 4 || kWhich == 6, "a LoadRows lane order");
+  const Z idx = WordIdx<kWhich>();
   V3D_UNROLL
   for (int m = 0; m < 8; m++) {
     x[m] = 2 * m < kNzR ? _mm512_permutexvar_epi16(idx, _mm512_loadu_si512(c + 32 * m))
@@ -636,16 +648,18 @@ HWY_INLINE void ColumnPass(const O &o, Z *x) {
 }
 
 // The row results x (RowsToColumns' layout; with kDct, of LoadRowsDct's rows: x[k] = [row
-// kDctRowOfLane[2k] | row kDctRowOfLane[2k + 1]]) to rows, row-major, rows from kNzR on not
-// written.
-template <int kNzR, int kRegs, bool kDct = false>
+// kDctRowOfLane[2k] | row kDctRowOfLane[2k + 1]]; with kAdstCols, of kAdstColRowOfLane's) to
+// rows, row-major, rows from kNzR on not written.
+template <int kNzR, int kRegs, bool kDct = false, bool kAdstCols = false>
 HWY_INLINE void StoreRowResults(const Z *x, int16_t *rows) {
   const Z order = WordIdx<2>();
   V3D_UNROLL
   for (int k = 0; k < kRegs; k++) {
     const Z y = _mm512_permutexvar_epi16(order, x[k]);
-    const int ra = kDct ? kDctRowOfLane[2 * k] : kPairA[k];
-    const int rb = kDct ? kDctRowOfLane[2 * k + 1] : kPairB[k];
+    const int ra = kAdstCols ? kAdstColRowOfLane[2 * k] : kDct ? kDctRowOfLane[2 * k] : kPairA[k];
+    const int rb = kAdstCols ? kAdstColRowOfLane[2 * k + 1]
+                   : kDct    ? kDctRowOfLane[2 * k + 1]
+                             : kPairB[k];
     if (ra < kNzR) {
       _mm256_storeu_si256(reinterpret_cast<__m256i *>(rows + 16 * ra), _mm512_castsi512_si256(y));
     }
