@@ -456,6 +456,11 @@ constexpr int kDctRowOfLane[16] = {0, 8, 4, 12, 1, 15, 7, 9, 2, 14, 6, 10, 5, 11
 constexpr int kPairA[8] = {0, 4, 1, 5, 8, 12, 9, 13};
 constexpr int kPairB[8] = {2, 6, 3, 7, 10, 14, 11, 15};
 constexpr int kColOfLane[16] = {0, 1, 15, 14, 7, 6, 8, 9, 2, 3, 13, 12, 5, 4, 10, 11};
+// A row pass lane order for ADST columns (LoadRowsCm<kNzR, 11>, LoadRowsAdstCm<kNzR, true>): RowsToColumns then leaves
+// x[j] = [row kAdstColRowOfLane[2j] | row kAdstColRowOfLane[2j + 1]], the ADST's input pair j
+// as AdstFirst takes it (pairs 1, 3, 5, 7 flipped), which kRowOfLane's registers give only
+// after a blend each (kAdstColPair, itx_hwy_16x16_zmm_adst.h).
+constexpr int kAdstColRowOfLane[16] = {0, 15, 13, 2, 4, 11, 9, 6, 8, 7, 5, 10, 12, 3, 1, 14};
 // The 8x8 transpose of 64-bit lanes: s[e][i] block b = 64-bit lane 2b + e of the swapped
 // x[2i], then of the swapped x[2i + 1].
 HWY_INLINE void JoinColumns(const Z (*s)[4], Z *x) {
@@ -504,10 +509,12 @@ constexpr int16_t DctPairIdx(int w) {
 // Word w of a vpermw (vpermt2w) gathering register m of LoadRows (LoadRowsDct) from the two
 // memory rows of a column-major block that hold its columns (LoadRowsCm, LoadRowsDctCm).
 // kAdst (LoadRowsAdstCm): the first column from the first source's low half, the second from
-// the second source's high half.
-constexpr int16_t CmWordIdx(int w, bool dct, bool adst = false) {
+// the second source's high half. kAdstCols: the lanes in kAdstColRowOfLane's order.
+constexpr int16_t CmWordIdx(int w, bool dct, bool adst = false, bool adst_cols = false) {
   return static_cast<int16_t>((adst ? 48 : dct ? 32 : 16) * (w % 2) +
-                              (dct ? kDctRowOfLane[w / 2] : kRowOfLane[w / 2]));
+                              (dct         ? kDctRowOfLane[w / 2]
+                               : adst_cols ? kAdstColRowOfLane[w / 2]
+                                           : kRowOfLane[w / 2]));
 }
 // Word w of RowsToColumns' s[e][i] formed by one vpermt2w of the ADST rows' output pairs a, b
 // (AdstRowsToColumns): x[2i], x[2i + 1] = JoinA(a, b), JoinB(a, b), or with kBA the reverse.
@@ -516,11 +523,13 @@ constexpr int16_t AdstRtcIdx(int w, int e, bool kBA) {
                               ((w % 8) / 4 != kBA));
 }
 // 0, 1: FinalIdx left / right; 2: OrderIdx; 3: DctPairIdx; 4, 5, 6: CmWordIdx of LoadRows,
-// LoadRowsDct, LoadRowsAdstCm; 7..10: AdstRtcIdx, e = (kWhich - 7) % 2, kBA = kWhich >= 9.
+// LoadRowsDct, LoadRowsAdstCm; 7..10: AdstRtcIdx, e = (kWhich - 7) % 2, kBA = kWhich >= 9;
+// 11, 12: CmWordIdx of LoadRows, LoadRowsAdstCm in kAdstColRowOfLane's lane order.
 template <int kWhich>
 HWY_INLINE Z WordIdx() {
 #define V3D_IDX(w)                                                                         \
-  (kWhich >= 7   ? AdstRtcIdx(w, kWhich % 2 == 0, kWhich >= 9)                             \
+  (kWhich >= 11  ? CmWordIdx(w, false, kWhich == 12, true)                                 \
+   : kWhich >= 7 ? AdstRtcIdx(w, kWhich % 2 == 0, kWhich >= 9)                             \
    : kWhich >= 4 ? CmWordIdx(w, kWhich == 5, kWhich == 6)                                  \
    : kWhich == 3 ? DctPairIdx(w)                                                           \
    : kWhich == 2 ? OrderIdx(w)                                                             \
@@ -561,10 +570,12 @@ HWY_INLINE void LoadRowsDct(const int16_t *c, Z *x) {
 // m's lane l holds word kRowOfLane[l] (kDctRowOfLane[l]) of its two columns, which one
 // permute of the words of those two memory rows gathers. kNzR 8: columns 8..15 (x[4..7]) are
 // zero, as LoadRows<8> leaves them.
-// Columns 2m and 2m + 1 are adjacent in memory: one load, one vpermw.
-template <int kNzR>
+// Columns 2m and 2m + 1 are adjacent in memory: one load, one vpermw. kWhich 11: the lanes in
+// kAdstColRowOfLane's order instead.
+template <int kNzR, int kWhich = 4>
 HWY_INLINE void LoadRowsCm(const int16_t *c, Z *x) {
-  const Z idx = WordIdx<4>();
+  static_assert(kWhich == 4 || kWhich == 11, "a LoadRows lane order");
+  const Z idx = WordIdx<kWhich>();
   V3D_UNROLL
   for (int m = 0; m < 8; m++) {
     x[m] = 2 * m < kNzR ? _mm512_permutexvar_epi16(idx, _mm512_loadu_si512(c + 32 * m))
@@ -650,16 +661,18 @@ HWY_INLINE void ColumnPass(const O &o, Z *x) {
 }
 
 // The row results x (RowsToColumns' layout; with kDct, of LoadRowsDct's rows: x[k] = [row
-// kDctRowOfLane[2k] | row kDctRowOfLane[2k + 1]]) to rows, row-major, rows from kNzR on not
-// written.
-template <int kNzR, int kRegs, bool kDct = false>
+// kDctRowOfLane[2k] | row kDctRowOfLane[2k + 1]]; with kAdstCols, of kAdstColRowOfLane's) to
+// rows, row-major, rows from kNzR on not written.
+template <int kNzR, int kRegs, bool kDct = false, bool kAdstCols = false>
 HWY_INLINE void StoreRowResults(const Z *x, int16_t *rows) {
   const Z order = WordIdx<2>();
   V3D_UNROLL
   for (int k = 0; k < kRegs; k++) {
     const Z y = _mm512_permutexvar_epi16(order, x[k]);
-    const int ra = kDct ? kDctRowOfLane[2 * k] : kPairA[k];
-    const int rb = kDct ? kDctRowOfLane[2 * k + 1] : kPairB[k];
+    const int ra = kAdstCols ? kAdstColRowOfLane[2 * k] : kDct ? kDctRowOfLane[2 * k] : kPairA[k];
+    const int rb = kAdstCols ? kAdstColRowOfLane[2 * k + 1]
+                   : kDct    ? kDctRowOfLane[2 * k + 1]
+                             : kPairB[k];
     if (ra < kNzR) {
       _mm256_storeu_si256(reinterpret_cast<__m256i *>(rows + 16 * ra), _mm512_castsi512_si256(y));
     }

@@ -238,18 +238,30 @@ HWY_INLINE void Adst16(const O &o, const Z *p, Z *x) {
 
 // The ADST pass on x: input pair j (AdstFirst) = Blend(x[kPair[j][0]], x[kPair[j][1]]).
 // Rows: LoadRows' layout, x[m] = [column 2m | column 2m + 1]; columns: RowsToColumns' layout,
-// [0|2] [4|6] [1|3] [5|7] [8|10] [12|14] [9|11] [13|15] (pairs 1, 3, 5, 7 flipped).
+// [0|2] [4|6] [1|3] [5|7] [8|10] [12|14] [9|11] [13|15] (pairs 1, 3, 5, 7 flipped), or with
+// kPaired, of kAdstColRowOfLane's rows: x[j] is input pair j itself.
 constexpr int kAdstRowPair[8][2] = {{0, 7}, {1, 6}, {2, 5}, {3, 4},
                                     {4, 3}, {5, 2}, {6, 1}, {7, 0}};
 constexpr int kAdstColPair[8][2] = {{0, 7}, {7, 0}, {1, 6}, {6, 1},
                                     {4, 3}, {3, 4}, {5, 2}, {2, 5}};
-template <bool kColumns, class O>
+constexpr bool AdstColLanesPaired() {
+  for (int j = 0; j < 8; j++) {
+    if (kAdstColRowOfLane[2 * j] != kPairA[kAdstColPair[j][0]] ||
+        kAdstColRowOfLane[2 * j + 1] != kPairB[kAdstColPair[j][1]]) {
+      return false;
+    }
+  }
+  return true;
+}
+static_assert(AdstColLanesPaired(), "kAdstColRowOfLane's pairs are kAdstColPair's blends");
+template <bool kColumns, bool kPaired = false, class O>
 HWY_INLINE void AdstPass(const O &o, Z *x) {
+  static_assert(kColumns || !kPaired, "paired column inputs only");
   Z p[8];
   V3D_UNROLL
   for (int j = 0; j < 8; j++) {
     const int *ab = kColumns ? kAdstColPair[j] : kAdstRowPair[j];
-    p[j] = o.Blend(x[ab[0]], x[ab[1]]);
+    p[j] = kPaired ? x[j] : o.Blend(x[ab[0]], x[ab[1]]);
   }
   Adst16<kColumns ? 0xAAu : 0u>(o, p, x);
 }
@@ -259,9 +271,10 @@ HWY_INLINE void AdstPass(const O &o, Z *x) {
 // block (LoadRowsCm's memory layout): one vpermt2w per pair from the two 64-byte loads holding
 // columns 2j, 2j + 1 and 14 - 2j, 15 - 2j. Columns from kNzR on are zero. The 8 registers hold
 // every column of every lane's row once, as LoadRowsCm's do, so L1Within sums the same rows.
-template <int kNzR>
+// kAdstCols: the lanes in kAdstColRowOfLane's order (rows of ADST columns, AdstPass).
+template <int kNzR, bool kAdstCols = false>
 HWY_INLINE void LoadRowsAdstCm(const int16_t *c, Z *p) {
-  const Z idx = WordIdx<6>();
+  const Z idx = WordIdx<kAdstCols ? 12 : 6>();
   Z l[8];
   V3D_UNROLL
   for (int m = 0; m < 8; m++) {
@@ -310,12 +323,12 @@ HWY_INLINE int AdstColumnsClass(const Z *x) {
 // the L1 check. Class 1 runs on AdstHalvesOps: where its first stage's halves are outside
 // their bound, the columns take SatOps as class 2 does; where a tracked value is extreme,
 // kColumnsFailed at once (every value before it was exact, so SatOps would find the same
-// value extreme).
-template <int kNzR>
+// value extreme). kPaired: x holds the rows of kAdstColRowOfLane's lanes (AdstPass).
+template <int kNzR, bool kPaired = false>
 HWY_INLINE Int16Result AdstColumnsAndAdd(uint8_t *dst, ptrdiff_t stride, Z *x, int16_t *rows) {
   const int cls = AdstColumnsClass(x);
   if (cls == 0) {
-    AdstPass<true>(PackedOps(), x);
+    AdstPass<true, kPaired>(PackedOps(), x);
     AddRows(dst, stride, x);
     return Int16Result::kDone;
   }
@@ -325,7 +338,7 @@ HWY_INLINE Int16Result AdstColumnsAndAdd(uint8_t *dst, ptrdiff_t stride, Z *x, i
   bool exact = false, sat = cls == 2;
   if (!sat) {
     const AdstHalvesOps h = AdstHalvesOps::Start();
-    AdstPass<true>(h, y);
+    AdstPass<true, kPaired>(h, y);
     sat = !h.HalvesWithin();
     exact = !sat && h.Tracked();
   }
@@ -333,11 +346,11 @@ HWY_INLINE Int16Result AdstColumnsAndAdd(uint8_t *dst, ptrdiff_t stride, Z *x, i
     V3D_UNROLL
     for (int k = 0; k < 8; k++) y[k] = x[k];
     const SatOps so = SatOps::Start();
-    AdstPass<true>(so, y);
+    AdstPass<true, kPaired>(so, y);
     exact = so.Exact();
   }
   if (!exact) {
-    StoreRowResults<kNzR, 8>(x, rows);
+    StoreRowResults<kNzR, 8, false, kPaired>(x, rows);
     return Int16Result::kColumnsFailed;
   }
   AddRows(dst, stride, y);
@@ -365,25 +378,30 @@ HWY_NOINLINE Int16Result Add16x16AdstZmm(uint8_t *dst, ptrdiff_t stride, const i
   constexpr int kColB = kInt16BoundL1[2][kColAdst ? 1 : 0];
   static_assert(kRowB > 0 && kColB > 0, "proven bounds");
   const PackedOps o;
+  // Column-major ADST columns on AVX3_DL (AdstColumnsAndAdd): the row lanes in
+  // kAdstColRowOfLane's order, so that the column pass takes its input pairs as they lie.
+  constexpr bool kPaired = kCm && kColAdst && V3D_ITX_HAVE_VNNI;
   Z x[8];
   if constexpr (kCm && kRowAdst) {  // the pass's input pairs loaded as they are wanted
     Z p[8];
-    LoadRowsAdstCm<kNzR>(coeffs, p);
+    LoadRowsAdstCm<kNzR, kPaired>(coeffs, p);
     if (!L1Within<kRowB, 8>(o, p)) return Int16Result::kRowsFailed;
     Adst16<0u, PackedOps, true>(o, p, x);
     AdstRowsToColumns(x);
   } else {
-    if constexpr (kCm) LoadRowsCm<kNzR>(coeffs, x);
+    if constexpr (kPaired) LoadRowsCm<kNzR, 11>(coeffs, x);
+    else if constexpr (kCm) LoadRowsCm<kNzR>(coeffs, x);
     else LoadRows<kNzR>(coeffs, x);
     if (!L1Within<kRowB, 8>(o, x)) return Int16Result::kRowsFailed;
     if constexpr (kRowAdst) AdstPass<false>(o, x);
     else DctFullPass<false>(o, x);
     RowsToColumns(x);
   }
-  // x[k] = [row kPairA[k] | row kPairB[k]], lane = column
+  // x[k] = [row kPairA[k] | row kPairB[k]], lane = column (kPaired: the rows of
+  // kAdstColRowOfLane's lanes, AdstPass)
 #if V3D_ITX_HAVE_VNNI
   // ADST columns: classed by squares on AVX3_DL.
-  if constexpr (kColAdst) return AdstColumnsAndAdd<kNzR>(dst, stride, x, rows);
+  if constexpr (kColAdst) return AdstColumnsAndAdd<kNzR, kPaired>(dst, stride, x, rows);
 #endif
   // DCT columns: classed by squares (ColumnsAndAdd) on AVX3_DL.
   return ColumnsAndAdd<kColB, kNzR, 8, false, false, kColAdst ? 0 : kInt16BoundL2x16[0]>(
