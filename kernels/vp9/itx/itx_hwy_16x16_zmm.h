@@ -456,10 +456,10 @@ constexpr int kDctRowOfLane[16] = {0, 8, 4, 12, 1, 15, 7, 9, 2, 14, 6, 10, 5, 11
 constexpr int kPairA[8] = {0, 4, 1, 5, 8, 12, 9, 13};
 constexpr int kPairB[8] = {2, 6, 3, 7, 10, 14, 11, 15};
 constexpr int kColOfLane[16] = {0, 1, 15, 14, 7, 6, 8, 9, 2, 3, 13, 12, 5, 4, 10, 11};
-// A row pass lane order for ADST columns (LoadRowsCm<kNzR, 11>, LoadRowsAdstCm<kNzR, true>): RowsToColumns then leaves
-// x[j] = [row kAdstColRowOfLane[2j] | row kAdstColRowOfLane[2j + 1]], the ADST's input pair j
-// as AdstFirst takes it (pairs 1, 3, 5, 7 flipped), which kRowOfLane's registers give only
-// after a blend each (kAdstColPair, itx_hwy_16x16_zmm_adst.h).
+// A row pass lane order for ADST columns (LoadRowsCm<kNzR, 11>, LoadRowsAdstCm<kNzR, true>):
+// RowsToColumns then leaves x[j] = [row kAdstColRowOfLane[2j] | row kAdstColRowOfLane[2j + 1]],
+// the ADST's input pair j as AdstFirst takes it (pairs 1, 3, 5, 7 flipped), which kRowOfLane's
+// registers give only after a blend each (kAdstColPair, itx_hwy_16x16_zmm_adst.h).
 constexpr int kAdstColRowOfLane[16] = {0, 15, 13, 2, 4, 11, 9, 6, 8, 7, 5, 10, 12, 3, 1, 14};
 // The 8x8 transpose of 64-bit lanes: s[e][i] block b = 64-bit lane 2b + e of the swapped
 // x[2i], then of the swapped x[2i + 1].
