@@ -456,10 +456,10 @@ constexpr int kDctRowOfLane[16] = {0, 8, 4, 12, 1, 15, 7, 9, 2, 14, 6, 10, 5, 11
 constexpr int kPairA[8] = {0, 4, 1, 5, 8, 12, 9, 13};
 constexpr int kPairB[8] = {2, 6, 3, 7, 10, 14, 11, 15};
 constexpr int kColOfLane[16] = {0, 1, 15, 14, 7, 6, 8, 9, 2, 3, 13, 12, 5, 4, 10, 11};
-// A row pass lane order for ADST columns (LoadRowsCm<kNzR, 11>, LoadRowsAdstCm<kNzR, true>):
-// RowsToColumns then leaves x[j] = [row kAdstColRowOfLane[2j] | row kAdstColRowOfLane[2j + 1]],
-// the ADST's input pair j as AdstFirst takes it (pairs 1, 3, 5, 7 flipped), which kRowOfLane's
-// registers give only after a blend each (kAdstColPair, itx_hwy_16x16_zmm_adst.h).
+// A row pass lane order for ADST columns (LoadRowsCm with kIdxCmRowsAdstCols, LoadRowsAdstCm
+// with kAdstCols): RowsToColumns then leaves x[j] = [row kAdstColRowOfLane[2j] | row
+// kAdstColRowOfLane[2j + 1]], the ADST's input pair j as AdstFirst takes it (pairs 1, 3, 5, 7
+// flipped), which kRowOfLane's registers give only after a blend each (kAdstColPair).
 constexpr int kAdstColRowOfLane[16] = {0, 15, 13, 2, 4, 11, 9, 6, 8, 7, 5, 10, 12, 3, 1, 14};
 // The 8x8 transpose of 64-bit lanes: s[e][i] block b = 64-bit lane 2b + e of the swapped
 // x[2i], then of the swapped x[2i + 1].
@@ -522,18 +522,21 @@ constexpr int16_t AdstRtcIdx(int w, int e, bool kBA) {
   return static_cast<int16_t>((w % 4 >= 2 ? 32 : 0) + 8 * (w / 8) + 2 * (2 * e + w % 2) +
                               ((w % 8) / 4 != kBA));
 }
-// 0, 1: FinalIdx left / right; 2: OrderIdx; 3: DctPairIdx; 4, 5, 6: CmWordIdx of LoadRows,
-// LoadRowsDct, LoadRowsAdstCm; 7..10: AdstRtcIdx, e = (kWhich - 7) % 2, kBA = kWhich >= 9;
-// 11, 12: CmWordIdx of LoadRows, LoadRowsAdstCm in kAdstColRowOfLane's lane order.
+// WordIdx's tables: FinalIdx's (left, right), OrderIdx's, DctPairIdx's, CmWordIdx's (LoadRowsCm,
+// LoadRowsDctCm, LoadRowsAdstCm; ...AdstCols: kAdstColRowOfLane's order), AdstRtcIdx's (e, kBA).
+enum WordTable : int { kIdxFinalLeft, kIdxFinalRight, kIdxOrder, kIdxDctPair, kIdxCmRows,
+  kIdxCmRowsDct, kIdxCmAdstPairs, kIdxAdstRtcAB0, kIdxAdstRtcAB1, kIdxAdstRtcBA0, kIdxAdstRtcBA1,
+  kIdxCmRowsAdstCols, kIdxCmAdstPairsAdstCols};
 template <int kWhich>
 HWY_INLINE Z WordIdx() {
-#define V3D_IDX(w)                                                                         \
-  (kWhich >= 11  ? CmWordIdx(w, false, kWhich == 12, true)                                 \
-   : kWhich >= 7 ? AdstRtcIdx(w, kWhich % 2 == 0, kWhich >= 9)                             \
-   : kWhich >= 4 ? CmWordIdx(w, kWhich == 5, kWhich == 6)                                  \
-   : kWhich == 3 ? DctPairIdx(w)                                                           \
-   : kWhich == 2 ? OrderIdx(w)                                                             \
-                 : FinalIdx(w, kWhich))
+#define V3D_IDX(w)                                                                             \
+  (kWhich >= kIdxCmRowsAdstCols ? CmWordIdx(w, false, kWhich == kIdxCmAdstPairsAdstCols, true) \
+   : kWhich >= kIdxAdstRtcAB0                                                                  \
+       ? AdstRtcIdx(w, (kWhich - kIdxAdstRtcAB0) % 2, kWhich >= kIdxAdstRtcBA0)                \
+   : kWhich >= kIdxCmRows ? CmWordIdx(w, kWhich == kIdxCmRowsDct, kWhich == kIdxCmAdstPairs)   \
+   : kWhich == kIdxDctPair ? DctPairIdx(w)                                                     \
+   : kWhich == kIdxOrder   ? OrderIdx(w)                                                       \
+                           : FinalIdx(w, kWhich))
   alignas(64) static int16_t kIdx[32] = {
       V3D_IDX(0),  V3D_IDX(1),  V3D_IDX(2),  V3D_IDX(3),  V3D_IDX(4),  V3D_IDX(5),  V3D_IDX(6),
       V3D_IDX(7),  V3D_IDX(8),  V3D_IDX(9),  V3D_IDX(10), V3D_IDX(11), V3D_IDX(12), V3D_IDX(13),
@@ -547,7 +550,7 @@ static_assert(FinalIdx(8, 0) == 1 && FinalIdx(16, 0) == 32 && OrderIdx(16) == 1,
 
 // The full DCT_DCT block's row pass input (kDctLoadRow, kDctPairCol, kDctRowOfLane).
 HWY_INLINE void LoadRowsDct(const int16_t *c, Z *x) {
-  const Z idx = WordIdx<3>();
+  const Z idx = WordIdx<kIdxDctPair>();
   Z q[2][4];
   V3D_UNROLL
   for (int g = 0; g < 2; g++) {
@@ -570,11 +573,11 @@ HWY_INLINE void LoadRowsDct(const int16_t *c, Z *x) {
 // m's lane l holds word kRowOfLane[l] (kDctRowOfLane[l]) of its two columns, which one
 // permute of the words of those two memory rows gathers. kNzR 8: columns 8..15 (x[4..7]) are
 // zero, as LoadRows<8> leaves them.
-// Columns 2m and 2m + 1 are adjacent in memory: one load, one vpermw. kWhich 11: the lanes in
-// kAdstColRowOfLane's order instead.
-template <int kNzR, int kWhich = 4>
+// Columns 2m and 2m + 1 are adjacent in memory: one load, one vpermw. kWhich
+// kIdxCmRowsAdstCols: the lanes in kAdstColRowOfLane's order instead.
+template <int kNzR, int kWhich = kIdxCmRows>
 HWY_INLINE void LoadRowsCm(const int16_t *c, Z *x) {
-  static_assert(kWhich == 4 || kWhich == 11, "a LoadRows lane order");
+  static_assert(kWhich == kIdxCmRows || kWhich == kIdxCmRowsAdstCols, "a LoadRows order");
   const Z idx = WordIdx<kWhich>();
   V3D_UNROLL
   for (int m = 0; m < 8; m++) {
@@ -584,7 +587,7 @@ HWY_INLINE void LoadRowsCm(const int16_t *c, Z *x) {
 }
 // Columns kDctPairCol[2m], kDctPairCol[2m + 1]: two 256-bit loads, one vpermt2w.
 HWY_INLINE void LoadRowsDctCm(const int16_t *c, Z *x) {
-  const Z idx = WordIdx<5>();
+  const Z idx = WordIdx<kIdxCmRowsDct>();
   V3D_UNROLL
   for (int m = 0; m < 8; m++) {
     const auto col = [&](int j) {
@@ -608,7 +611,7 @@ HWY_INLINE __mmask64 BlockMask(int i) { return __mmask64{0xFFFF} << (16 * i); }
 // Round2(x, 6) and added to dst with unsigned saturation, four rows per register.
 HWY_INLINE void AddRows(uint8_t *dst, ptrdiff_t stride, const Z *x) {
   const Z rnd = Splat16z<1 << 9>(), zero = _mm512_setzero_si512();
-  const Z left = WordIdx<0>(), right = WordIdx<1>();
+  const Z left = WordIdx<kIdxFinalLeft>(), right = WordIdx<kIdxFinalRight>();
   V3D_UNROLL
   for (int g = 0; g < 4; g++) {
     const Z p = _mm512_mulhrs_epi16(x[2 * g], rnd), q = _mm512_mulhrs_epi16(x[2 * g + 1], rnd);
@@ -665,7 +668,7 @@ HWY_INLINE void ColumnPass(const O &o, Z *x) {
 // rows, row-major, rows from kNzR on not written.
 template <int kNzR, int kRegs, bool kDct = false, bool kAdstCols = false>
 HWY_INLINE void StoreRowResults(const Z *x, int16_t *rows) {
-  const Z order = WordIdx<2>();
+  const Z order = WordIdx<kIdxOrder>();
   V3D_UNROLL
   for (int k = 0; k < kRegs; k++) {
     const Z y = _mm512_permutexvar_epi16(order, x[k]);

@@ -274,7 +274,7 @@ HWY_INLINE void AdstPass(const O &o, Z *x) {
 // kAdstCols: the lanes in kAdstColRowOfLane's order (rows of ADST columns, AdstPass).
 template <int kNzR, bool kAdstCols = false>
 HWY_INLINE void LoadRowsAdstCm(const int16_t *c, Z *p) {
-  const Z idx = WordIdx<kAdstCols ? 12 : 6>();
+  const Z idx = WordIdx<kAdstCols ? kIdxCmAdstPairsAdstCols : kIdxCmAdstPairs>();
   Z l[8];
   V3D_UNROLL
   for (int m = 0; m < 8; m++) {
@@ -289,7 +289,8 @@ HWY_INLINE void LoadRowsAdstCm(const int16_t *c, Z *p) {
 // (i = 1, 3), which one vpermt2w per half s[e][i] gathers as its byte shuffles and unpacks
 // order them (AdstRtcIdx); then the same 64-bit transpose.
 HWY_INLINE void AdstRowsToColumns(Z *x) {
-  const Z ab0 = WordIdx<7>(), ab1 = WordIdx<8>(), ba0 = WordIdx<9>(), ba1 = WordIdx<10>();
+  const Z ab0 = WordIdx<kIdxAdstRtcAB0>(), ab1 = WordIdx<kIdxAdstRtcAB1>();
+  const Z ba0 = WordIdx<kIdxAdstRtcBA0>(), ba1 = WordIdx<kIdxAdstRtcBA1>();
   Z s[2][4];
   V3D_UNROLL
   for (int i = 0; i < 4; i++) {
@@ -389,7 +390,7 @@ HWY_NOINLINE Int16Result Add16x16AdstZmm(uint8_t *dst, ptrdiff_t stride, const i
     Adst16<0u, PackedOps, true>(o, p, x);
     AdstRowsToColumns(x);
   } else {
-    if constexpr (kPaired) LoadRowsCm<kNzR, 11>(coeffs, x);
+    if constexpr (kPaired) LoadRowsCm<kNzR, kIdxCmRowsAdstCols>(coeffs, x);
     else if constexpr (kCm) LoadRowsCm<kNzR>(coeffs, x);
     else LoadRows<kNzR>(coeffs, x);
     if (!L1Within<kRowB, 8>(o, x)) return Int16Result::kRowsFailed;
